@@ -1,0 +1,37 @@
+"""Build the Cython extensions.
+
+Set BOARDLAB_DEBUG=1 at build time for bounds checks and invariant asserts
+(used by the fuzz and debug runs); the default build is the fast one.
+"""
+import os
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("BOARDLAB_DEBUG") == "1"
+
+directives = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": False,
+    "cdivision": True,
+    "initializedcheck": DEBUG,
+}
+macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
+if DEBUG:
+    macros.append(("BOARDLAB_DEBUG", "1"))
+cflags = ["-O0", "-g"] if DEBUG else ["-O3"]
+
+extensions = [
+    Extension(
+        "simcore.hellas._engine",
+        ["simcore/hellas/_engine.pyx"],
+        include_dirs=[numpy.get_include(), "simcore"],
+        define_macros=macros,
+        extra_compile_args=cflags,
+    ),
+]
+
+setup(ext_modules=cythonize(extensions, compiler_directives=directives,
+                            annotate=os.environ.get("BOARDLAB_ANNOTATE") == "1"))
