@@ -1,0 +1,115 @@
+"""Load a results folder written by ``boardlab simulate`` (``docs/results.md``).
+
+This module reads files only; it never imports ``simcore``, so it works on a
+folder that came from a cluster or from last year.
+"""
+import glob
+import json
+import os
+from dataclasses import dataclass
+
+import polars as pl
+import pyarrow.parquet as pq
+
+TABLES = ("games", "players", "events")
+
+
+@dataclass
+class Run:
+    """A results folder: the three tables as polars LazyFrames, and the manifest."""
+
+    path: str
+    manifest: dict
+    games: pl.LazyFrame
+    players: pl.LazyFrame
+    events: pl.LazyFrame
+
+    @property
+    def complete(self):
+        return self.manifest.get("status") == "complete"
+
+
+def _part_name(chunk, digits):
+    return f"part-{chunk:0{digits}d}.parquet"
+
+
+def load_run(path, allow_partial=False, check_files=True):
+    """Open the results folder ``path``.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        Folder holding ``manifest.json`` and ``games/``, ``players/``, ``events/``.
+    allow_partial : bool
+        Accept a run with missing chunks (an interrupted run): the tables then
+        hold the finished chunks only. By default such a folder is refused.
+    check_files : bool
+        Read every part's footer, so a corrupt or truncated file is reported
+        now, naming the file, instead of failing later inside a query.
+
+    Returns
+    -------
+    Run
+        ``games``, ``players``, ``events`` (LazyFrames) and ``manifest`` (dict).
+
+    Raises
+    ------
+    ValueError
+        The folder is missing, has no readable manifest, misses chunks or holds
+        a corrupt part; the message names the folder and the problem.
+
+    Examples
+    --------
+    >>> run = load_run("runs/hellas-3p")                      # doctest: +SKIP
+    >>> run.players.group_by("seat").agg(pl.col("win_share").mean()).collect()  # doctest: +SKIP
+    """
+    path = os.fspath(path)
+    if not os.path.isdir(path):
+        raise ValueError(f"{path}: no such results folder")
+    mpath = os.path.join(path, "manifest.json")
+    if not os.path.exists(mpath):
+        raise ValueError(f"{path}: no manifest.json; is this a results folder of `boardlab simulate`?")
+    try:
+        with open(mpath) as f:
+            manifest = json.load(f)
+        chunking = manifest["chunking"]
+        n_chunks, digits = int(chunking["n_chunks"]), int(chunking["file_digits"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{path}: manifest.json is corrupt or not a boardlab manifest ({exc!r})") from None
+    tables = [t for t in TABLES if t in manifest.get("tables", {t: None for t in TABLES})]
+
+    names = [_part_name(c, digits) for c in range(n_chunks)]
+    present = {t: [n for n in names if os.path.exists(os.path.join(path, t, n))] for t in tables}
+    finished = set(present.get("games", []))
+    for t in tables:
+        finished &= set(present[t])
+    finished = [n for n in names if n in finished]
+    if len(finished) < n_chunks and not allow_partial:
+        missing = n_chunks - len(finished)
+        raise ValueError(f"{path}: run incomplete, {missing} of {n_chunks} chunks missing "
+                         f"(status '{manifest.get('status')}'); rerun the same `boardlab simulate` "
+                         f"command to finish it, or pass allow_partial=True")
+    if not finished:
+        raise ValueError(f"{path}: no finished chunk yet")
+
+    frames = {}
+    for t in TABLES:
+        if t not in tables:
+            frames[t] = pl.LazyFrame()
+            continue
+        files = [os.path.join(path, t, n) for n in finished]
+        if check_files:
+            for fpath in files:
+                try:
+                    pq.read_metadata(fpath)
+                except Exception as exc:
+                    raise ValueError(f"{path}: corrupt part {os.path.relpath(fpath, path)} ({exc}); "
+                                     f"delete it and rerun the same `boardlab simulate` command") from None
+        stray = [f for f in glob.glob(os.path.join(path, t, "part-*.parquet"))
+                 if os.path.basename(f) not in set(names)]
+        if stray:
+            raise ValueError(f"{path}: {t}/ holds parts the manifest does not list "
+                             f"({os.path.basename(stray[0])}, ...)")
+        frames[t] = pl.scan_parquet(files)
+    return Run(path=path, manifest=manifest, games=frames["games"], players=frames["players"],
+               events=frames["events"])

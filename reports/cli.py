@@ -1,0 +1,188 @@
+"""The ``boardlab`` command line.
+
+Each command is two small functions: ``add_<name>(subparsers)`` declares its
+arguments, ``cmd_<name>(args)`` runs it and returns an exit code. To add a
+command, write both and list ``add_<name>`` in ``COMMANDS``.
+
+User errors (bad arguments, unknown names, a folder of another run) print one
+line ``boardlab: error: ...`` on stderr and exit with code 2 — never a
+traceback. Raise ``UsageError`` (or ``ValueError``) from a command for that.
+"""
+import argparse
+import os
+import sys
+
+
+class UsageError(Exception):
+    """A user error: printed as one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports errors in one line (no usage dump) and exits 2."""
+
+    def error(self, message):
+        raise UsageError(message)
+
+
+def _positive_int(text):
+    """``1000000``, ``1_000_000``, ``1e6`` -> int > 0."""
+    value = _int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, not {text}")
+    return value
+
+
+def _int(text):
+    try:
+        return int(text.replace("_", ""))
+    except ValueError:
+        pass
+    try:
+        f = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: '{text}'") from None
+    if not f.is_integer():
+        raise argparse.ArgumentTypeError(f"not an integer: '{text}'")
+    return int(f)
+
+
+def _seed(text):
+    value = _int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, not {text}")
+    return value
+
+
+# ---------------------------------------------------------------- simulate
+
+def add_simulate(sub):
+    p = sub.add_parser("simulate", help="play many games and write a results folder",
+                       description="Play GAMES games and write manifest.json and Parquet tables "
+                                   "(games, players, events) to --out. Rerunning the same command "
+                                   "on an interrupted folder plays only the missing chunks.")
+    p.add_argument("game", help="game name, e.g. hellas")
+    p.add_argument("--players", type=_positive_int, required=True, help="player count")
+    p.add_argument("--games", type=_positive_int, required=True, help="number of games (1e6 and 1_000_000 work)")
+    p.add_argument("--strategy", default="random", help="strategy for every seat (default: random)")
+    p.add_argument("--seat-strategies", default=None,
+                   help="comma-separated strategy per seat, e.g. balanced,city_builder,random")
+    p.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE",
+                   help="engine setting, repeatable (e.g. city_links=no_agora_chains)")
+    p.add_argument("--seed", type=_seed, required=True, help="run seed")
+    p.add_argument("--workers", type=_positive_int, default=None, help="pool size (default: all cores)")
+    p.add_argument("--chunk-size", type=_positive_int, default=None,
+                   help="games per task and per Parquet part (default from --games)")
+    p.add_argument("--backend", choices=("loky", "threading", "dask"), default="loky",
+                   help="joblib backend (default: loky processes)")
+    p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                   help="dask.distributed scheduler (implies --backend dask)")
+    p.add_argument("--no-events", action="store_true", help="do not write the events table")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--out", required=True, help="results folder")
+    p.set_defaults(func=cmd_simulate)
+
+
+def cmd_simulate(args):
+    from simcore import run as simrun
+
+    seat = None
+    if args.seat_strategies:
+        seat = [s.strip() for s in args.seat_strategies.split(",")]
+    if args.scheduler and args.backend not in ("loky", "dask"):
+        raise UsageError(f"--scheduler needs --backend dask, not {args.backend}")
+    result = simrun.simulate(args.game, players=args.players, games=args.games, seed=args.seed,
+                             out=args.out, strategy=args.strategy, seat_strategies=seat,
+                             variant=args.variant, workers=args.workers, chunk_size=args.chunk_size,
+                             backend=args.backend, scheduler=args.scheduler,
+                             events=not args.no_events, progress=not args.no_progress)
+    print(result.table())
+    return 0
+
+
+# ---------------------------------------------------------------- replay
+
+def add_replay(sub):
+    p = sub.add_parser("replay", help="replay one game of a run from its seed",
+                       description="Replay game --game of RUN_DIR from its seed, print its transcript "
+                                   "and final scores, and check them against the stored players rows.")
+    p.add_argument("run_dir", help="results folder")
+    p.add_argument("--game", type=_seed, required=True, help="game index in the run")
+    p.add_argument("--quiet", action="store_true", help="scores only, no transcript")
+    p.set_defaults(func=cmd_replay)
+
+
+def cmd_replay(args):
+    from simcore import run as simrun
+
+    rep = simrun.replay(args.run_dir, args.game)
+    m = rep["manifest"]
+    print(f"{m['game']}, {m['players']} players, run seed {m['seed']}, game {args.game}, "
+          f"game seed {rep['seed']}")
+    if not args.quiet:
+        for step in rep["transcript"]:
+            print(step["text"] if isinstance(step, dict) else str(step))
+    scores = rep["scores"]
+    cols = list(scores)
+    print()
+    print("seat  " + "".join(f"{c:>10}" for c in cols))
+    for seat in range(m["players"]):
+        print(f"{seat:>4}  " + "".join(f"{scores[c][seat]:>10}" for c in cols))
+    if rep["stored"] is None:
+        print("stored rows: chunk not written yet, nothing to compare")
+        return 0
+    if rep["mismatches"]:
+        print("MISMATCH with the stored players rows:")
+        for line in rep["mismatches"]:
+            print("  " + line)
+        return 1
+    print("scores equal the stored players rows")
+    return 0
+
+
+# ---------------------------------------------------------------- main
+
+COMMANDS = [add_simulate, add_replay]
+
+
+def build_parser():
+    from simcore import __version__
+
+    parser = _Parser(prog="boardlab", description="Monte Carlo simulation and balance analytics for board games")
+    parser.add_argument("--version", action="version", version=f"boardlab {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for add in COMMANDS:
+        add(sub)
+    return parser
+
+
+def _one_line(message):
+    return " ".join(str(message).split())
+
+
+def main(argv=None):
+    """Entry point of the ``boardlab`` console script; returns the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help(sys.stderr)
+            return 2
+        return args.func(args)
+    except (UsageError, ValueError, FileNotFoundError) as exc:
+        print(f"boardlab: error: {_one_line(exc)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("boardlab: interrupted; finished chunks are kept, rerun the same command to resume",
+              file=sys.stderr)
+        return 130
+    except Exception as exc:  # a dead worker or a lost cluster: finished chunks are safe
+        if type(exc).__name__ in ("TerminatedWorkerError", "BrokenProcessPool", "CommClosedError",
+                                  "KilledWorker"):
+            print(f"boardlab: error: a worker died ({type(exc).__name__}); finished chunks are kept, "
+                  f"rerun the same command to resume", file=sys.stderr)
+            return 1
+        raise
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,179 @@
+"""Results folder layout and the conversion of ``play_batch`` output to Parquet.
+
+A run folder holds ``manifest.json`` and one directory per table
+(``games/``, ``players/``, ``events/``) with one Parquet file per chunk
+(``part-00042.parquet``). Every file is written under a temporary name,
+fsynced and renamed into place, so a reader never sees a half-written part.
+See ``docs/results.md`` for the columns.
+"""
+import json
+import os
+import uuid
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+TABLES = ("games", "players", "events")
+MANIFEST = "manifest.json"
+FORMAT = 1
+TMP_MARK = ".tmp-"
+
+
+def part_name(chunk, digits):
+    return f"part-{chunk:0{digits}d}.parquet"
+
+
+def part_digits(n_chunks):
+    return max(5, len(str(max(n_chunks - 1, 0))))
+
+
+def index_dtype(games):
+    """Smallest signed integer type that holds every game index of a run."""
+    return np.int32 if games <= np.iinfo(np.int32).max else np.int64
+
+
+def _fsync_dir(path):
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write_bytes(path, data):
+    """Write ``data`` to ``path`` through a temp file, fsync and rename."""
+    directory = os.path.dirname(path) or "."
+    tmp = os.path.join(directory, f".{os.path.basename(path)}{TMP_MARK}{os.getpid()}-{uuid.uuid4().hex[:8]}")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    _fsync_dir(directory)
+
+
+def write_json(path, obj):
+    atomic_write_bytes(path, (json.dumps(obj, indent=2, sort_keys=False) + "\n").encode())
+
+
+def write_parquet(path, table):
+    """Write ``table`` to ``path`` atomically (temp name, fsync, rename)."""
+    directory = os.path.dirname(path)
+    tmp = os.path.join(directory, f".{os.path.basename(path)}{TMP_MARK}{os.getpid()}-{uuid.uuid4().hex[:8]}")
+    try:
+        with open(tmp, "wb") as f:
+            pq.write_table(table, f, compression="zstd", use_dictionary=True,
+                           write_statistics=True)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    _fsync_dir(directory)
+
+
+def remove_temp_files(out):
+    """Delete temporary files left by an interrupted writer."""
+    removed = 0
+    for sub in ("",) + TABLES:
+        d = os.path.join(out, sub)
+        if not os.path.isdir(d):
+            continue
+        for name in os.listdir(d):
+            if name.startswith(".") and TMP_MARK in name:
+                try:
+                    os.unlink(os.path.join(d, name))
+                    removed += 1
+                except OSError:
+                    pass
+    return removed
+
+
+def _flat_columns(columns, length, table):
+    """Yield (name, 1-D array); 2-D (n, k) arrays become name_0 .. name_{k-1}."""
+    for name, values in columns.items():
+        arr = np.asarray(values)
+        if arr.shape[:1] != (length,):
+            raise ValueError(f"{table} column '{name}' has shape {arr.shape}, expected ({length}, ...)")
+        if arr.ndim == 1:
+            yield name, arr
+        elif arr.ndim == 2:
+            for j in range(arr.shape[1]):
+                yield f"{name}_{j}", np.ascontiguousarray(arr[:, j])
+        else:
+            raise ValueError(f"{table} column '{name}' has {arr.ndim} dimensions (1 or 2 allowed)")
+
+
+def _arrow(arr):
+    if arr.dtype == np.bool_:
+        return pa.array(arr, type=pa.bool_())
+    if arr.dtype.kind in "US":
+        return pa.array(arr.astype(str))
+    return pa.array(arr)
+
+
+def games_table(cols, start, seeds, run_id, idx_dtype):
+    """Games table of one chunk: run_id, game_index, then the engine columns."""
+    n = len(seeds)
+    names = ["run_id", "game_index"]
+    arrays = [pa.array(np.full(n, run_id, dtype=object), type=pa.string()),
+              pa.array(np.arange(start, start + n, dtype=idx_dtype))]
+    engine = dict(cols)
+    if "seed" not in engine:
+        engine = {"seed": seeds, **engine}
+    for name, arr in _flat_columns(engine, n, "games"):
+        if name in ("run_id", "game_index"):
+            continue
+        names.append(name)
+        arrays.append(_arrow(arr))
+    return pa.Table.from_arrays(arrays, names=names)
+
+
+def players_table(cols, start, n, players, strategy_names, idx_dtype):
+    """Players table of one chunk, one row per (game, seat), game-major."""
+    names = ["game_index", "seat", "strategy"]
+    arrays = [pa.array(np.repeat(np.arange(start, start + n, dtype=idx_dtype), players)),
+              pa.array(np.tile(np.arange(players, dtype=np.int8), n)),
+              pa.array(np.tile(np.asarray(strategy_names, dtype=object), n), type=pa.string())]
+    for name, values in cols.items():
+        arr = np.asarray(values)
+        if arr.ndim == 2 and arr.shape == (n, players):
+            flat = arr.reshape(-1)
+        elif arr.ndim == 1 and arr.shape == (n,):  # a per-game value repeated on each seat
+            flat = np.repeat(arr, players)
+        else:
+            raise ValueError(f"players column '{name}' has shape {arr.shape}, expected ({n}, {players})")
+        names.append(name)
+        arrays.append(_arrow(np.ascontiguousarray(flat)))
+    return pa.Table.from_arrays(arrays, names=names)
+
+
+def events_table(cols, start, idx_dtype):
+    """Events table of one chunk: game_index (from the engine's ``game`` row index), then the rest."""
+    if "game" not in cols:
+        raise ValueError("events have no 'game' column (row index into the chunk's seeds)")
+    game = np.asarray(cols["game"])
+    n = len(game)
+    names = ["game_index"]
+    arrays = [pa.array(game.astype(idx_dtype) + idx_dtype(start))]
+    for name, arr in _flat_columns({k: v for k, v in cols.items() if k != "game"}, n, "events"):
+        names.append(name)
+        arrays.append(_arrow(arr))
+    return pa.Table.from_arrays(arrays, names=names)

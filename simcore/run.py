@@ -1,0 +1,644 @@
+"""The generic runner: chunks, seeds, pools and the results folder.
+
+``simulate`` plays ``games`` games of any game in ``simcore.games`` and writes
+a results folder (``docs/results.md``). Game ``i`` gets its seed from
+(run seed, i) through ``simcore.rng.game_seeds``, so the tables are
+bit-identical for any worker count, chunk size or backend. Each chunk is one
+task: the worker plays it with the game's batch kernel and writes its three
+Parquet parts itself (atomically), so the parent holds only small summaries
+and a run of 10^8 games never needs its results in memory. Running the same
+command on a folder with finished chunks plays only the missing ones.
+
+Examples
+--------
+>>> from simcore.run import simulate
+>>> result = simulate("hellas", players=3, games=10_000, seed=1, out="runs/h3")  # doctest: +SKIP
+>>> print(result.table())  # doctest: +SKIP
+"""
+import datetime as _dt
+import functools
+import hashlib
+import importlib
+import json
+import math
+import os
+import platform
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+import simcore
+from simcore import _results as R
+from simcore.rng import game_seeds
+
+BACKENDS = ("loky", "threading", "dask")
+DEFAULT_MAX_CHUNK = 50_000
+DEFAULT_MIN_CHUNK = 1_000
+# Keys that must agree between a folder's manifest and a command resuming it.
+SPEC_KEYS = ("format", "game", "players", "strategies", "variant", "settings",
+             "seed", "games", "events", "chunking")
+
+
+class RunMismatch(ValueError):
+    """The folder holds a different run than the one asked for."""
+
+
+# ---------------------------------------------------------------- the spec
+
+def parse_variant(items):
+    """``["city_links=no_agora_chains", "start_player=0"]`` -> dict.
+
+    Values ``true``/``false`` become booleans and integer literals ints;
+    anything else (names, paths) stays a string.
+    """
+    variant = {}
+    for item in items or ():
+        if isinstance(item, tuple):
+            key, value = item
+        else:
+            key, sep, value = str(item).partition("=")
+            if not sep or not key:
+                raise ValueError(f"bad variant '{item}': write KEY=VALUE, e.g. quarry_yields=falling")
+        variant[key.strip()] = _coerce(value.strip()) if isinstance(value, str) else value
+    return variant
+
+
+def _coerce(value):
+    low = value.lower()
+    if low in ("true", "yes"):
+        return True
+    if low in ("false", "no"):
+        return False
+    try:
+        return int(value)
+    except ValueError:
+        return value
+
+
+def default_chunk_size(games):
+    """Chunk size from the game count only, so a resumed run (any workers) finds the same parts."""
+    return int(min(DEFAULT_MAX_CHUNK, max(DEFAULT_MIN_CHUNK, math.ceil(games / 64)), games))
+
+
+def _jsonable(obj):
+    """Settings and strategy dicts as plain JSON (numpy arrays/scalars to lists/numbers)."""
+    return json.loads(json.dumps(obj, default=_json_default))
+
+
+def _json_default(o):
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    if isinstance(o, np.generic):
+        return o.item()
+    if isinstance(o, (set, tuple)):
+        return list(o)
+    return str(o)
+
+
+@dataclass
+class RunPlan:
+    """Everything a run needs, checked; ``manifest_spec()`` is what resume compares."""
+
+    game: str
+    module: str
+    players: int
+    strategies: list          # one strategies.Strategy per seat
+    variant: dict
+    settings: dict
+    data_status: dict
+    seed: int
+    games: int
+    chunk_size: int
+    events: bool = True
+
+    @property
+    def n_chunks(self):
+        return -(-self.games // self.chunk_size)
+
+    @property
+    def digits(self):
+        return R.part_digits(self.n_chunks)
+
+    def chunk_bounds(self, chunk):
+        start = chunk * self.chunk_size
+        return start, min(start + self.chunk_size, self.games)
+
+    def manifest_spec(self):
+        return {
+            "format": R.FORMAT,
+            "game": self.game,
+            "players": self.players,
+            "strategies": [_jsonable(s.to_dict()) for s in self.strategies],
+            "variant": _jsonable(self.variant),
+            "settings": _jsonable(self.settings),
+            "seed": self.seed,
+            "games": self.games,
+            "events": self.events,
+            "chunking": {"chunk_size": self.chunk_size, "n_chunks": self.n_chunks,
+                         "file_digits": self.digits},
+        }
+
+    @property
+    def run_id(self):
+        """A digest of what determines the results (not chunking): equal ids, equal tables."""
+        spec = self.manifest_spec()
+        spec.pop("chunking")
+        blob = json.dumps(spec, sort_keys=True).encode()
+        return hashlib.sha256(blob).hexdigest()[:16]
+
+
+def plan_run(game, players, games, seed, strategy="random", seat_strategies=None,
+             variant=None, chunk_size=None, events=True):
+    """Check the arguments of a run and resolve its strategies and config.
+
+    Raises ``ValueError`` with a message naming the bad argument and the fix.
+    """
+    import strategies as _strategies
+
+    mod = _get_game(game)
+    allowed = tuple(getattr(mod, "PLAYERS", ()))
+    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or players not in allowed:
+        raise ValueError(f"{game} is played by {', '.join(map(str, allowed))} players, not {players}")
+    players = int(players)
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games <= 0:
+        raise ValueError(f"number of games must be a positive integer, not {games}")
+    games = int(games)
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, not {seed}")
+    if chunk_size is not None and (not isinstance(chunk_size, (int, np.integer)) or chunk_size <= 0):
+        raise ValueError(f"chunk size must be a positive integer, not {chunk_size}")
+
+    if seat_strategies:
+        names = list(seat_strategies)
+        if len(names) != players:
+            raise ValueError(f"--seat-strategies names {len(names)} strategies for {players} players; "
+                             f"give exactly one per seat, e.g. {','.join([strategy] * players)}")
+    else:
+        names = [strategy] * players
+    resolved = [_strategies.resolve(game, name) for name in names]
+
+    variant = parse_variant(variant) if not isinstance(variant, dict) else dict(variant or {})
+    config = mod.make_config(players, **variant)
+    settings = config.settings() if hasattr(config, "settings") else dict(variant)
+    data_status = config.data_status() if hasattr(config, "data_status") else {}
+    size = int(min(chunk_size, games)) if chunk_size else default_chunk_size(games)
+    return RunPlan(game=game, module=mod.__name__, players=players, strategies=resolved,
+                   variant=variant, settings=settings, data_status=data_status,
+                   seed=int(seed), games=games, chunk_size=size, events=bool(events))
+
+
+def _get_game(name):
+    try:
+        return simcore.get_game(name)
+    except (KeyError, ValueError):
+        raise ValueError(f"unknown game '{name}' (known: {', '.join(simcore.games.keys())})") from None
+
+
+# ---------------------------------------------------------------- one chunk (runs in a worker)
+
+@functools.lru_cache(maxsize=8)
+def _config(module, players, variant_items):
+    mod = importlib.import_module(module)
+    return mod.make_config(players, **dict(variant_items))
+
+
+def run_chunk(job, chunk):
+    """Play chunk ``chunk`` of a run and write its Parquet parts; return a small summary.
+
+    ``job`` is a plain dict (picklable for every backend). The games part is
+    written last: a chunk is finished when its games part exists.
+    """
+    t0 = time.perf_counter()
+    mod = importlib.import_module(job["module"])
+    start = chunk * job["chunk_size"]
+    stop = min(start + job["chunk_size"], job["games"])
+    players = job["players"]
+    seeds = game_seeds(job["seed"], start, stop)
+    config = _config(job["module"], players, job["variant_items"])
+    out = mod.play_batch(players, seeds, policies=job["policies"], config=config,
+                         events=job["events"])
+    idx = R.index_dtype(job["games"])
+    n = stop - start
+    name = R.part_name(chunk, job["digits"])
+    root = job["out"]
+    players_tab = R.players_table(out["players"], start, n, players, job["strategy_names"], idx)
+    summary = _win_summary(np.asarray(out["players"]["win_share"], dtype=np.float64), n, players)
+    if job["events"]:
+        R.write_parquet(os.path.join(root, "events", name), R.events_table(out["events"], start, idx))
+    R.write_parquet(os.path.join(root, "players", name), players_tab)
+    R.write_parquet(os.path.join(root, "games", name),
+                    R.games_table(out["games"], start, seeds, job["run_id"], idx))
+    summary.update(chunk=chunk, seconds=time.perf_counter() - t0)
+    return summary
+
+
+def _win_summary(win_share, n, players):
+    return {"games": n, "win_share": win_share.reshape(n, players).sum(axis=0).tolist()}
+
+
+# ---------------------------------------------------------------- the folder
+
+def _chunk_done(out, plan, chunk):
+    """A chunk is finished when every part exists and its games part has the right row count."""
+    import pyarrow.parquet as pq
+
+    name = R.part_name(chunk, plan.digits)
+    tables = R.TABLES if plan.events else ("games", "players")
+    start, stop = plan.chunk_bounds(chunk)
+    for t in tables:
+        path = os.path.join(out, t, name)
+        if not os.path.exists(path):
+            return False
+        try:
+            rows = pq.read_metadata(path).num_rows
+        except Exception:
+            return False
+        if t == "games" and rows != stop - start:
+            return False
+        if t == "players" and rows != (stop - start) * plan.players:
+            return False
+    return True
+
+
+def _summary_from_parts(out, plan, chunk):
+    import pyarrow.parquet as pq
+
+    path = os.path.join(out, "players", R.part_name(chunk, plan.digits))
+    tab = pq.read_table(path, columns=["win_share"])
+    ws = tab.column("win_share").to_numpy().astype(np.float64)
+    start, stop = plan.chunk_bounds(chunk)
+    return _win_summary(ws, stop - start, plan.players)
+
+
+def _describe_mismatch(old, new, out):
+    diffs = []
+    for key in SPEC_KEYS:
+        a, b = old.get(key), new.get(key)
+        if a != b:
+            if key == "chunking":
+                a, b = (a or {}).get("chunk_size"), b.get("chunk_size")
+                key = "chunk size"
+            if key == "strategies" and isinstance(a, list) and isinstance(b, list):
+                a = ",".join(s.get("name", "?") for s in a)
+                b = ",".join(s.get("name", "?") for s in b)
+                if a == b:
+                    a, b = "(other weights)", "(other weights)"
+            diffs.append(f"{key}: {json.dumps(a)} in the folder, {json.dumps(b)} in the command")
+    return (f"{out} holds a different run ({'; '.join(diffs)}); "
+            f"use a new --out folder, or repeat the folder's settings to resume it")
+
+
+def _git_commit():
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    try:
+        commit = subprocess.run(["git", "-C", here, "rev-parse", "HEAD"], capture_output=True,
+                                text=True, timeout=5)
+        if commit.returncode != 0:
+            return None, None
+        dirty = subprocess.run(["git", "-C", here, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=5)
+        return commit.stdout.strip(), bool(dirty.stdout.strip())
+    except (OSError, subprocess.SubprocessError):
+        return None, None
+
+
+def _now():
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def _package_versions():
+    import joblib
+    import pyarrow
+
+    return {"boardlab": simcore.__version__, "python": platform.python_version(),
+            "numpy": np.__version__, "pyarrow": pyarrow.__version__, "joblib": joblib.__version__}
+
+
+def read_manifest(out):
+    path = os.path.join(out, R.MANIFEST)
+    with open(path) as f:
+        return json.load(f)
+
+
+def _open_folder(out, plan):
+    """Create or check the folder; return the manifest to keep updating."""
+    spec = plan.manifest_spec()
+    path = os.path.join(out, R.MANIFEST)
+    if os.path.exists(path):
+        try:
+            manifest = read_manifest(out)
+        except (OSError, ValueError) as exc:
+            raise RunMismatch(f"{out}: manifest.json is unreadable ({exc}); use a new --out folder") from None
+        if {k: manifest.get(k) for k in SPEC_KEYS} != spec:
+            raise RunMismatch(_describe_mismatch(manifest, spec, out))
+        return manifest, True
+    if os.path.isdir(out) and any(not n.startswith(".") for n in os.listdir(out)):
+        raise RunMismatch(f"{out} is not empty and has no manifest.json; use a new or empty --out folder")
+    os.makedirs(out, exist_ok=True)
+    for t in R.TABLES if plan.events else ("games", "players"):
+        os.makedirs(os.path.join(out, t), exist_ok=True)
+    commit, dirty = _git_commit()
+    manifest = {
+        **spec,
+        "run_id": plan.run_id,
+        "tables": {t: f"{t}/part-*.parquet" for t in (R.TABLES if plan.events else ("games", "players"))},
+        "data_status": _jsonable(plan.data_status),
+        "versions": _package_versions(),
+        "git_commit": commit,
+        "git_dirty": dirty,
+        "status": "running",
+        "started": _now(),
+        "finished": None,
+        "wall_seconds": None,
+        "games_per_second": None,
+        "sessions": [],
+    }
+    R.write_json(path, manifest)
+    return manifest, False
+
+
+# ---------------------------------------------------------------- results
+
+def wilson(successes, n, z=1.959963984540054):
+    """Wilson score interval for a proportion (``successes`` may be fractional: ties count 1/k)."""
+    if n <= 0:
+        return (float("nan"), float("nan"))
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class RunResult:
+    out: str
+    plan: RunPlan
+    games: int                 # games in the folder (all finished chunks)
+    games_run: int             # games played by this call
+    chunks_run: int
+    wall_seconds: float
+    win_share: list            # per seat, summed win shares (ties 1/k)
+    resumed: bool = False
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def games_per_second(self):
+        return self.games_run / self.wall_seconds if self.wall_seconds > 0 else float("nan")
+
+    def table(self):
+        """The end-of-run summary as text."""
+        lines = [f"run      {self.out}  ({self.plan.game}, {self.plan.players} players, seed {self.plan.seed})",
+                 f"games    {self.games:,}" + (f"  ({self.games_run:,} played now, resumed)" if self.resumed else ""),
+                 f"wall     {self.wall_seconds:.2f} s",
+                 f"speed    {self.games_per_second:,.0f} games/s",
+                 "",
+                 f"{'seat':>4}  {'strategy':<16}{'win share':>10}  {'95% CI (Wilson)':>18}"]
+        for seat, ws in enumerate(self.win_share):
+            lo, hi = wilson(ws, self.games)
+            p = ws / self.games if self.games else float("nan")
+            name = self.plan.strategies[seat].name
+            lines.append(f"{seat:>4}  {name:<16}{p:>10.4f}  [{lo:.4f}, {hi:.4f}]")
+        lines.append("ties count 1/k for each of the k tied winners")
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- pools
+
+def _resolve_workers(workers):
+    if workers is None or workers == -1:
+        return os.cpu_count() or 1
+    if not isinstance(workers, (int, np.integer)) or workers <= 0:
+        raise ValueError(f"workers must be a positive integer, not {workers}")
+    return int(workers)
+
+
+class _Pool:
+    """A joblib Parallel for the chosen backend; dask gets a Client (a LocalCluster without --scheduler)."""
+
+    def __init__(self, backend, workers, scheduler):
+        self.backend, self.workers, self.scheduler = backend, workers, scheduler
+        self.client = self.cluster = None
+
+    def __enter__(self):
+        import joblib
+
+        if self.backend == "dask":
+            try:
+                from dask.distributed import Client, LocalCluster
+            except ImportError:
+                raise ValueError("the dask backend needs dask[distributed]: pip install 'boardlab[cluster]'") from None
+            if self.scheduler:
+                try:
+                    self.client = Client(self.scheduler, timeout="10s")
+                except OSError as exc:
+                    raise ValueError(f"cannot reach the dask scheduler {self.scheduler} ({exc}); "
+                                     f"check --scheduler tcp://HOST:PORT") from None
+            else:
+                self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
+                                            processes=True, host="127.0.0.1", dashboard_address=None)
+                self.client = Client(self.cluster)
+            self._cfg = joblib.parallel_config(backend="dask")
+            self._cfg.__enter__()
+            self.parallel = joblib.Parallel(n_jobs=-1, return_as="generator_unordered")
+        else:
+            n = self.workers
+            self.parallel = joblib.Parallel(n_jobs=n, backend=self.backend if n > 1 else "sequential",
+                                            return_as="generator_unordered", pre_dispatch="2*n_jobs")
+        return self.parallel
+
+    def __exit__(self, *exc):
+        if self.backend == "dask":
+            self._cfg.__exit__(*exc)
+            if self.client is not None:
+                self.client.close()
+            if self.cluster is not None:
+                self.cluster.close()
+        return False
+
+
+# ---------------------------------------------------------------- the run
+
+def simulate(game, players, games, seed, out, strategy="random", seat_strategies=None,
+             variant=None, workers=None, chunk_size=None, backend="loky", scheduler=None,
+             events=True, progress=True, max_chunks=None):
+    """Play a run of ``games`` games and write (or complete) the results folder ``out``.
+
+    Parameters
+    ----------
+    game : str
+        A name in ``simcore.games``.
+    players, games, seed : int
+        Player count (one of the game's ``PLAYERS``), number of games (> 0), run seed.
+    out : str
+        Results folder. If it holds finished chunks of the same run, only the
+        missing chunks are played; a folder of a different run is refused
+        (``RunMismatch``).
+    strategy, seat_strategies : str, list of str
+        One strategy for every seat, or one name per seat.
+    variant : dict or list of "KEY=VALUE"
+        Engine settings passed to ``make_config``.
+    workers : int, optional
+        Pool size (default: all cores).
+    chunk_size : int, optional
+        Games per task and per Parquet part (default from the game count only).
+        Results do not depend on it; a resumed folder keeps its own.
+    backend : {"loky", "threading", "dask"}
+        joblib backend; ``scheduler`` (``tcp://host:port``) implies ``dask``.
+    events : bool
+        Write the events table.
+    progress : bool
+        Progress bar on stderr.
+    max_chunks : int, optional
+        Stop after this many chunks (tests and deliberate partial runs).
+
+    Returns
+    -------
+    RunResult
+    """
+    if scheduler:
+        backend = "dask"
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend '{backend}' (known: {', '.join(BACKENDS)})")
+    n_workers = _resolve_workers(workers)
+    out = os.fspath(out)
+    if chunk_size is None and os.path.exists(os.path.join(out, R.MANIFEST)):
+        try:  # a resumed folder keeps its chunking
+            chunk_size = read_manifest(out)["chunking"]["chunk_size"]
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+    plan = plan_run(game, players, games, seed, strategy=strategy, seat_strategies=seat_strategies,
+                    variant=variant, chunk_size=chunk_size, events=events)
+    manifest, resumed = _open_folder(out, plan)
+    R.remove_temp_files(out)
+
+    done = [c for c in range(plan.n_chunks) if _chunk_done(out, plan, c)]
+    todo = [c for c in range(plan.n_chunks) if c not in set(done)]
+    if max_chunks is not None:
+        todo = todo[:max_chunks]
+    win = np.zeros(plan.players)
+    games_done = 0
+    for c in done:
+        s = _summary_from_parts(out, plan, c)
+        win += s["win_share"]
+        games_done += s["games"]
+
+    job = {"module": plan.module, "players": plan.players, "seed": plan.seed, "games": plan.games,
+           "chunk_size": plan.chunk_size, "digits": plan.digits, "out": os.path.abspath(out),
+           "run_id": plan.run_id, "events": plan.events,
+           "variant_items": tuple(sorted(plan.variant.items())),
+           "policies": [s.as_policy() for s in plan.strategies],
+           "strategy_names": [s.name for s in plan.strategies]}
+
+    session = {"started": _now(), "finished": None, "workers": n_workers, "backend": backend,
+               "scheduler": scheduler, "chunks_run": 0, "games_run": 0, "status": "running",
+               "git_commit": _git_commit()[0], "argv": list(sys.argv)}
+    manifest.setdefault("sessions", []).append(session)
+    manifest["status"] = "running"
+    R.write_json(os.path.join(out, R.MANIFEST), manifest)
+
+    from tqdm import tqdm
+
+    t0 = time.perf_counter()
+    games_run = chunks_run = 0
+    status = "interrupted"
+    bar = tqdm(total=plan.games, initial=games_done, unit="game", unit_scale=True,
+               file=sys.stderr, disable=not progress, dynamic_ncols=True, smoothing=0.1)
+    try:
+        if todo:
+            with _Pool(backend, min(n_workers, len(todo)), scheduler) as parallel:
+                import joblib
+
+                for s in parallel(joblib.delayed(run_chunk)(job, c) for c in todo):
+                    win += s["win_share"]
+                    games_done += s["games"]
+                    games_run += s["games"]
+                    chunks_run += 1
+                    bar.update(s["games"])
+        status = "complete" if len(done) + chunks_run == plan.n_chunks else "partial"
+    finally:
+        bar.close()
+        wall = time.perf_counter() - t0
+        session.update(finished=_now(), chunks_run=chunks_run, games_run=games_run, status=status,
+                       wall_seconds=round(wall, 3),
+                       games_per_second=round(games_run / wall, 1) if wall > 0 else None)
+        manifest["status"] = status
+        if status == "complete":
+            total_wall = sum(x.get("wall_seconds") or 0 for x in manifest["sessions"])
+            manifest.update(finished=_now(), wall_seconds=round(total_wall, 3),
+                            games_per_second=round(plan.games / total_wall, 1) if total_wall > 0 else None)
+        try:
+            R.write_json(os.path.join(out, R.MANIFEST), manifest)
+        except OSError:
+            pass
+    return RunResult(out=out, plan=plan, games=games_done, games_run=games_run, chunks_run=chunks_run,
+                     wall_seconds=wall, win_share=win.tolist(), resumed=bool(done))
+
+
+# ---------------------------------------------------------------- replay
+
+def _strategy_from_dict(d):
+    import strategies as _strategies
+
+    from_dict = getattr(_strategies, "from_dict", None)
+    if from_dict is not None:
+        return from_dict(d)
+    try:
+        return _strategies.Strategy(**d)
+    except TypeError:
+        return _strategies.resolve(d["game"], d["name"])
+
+
+def replay(out, game_index):
+    """Replay game ``game_index`` of the run in ``out`` from its seed.
+
+    Returns a dict with ``seed``, ``transcript`` (list of dicts with "text"),
+    ``scores`` (from the engine), ``stored`` (the players rows, one dict per
+    seat) and ``mismatches`` (list of "column seat: replayed vs stored").
+    """
+    import pyarrow.parquet as pq
+
+    try:
+        manifest = read_manifest(out)
+    except FileNotFoundError:
+        raise ValueError(f"{out} has no manifest.json; is it a results folder?") from None
+    except ValueError as exc:
+        raise ValueError(f"{out}: manifest.json is corrupt ({exc})") from None
+    games = manifest["games"]
+    if not isinstance(game_index, int) or not 0 <= game_index < games:
+        raise ValueError(f"game {game_index} is not in {out} (games 0 .. {games - 1})")
+    mod = _get_game(manifest["game"])
+    players = manifest["players"]
+    chunking = manifest["chunking"]
+    chunk = game_index // chunking["chunk_size"]
+    name = R.part_name(chunk, chunking["file_digits"])
+    seed = int(game_seeds(manifest["seed"], game_index, game_index + 1)[0])
+    stored = None
+    ppath = os.path.join(out, "players", name)
+    gpath = os.path.join(out, "games", name)
+    if os.path.exists(gpath) and os.path.exists(ppath):
+        gtab = pq.read_table(gpath, columns=["game_index", "seed"]).to_pandas()
+        row = gtab[gtab.game_index == game_index]
+        if len(row) and int(row.seed.iloc[0]) != seed:
+            raise ValueError(f"{out}: stored seed of game {game_index} ({int(row.seed.iloc[0])}) "
+                             f"differs from the one derived from the run seed ({seed})")
+        ptab = pq.read_table(ppath).to_pandas()
+        stored = ptab[ptab.game_index == game_index].sort_values("seat").to_dict("records")
+    policies = [_strategy_from_dict(d).as_policy() for d in manifest["strategies"]]
+    config = mod.make_config(players, **manifest.get("variant", {}))
+    state = mod.replay_game(players, seed, policies=policies, config=config)
+    transcript = state.transcript()
+    scores = state.scores()
+    mismatches = []
+    if stored is not None:
+        for col, values in scores.items():
+            if col not in stored[0]:
+                continue
+            for seat, v in enumerate(values):
+                if stored[seat][col] != v:
+                    mismatches.append(f"{col} seat {seat}: replayed {v}, stored {stored[seat][col]}")
+    return {"seed": seed, "transcript": transcript, "scores": scores, "stored": stored,
+            "mismatches": mismatches, "manifest": manifest}
