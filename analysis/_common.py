@@ -1,0 +1,79 @@
+"""Shared plumbing for the analysis modules (private).
+
+Every public analysis function accepts a polars ``DataFrame`` or ``LazyFrame``
+and returns the same kind it was given: a ``LazyFrame`` in gives a
+``LazyFrame`` out (functions that need numpy collect internally and hand back
+``.lazy()``), a ``DataFrame`` in gives a ``DataFrame`` out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import polars as pl
+
+Frame = pl.DataFrame | pl.LazyFrame
+
+#: Hellas scoring categories, in rulebook order (section 7).
+HELLAS_CATEGORIES: tuple[str, ...] = ("city", "monuments", "temples", "rings", "marble")
+
+#: Columns that, when present, tell concatenated runs apart: a game is
+#: identified by these plus ``game_index``.
+RUN_COLUMNS: tuple[str, ...] = ("run", "run_id", "variant")
+
+
+def as_lazy(frame: Frame) -> pl.LazyFrame:
+    """Return ``frame`` as a LazyFrame (no copy for a DataFrame's data)."""
+    if isinstance(frame, pl.LazyFrame):
+        return frame
+    if isinstance(frame, pl.DataFrame):
+        return frame.lazy()
+    raise TypeError(
+        f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__} "
+        "(convert pandas with polars.from_pandas)"
+    )
+
+
+def like(result: Frame, template: Frame) -> Frame:
+    """Return ``result`` as the same kind (lazy or eager) as ``template``."""
+    if isinstance(template, pl.LazyFrame):
+        return result if isinstance(result, pl.LazyFrame) else result.lazy()
+    return result.collect() if isinstance(result, pl.LazyFrame) else result
+
+
+def as_list(by: str | Iterable[str] | None) -> list[str]:
+    """Normalise a group-by parameter: None, a name, or names."""
+    if by is None:
+        return []
+    if isinstance(by, str):
+        return [by]
+    return list(by)
+
+
+def columns(frame: Frame) -> list[str]:
+    """Column names without collecting."""
+    return frame.collect_schema().names() if isinstance(frame, pl.LazyFrame) else frame.columns
+
+
+def game_keys(frame: Frame, by: Sequence[str]) -> list[str]:
+    """Columns that identify one game: the groups, any run column, ``game_index``."""
+    cols = columns(frame)
+    keys = list(by)
+    keys += [c for c in RUN_COLUMNS if c in cols and c not in keys]
+    return keys + ["game_index"]
+
+
+def require(frame: Frame, needed: Iterable[str], what: str) -> None:
+    """Raise a clear error when ``frame`` lacks columns ``what`` needs."""
+    cols = set(columns(frame))
+    missing = [c for c in needed if c not in cols]
+    if missing:
+        raise ValueError(f"{what} needs column(s) {missing}; the table has {sorted(cols)}")
+
+
+def with_n_players(frame: pl.LazyFrame, by: Sequence[str]) -> pl.LazyFrame:
+    """Add ``n_players`` (rows per game) unless the table already has it."""
+    if "n_players" in columns(frame):
+        return frame
+    keys = game_keys(frame, by)
+    return frame.with_columns(pl.len().over(keys).cast(pl.Int64).alias("n_players"))

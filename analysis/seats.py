@@ -1,0 +1,298 @@
+"""Seat advantage: does the first player (seat 0) win more than its fair share?
+
+Input is the runner's ``players`` table (one row per game and seat). A game is
+identified by the group-by columns, any run column (``run``, ``run_id``,
+``variant``) and ``game_index``. Results are always broken down by player
+count (``n_players``, taken from the table or counted per game) and by the
+``by`` columns — pass ``by="strategy_mix"`` after :func:`add_strategy_mix` to
+split by who sat where.
+
+**Ties.** The runner gives each of k players tied for first a win share of
+1/k. A seat's win rate is the mean of its win shares over n games, i.e. an
+*effective count* ``wins = sum(win_share)`` (fractional) over ``n`` trials.
+Intervals and tests treat that effective count as binomial. Because a share
+lies in [0, 1], its variance is at most ``p(1-p)``, so the binomial intervals
+are slightly conservative when ties occur; ties are also reported
+explicitly (``tied_wins``) so their effect is visible.
+
+Every function returns the same kind of frame (lazy or eager) it was given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import polars as pl
+from scipy import stats
+
+from analysis._common import (
+    Frame,
+    as_lazy,
+    as_list,
+    game_keys,
+    like,
+    require,
+    with_n_players,
+)
+from analysis.stats import mean_ci_exprs, wilson_exprs
+
+__all__ = ["with_margin", "add_strategy_mix", "seat_advantage", "seat_equality_test"]
+
+
+def with_margin(players: Frame, by: str | Iterable[str] | None = None) -> Frame:
+    """Add each player's score margin over the best other player of the game.
+
+    Parameters
+    ----------
+    players : polars.DataFrame or polars.LazyFrame
+        Players table with ``game_index`` and ``total``.
+    by : str or list of str, optional
+        Extra columns that, with ``game_index``, identify a game.
+
+    Returns
+    -------
+    Same kind as ``players`` with ``best_other`` (highest total among the
+    other players of the game) and ``margin`` (``total - best_other``; 0 for
+    a tied winner, negative for every loser) added.
+
+    Examples
+    --------
+    >>> p = pl.DataFrame({"game_index": [0, 0, 0], "seat": [0, 1, 2],
+    ...                   "total": [30, 25, 30]})
+    >>> with_margin(p)["margin"].to_list()
+    [0, -5, 0]
+    """
+    require(players, ["game_index", "total"], "with_margin")
+    keys = game_keys(players, as_list(by))
+    total = pl.col("total").cast(pl.Int64)
+    best = total.max().over(keys)
+    second = total.sort(descending=True).get(1).over(keys)
+    best_other = pl.when(total == best).then(second).otherwise(best)
+    lf = as_lazy(players).with_columns(best_other.alias("best_other"))
+    lf = lf.with_columns((total - pl.col("best_other")).alias("margin"))
+    return like(lf, players)
+
+
+def add_strategy_mix(
+    players: Frame,
+    by: str | Iterable[str] | None = None,
+    ordered: bool = True,
+    name: str = "strategy_mix",
+) -> Frame:
+    """Add a column naming each game's line-up of strategies.
+
+    Parameters
+    ----------
+    players : polars.DataFrame or polars.LazyFrame
+        Players table with ``game_index``, ``seat`` and ``strategy``.
+    by : str or list of str, optional
+        Extra columns that, with ``game_index``, identify a game.
+    ordered : bool
+        True: strategies in seat order (``"a|b|a"``: who sat where);
+        False: sorted by name (``"a|a|b"``: which strategies met).
+    name : str
+        Name of the new column.
+
+    Returns
+    -------
+    Same kind as ``players`` with the string column ``name`` added.
+
+    Examples
+    --------
+    >>> p = pl.DataFrame({"game_index": [0, 0], "seat": [0, 1],
+    ...                   "strategy": ["greedy", "balanced"]})
+    >>> add_strategy_mix(p)["strategy_mix"].to_list()
+    ['greedy|balanced', 'greedy|balanced']
+    >>> add_strategy_mix(p, ordered=False)["strategy_mix"].to_list()
+    ['balanced|greedy', 'balanced|greedy']
+    """
+    require(players, ["game_index", "seat", "strategy"], "add_strategy_mix")
+    keys = game_keys(players, as_list(by))
+    s = pl.col("strategy").cast(pl.String)
+    s = s.sort_by("seat") if ordered else s.sort()
+    lf = as_lazy(players).with_columns(s.str.join("|").over(keys).alias(name))
+    return like(lf, players)
+
+
+def seat_advantage(
+    players: Frame,
+    by: str | Iterable[str] | None = None,
+    level: float = 0.95,
+) -> Frame:
+    """Win share, mean score and mean margin per seat, with intervals.
+
+    Parameters
+    ----------
+    players : polars.DataFrame or polars.LazyFrame
+        Players table: ``game_index``, ``seat``, ``total``, ``win_share``
+        (and ``n_players``, else counted per game).
+    by : str or list of str, optional
+        Group-by columns (e.g. ``"variant"``, ``"strategy_mix"``); results are
+        always also split by ``n_players``.
+    level : float
+        Confidence level of every interval.
+
+    Returns
+    -------
+    Same kind as ``players``, one row per (by..., n_players, seat):
+
+    - ``n``: games (= observations of this seat);
+    - ``wins``: effective win count, the sum of win shares;
+    - ``sole_wins``, ``tied_wins``: games won alone, games tied for first;
+    - ``win_share``, ``win_lo``, ``win_hi``: mean win share, Wilson interval
+      on the effective count;
+    - ``fair_share`` (1/n_players), ``deviation`` (win_share - fair_share)
+      with ``dev_lo``, ``dev_hi``;
+    - ``mean_total``, ``total_sd``, ``total_lo``, ``total_hi``: mean final
+      score, t interval;
+    - ``mean_margin``, ``margin_sd``, ``margin_lo``, ``margin_hi``: mean of
+      own total minus best other total, t interval.
+
+    Examples
+    --------
+    >>> p = pl.DataFrame({"game_index": [0, 0, 1, 1], "seat": [0, 1, 0, 1],
+    ...                   "total": [30, 20, 25, 25],
+    ...                   "win_share": [1.0, 0.0, 0.5, 0.5]})
+    >>> out = seat_advantage(p)
+    >>> out["win_share"].to_list(), out["tied_wins"].to_list()
+    ([0.75, 0.25], [1, 1])
+    """
+    require(players, ["game_index", "seat", "total", "win_share"], "seat_advantage")
+    groups = as_list(by)
+    lf = with_n_players(as_lazy(with_margin(players, groups)), groups)
+    keys = [*groups, "n_players", "seat"]
+    ws = pl.col("win_share").cast(pl.Float64)
+    out = (
+        lf.group_by(keys)
+        .agg(
+            pl.len().alias("n"),
+            ws.sum().alias("wins"),
+            (ws >= 1.0).sum().alias("sole_wins"),
+            ((ws > 0.0) & (ws < 1.0)).sum().alias("tied_wins"),
+            ws.mean().alias("win_share"),
+            pl.col("total").cast(pl.Float64).mean().alias("mean_total"),
+            pl.col("total").cast(pl.Float64).std().alias("total_sd"),
+            pl.col("margin").cast(pl.Float64).mean().alias("mean_margin"),
+            pl.col("margin").cast(pl.Float64).std().alias("margin_sd"),
+        )
+        .with_columns(
+            *wilson_exprs("wins", "n", level, prefix="win_"),
+            (1.0 / pl.col("n_players").cast(pl.Float64)).alias("fair_share"),
+        )
+        .with_columns(
+            (pl.col("win_share") - pl.col("fair_share")).alias("deviation"),
+            (pl.col("win_lo") - pl.col("fair_share")).alias("dev_lo"),
+            (pl.col("win_hi") - pl.col("fair_share")).alias("dev_hi"),
+            *mean_ci_exprs("mean_total", "total_sd", "n", level, prefix="total_"),
+            *mean_ci_exprs("mean_margin", "margin_sd", "n", level, prefix="margin_"),
+        )
+        .select(
+            *keys,
+            "n",
+            "wins",
+            "sole_wins",
+            "tied_wins",
+            "win_share",
+            "win_lo",
+            "win_hi",
+            "fair_share",
+            "deviation",
+            "dev_lo",
+            "dev_hi",
+            "mean_total",
+            "total_sd",
+            "total_lo",
+            "total_hi",
+            "mean_margin",
+            "margin_sd",
+            "margin_lo",
+            "margin_hi",
+        )
+        .sort(keys)
+    )
+    return like(out, players)
+
+
+def _chi2_sf(cols: pl.Series) -> pl.Series:
+    s = cols.struct.unnest()
+    stat = s[s.columns[0]].to_numpy().astype(float)
+    df = s[s.columns[1]].to_numpy().astype(float)
+    with np.errstate(invalid="ignore"):
+        return pl.Series(np.where(df > 0, stats.chi2.sf(stat, np.maximum(df, 1)), np.nan))
+
+
+def seat_equality_test(
+    players: Frame,
+    by: str | Iterable[str] | None = None,
+) -> Frame:
+    """Test that all seats have the same win share (1/n each).
+
+    Each game hands out one win in total, split over the seats; over G games
+    seat s collects ``O_s = sum(win_share)``, expected ``E = G / n``. Pearson's
+    chi-square ``sum((O - E)² / E)`` and the likelihood-ratio statistic
+    ``G = 2 sum(O ln(O / E))`` are referred to chi-square with ``n - 1``
+    degrees of freedom (the multinomial goodness-of-fit test). Fractional
+    ties shrink the variance, so with ties the test is slightly conservative.
+
+    Parameters
+    ----------
+    players : polars.DataFrame or polars.LazyFrame
+        Players table: ``game_index``, ``seat``, ``win_share`` (and
+        ``n_players``, else counted per game).
+    by : str or list of str, optional
+        Group-by columns; always also split by ``n_players``.
+
+    Returns
+    -------
+    Same kind as ``players``, one row per (by..., n_players): ``n_games``,
+    ``df``, ``chi2``, ``p_value``, ``g_stat``, ``g_p_value``, and
+    ``max_abs_deviation`` (largest |win share - 1/n| over seats).
+
+    Examples
+    --------
+    >>> p = pl.DataFrame({"game_index": [0, 0, 1, 1], "seat": [0, 1, 0, 1],
+    ...                   "win_share": [1.0, 0.0, 0.0, 1.0]})
+    >>> seat_equality_test(p)["p_value"].item()
+    1.0
+    """
+    require(players, ["game_index", "seat", "win_share"], "seat_equality_test")
+    groups = as_list(by)
+    lf = with_n_players(as_lazy(players), groups)
+    keys = [*groups, "n_players"]
+    per_seat = lf.group_by([*keys, "seat"]).agg(
+        pl.col("win_share").cast(pl.Float64).sum().alias("obs"),
+        pl.len().alias("n"),
+    )
+    expected = pl.col("n_games").cast(pl.Float64) / pl.col("n_players").cast(pl.Float64)
+    out = (
+        per_seat.group_by(keys)
+        .agg(pl.col("n").max().alias("n_games"), pl.col("obs"))
+        .explode("obs")
+        .with_columns(expected.alias("exp"))
+        .group_by(keys)
+        .agg(
+            pl.col("n_games").first(),
+            ((pl.col("obs") - pl.col("exp")) ** 2 / pl.col("exp")).sum().alias("chi2"),
+            (
+                2.0
+                * pl.when(pl.col("obs") > 0)
+                .then(pl.col("obs") * (pl.col("obs") / pl.col("exp")).log())
+                .otherwise(0.0)
+                .sum()
+            ).alias("g_stat"),
+            ((pl.col("obs") - pl.col("exp")).abs().max() / pl.col("n_games").first()).alias(
+                "max_abs_deviation"
+            ),
+        )
+        .with_columns((pl.col("n_players").cast(pl.Int64) - 1).alias("df"))
+        .with_columns(
+            pl.struct("chi2", "df").map_batches(_chi2_sf, return_dtype=pl.Float64).alias("p_value"),
+            pl.struct("g_stat", "df")
+            .map_batches(_chi2_sf, return_dtype=pl.Float64)
+            .alias("g_p_value"),
+        )
+        .select(*keys, "n_games", "df", "chi2", "p_value", "g_stat", "g_p_value", "max_abs_deviation")
+        .sort(keys)
+    )
+    return like(out, players)

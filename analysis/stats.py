@@ -1,0 +1,551 @@
+"""Confidence intervals, tests and a logistic fit shared by the analyses.
+
+Two faces:
+
+- **polars expressions** (``wilson_exprs``, ``t_quantile``) that other modules
+  put into their aggregations, so intervals are computed inside the pipeline;
+- **table functions** (``two_proportion_ztest``, ``welch_ttest``, ``holm``,
+  ``required_games``) that add columns to a table of estimates — the building
+  blocks of a regression check (baseline table joined to a new table).
+
+``logistic_fit`` is the one numpy routine: IRLS for a logistic (or fractional
+logit) model with cluster-robust standard errors and Firth's penalty as the
+fallback when the data are separated.
+
+Table functions return the same kind of frame they were given (lazy or eager).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+from scipy import special, stats
+
+from analysis._common import Frame, as_lazy, like
+
+__all__ = [
+    "z_value",
+    "wilson_bounds",
+    "wilson_exprs",
+    "clopper_pearson_bounds",
+    "t_quantile",
+    "mean_ci_exprs",
+    "two_proportion_ztest",
+    "welch_ttest",
+    "holm",
+    "required_games",
+    "LogitFit",
+    "logistic_fit",
+]
+
+
+def z_value(level: float = 0.95) -> float:
+    """Two-sided standard-normal quantile for a confidence ``level``.
+
+    Examples
+    --------
+    >>> round(z_value(0.95), 4)
+    1.96
+    """
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"confidence level must be in (0, 1), got {level}")
+    return float(stats.norm.ppf(0.5 + level / 2.0))
+
+
+def wilson_bounds(x, n, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval for a proportion ``x / n`` (vectorised).
+
+    ``x`` may be fractional (an effective count, e.g. a sum of win shares):
+    the formula only uses ``p = x / n``.
+
+    Parameters
+    ----------
+    x, n : array_like
+        Successes (possibly fractional) and trials; ``n > 0``.
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    (lo, hi) : tuple of ndarray
+
+    Examples
+    --------
+    >>> lo, hi = wilson_bounds(50, 100)
+    >>> round(float(lo), 4), round(float(hi), 4)
+    (0.4038, 0.5962)
+    """
+    x = np.asarray(x, dtype=float)
+    n = np.asarray(n, dtype=float)
+    z = z_value(level)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = x / n
+        denom = 1.0 + z * z / n
+        centre = (p + z * z / (2.0 * n)) / denom
+        half = z * np.sqrt(np.clip(p * (1.0 - p), 0.0, None) / n + z * z / (4.0 * n * n)) / denom
+    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+
+
+def wilson_exprs(
+    x: str | pl.Expr, n: str | pl.Expr, level: float = 0.95, prefix: str = ""
+) -> list[pl.Expr]:
+    """Polars expressions for the Wilson interval: ``{prefix}lo``, ``{prefix}hi``.
+
+    Parameters
+    ----------
+    x, n : str or polars.Expr
+        Success count (may be fractional) and number of trials.
+    level : float
+        Confidence level.
+    prefix : str
+        Prefix of the output column names.
+
+    Returns
+    -------
+    list of polars.Expr
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"x": [50.0], "n": [100]})
+    >>> df.select(wilson_exprs("x", "n", prefix="p_"))["p_hi"].round(4).item()
+    0.5962
+    """
+    x = pl.col(x) if isinstance(x, str) else x
+    n = pl.col(n) if isinstance(n, str) else n
+    z2 = z_value(level) ** 2
+    n = n.cast(pl.Float64)
+    p = x.cast(pl.Float64) / n
+    denom = 1.0 + z2 / n
+    centre = (p + z2 / (2.0 * n)) / denom
+    half = (z2 * ((p * (1.0 - p)).clip(lower_bound=0.0) / n + z2 / (4.0 * n * n))).sqrt() / denom
+    return [
+        (centre - half).clip(0.0, 1.0).alias(f"{prefix}lo"),
+        (centre + half).clip(0.0, 1.0).alias(f"{prefix}hi"),
+    ]
+
+
+def clopper_pearson_bounds(x, n, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Exact (Clopper–Pearson) interval for ``x / n`` (vectorised).
+
+    For a fractional ``x`` this uses the continuous extension of the beta
+    quantiles, which stays conservative.
+
+    Examples
+    --------
+    >>> lo, hi = clopper_pearson_bounds(0, 10)
+    >>> float(lo), round(float(hi), 4)
+    (0.0, 0.3085)
+    """
+    x = np.asarray(x, dtype=float)
+    n = np.asarray(n, dtype=float)
+    a = 1.0 - level
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lo = np.where(x > 0, stats.beta.ppf(a / 2, np.maximum(x, 1e-12), n - x + 1), 0.0)
+        hi = np.where(x < n, stats.beta.ppf(1 - a / 2, x + 1, np.maximum(n - x, 1e-12)), 1.0)
+    return lo, hi
+
+
+def t_quantile(n: str | pl.Expr, level: float = 0.95) -> pl.Expr:
+    """Expression: Student-t two-sided quantile with ``n - 1`` degrees of freedom.
+
+    Use it in ``with_columns`` after an aggregation (it maps whole columns).
+    Rows with ``n < 2`` get NaN.
+    """
+    n = pl.col(n) if isinstance(n, str) else n
+    q = 0.5 + level / 2.0
+
+    def _tq(s: pl.Series) -> pl.Series:
+        df = s.cast(pl.Float64).to_numpy() - 1.0
+        with np.errstate(invalid="ignore"):
+            out = np.where(df >= 1, stats.t.ppf(q, np.maximum(df, 1.0)), np.nan)
+        return pl.Series(out, dtype=pl.Float64)
+
+    return n.map_batches(_tq, return_dtype=pl.Float64)
+
+
+def mean_ci_exprs(
+    mean: str, sd: str, n: str, level: float = 0.95, prefix: str = ""
+) -> list[pl.Expr]:
+    """Expressions for a t interval ``mean ± t * sd / sqrt(n)``.
+
+    Adds ``{prefix}lo`` and ``{prefix}hi`` from columns already aggregated.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"m": [1.0], "s": [2.0], "n": [100]})
+    >>> round(df.select(mean_ci_exprs("m", "s", "n"))["hi"].item(), 4)
+    1.3968
+    """
+    half = t_quantile(n, level) * pl.col(sd) / pl.col(n).cast(pl.Float64).sqrt()
+    return [
+        (pl.col(mean) - half).alias(f"{prefix}lo"),
+        (pl.col(mean) + half).alias(f"{prefix}hi"),
+    ]
+
+
+def _add_numpy_columns(frame: Frame, fn, inputs: list[str]) -> Frame:
+    """Collect ``inputs``, compute new columns with numpy, attach them."""
+    df = as_lazy(frame).collect()
+    arrays = [df[c].cast(pl.Float64).to_numpy() for c in inputs]
+    new = fn(*arrays)
+    out = df.with_columns([pl.Series(k, np.asarray(v, dtype=float)) for k, v in new.items()])
+    return like(out, frame)
+
+
+def two_proportion_ztest(
+    frame: Frame,
+    x1: str,
+    n1: str,
+    x2: str,
+    n2: str,
+    level: float = 0.95,
+) -> Frame:
+    """Two-proportion z test, row by row, for ``x1/n1`` versus ``x2/n2``.
+
+    The test uses the pooled standard error; the interval for the difference
+    ``p2 - p1`` uses the unpooled one. Counts may be fractional (win shares).
+
+    Parameters
+    ----------
+    frame : polars.DataFrame or polars.LazyFrame
+        One row per comparison, e.g. a baseline table joined to a new one.
+    x1, n1, x2, n2 : str
+        Column names of successes and trials of the two samples.
+    level : float
+        Confidence level of the interval for the difference.
+
+    Returns
+    -------
+    Same kind as ``frame``, with ``diff`` (p2 - p1), ``diff_lo``, ``diff_hi``,
+    ``z`` and ``p_value`` (two-sided) added.
+
+    Examples
+    --------
+    >>> t = pl.DataFrame({"x1": [50], "n1": [100], "x2": [65], "n2": [100]})
+    >>> out = two_proportion_ztest(t, "x1", "n1", "x2", "n2")
+    >>> round(out["z"].item(), 3), round(out["p_value"].item(), 4)
+    (2.146, 0.0319)
+    """
+    z_ci = z_value(level)
+
+    def _fn(a, na, b, nb):
+        p1, p2 = a / na, b / nb
+        pooled = (a + b) / (na + nb)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            se0 = np.sqrt(pooled * (1 - pooled) * (1 / na + 1 / nb))
+            z = np.where(se0 > 0, (p2 - p1) / se0, 0.0)
+        se = np.sqrt(p1 * (1 - p1) / na + p2 * (1 - p2) / nb)
+        return {
+            "diff": p2 - p1,
+            "diff_lo": p2 - p1 - z_ci * se,
+            "diff_hi": p2 - p1 + z_ci * se,
+            "z": z,
+            "p_value": 2 * stats.norm.sf(np.abs(z)),
+        }
+
+    return _add_numpy_columns(frame, _fn, [x1, n1, x2, n2])
+
+
+def welch_ttest(
+    frame: Frame,
+    mean1: str,
+    sd1: str,
+    n1: str,
+    mean2: str,
+    sd2: str,
+    n2: str,
+    level: float = 0.95,
+) -> Frame:
+    """Welch's unequal-variance t test from summary statistics, row by row.
+
+    Parameters
+    ----------
+    frame : polars.DataFrame or polars.LazyFrame
+        One row per comparison.
+    mean1, sd1, n1, mean2, sd2, n2 : str
+        Column names of the two samples' means, standard deviations and sizes.
+    level : float
+        Confidence level of the interval for ``mean2 - mean1``.
+
+    Returns
+    -------
+    Same kind as ``frame`` with ``diff``, ``diff_lo``, ``diff_hi``, ``t``,
+    ``df`` (Welch–Satterthwaite) and ``p_value`` (two-sided) added.
+
+    Examples
+    --------
+    >>> t = pl.DataFrame({"m1": [10.0], "s1": [2.0], "n1": [50],
+    ...                   "m2": [11.0], "s2": [3.0], "n2": [40]})
+    >>> out = welch_ttest(t, "m1", "s1", "n1", "m2", "s2", "n2")
+    >>> round(out["t"].item(), 3), round(out["df"].item(), 1)
+    (1.811, 65.1)
+    """
+    q = 0.5 + level / 2.0
+
+    def _fn(m1, s1, k1, m2, s2, k2):
+        v1, v2 = s1 * s1 / k1, s2 * s2 / k2
+        se = np.sqrt(v1 + v2)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            df = (v1 + v2) ** 2 / (v1 * v1 / (k1 - 1) + v2 * v2 / (k2 - 1))
+            t = (m2 - m1) / se
+        tq = stats.t.ppf(q, df)
+        return {
+            "diff": m2 - m1,
+            "diff_lo": m2 - m1 - tq * se,
+            "diff_hi": m2 - m1 + tq * se,
+            "t": t,
+            "df": df,
+            "p_value": 2 * stats.t.sf(np.abs(t), df),
+        }
+
+    return _add_numpy_columns(frame, _fn, [mean1, sd1, n1, mean2, sd2, n2])
+
+
+def holm(
+    frame: Frame,
+    p_value: str = "p_value",
+    alpha: float = 0.05,
+    by: str | list[str] | None = None,
+) -> Frame:
+    """Holm–Bonferroni step-down correction of a column of p-values.
+
+    Parameters
+    ----------
+    frame : polars.DataFrame or polars.LazyFrame
+        One row per test.
+    p_value : str
+        Column of raw p-values.
+    alpha : float
+        Family-wise error rate.
+    by : str or list of str, optional
+        Correct separately within each group (each group is one family).
+
+    Returns
+    -------
+    Same kind as ``frame`` with ``p_holm`` (adjusted p-value, monotone, capped
+    at 1) and ``reject`` (``p_holm <= alpha``) added. Row order is kept.
+
+    Examples
+    --------
+    >>> t = pl.DataFrame({"p_value": [0.01, 0.04, 0.03, 0.005]})
+    >>> holm(t)["p_holm"].to_list()
+    [0.03, 0.06, 0.06, 0.02]
+    """
+    from analysis._common import as_list
+
+    groups = as_list(by)
+    lf = as_lazy(frame).with_row_index("__row")
+    over = groups if groups else None
+    m = pl.len().over(over) if over else pl.len()
+    rank = pl.col(p_value).rank("ordinal").over(over) if over else pl.col(p_value).rank("ordinal")
+    lf = lf.with_columns((pl.col(p_value) * (m - rank + 1)).alias("__step"), rank.alias("__rank"))
+    lf = lf.sort([*groups, "__rank"])
+    cummax = pl.col("__step").cum_max()
+    lf = lf.with_columns(
+        (cummax.over(over) if over else cummax).clip(upper_bound=1.0).alias("p_holm")
+    )
+    lf = (
+        lf.with_columns((pl.col("p_holm") <= alpha).alias("reject"))
+        .sort("__row")
+        .drop("__row", "__step", "__rank")
+    )
+    return like(lf, frame)
+
+
+def required_games(
+    frame: Frame,
+    half_width: float,
+    estimate: str = "win_share",
+    sd: str | None = None,
+    level: float = 0.95,
+) -> Frame:
+    """Games needed for a confidence interval of the chosen half-width.
+
+    For a proportion (``sd`` is None) uses ``n = z² p(1-p) / h²`` with the
+    current estimate ``p`` (the Wilson interval has the same width to first
+    order); for a mean uses ``n = (z sd / h)²``. One game gives one
+    observation per row of a per-seat or per-strategy table, so ``n`` is games.
+
+    Parameters
+    ----------
+    frame : polars.DataFrame or polars.LazyFrame
+        A table of estimates (e.g. the output of ``seat_advantage``).
+    half_width : float
+        Target half-width of the interval, in the estimate's units.
+    estimate : str
+        Column holding the proportion (ignored when ``sd`` is given).
+    sd : str, optional
+        Column of standard deviations, for a mean.
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    Same kind as ``frame`` with ``games_needed`` (int64, rounded up) added.
+
+    Examples
+    --------
+    >>> t = pl.DataFrame({"win_share": [0.5]})
+    >>> required_games(t, 0.01)["games_needed"].item()
+    9604
+    """
+    if half_width <= 0:
+        raise ValueError(f"half_width must be positive, got {half_width}")
+    z = z_value(level)
+    if sd is None:
+        p = pl.col(estimate).cast(pl.Float64)
+        var = p * (1.0 - p)
+    else:
+        var = pl.col(sd).cast(pl.Float64) ** 2
+    need = (var * (z * z / (half_width * half_width)) - 1e-9).ceil().cast(pl.Int64)
+    return like(as_lazy(frame).with_columns(need.alias("games_needed")), frame)
+
+
+@dataclass(frozen=True)
+class LogitFit:
+    """Result of :func:`logistic_fit`.
+
+    Attributes
+    ----------
+    coef, se : ndarray
+        Coefficients (log-odds) and their standard errors.
+    cov : ndarray
+        Covariance matrix used for ``se``.
+    converged : bool
+        Whether IRLS met the tolerance.
+    separated : bool
+        True when the maximum-likelihood fit diverged (complete or
+        quasi-complete separation); the coefficients are then Firth's.
+    method : str
+        ``"mle"`` or ``"firth"``.
+    n_iter : int
+        Iterations used by the returned fit.
+    """
+
+    coef: np.ndarray
+    se: np.ndarray
+    cov: np.ndarray
+    converged: bool
+    separated: bool
+    method: str
+    n_iter: int
+
+
+def _irls(X, y, w_obs, firth: bool, max_iter: int, tol: float):
+    beta = np.zeros(X.shape[1])
+    converged = False
+    it = 0
+    for it in range(1, max_iter + 1):
+        eta = X @ beta
+        p = special.expit(eta)
+        w = np.clip(p * (1 - p), 1e-12, None) * w_obs
+        info = X.T @ (X * w[:, None])
+        resid = y - p
+        if firth:
+            try:
+                inv = np.linalg.inv(info)
+            except np.linalg.LinAlgError:
+                inv = np.linalg.pinv(info)
+            h = np.einsum("ij,jk,ik->i", X, inv, X) * w
+            resid = resid + h * (0.5 - p) / np.where(w_obs > 0, w_obs, 1.0)
+        score = X.T @ (resid * w_obs)
+        try:
+            step = np.linalg.solve(info, score)
+        except np.linalg.LinAlgError:
+            step = np.linalg.lstsq(info, score, rcond=None)[0]
+        big = np.max(np.abs(step))
+        if big > 5.0:  # damp the first steps, as in Heinze & Schemper's Firth code
+            step *= 5.0 / big
+        beta = beta + step
+        if np.max(np.abs(step)) < tol:
+            converged = True
+            break
+    return beta, converged, it
+
+
+def logistic_fit(
+    X,
+    y,
+    groups=None,
+    weights=None,
+    max_iter: int = 100,
+    tol: float = 1e-8,
+    firth: bool | None = None,
+) -> LogitFit:
+    """Logistic regression by IRLS; Firth's penalty when the data are separated.
+
+    ``y`` may be fractional in [0, 1] (a fractional logit, e.g. win shares
+    with ties): the estimating equations are the binomial ones, and the
+    standard errors are then best taken robust (``groups``).
+
+    Parameters
+    ----------
+    X : array_like, shape (n, k)
+        Design matrix; include a column of ones for an intercept.
+    y : array_like, shape (n,)
+        Outcomes in [0, 1].
+    groups : array_like, shape (n,), optional
+        Cluster labels (e.g. the game of each player row). When given, the
+        standard errors are cluster-robust (sandwich, with the G/(G-1) small
+        sample factor) — rows of one game are not independent, since exactly
+        one share of win is spread over them. Ignored for a Firth fit
+        (model-based standard errors are used there).
+    weights : array_like, shape (n,), optional
+        Observation weights.
+    max_iter, tol : int, float
+        IRLS controls.
+    firth : bool, optional
+        Force (True) or forbid (False) Firth's penalty. By default the
+        maximum-likelihood fit is tried first and Firth's is used when it
+        diverges (fitted linear predictor beyond ±30, or no convergence).
+
+    Returns
+    -------
+    LogitFit
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.normal(size=2000)
+    >>> y = (rng.random(2000) < 1 / (1 + np.exp(-(0.5 + 1.0 * x)))).astype(float)
+    >>> fit = logistic_fit(np.column_stack([np.ones_like(x), x]), y)
+    >>> np.round(fit.coef, 1).tolist(), fit.method
+    ([0.6, 1.0], 'mle')
+    """
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y, dtype=float)
+    w_obs = np.ones(len(y)) if weights is None else np.asarray(weights, dtype=float)
+    if X.ndim != 2 or X.shape[0] != y.shape[0]:
+        raise ValueError(f"X must be (n, k) with n = len(y); got {X.shape} and {y.shape}")
+    separated = False
+    if firth:
+        beta, conv, it = _irls(X, y, w_obs, True, max_iter, tol)
+        method = "firth"
+    else:
+        beta, conv, it = _irls(X, y, w_obs, False, max_iter, tol)
+        method = "mle"
+        if not conv or np.max(np.abs(X @ beta)) > 30.0:
+            separated = True
+            if firth is None:
+                beta, conv, it = _irls(X, y, w_obs, True, max_iter, tol)
+                method = "firth"
+    p = special.expit(X @ beta)
+    w = np.clip(p * (1 - p), 1e-12, None) * w_obs
+    info = X.T @ (X * w[:, None])
+    try:
+        bread = np.linalg.inv(info)
+    except np.linalg.LinAlgError:
+        bread = np.linalg.pinv(info)
+    cov = bread
+    if groups is not None and method == "mle":
+        codes = np.unique(np.asarray(groups), return_inverse=True)[1]
+        g = codes.max() + 1
+        contrib = X * ((y - p) * w_obs)[:, None]
+        s = np.zeros((g, X.shape[1]))
+        np.add.at(s, codes, contrib)
+        meat = s.T @ s * (g / max(g - 1, 1))
+        cov = bread @ meat @ bread
+    se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    return LogitFit(beta, se, cov, bool(conv), separated, method, int(it))

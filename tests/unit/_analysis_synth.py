@@ -1,0 +1,80 @@
+"""Synthetic results tables with planted effects, for the analysis tests.
+
+Scores are integers, so ties for first happen naturally; ranks and win shares
+are derived from totals exactly as the runner defines them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+CATS = ("city", "monuments", "temples", "rings", "marble")
+
+
+def ranks_and_shares(totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Competition ranks (1 = best, ties share) and win shares, row-wise."""
+    greater = (totals[:, None, :] > totals[:, :, None]).sum(axis=2)
+    rank = 1 + greater
+    best = totals.max(axis=1, keepdims=True)
+    top = totals == best
+    share = top / top.sum(axis=1, keepdims=True)
+    return rank, share
+
+
+def make_players(
+    n_games: int,
+    n_players: int,
+    seed: int,
+    seat_bonus: np.ndarray | None = None,
+    strategies: list[str] | None = None,
+    strategy_bonus: dict[str, float] | None = None,
+    means: tuple[float, ...] = (8.0, 3.0, 6.0, 4.0, 2.0),
+    decide: str | None = None,
+    extra: dict | None = None,
+) -> pl.DataFrame:
+    """Players table of ``n_games`` synthetic games.
+
+    seat_bonus: points added to each seat's city score (planted seat effect),
+    drawn as Poisson means. strategies: a strategy per seat drawn uniformly
+    from this list; strategy_bonus adds to the Poisson mean of the city.
+    decide: a category made decisive: the winner by that category alone gets
+    a huge bonus in it, so removing it changes the winner.
+    """
+    rng = np.random.default_rng(seed)
+    g, n = n_games, n_players
+    lam = np.broadcast_to(np.asarray(means, dtype=float), (g, n, len(means))).copy()
+    if seat_bonus is not None:
+        lam[:, :, 0] += np.asarray(seat_bonus, dtype=float)[None, :]
+    strat = None
+    if strategies is not None:
+        strat = rng.integers(0, len(strategies), size=(g, n))
+        if strategy_bonus:
+            bonus = np.array([strategy_bonus.get(s, 0.0) for s in strategies])
+            lam[:, :, 0] += bonus[strat]
+    pts = rng.poisson(lam).astype(np.int64)
+    if decide is not None:
+        c = CATS.index(decide)
+        # the category's leader gets a lead larger than anything else can undo
+        lead = pts[:, :, c] + rng.random((g, n)) * 0.1
+        leader = lead.argmax(axis=1)
+        pts[np.arange(g), leader, c] += 1000
+    totals = pts.sum(axis=2)
+    rank, share = ranks_and_shares(totals)
+    data = {
+        "game_index": np.repeat(np.arange(g, dtype=np.int64), n),
+        "seat": np.tile(np.arange(n, dtype=np.int8), g),
+        "n_players": np.full(g * n, n, dtype=np.int64),
+    }
+    for k, name in enumerate(CATS):
+        data[name] = pts[:, :, k].ravel().astype(np.int16 if decide is None else np.int32)
+    data["total"] = totals.ravel().astype(np.int16 if decide is None else np.int32)
+    data["rank"] = rank.ravel().astype(np.int8)
+    data["win_share"] = share.ravel().astype(np.float32)
+    if strat is not None:
+        data["strategy"] = np.asarray(strategies)[strat.ravel()]
+    else:
+        data["strategy"] = np.full(g * n, "base")
+    if extra:
+        data.update(extra)
+    return pl.DataFrame(data)
