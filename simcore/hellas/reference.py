@@ -17,7 +17,8 @@ Spec decisions implemented, and where
 - H-D3  boards: ``load_settings`` (``board``: ``auto`` / ``minotaur`` /
         ``pegasus`` / a board JSON path); coast and adjacency from the file.
 - H-D4  set-up choices: ``RefState.new`` (tile shuffle, three coastal
-        quarries, worker, start player, in the contract's draw order).
+        quarries, worker, in the contract's draw order; the start player is
+        seat 0 by default, drawn last only with ``start_player = "random"``).
 - H-D5  start player when nobody took a temple space: ``RefState._end_round``
         (``no_temple_start``: ``unchanged`` / ``next_seat``).
 - H-D6  ring bonus when nobody has a ring: ``ring_points``
@@ -55,9 +56,10 @@ Readings of the contract where it is silent (the Cython engine must match)
 - When the game is over: ``round`` = 3, ``cubes_left`` all 0, ``spaces_used``
   empty, ``temple_marker`` null, ``turn_seat`` = the start player the last
   round's end chose, ``active``/``space``/``tile`` null.
-- ``config`` in the position dictionary holds resolved values: ``board`` is
-  ``minotaur``/``pegasus``/the path (never ``auto``), ``start_player`` is
-  ``random`` or an int, ``set_aside_counts`` a bool. Monuments are pieces
+- ``config`` in the position dictionary holds the settings as given, checked
+  and normalised: ``board`` may be ``auto``; a board or tile path is made
+  absolute; ``start_player`` is an int or ``random``; ``set_aside_counts``
+  a bool. Monuments are pieces
   with ``owner`` null; ``monuments_built`` counts them per builder seat.
 - ``quarry_log`` entries are created when the quarry action starts (after the
   income) and filled in as its tiles go; a pending entry is part of the
@@ -99,7 +101,7 @@ DEFAULTS = {
     "board": "auto",
     "action_display": "standard",
     "quarry_yields": "rising",
-    "start_player": "random",
+    "start_player": 0,
     "no_temple_start": "unchanged",
     "ring_bonus_none": "nobody",
     "set_aside_counts": True,
@@ -111,7 +113,7 @@ CHOICES = {
     "board": ("auto", "minotaur", "pegasus", "a path to a board JSON"),
     "action_display": ("standard", "wide"),
     "quarry_yields": ("rising", "falling", "a path to a tile JSON"),
-    "start_player": ("random", "a seat number 0..players-1"),
+    "start_player": ("a seat number 0..players-1", "random"),
     "no_temple_start": ("unchanged", "next_seat"),
     "ring_bonus_none": ("nobody", "all_tied"),
     "set_aside_counts": (True, False),
@@ -137,12 +139,11 @@ def _read_json(path, key):
 
 
 def _load_board(value, players):
-    if value == "auto":
-        value = "pegasus" if players == 2 else "minotaur"
-    if value in ("minotaur", "pegasus"):
-        data = _read_json(DATA / f"board_{value}.json", "board")
-    elif isinstance(value, (str, os.PathLike)) and str(value).endswith(".json") and os.path.isfile(value):
-        value = str(value)
+    name = ("pegasus" if players == 2 else "minotaur") if value == "auto" else value
+    if name in ("minotaur", "pegasus"):
+        data = _read_json(DATA / f"board_{name}.json", "board")
+    elif isinstance(value, (str, os.PathLike)) and os.path.isfile(value):
+        value = str(Path(value).resolve())
         data = _read_json(value, "board")
     else:
         raise _bad("board", value)
@@ -168,15 +169,15 @@ def _load_board(value, players):
         raise ValueError(f"bad hellas setting board={value!r}: malformed board ({exc})") from None
     if sum(1 for f in fields.values() if f["kind"] == "quarry" and f["coast"]) < 3:
         raise ValueError(f"bad hellas setting board={value!r}: fewer than 3 coastal quarry fields")
-    return value, data.get("name", value), fields
+    return value, data.get("name", Path(str(name)).stem), fields
 
 
 def _load_tiles(value):
     if value in ("rising", "falling"):
         name = "quarry_tiles.json" if value == "rising" else "quarry_tiles_falling.json"
         data = _read_json(DATA / name, "quarry_yields")
-    elif isinstance(value, (str, os.PathLike)) and str(value).endswith(".json") and os.path.isfile(value):
-        value = str(value)
+    elif isinstance(value, (str, os.PathLike)) and os.path.isfile(value):
+        value = str(Path(value).resolve())
         data = _read_json(value, "quarry_yields")
     else:
         raise _bad("quarry_yields", value)
@@ -517,7 +518,7 @@ class RefState:
                              f"in phase {self.phase} for seat {self.current_player()} "
                              f"(legal: {legal})")
         self.decisions += 1
-        self._step(action, forced=False)
+        self._step(int(action), forced=False)
         self._run_forced()
 
     def scores(self):
@@ -936,7 +937,11 @@ def _from_dict(cls, d):
         _need(sp in d["spaces_used"], f"space {sp} under way but not in spaces_used")
 
     bt = d["build_turn"]
-    _need(isinstance(bt, list), "build_turn must be a list")
+    if _is_int(bt) and st.phase.startswith("build_"):
+        bt = [(st.active + i) % n for i in range(bt)]    # also read as a count
+    elif _is_int(bt) and bt == 0:
+        bt = []
+    _need(isinstance(bt, list), "build_turn must be a list of seats")
     st.build_turn = [_seat(x, n, "build_turn entry") for x in bt]
     if st.phase.startswith("build_"):
         expect = [(st.active + i) % n for i in range(len(bt))]
@@ -1011,8 +1016,14 @@ def _from_dict(cls, d):
         _need(w is not None and st.quarries.get(w, {}).get("status") == "active",
               "in worker_move the worker stands on the quarry it just opened")
 
-    for name in ("stack", "set_aside", "revealed"):
-        v = d[name]
+    revealed = d["revealed"]
+    if _is_int(revealed):
+        # Also read as a count: the tiles are then those of the pending quarry_log entry.
+        log = d["quarry_log"]
+        tiles = list(log[-1].get("tiles", [])) if st.phase in ("quarry_place", "worker_move") and log else []
+        _need(revealed <= len(tiles), f"revealed={revealed} but the quarry_log entry shows {tiles}")
+        revealed = tiles
+    for name, v in (("stack", d["stack"]), ("set_aside", d["set_aside"]), ("revealed", revealed)):
         _need(isinstance(v, list) and all(x in numbers for x in v), f"{name}={v!r} holds unknown tiles")
         setattr(st, name, list(v))
     tops = [q["top"] for q in st.quarries.values()]
