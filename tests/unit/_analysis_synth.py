@@ -38,8 +38,8 @@ def make_players(
     seat_bonus: points added to each seat's city score (planted seat effect),
     drawn as Poisson means. strategies: a strategy per seat drawn uniformly
     from this list; strategy_bonus adds to the Poisson mean of the city.
-    decide: a category made decisive: the winner by that category alone gets
-    a huge bonus in it, so removing it changes the winner.
+    decide: a category made decisive: its leader gets a huge bonus in it and
+    no points elsewhere, so the leader always wins and never would without it.
     """
     rng = np.random.default_rng(seed)
     g, n = n_games, n_players
@@ -58,7 +58,17 @@ def make_players(
         # the category's leader gets a lead larger than anything else can undo
         lead = pts[:, :, c] + rng.random((g, n)) * 0.1
         leader = lead.argmax(axis=1)
-        pts[np.arange(g), leader, c] += 1000
+        rows = np.arange(g)
+        pts[rows, leader, c] += 1000
+        # ...and nothing elsewhere, while every rival has at least one point:
+        # without the category the winner always loses
+        keep = pts[rows, leader, c].copy()
+        pts[rows, leader, :] = 0
+        pts[rows, leader, c] = keep
+        rival = np.ones((g, n), dtype=bool)
+        rival[rows, leader] = False
+        other = 0 if c != 0 else 1
+        pts[:, :, other] += rival
     totals = pts.sum(axis=2)
     rank, share = ranks_and_shares(totals)
     data = {

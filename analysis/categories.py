@@ -1,0 +1,288 @@
+"""Scoring-category weight: which categories make the winner.
+
+Three views on the ``players`` table, each per category and per group:
+
+- :func:`category_profile` — mean points and share of the total, for winners,
+  the others and everyone;
+- :func:`category_logit` — standardized logistic-regression coefficients of
+  winning on the category scores (how much one standard deviation of a
+  category moves the log-odds of winning, the others held fixed);
+- :func:`category_counterfactual` — how often the winner would not win if a
+  category did not count (removed from every player's total).
+
+The category names are a parameter (default: Hellas's ``city``,
+``monuments``, ``temples``, ``rings``, ``marble``), so the same functions
+serve other games. A player is a *winner* when ``win_share > 0`` (tied
+winners included). Every function returns the same kind of frame (lazy or
+eager) it was given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import polars as pl
+from scipy import stats
+
+from analysis._common import (
+    HELLAS_CATEGORIES,
+    Frame,
+    as_lazy,
+    as_list,
+    game_keys,
+    like,
+    require,
+    with_n_players,
+)
+from analysis.stats import logistic_fit, mean_ci_exprs, wilson_exprs, z_value
+
+__all__ = ["category_profile", "category_logit", "category_counterfactual"]
+
+
+def category_profile(
+    players: Frame,
+    categories: Sequence[str] = HELLAS_CATEGORIES,
+    by: str | Iterable[str] | None = None,
+    level: float = 0.95,
+) -> Frame:
+    """Mean points per category and its share of the total, winners vs the rest.
+
+    Parameters
+    ----------
+    players : polars.DataFrame or polars.LazyFrame
+        Players table with the category columns, ``total`` and ``win_share``.
+    categories : sequence of str
+        Scoring-category columns.
+    by : str or list of str, optional
+        Group-by columns; results are also split by ``n_players``.
+    level : float
+        Confidence level of the mean's t interval.
+
+    Returns
+    -------
+    Same kind as ``players``, one row per (by..., n_players, role, category)
+    with ``role`` in ``"winner"``, ``"other"``, ``"all"``: ``n`` (player
+    rows), ``mean``, ``sd``, ``lo``, ``hi``, and ``share`` (the category's
+    points over all total points of those rows).
+
+    Examples
+    --------
+    >>> p = pl.DataFrame({"game_index": [0, 0], "a": [6, 1], "b": [4, 3],
+    ...                   "total": [10, 4], "win_share": [1.0, 0.0]})
+    >>> out = category_profile(p, ["a", "b"]).filter(pl.col("role") == "winner")
+    >>> out["share"].to_list()
+    [0.6, 0.4]
+    """
+    cats = list(categories)
+    require(players, [*cats, "game_index", "total", "win_share"], "category_profile")
+    groups = as_list(by)
+    lf = with_n_players(as_lazy(players), groups)
+    keys = [*groups, "n_players"]
+    role = pl.when(pl.col("win_share") > 0).then(pl.lit("winner")).otherwise(pl.lit("other"))
+    long = (
+        lf.select(*keys, role.alias("role"), pl.col("total").cast(pl.Float64), *cats)
+        .unpivot(index=[*keys, "role", "total"], on=cats, variable_name="category", value_name="points")
+        .with_columns(pl.col("points").cast(pl.Float64))
+    )
+    long = pl.concat([long, long.with_columns(pl.lit("all").alias("role"))])
+    out = (
+        long.group_by([*keys, "role", "category"])
+        .agg(
+            pl.len().alias("n"),
+            pl.col("points").mean().alias("mean"),
+            pl.col("points").std().alias("sd"),
+            (pl.col("points").sum() / pl.col("total").sum()).alias("share"),
+        )
+        .with_columns(*mean_ci_exprs("mean", "sd", "n", level))
+        .with_columns(
+            pl.col("role").replace_strict({"winner": 0, "other": 1, "all": 2}).alias("__r"),
+            pl.col("category").replace_strict({c: i for i, c in enumerate(cats)}).alias("__c"),
+        )
+        .sort([*keys, "__r", "__c"])
+        .select(*keys, "role", "category", "n", "mean", "sd", "lo", "hi", "share")
+    )
+    return like(out, players)
+
+
+def category_logit(
+    players: Frame,
+    categories: Sequence[str] = HELLAS_CATEGORIES,
+    by: str | Iterable[str] | None = None,
+    level: float = 0.95,
+) -> Frame:
+    """Standardized logistic-regression coefficients of winning on category scores.
+
+    Within each group, every category is standardized (mean 0, SD 1) and the
+    win share is regressed on all of them at once (a fractional logit: a
+    tied winner counts as a fractional win). A coefficient is the change in
+    log-odds of winning per standard deviation of that category, the other
+    categories held fixed — comparable across categories.
+
+    Standard errors are cluster-robust by game (the rows of one game share
+    one win, so they are not independent). If the categories separate
+    winners from losers perfectly (one category always decides), the
+    maximum-likelihood fit diverges; the fit then switches to Firth's
+    penalized likelihood, which gives finite coefficients and model-based
+    standard errors, and the row says ``separated = true``. A category with
+    no variance in a group gets null estimates.
+
+    Parameters
+    ----------
+    players : polars.DataFrame or polars.LazyFrame
+        Players table with the category columns, ``game_index`` and ``win_share``.
+    categories : sequence of str
+        Scoring-category columns.
+    by : str or list of str, optional
+        Group-by columns; results are also split by ``n_players``.
+    level : float
+        Confidence level (Wald intervals).
+
+    Returns
+    -------
+    Same kind as ``players``, one row per (by..., n_players, category):
+    ``n`` (player rows), ``n_games``, ``sd`` (the category's SD used for
+    standardizing), ``coef``, ``se``, ``lo``, ``hi``, ``z``, ``p_value``,
+    ``odds_ratio`` (per SD), ``method`` (``"mle"``/``"firth"``) and
+    ``separated``.
+    """
+    cats = list(categories)
+    require(players, [*cats, "game_index", "win_share"], "category_logit")
+    groups = as_list(by)
+    keys_game = game_keys(players, groups)
+    df = with_n_players(as_lazy(players), groups).collect()
+    keys = [*groups, "n_players"]
+    zq = z_value(level)
+    rows = []
+    for key, part in df.group_by(keys, maintain_order=True):
+        key = key if isinstance(key, tuple) else (key,)
+        X = part.select([pl.col(c).cast(pl.Float64) for c in cats]).to_numpy()
+        mu, sd = X.mean(axis=0), X.std(axis=0, ddof=1) if len(X) > 1 else np.zeros(len(cats))
+        ok = np.isfinite(sd) & (sd > 0)
+        Z = (X[:, ok] - mu[ok]) / sd[ok]
+        y = part["win_share"].cast(pl.Float64).to_numpy()
+        game = part.select(pl.struct(keys_game).hash()).to_series().to_numpy()
+        fit = logistic_fit(np.column_stack([np.ones(len(y)), Z]), y, groups=game)
+        coef = np.full(len(cats), np.nan)
+        se = np.full(len(cats), np.nan)
+        coef[ok], se[ok] = fit.coef[1:], fit.se[1:]
+        n_games = len(np.unique(game))
+        for c, name in enumerate(cats):
+            rows.append(
+                {
+                    **dict(zip(keys, key)),
+                    "category": name,
+                    "n": len(y),
+                    "n_games": n_games,
+                    "sd": float(sd[c]),
+                    "coef": coef[c],
+                    "se": se[c],
+                    "method": fit.method,
+                    "separated": fit.separated,
+                }
+            )
+    schema = df.select(keys).schema
+    out = pl.DataFrame(rows, schema_overrides=dict(schema)) if rows else pl.DataFrame(schema=schema)
+    out = out.with_columns(
+        (pl.col("coef") - zq * pl.col("se")).alias("lo"),
+        (pl.col("coef") + zq * pl.col("se")).alias("hi"),
+        (pl.col("coef") / pl.col("se")).alias("z"),
+        pl.col("coef").exp().alias("odds_ratio"),
+    ).with_columns(
+        pl.col("z")
+        .map_batches(
+            lambda s: pl.Series(2 * stats.norm.sf(np.abs(s.to_numpy()))), return_dtype=pl.Float64
+        )
+        .alias("p_value")
+    )
+    out = out.select(
+        *keys, "category", "n", "n_games", "sd", "coef", "se", "lo", "hi", "z", "p_value",
+        "odds_ratio", "method", "separated",
+    )
+    return like(out, players)
+
+
+def category_counterfactual(
+    players: Frame,
+    categories: Sequence[str] = HELLAS_CATEGORIES,
+    by: str | Iterable[str] | None = None,
+    level: float = 0.95,
+) -> Frame:
+    """How often the winner would not win if a category did not count.
+
+    For each category, remove it from every player's total and recompute the
+    winners of each game (highest remaining total; ties kept). Compare the
+    new winner set with the actual one (highest ``total``):
+
+    - ``kept``: the same players win;
+    - ``shared``: an actual winner still wins, but the set changed (now
+      tied, or a tie broken);
+    - ``lost``: no actual winner wins any more.
+
+    Parameters
+    ----------
+    players : polars.DataFrame or polars.LazyFrame
+        Players table with the category columns, ``game_index`` and ``total``.
+    categories : sequence of str
+        Scoring-category columns.
+    by : str or list of str, optional
+        Group-by columns; results are also split by ``n_players``.
+    level : float
+        Confidence level of the Wilson intervals.
+
+    Returns
+    -------
+    Same kind as ``players``, one row per (by..., n_players, category):
+    ``n_games``, ``kept``, ``shared``, ``lost`` (game counts), ``p_lost`` with
+    ``lost_lo``, ``lost_hi``, and ``p_changed`` (shared or lost) with
+    ``changed_lo``, ``changed_hi``.
+
+    Examples
+    --------
+    >>> p = pl.DataFrame({"game_index": [0, 0, 1, 1], "a": [5, 0, 1, 1],
+    ...                   "b": [1, 3, 2, 3], "total": [6, 3, 3, 4]})
+    >>> out = category_counterfactual(p, ["a", "b"])
+    >>> out.select("category", "lost", "shared", "kept").rows()
+    [('a', 1, 0, 1), ('b', 0, 1, 1)]
+    """
+    cats = list(categories)
+    require(players, [*cats, "game_index", "total"], "category_counterfactual")
+    groups = as_list(by)
+    gkeys = game_keys(players, groups)
+    lf = with_n_players(as_lazy(players), groups)
+    keys = [*groups, "n_players"]
+    total = pl.col("total").cast(pl.Int64)
+    lf = lf.with_columns((total == total.max().over(gkeys)).alias("__won"))
+    per_cat = []
+    for c in cats:
+        alt = total - pl.col(c).cast(pl.Int64)
+        g = (
+            lf.with_columns((alt == alt.max().over(gkeys)).alias("__alt"))
+            .group_by([*gkeys, "n_players"])
+            .agg(
+                (pl.col("__won") & pl.col("__alt")).any().alias("__keep_any"),
+                (pl.col("__won") == pl.col("__alt")).all().alias("__same"),
+            )
+            .with_columns(pl.lit(c).alias("category"))
+        )
+        per_cat.append(g)
+    out = (
+        pl.concat(per_cat)
+        .group_by([*keys, "category"])
+        .agg(
+            pl.len().alias("n_games"),
+            pl.col("__same").sum().alias("kept"),
+            (pl.col("__keep_any") & ~pl.col("__same")).sum().alias("shared"),
+            (~pl.col("__keep_any")).sum().alias("lost"),
+        )
+        .with_columns(
+            (pl.col("lost") / pl.col("n_games")).alias("p_lost"),
+            *wilson_exprs("lost", "n_games", level, prefix="lost_"),
+            ((pl.col("lost") + pl.col("shared")) / pl.col("n_games")).alias("p_changed"),
+            *wilson_exprs(pl.col("lost") + pl.col("shared"), "n_games", level, prefix="changed_"),
+            pl.col("category").replace_strict({c: i for i, c in enumerate(cats)}).alias("__c"),
+        )
+        .sort([*keys, "__c"])
+        .drop("__c")
+    )
+    return like(out, players)
