@@ -1,0 +1,43 @@
+# xoshiro256** seeded by splitmix64; mirrored in plain Python by simcore/rng.py.
+from libc.stdint cimport uint64_t
+
+
+cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:
+    x[0] += <uint64_t>0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = x[0]
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+cdef inline void rng_seed(uint64_t* s, uint64_t seed, uint64_t salt) noexcept nogil:
+    cdef uint64_t x = seed ^ salt
+    cdef int i
+    for i in range(4):
+        s[i] = splitmix64(&x)
+
+cdef inline uint64_t rotl(uint64_t x, int k) noexcept nogil:
+    return (x << k) | (x >> (64 - k))
+
+cdef inline uint64_t rng_next(uint64_t* s) noexcept nogil:
+    cdef uint64_t result = rotl(s[1] * 5, 7) * 9
+    cdef uint64_t t = s[1] << 17
+    s[2] ^= s[0]
+    s[3] ^= s[1]
+    s[1] ^= s[2]
+    s[0] ^= s[3]
+    s[2] ^= t
+    s[3] = rotl(s[3], 45)
+    return result
+
+cdef inline uint64_t rng_below(uint64_t* s, uint64_t n) noexcept nogil:
+    # unbiased: reject the lowest (2^64 mod n) values
+    cdef uint64_t threshold = (0 - n) % n
+    cdef uint64_t r = rng_next(s)
+    while r < threshold:
+        r = rng_next(s)
+    return r % n
+
+cdef inline double rng_uniform(uint64_t* s) noexcept nogil:
+    # [0, 1) with 53 random bits
+    return (rng_next(s) >> 11) * (1.0 / 9007199254740992.0)
+

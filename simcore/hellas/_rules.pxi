@@ -1,0 +1,511 @@
+# Hellas rules as C functions over HState (included into _engine.pyx).
+#
+# Every rule lives here once; the step API (State) and the batch kernel
+# (play_batch) call these same functions. Interpretations of the spec:
+#   H-D1  action display from actions.json (`action_display`, wide adds 2 spaces)
+#   H-D2  quarry tile numbers/yields from the tile file (`quarry_yields`)
+#   H-D3  board from the board file; coast = fewer than 6 neighbours
+#   H-D4  set-up choices drawn from the game's chance stream (setup())
+#   H-D5  start player unchanged when nobody took a temple space (end_round())
+#   H-D6  no ring bonus when nobody has a ring (score())
+#   H-D7  worker leaves the board on the last empty quarry field; later low
+#         tiles are set aside and count as one of the four (reveal_tiles())
+#   H-D8  marble unlimited; rings, columns, monuments limited to the box
+#   H-D9  marble public (nothing hidden but the tile stack)
+#   H-D11 cities are groups linked through any own piece (`city_links`)
+#   H-D12 a house next to two active quarries yields for each (quarry_income())
+#   H-D13 a closed quarry field stays occupied (worker_targets())
+
+cdef inline int land_kind(const HCfg* c, int f) noexcept nogil:
+    # 0 coast, 1 inland (index into the cost tables)
+    return 0 if has128(c.coast, f) else 1
+
+
+cdef inline int build_cost(const HCfg* c, int phase, int f) noexcept nogil:
+    cdef int k = land_kind(c, f)
+    if phase == PH_BUILD_HOUSE:
+        return c.cost_house[k]
+    if phase == PH_BUILD_AGORA:
+        return c.cost_agora[k]
+    return c.cost_palace[k]
+
+
+cdef inline u128 affordable(const HCfg* c, const HState* s, const int* cost, u128 fields) noexcept nogil:
+    # fields of `fields` whose coast/inland cost the current player can pay
+    cdef int m = s.marble[s.current]
+    cdef u128 out = 0
+    if m >= cost[0]:
+        out |= fields & c.coast
+    if m >= cost[1]:
+        out |= fields & ~c.coast
+    return out
+
+
+cdef inline int emit_fields(u128 fields, int16_t* out, int n) noexcept nogil:
+    cdef int f
+    while fields:
+        f = ctz128(fields)
+        fields &= fields - 1
+        out[n] = A_FIELD + f
+        n += 1
+    return n
+
+
+cdef inline int split_fits(const HCfg* c, const HState* s, int cols, int k) noexcept nogil:
+    cdef int t
+    for t in range(c.n_temples):
+        if c.splits[cols][k][t] > c.temple_size[t] - s.temple_cols[t]:
+            return 0
+    return 1
+
+
+cdef inline int temple_free(const HCfg* c, const HState* s) noexcept nogil:
+    cdef int t, free = 0
+    for t in range(c.n_temples):
+        free += c.temple_size[t] - s.temple_cols[t]
+    return free
+
+
+cdef int legal_actions(const HCfg* c, const HState* s, int16_t* out) noexcept nogil:
+    """Write the sorted legal actions of the current decision into out; return their number."""
+    cdef int n = 0, i, p = s.current, k, cols
+    cdef u128 empty_building = c.building & ~s.occupied
+    cdef int ph = s.phase
+    if ph == PH_CHOOSE:
+        for i in range(c.n_spaces):
+            if not (s.spaces_used >> i) & 1:
+                out[n] = i
+                n += 1
+    elif ph == PH_BUILD_HOUSE:
+        out[0] = A_PASS
+        n = 1
+        if s.n_houses[p] < c.max_house:
+            n = emit_fields(affordable(c, s, c.cost_house, empty_building), out, n)
+    elif ph == PH_BUILD_AGORA:
+        out[0] = A_PASS
+        n = 1
+        if s.n_agoras[p] < c.max_agora:
+            n = emit_fields(affordable(c, s, c.cost_agora, empty_building), out, n)
+    elif ph == PH_BUILD_PALACE:
+        out[0] = A_PASS
+        n = 1
+        if s.n_palaces[p] < c.max_palace:
+            n = emit_fields(affordable(c, s, c.cost_palace, empty_building), out, n)
+    elif ph == PH_MONUMENT:
+        out[0] = A_PASS
+        n = 1
+        if s.supply_monuments > 0 and s.marble[p] >= c.cost_monument:
+            n = emit_fields(c.inland_building & ~s.occupied, out, n)
+    elif ph == PH_TEMPLE:
+        out[0] = A_PASS
+        n = 1
+        cols = c.space_columns[s.space]
+        if (s.marble[p] >= c.space_cost[s.space] and s.supply_columns >= cols
+                and temple_free(c, s) >= cols):
+            for k in range(c.n_splits[cols]):
+                if split_fits(c, s, cols, k):
+                    out[n] = A_SPLIT + k
+                    n += 1
+    elif ph == PH_QUARRY_PLACE:
+        for i in range(c.n_quarry_fields):
+            k = c.quarry_field[i]
+            if s.quarry_status[k] == Q_ACTIVE and s.quarry_top[k] < s.tile:
+                out[n] = A_FIELD + k
+                n += 1
+    elif ph == PH_WORKER_MOVE:
+        for i in range(c.n_quarry_fields):
+            k = c.quarry_field[i]
+            if worker_target(c, s, k):
+                out[n] = A_FIELD + k
+                n += 1
+    return n
+
+
+cdef inline int worker_target(const HCfg* c, const HState* s, int f) noexcept nogil:
+    # H-D13: a closed stack keeps its field unless closed_quarry = reopens
+    if s.quarry_status[f] == Q_EMPTY:
+        return 1
+    return c.closed_reopens and s.quarry_status[f] == Q_CLOSED
+
+
+# ---------------------------------------------------------------- round flow
+
+cdef void begin_round(const HCfg* c, HState* s) noexcept nogil:
+    cdef int p
+    for p in range(s.n_players):
+        s.cubes_left[p] = c.cubes[s.round]
+    s.spaces_used = 0
+    s.temple_marker = -1
+    s.turn_seat = s.start_player
+    s.current = s.start_player
+    s.phase = PH_CHOOSE
+    s.active = -1
+    s.space = -1
+
+
+cdef void end_round(const HCfg* c, HState* s) noexcept nogil:
+    if s.temple_marker >= 0:
+        s.start_player = s.temple_marker
+    elif c.no_temple_next_seat:
+        s.start_player = (s.start_player + 1) % s.n_players
+    s.round += 1
+    if s.round >= 3:
+        s.phase = PH_OVER
+        s.current = -1
+        s.active = -1
+        s.space = -1
+    else:
+        begin_round(c, s)
+
+
+cdef void end_turn(const HCfg* c, HState* s) noexcept nogil:
+    cdef int p, left = 0, seat
+    for p in range(s.n_players):
+        left += s.cubes_left[p]
+    if left == 0:
+        end_round(c, s)
+        return
+    seat = (s.turn_seat + 1) % s.n_players
+    while s.cubes_left[seat] == 0:
+        seat = (seat + 1) % s.n_players
+    s.turn_seat = seat
+    s.current = seat
+    s.phase = PH_CHOOSE
+    s.active = -1
+    s.space = -1
+
+
+cdef void next_builder(const HCfg* c, HState* s) noexcept nogil:
+    # all-players building actions: active seat first, then clockwise
+    s.build_turn += 1
+    if s.build_turn >= s.n_players:
+        end_turn(c, s)
+        return
+    s.current = (s.active + s.build_turn) % s.n_players
+    s.phase = PH_BUILD_PALACE if c.space_kind[s.space] == SK_PALACE else PH_BUILD_HOUSE
+
+
+# ---------------------------------------------------------------- quarries
+
+cdef void quarry_income(const HCfg* c, HState* s, QLog* log) noexcept nogil:
+    cdef int p, i, f, inc, best, y
+    cdef u128 h
+    for p in range(s.n_players):
+        inc = 0
+        if c.double_yield_once:
+            # H-D12 variant: each house yields once, at its richest adjacent quarry
+            h = s.houses[p]
+            while h:
+                f = ctz128(h)
+                h &= h - 1
+                best = 0
+                for i in range(c.n_quarry_fields):
+                    if s.quarry_status[c.quarry_field[i]] == Q_ACTIVE and has128(c.nbr[f], c.quarry_field[i]):
+                        y = c.yield_of[s.quarry_top[c.quarry_field[i]]]
+                        if y > best:
+                            best = y
+                inc += best
+        else:
+            for i in range(c.n_quarry_fields):
+                f = c.quarry_field[i]
+                if s.quarry_status[f] == Q_ACTIVE:
+                    inc += popcount128(s.houses[p] & c.nbr[f]) * c.yield_of[s.quarry_top[f]]
+        s.marble[p] += inc
+        s.income[p] += inc
+        log.income[p] = inc
+
+
+cdef void open_new_quarry(const HCfg* c, HState* s, QLog* log, int tile) noexcept nogil:
+    # the tile is lower than every active quarry: new quarry on the worker's field,
+    # the highest active quarry closes, the worker moves (or leaves the board, H-D7)
+    cdef int i, f, high = -1, w = s.worker
+    s.quarry_status[w] = Q_ACTIVE
+    s.quarry_top[w] = tile
+    log.opened = w
+    for i in range(c.n_quarry_fields):
+        f = c.quarry_field[i]
+        if f != w and s.quarry_status[f] == Q_ACTIVE and (high < 0 or s.quarry_top[f] > s.quarry_top[high]):
+            high = f
+    if high >= 0:
+        s.quarry_status[high] = Q_CLOSED
+        log.closed = high
+    s.worker = -1
+    for i in range(c.n_quarry_fields):
+        if worker_target(c, s, c.quarry_field[i]):
+            s.phase = PH_WORKER_MOVE
+            s.current = s.active
+            return
+    log.worker_to = -2
+    end_turn(c, s)
+
+
+cdef void reveal_tiles(const HCfg* c, HState* s) noexcept nogil:
+    """The quarry action's tile phase, up to the next decision or its end."""
+    cdef QLog* log = &s.qlog[s.n_qlog - 1]
+    cdef int t, i, f, higher
+    while s.revealed < 4 and s.stack_pos < s.n_stack:
+        t = s.stack[s.stack_pos]
+        s.stack_pos += 1
+        if log.n_revealed < 4:
+            log.tiles[log.n_revealed] = t
+        log.n_revealed += 1
+        higher = 0
+        for i in range(c.n_quarry_fields):
+            f = c.quarry_field[i]
+            if s.quarry_status[f] == Q_ACTIVE and s.quarry_top[f] < t:
+                higher = 1
+                break
+        if higher:
+            s.revealed += 1
+            s.tile = t
+            s.phase = PH_QUARRY_PLACE
+            s.current = s.active
+            return
+        if s.worker >= 0:
+            s.revealed += 1
+            if log.n_revealed <= 4:
+                log.dest[log.n_revealed - 1] = s.worker
+            open_new_quarry(c, s, log, t)
+            return
+        # H-D7: worker off the board: the tile is set aside
+        s.set_aside[s.n_set_aside] = t
+        s.n_set_aside += 1
+        if log.n_revealed <= 4:
+            log.dest[log.n_revealed - 1] = -2
+        if c.set_aside_counts:
+            s.revealed += 1
+    end_turn(c, s)
+
+
+cdef void start_quarry(const HCfg* c, HState* s) noexcept nogil:
+    cdef QLog* log
+    cdef int i
+    if s.n_qlog < MAXQLOG:      # with more quarry actions than that, the last slot is reused
+        s.n_qlog += 1
+    log = &s.qlog[s.n_qlog - 1]
+    log.round = s.round
+    log.seat = s.active
+    log.n_revealed = 0
+    for i in range(4):
+        log.tiles[i] = 0
+        log.dest[i] = -1
+        log.income[i] = 0
+    log.opened = -1
+    log.closed = -1
+    log.worker_to = -1
+    quarry_income(c, s, log)
+    s.revealed = 0
+    reveal_tiles(c, s)
+
+
+# ---------------------------------------------------------------- applying actions
+
+cdef void place_piece(const HCfg* c, HState* s, int p, int phase, int f) noexcept nogil:
+    cdef u128 b = bit128(f)
+    s.marble[p] -= build_cost(c, phase, f)
+    s.own[p] |= b
+    s.occupied |= b
+    if phase == PH_BUILD_HOUSE:
+        s.houses[p] |= b
+        s.n_houses[p] += 1
+    elif phase == PH_BUILD_AGORA:
+        s.agoras[p] |= b
+        s.n_agoras[p] += 1
+    else:
+        s.palaces[p] |= b
+        s.n_palaces[p] += 1
+
+
+cdef void take_ring(HState* s, int p) noexcept nogil:
+    if s.supply_rings > 0:
+        s.supply_rings -= 1
+        s.rings[p] += 1
+
+
+cdef void build_temple(const HCfg* c, HState* s, int k) noexcept nogil:
+    cdef int p = s.active, t, x
+    cdef int cols = c.space_columns[s.space]
+    s.marble[p] -= c.space_cost[s.space]
+    s.supply_columns -= cols
+    s.columns_placed[p] += cols
+    take_ring(s, p)
+    for t in range(c.n_temples):
+        x = c.splits[cols][k][t]
+        if x:
+            s.temple_cols[t] += x
+            if s.temple_cols[t] == c.temple_size[t]:
+                take_ring(s, p)      # completion ring
+
+
+cdef void choose_space(const HCfg* c, HState* s, int sp) noexcept nogil:
+    cdef int p = s.current
+    cdef int kind = c.space_kind[sp]
+    s.spaces_used |= <uint16_t>(1 << sp)
+    s.cubes_left[p] -= 1
+    s.active = p
+    s.space = sp
+    if kind == SK_TEMPLE and s.temple_marker < 0:
+        s.temple_marker = p      # even if the action is not carried out
+    if kind == SK_HOUSE or kind == SK_HOUSE_OR_AGORA:
+        s.build_turn = 0
+        s.phase = PH_BUILD_HOUSE
+    elif kind == SK_PALACE:
+        s.build_turn = 0
+        s.phase = PH_BUILD_PALACE
+    elif kind == SK_QUARRY:
+        start_quarry(c, s)
+    elif kind == SK_TEMPLE:
+        s.phase = PH_TEMPLE
+    elif kind == SK_MONUMENT:
+        s.phase = PH_MONUMENT
+    else:
+        s.marble[p] += c.space_marble[sp]
+        end_turn(c, s)
+
+
+cdef void apply_action(const HCfg* c, HState* s, int a) noexcept nogil:
+    """Apply a legal action of the current decision (no legality check)."""
+    cdef int ph = s.phase, p = s.current, f = a - A_FIELD
+    cdef QLog* log
+    if ph == PH_CHOOSE:
+        choose_space(c, s, a)
+    elif ph == PH_BUILD_HOUSE or ph == PH_BUILD_AGORA or ph == PH_BUILD_PALACE:
+        if a != A_PASS:
+            place_piece(c, s, p, ph, f)
+        if ph == PH_BUILD_HOUSE and c.space_kind[s.space] == SK_HOUSE_OR_AGORA:
+            s.phase = PH_BUILD_AGORA
+        else:
+            next_builder(c, s)
+    elif ph == PH_MONUMENT:
+        if a != A_PASS:
+            s.marble[p] -= c.cost_monument
+            s.monuments |= bit128(f)
+            s.occupied |= bit128(f)
+            s.supply_monuments -= 1
+            s.monuments_built[p] += 1
+        end_turn(c, s)
+    elif ph == PH_TEMPLE:
+        if a != A_PASS:
+            build_temple(c, s, a - A_SPLIT)
+        end_turn(c, s)
+    elif ph == PH_QUARRY_PLACE:
+        s.quarry_top[f] = s.tile
+        log = &s.qlog[s.n_qlog - 1]
+        if log.n_revealed <= 4:
+            log.dest[log.n_revealed - 1] = f
+        s.tile = 0
+        reveal_tiles(c, s)
+    elif ph == PH_WORKER_MOVE:
+        s.worker = f
+        s.qlog[s.n_qlog - 1].worker_to = f
+        end_turn(c, s)
+
+
+cdef int advance(const HCfg* c, HState* s, int16_t* buf) noexcept nogil:
+    """Apply forced steps; return the number of legal actions now in buf (0 = game over)."""
+    cdef int n
+    while s.phase != PH_OVER:
+        n = legal_actions(c, s, buf)
+        if n != 1:
+            return n
+        apply_action(c, s, buf[0])
+    return 0
+
+
+# ---------------------------------------------------------------- set-up
+
+cdef void setup(const HCfg* c, HState* s, uint64_t seed) noexcept nogil:
+    """A new game: clear the state, then the chance draws in the contract's order."""
+    cdef int i, j, tmp, n, p
+    cdef int pool[MAXQF]
+    memset(s, 0, sizeof(HState))
+    rng_seed(s.rng, seed, CHANCE_SALT)
+    s.n_players = c.n_players
+    s.n_stack = c.n_tiles
+    for i in range(c.n_tiles):
+        s.stack[i] = c.tiles[i]
+    for i in range(c.n_tiles - 1, 0, -1):
+        j = <int>rng_below(s.rng, i + 1)
+        tmp = s.stack[i]
+        s.stack[i] = s.stack[j]
+        s.stack[j] = tmp
+    # three initial quarries on coastal quarry fields
+    n = c.n_coast_quarry
+    for i in range(n):
+        pool[i] = c.coast_quarry[i]
+    for i in range(3):
+        j = <int>rng_below(s.rng, n)
+        s.quarry_status[pool[j]] = Q_ACTIVE
+        s.quarry_top[pool[j]] = s.stack[i]
+        for tmp in range(j, n - 1):
+            pool[tmp] = pool[tmp + 1]
+        n -= 1
+    s.stack_pos = 3
+    n = 0
+    for i in range(c.n_quarry_fields):
+        if s.quarry_status[c.quarry_field[i]] == Q_EMPTY:
+            pool[n] = c.quarry_field[i]
+            n += 1
+    s.worker = pool[<int>rng_below(s.rng, n)]
+    if c.start_player < 0:
+        s.start_player = <int8_t>rng_below(s.rng, c.n_players)
+    else:
+        s.start_player = c.start_player
+    s.first_player = s.start_player
+    for p in range(c.n_players):
+        s.marble[p] = c.start_marble
+    s.supply_columns = c.supply_columns
+    s.supply_rings = c.supply_rings
+    s.supply_monuments = c.supply_monuments
+    s.round = 0
+    s.tile = 0
+    begin_round(c, s)
+
+
+# ---------------------------------------------------------------- scoring
+
+cdef u128 flood_group(const HCfg* c, const HState* s, int p, int start, u128* adjacent) noexcept nogil:
+    # the player's group (H-D11) containing `start`, and the fields next to it
+    cdef u128 group = bit128(start), frontier = group, adj = 0, linked
+    cdef int g
+    while frontier:
+        g = ctz128(frontier)
+        frontier &= frontier - 1
+        adj |= c.nbr[g]
+        linked = c.nbr[g] & s.own[p] & ~group
+        if c.no_agora_chains and has128(s.agoras[p], g):
+            linked &= ~s.agoras[p]
+        group |= linked
+        frontier |= linked
+    adjacent[0] = adj
+    return group
+
+
+cdef void score(const HCfg* c, const HState* s, int16_t out[N_SC][MAXP]) noexcept nogil:
+    cdef int p, t, size, most = 0
+    cdef u128 remaining, group, adj
+    for p in range(s.n_players):
+        if s.rings[p] > most:
+            most = s.rings[p]
+    for p in range(s.n_players):
+        out[SC_CITY][p] = 0
+        out[SC_MONUMENTS][p] = 0
+        out[SC_TEMPLES][p] = 0
+        remaining = s.own[p]
+        while remaining:
+            group = flood_group(c, s, p, ctz128(remaining), &adj)
+            remaining &= ~group
+            if (group & s.palaces[p]) and (group & s.houses[p]):     # a city
+                size = popcount128(group)
+                if size > out[SC_CITY][p]:
+                    out[SC_CITY][p] = size
+                out[SC_MONUMENTS][p] += 3 * popcount128(adj & s.monuments)
+                for t in range(c.n_temples):
+                    if has128(adj, c.temple_field[t]):
+                        out[SC_TEMPLES][p] += s.temple_cols[t]
+        out[SC_RINGS][p] = 2 * s.rings[p]
+        if s.rings[p] == most and (most > 0 or c.ring_bonus_all_tied):
+            out[SC_RINGS][p] += 3
+        out[SC_MARBLE][p] = s.marble[p] // 5
+        out[SC_TOTAL][p] = (out[SC_CITY][p] + out[SC_MONUMENTS][p] + out[SC_TEMPLES][p]
+                            + out[SC_RINGS][p] + out[SC_MARBLE][p])
