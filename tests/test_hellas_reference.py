@@ -300,7 +300,7 @@ def test_worked_quarry_example():
     assert st.legal_actions() == [F + 13, F + 22]   # the 12 or the 18
     st.apply(F + 22)
     # 7 is lower than 12, 25, 31: a new quarry on the worker's field, 31 closes
-    assert st.phase == "worker_move"
+    assert st.phase == "worker_move" and st.worker is None    # in hand
     assert st.quarries[71] == {"status": "active", "top": 7}
     assert st.quarries[48]["status"] == "closed"
     assert st.legal_actions() == [F + f for f in (15, 26, 28, 50, 56, 59, 67, 72)]
@@ -563,3 +563,20 @@ def test_describe_names_the_position():
     text = st.describe()
     assert "2 players" in text and "pegasus" in text and "choose_space" in text
     assert len(text.splitlines()) >= 5
+
+
+def test_from_dict_reads_counts_for_build_turn_and_revealed():
+    st = ref.RefState.from_dict(position(phase="choose_space"))
+    st.apply(0)                              # house: seat 0 builds first
+    st.apply(F + 0)
+    d = st.to_dict()
+    assert d["build_turn"] == [0] and d["phase"] == "build_house"
+    d["build_turn"] = 1                      # the same position, as a count
+    assert ref.RefState.from_dict(d).to_dict() == st.to_dict()
+    active = {13: ("active", 12), 22: ("active", 18), 48: ("active", 31)}
+    st = ref.RefState.from_dict(quarry_position(active, 71, [25, 7, 30]))
+    st.apply(5)
+    d = st.to_dict()
+    assert d["revealed"] == [25] and d["tile"] == 25
+    d["revealed"] = 1
+    assert ref.RefState.from_dict(d).to_dict() == st.to_dict()

@@ -53,9 +53,13 @@ Readings of the contract where it is silent (the Cython engine must match)
   only while the ring supply lasts (with H-D1 it never runs out). Temple
   entry needs the cost in marble, the columns in the supply and a fitting
   split; the ring supply is not a condition.
-- When the game is over: ``round`` = 3, ``cubes_left`` all 0, ``spaces_used``
-  empty, ``temple_marker`` null, ``turn_seat`` = the start player the last
-  round's end chose, ``active``/``space``/``tile`` null.
+- While the worker is being moved (``worker_move``) it is in the active
+  player's hand: ``worker`` is null (``from_dict`` also accepts the field of
+  the quarry it just opened).
+- When the game is over: ``round`` = 3, ``start_player`` as the last round's
+  end set it, ``active``/``space``/``tile`` null; ``turn_seat``,
+  ``spaces_used``, ``cubes_left`` (all 0) and ``temple_marker`` stay as the
+  last round left them.
 - ``config`` in the position dictionary holds the settings as given, checked
   and normalised: ``board`` may be ``auto``; a board or tile path is made
   absolute; ``start_player`` is an int or ``random``; ``set_aside_counts``
@@ -581,10 +585,6 @@ class RefState:
         if self.round < ROUNDS:
             self._start_round()
         else:
-            self.cubes_left = [0] * self.cfg.players
-            self.spaces_used = []
-            self.temple_marker = None
-            self.turn_seat = self.start_player
             self.active = None
             self.space = None
             self.phase = "over"
@@ -793,12 +793,11 @@ class RefState:
             richest = max(active, key=lambda f: active[f])
             self.quarries[richest]["status"] = "closed"
             log["closed"] = richest
-        # The worker stands on the new quarry until it moves.
+        self.worker = None              # in the active player's hand until it moves
         if self._empty_quarry_fields():
             self.phase = "worker_move"
         else:
             # H-D7: no empty quarry field left, the worker leaves the board.
-            self.worker = None
             log["worker_to"] = "off"
             self._end_action()
 
@@ -959,7 +958,9 @@ def _from_dict(cls, d):
         _need(isinstance(v, list) and len(v) == n and all(_is_int(x) and x >= 0 for x in v),
               f"{name}={v!r} must be {n} non-negative integers")
         setattr(st, name, list(v))
-    if st.round < ROUNDS:
+    if st.round == ROUNDS:
+        _need(not any(st.cubes_left), "cubes_left must be all 0 when the game is over")
+    else:
         cubes = cfg.cubes[st.round]
         _need(all(c <= cubes for c in st.cubes_left), f"cubes_left above {cubes} in round {st.round}")
         _need(sum(cubes - c for c in st.cubes_left) == len(used),
@@ -1008,13 +1009,14 @@ def _from_dict(cls, d):
     _need(w is None or (w in cfg.fields and cfg.fields[w]["kind"] == "quarry"),
           f"worker={w!r} is not a quarry field or null")
     st.worker = w
-    if w is not None and st.phase != "worker_move":
+    if st.phase == "worker_move":
+        opened = d["quarry_log"][-1].get("opened") if d["quarry_log"] else None
+        _need(w is None or w == opened, "in worker_move the worker is in hand (null)")
+        st.worker = None
+    elif w is not None:
         q = st.quarries.get(w)
         _need(q is None or (cfg.closed_quarry == "reopens" and q["status"] == "closed"),
               f"worker on field {w}, which is not an empty quarry field")
-    if st.phase == "worker_move":
-        _need(w is not None and st.quarries.get(w, {}).get("status") == "active",
-              "in worker_move the worker stands on the quarry it just opened")
 
     revealed = d["revealed"]
     if _is_int(revealed):
