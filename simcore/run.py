@@ -38,7 +38,8 @@ BACKENDS = ("loky", "threading", "dask")
 DEFAULT_MAX_CHUNK = 50_000
 DEFAULT_MIN_CHUNK = 1_000
 # Keys that must agree between a folder's manifest and a command resuming it.
-SPEC_KEYS = ("format", "game", "players", "strategies", "variant", "settings",
+# The variant as typed is recorded; the engine's canonical settings are compared.
+SPEC_KEYS = ("format", "game", "players", "strategies", "settings",
              "seed", "games", "events", "chunking")
 
 
@@ -49,33 +50,18 @@ class RunMismatch(ValueError):
 # ---------------------------------------------------------------- the spec
 
 def parse_variant(items):
-    """``["city_links=no_agora_chains", "start_player=0"]`` -> dict.
+    """``["city_links=no_agora_chains", "start_player=0"]`` -> ``{"city_links": "no_agora_chains", ...}``.
 
-    Values ``true``/``false`` become booleans and integer literals ints;
-    anything else (names, paths) stays a string.
+    Values stay strings: the game's ``make_config`` parses them (it knows each
+    setting's type) and its ``settings()`` is the canonical record.
     """
     variant = {}
     for item in items or ():
-        if isinstance(item, tuple):
-            key, value = item
-        else:
-            key, sep, value = str(item).partition("=")
-            if not sep or not key:
-                raise ValueError(f"bad variant '{item}': write KEY=VALUE, e.g. quarry_yields=falling")
-        variant[key.strip()] = _coerce(value.strip()) if isinstance(value, str) else value
+        key, sep, value = str(item).partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"bad variant '{item}': write KEY=VALUE, e.g. quarry_yields=falling")
+        variant[key.strip()] = value.strip()
     return variant
-
-
-def _coerce(value):
-    low = value.lower()
-    if low in ("true", "yes"):
-        return True
-    if low in ("false", "no"):
-        return False
-    try:
-        return int(value)
-    except ValueError:
-        return value
 
 
 def default_chunk_size(games):
@@ -132,7 +118,6 @@ class RunPlan:
             "game": self.game,
             "players": self.players,
             "strategies": [_jsonable(s.to_dict()) for s in self.strategies],
-            "variant": _jsonable(self.variant),
             "settings": _jsonable(self.settings),
             "seed": self.seed,
             "games": self.games,
@@ -343,6 +328,7 @@ def _open_folder(out, plan):
     commit, dirty = _git_commit()
     manifest = {
         **spec,
+        "variant": _jsonable(plan.variant),
         "run_id": plan.run_id,
         "tables": {t: f"{t}/part-*.parquet" for t in (R.TABLES if plan.events else ("games", "players"))},
         "data_status": _jsonable(plan.data_status),

@@ -38,7 +38,7 @@ class FakeConfig:
         for key, value in settings.items():
             if key not in _SETTINGS:
                 raise ValueError(f"unknown setting '{key}' for fakegame (known: {', '.join(_SETTINGS)})")
-            self._s[key] = value
+            self._s[key] = type(_SETTINGS[key])(value)
 
     def settings(self):
         return {"players": self.players, **self._s}
@@ -205,7 +205,7 @@ def test_resume_partial_gives_same_tables(fakegame, tmp_path):
 def test_manifest_mismatch_refused(fakegame, tmp_path):
     _sim(fakegame, tmp_path / "r", games=100, workers=1)
     for kw, word in [(dict(seed=8), "seed"), (dict(games=200), "games"),
-                     (dict(players=2), "players"), (dict(variant=["bonus=1"]), "variant"),
+                     (dict(players=2), "players"), (dict(variant=["bonus=1"]), "settings"),
                      (dict(chunk_size=10), "chunk size")]:
         args = dict(games=100, workers=1)
         args.update(kw)
@@ -280,6 +280,25 @@ def _cli(args, extra_env=None):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+def _descendants(pid):
+    """Process ids below ``pid`` (Linux /proc)."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    out, todo = [], [pid]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
 def test_kill_parent_then_resume(fakegame, tmp_path):
     out = tmp_path / "k"
     args = ["simulate", "fakegame", "--players", "3", "--games", "1200", "--chunk-size", "100",
@@ -290,11 +309,17 @@ def test_kill_parent_then_resume(fakegame, tmp_path):
         if len(list((out / "games").glob("part-*.parquet"))) >= 3 if (out / "games").exists() else False:
             break
         time.sleep(0.05)
+    workers = _descendants(proc.pid)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
+    time.sleep(0.3)  # orphaned workers may still finish the chunk in hand (atomically)
     done = len(list((out / "games").glob("part-*.parquet")))
     assert 3 <= done < 12
-    time.sleep(0.5)  # orphaned workers notice their parent is gone
+    for pid in workers:  # do not leave the orphans to their idle timeout
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
     proc = _cli(args)
     _, err = proc.communicate(timeout=90)
     assert proc.returncode == 0, err

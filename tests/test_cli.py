@@ -1,0 +1,119 @@
+"""The ``boardlab`` CLI: one-line errors with exit code 2, simulate and replay end to end."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import simcore
+from reports.cli import main
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+@pytest.fixture
+def fakegame(monkeypatch):
+    import test_runner
+
+    monkeypatch.setattr(simcore, "games", {"fakegame": test_runner})
+    monkeypatch.syspath_prepend(HERE)
+    return "fakegame"
+
+
+def _run(argv, capsys):
+    rc = main(argv)
+    cap = capsys.readouterr()
+    return rc, cap.out, cap.err
+
+
+def _sim_args(out, *extra):
+    return ["simulate", "fakegame", "--players", "3", "--games", "200", "--seed", "1",
+            "--workers", "1", "--no-progress", "--out", str(out), *extra]
+
+
+def _assert_one_line_error(rc, err, *words):
+    assert rc == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("boardlab: error: "), err
+    for w in words:
+        assert w in lines[0], (w, lines[0])
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"game": "nope"}, ["unknown game 'nope'", "known: fakegame"]),
+    ({"--players": "5"}, ["fakegame is played by 2, 3, 4 players, not 5"]),
+    ({"--games": "0"}, ["--games", "positive"]),
+    ({"--games": "-4"}, ["--games"]),
+    ({"--games": "many"}, ["--games", "not an integer"]),
+    ({"--strategy": "balnced"}, ["unknown strategy 'balnced' for fakegame", "known: random"]),
+    ({"--seat-strategies": "random,random"}, ["2 strategies for 3 players"]),
+    ({"--variant": "colour=red"}, ["unknown setting 'colour'"]),
+    ({"--variant": "colour"}, ["bad variant 'colour'", "KEY=VALUE"]),
+    ({"--chunk-size": "0"}, ["--chunk-size"]),
+    ({"--backend": "mpi"}, ["--backend", "invalid choice"]),
+])
+def test_bad_arguments_one_line_exit_2(fakegame, tmp_path, capsys, change, words):
+    args = _sim_args(tmp_path / "r")
+    for key, value in change.items():
+        if key == "game":
+            args[1] = value
+        elif key in args:
+            args[args.index(key) + 1] = value
+        else:
+            args += [key, value]
+    rc, _, err = _run(args, capsys)
+    _assert_one_line_error(rc, err, *words)
+    assert not (tmp_path / "r" / "manifest.json").exists()
+
+
+def test_missing_required_and_unknown_command(capsys):
+    rc, _, err = _run(["simulate", "hellas", "--players", "3"], capsys)
+    _assert_one_line_error(rc, err, "required")
+    rc, _, err = _run(["frobnicate"], capsys)
+    _assert_one_line_error(rc, err, "frobnicate")
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out.strip() == f"boardlab {simcore.__version__}"
+
+
+def test_simulate_table_mismatch_and_replay(fakegame, tmp_path, capsys):
+    out = tmp_path / "r"
+    rc, text, _ = _run(_sim_args(out, "--seat-strategies", "random,random,random",
+                                 "--variant", "bonus=1"), capsys)
+    assert rc == 0
+    assert "games    200" in text and "games/s" in text and "95% CI (Wilson)" in text
+    assert len([line for line in text.splitlines() if line.strip().startswith(("0 ", "1 ", "2 "))]) == 3
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["variant"] == {"bonus": "1"} and manifest["settings"]["bonus"] == 1
+
+    # same command again: nothing left to do, same folder accepted
+    rc, text, _ = _run(_sim_args(out, "--variant", "bonus=1"), capsys)
+    assert rc == 0 and "resumed" in text
+    # another seed on the same folder: refused, naming the difference and the fix
+    args = _sim_args(out, "--variant", "bonus=1")
+    args[args.index("--seed") + 1] = "2"
+    rc, _, err = _run(args, capsys)
+    _assert_one_line_error(rc, err, "holds a different run", "seed: 1 in the folder, 2 in the command", "--out")
+
+    rc, text, _ = _run(["replay", str(out), "--game", "123"], capsys)
+    assert rc == 0 and "scores equal the stored players rows" in text
+    assert "seat 0 scores" in text  # the transcript
+    rc, _, err = _run(["replay", str(out), "--game", "200"], capsys)
+    _assert_one_line_error(rc, err, "game 200 is not in", "0 .. 199")
+    rc, _, err = _run(["replay", str(tmp_path / "nothing"), "--game", "1"], capsys)
+    _assert_one_line_error(rc, err, "nothing", "manifest.json")
+
+
+def test_console_entry_no_traceback(tmp_path):
+    """The real registry, in a fresh process: unknown game is one line, exit 2."""
+    proc = subprocess.run([sys.executable, "-m", "reports.cli", "simulate", "nope", "--players", "3",
+                           "--games", "10", "--seed", "1", "--out", str(tmp_path / "x")],
+                          cwd=ROOT, env={**os.environ, "PYTHONPATH": ROOT}, capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "boardlab: error: unknown game 'nope' (known: hellas)"
