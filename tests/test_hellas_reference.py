@@ -451,10 +451,11 @@ def test_cube_counts_per_round(players, cubes):
         st.apply(rnd.choice(st.legal_actions()))
     assert seen == {r: [c] * players for r, c in enumerate(cubes)}
     placed = [0] * players
-    for seat, a, _ in st.transcript:
-        if a < ref.PASS and seat >= 0:
-            placed[seat] += 1
-    spaces = [a for seat, a, forced in st.transcript if a < ref.PASS]
+    moves = [e for e in st.transcript if e["kind"] in ("decision", "forced")]
+    for e in moves:
+        if e["action"] < ref.PASS:
+            placed[e["seat"]] += 1
+    spaces = [e for e in moves if e["action"] < ref.PASS]
     assert placed == [sum(cubes)] * players and len(spaces) == players * sum(cubes)
 
 
@@ -473,7 +474,7 @@ def check_invariants(st):
     for f in st.pieces:
         assert cfg.fields[f]["kind"] == "building"
     assert sum(1 for q in st.quarries.values() if q["status"] == "active") == 3
-    assert st.decisions == sum(1 for *_, forced in st.transcript if not forced)
+    assert st.decisions == sum(1 for e in st.transcript if e["kind"] == "decision")
     for e in st.quarry_log:
         assert len(e["tiles"]) <= 4
     if not st.is_over():
@@ -506,14 +507,19 @@ def test_random_playouts(players, settings):
             st.apply(a)
         check_invariants(st)
         assert st.round == 3 and st.current_player() == -1 and st.legal_actions() == []
-        assert len(st.quarry_log) == sum(1 for _, a, _ in st.transcript
-                                         if a < ref.PASS and st.cfg.spaces[a]["action"] == "quarry")
+        assert len(st.quarry_log) == sum(
+            1 for e in st.transcript if e["kind"] in ("decision", "forced")
+            and e["action"] < ref.PASS and st.cfg.spaces[e["action"]]["action"] == "quarry")
+        reveals = [e["tile"] for e in st.transcript if e["kind"] == "reveal"]
+        assert reveals == [t for q in st.quarry_log for t in q["tiles"]]
         sc = st.scores()
         for seat in range(players):
             assert sc["total"][seat] == sum(sc[k][seat] for k in
                                             ("city", "monuments", "temples", "rings", "marble"))
         again = ref.replay(players, seed, decisions, **settings)
         assert again.to_dict() == st.to_dict()
+        checked = ref.replay(players, seed, json.loads(json.dumps(st.transcript)), **settings)
+        assert checked.to_dict() == st.to_dict()
 
 
 def test_from_dict_continues_identically():
@@ -580,3 +586,25 @@ def test_from_dict_reads_counts_for_build_turn_and_revealed():
     assert d["revealed"] == [25] and d["tile"] == 25
     d["revealed"] = 1
     assert ref.RefState.from_dict(d).to_dict() == st.to_dict()
+
+
+def test_transcript_check_finds_the_first_disagreement():
+    st = ref.RefState.new(players=3, seed=21)
+    rnd = random.Random(21)
+    while not st.is_over():
+        st.apply(rnd.choice(st.legal_actions()))
+    good = json.loads(json.dumps(st.transcript))
+    assert ref.replay(3, 21, good).scores() == st.scores()
+    bad = json.loads(json.dumps(good))
+    i = next(k for k, e in enumerate(bad) if e["kind"] == "reveal")
+    bad[i]["tile"] += 100
+    with pytest.raises(ValueError, match=f"transcript entry {i}"):
+        ref.replay(3, 21, bad)
+    bad = json.loads(json.dumps(good))
+    bad[-1]["scores"]["total"][0] += 1
+    with pytest.raises(ValueError, match=f"transcript entry {len(bad) - 1}"):
+        ref.replay(3, 21, bad)
+    bad = json.loads(json.dumps(good))
+    bad[0]["worker"] = -5
+    with pytest.raises(ValueError, match="transcript entry 0"):
+        ref.replay(3, 21, bad)

@@ -436,6 +436,9 @@ class RefState:
         empty = st._empty_quarry_fields()
         st.worker = empty[rng.below(len(empty))] if empty else None
         st.start_player = rng.below(players) if cfg.start_player == "random" else cfg.start_player
+        st.transcript.append({"kind": "setup", "seed": seed,
+                              "quarries": [(f, q["top"]) for f, q in sorted(st.quarries.items())],
+                              "worker": st.worker, "start_player": st.start_player})
         st._start_round()
         st._run_forced()
         return st
@@ -470,7 +473,7 @@ class RefState:
                      "monuments": int(cfg.supply["monuments"])}
         st.decisions = 0
         st.quarry_log = []
-        st.transcript = []                  # (seat, action, forced)
+        st.transcript = []                  # entries as the Cython transcript(), see replay()
         return st
 
     # ---- the step API
@@ -543,7 +546,17 @@ class RefState:
             self._step(legal[0], forced=True)
 
     def _step(self, action, forced):
-        self.transcript.append((self.current_player(), action, forced))
+        self.transcript.append({"kind": "forced" if forced else "decision",
+                                "seat": self.current_player(), "action": action,
+                                "text": action_name(action)})
+        stack = list(self.stack)
+        self._step_rules(action)
+        for t in stack[:len(stack) - len(self.stack)]:     # tiles are revealed from the front
+            self.transcript.append({"kind": "reveal", "tile": t})
+        if self.phase == "over":
+            self.transcript.append({"kind": "end", "scores": self.scores()})
+
+    def _step_rules(self, action):
         p = self.phase
         if p == "choose_space":
             self._choose_space(action)
@@ -1072,17 +1085,73 @@ def _from_dict(cls, d):
 # ------------------------------------------------------------------- replay
 
 def replay(players, seed, actions, **settings):
-    """Play a game from its decisions (forced steps are taken automatically).
+    """Play a game from its decisions, or check a whole transcript against this engine.
+
+    Parameters
+    ----------
+    players, seed, **settings
+        As ``RefState.new``.
+    actions : list
+        Either the decisions (ints; forced steps are taken automatically), or
+        a transcript: dicts as ``RefState.transcript`` and the Cython engine's
+        ``State.transcript()`` (``kind`` setup / decision / forced / reveal /
+        end). A transcript is checked entry by entry: the set-up, every
+        decision's seat and legality, every forced step, every revealed tile
+        and the final scores must agree.
+
+    Returns
+    -------
+    RefState
 
     Raises
     ------
     ValueError
-        Naming the first action that is not legal, with its index.
+        Naming the first action or transcript entry that does not agree, with its index.
     """
     st = RefState.new(players=players, seed=seed, **settings)
+    actions = list(actions)
+    if actions and isinstance(actions[0], dict):
+        return _check_transcript(st, actions)
     for i, a in enumerate(actions):
         try:
             st.apply(a)
         except ValueError as exc:
             raise ValueError(f"replay: decision {i}: {exc}") from None
+    return st
+
+
+def _entry_key(e):
+    """What two engines' transcript entries must agree on (not the free text)."""
+    kind = e.get("kind")
+    if kind == "setup":
+        return (kind, [tuple(int(x) for x in q) for q in e["quarries"]], e["worker"], e["start_player"])
+    if kind in ("decision", "forced"):
+        return (kind, int(e["seat"]), int(e["action"]))
+    if kind == "reveal":
+        return (kind, int(e["tile"]))
+    if kind == "end":
+        sc = e["scores"]
+        return (kind, {k: [int(x) for x in sc[k]] for k in sorted(sc)})
+    return (kind,)
+
+
+def _check_transcript(st, entries):
+    for i, e in enumerate(entries):
+        if e.get("kind") != "decision":
+            continue
+        if e["seat"] != st.current_player():
+            raise ValueError(f"transcript entry {i}: seat {e['seat']} decides, "
+                             f"the reference expects seat {st.current_player()} ({st.phase})")
+        try:
+            st.apply(e["action"])
+        except ValueError as exc:
+            raise ValueError(f"transcript entry {i}: {exc}") from None
+    theirs = [_entry_key(e) for e in entries]
+    mine = [_entry_key(e) for e in st.transcript]
+    for i, (a, b) in enumerate(zip(theirs, mine)):
+        if a != b:
+            raise ValueError(f"transcript entry {i}: {a} where the reference has {b}")
+    if len(theirs) != len(mine):
+        raise ValueError(f"transcript has {len(theirs)} entries, the reference {len(mine)} "
+                         f"(first extra: {(theirs + mine)[min(len(theirs), len(mine))]})")
     return st
