@@ -63,11 +63,20 @@ Readings of the contract where it is silent (the Cython engine must match)
 - ``config`` in the position dictionary holds the settings as given, checked
   and normalised: ``board`` may be ``auto``; a board or tile path is made
   absolute; ``start_player`` is an int or ``random``; ``set_aside_counts``
-  a bool. Monuments are pieces
-  with ``owner`` null; ``monuments_built`` counts them per builder seat.
+  a bool. Monuments are pieces with ``owner`` null; ``monuments_built``
+  counts them per builder seat.
+- ``build_turn`` is the list of seats (from the active seat clockwise) that
+  finished their build turn; ``from_dict`` also reads it as a count.
+  ``revealed`` is a list of tiles; ``from_dict`` also reads it as a count
+  (the tiles then come from the pending ``quarry_log`` entry).
 - ``quarry_log`` entries are created when the quarry action starts (after the
   income) and filled in as its tiles go; a pending entry is part of the
-  position dictionary.
+  position dictionary. ``dest`` says ``"new"`` for a tile that opened a
+  quarry (the field is in ``opened``) and ``"set_aside"`` for a set-aside
+  tile; ``tiles`` lists every tile revealed, more than four when set-aside
+  tiles do not count.
+- ``transcript`` entries have the Cython engine's shape (``kind`` setup /
+  decision / forced / reveal / end) so ``replay`` can check its transcripts.
 
 Examples
 --------
@@ -95,7 +104,6 @@ PASS = 16
 FIELD0 = 17
 SPLIT0 = 145
 MAX_FIELDS = 128
-MAX_SPACES = 16
 
 PHASES = ("choose_space", "build_house", "build_agora", "build_palace",
           "monument", "temple", "quarry_place", "worker_move", "over")
@@ -129,7 +137,7 @@ CHOICES = {
 
 # ----------------------------------------------------------------- settings
 
-def _bad(key, value, players=None):
+def _bad(key, value):
     allowed = ", ".join(str(c) for c in CHOICES[key])
     return ValueError(f"bad hellas setting {key}={value!r} (allowed: {allowed})")
 
@@ -521,9 +529,8 @@ class RefState:
         """
         legal = self.legal_actions()
         if action not in legal:
-            raise ValueError(f"illegal action {action} ({action_name(action) if isinstance(action, int) else '?'}) "
-                             f"in phase {self.phase} for seat {self.current_player()} "
-                             f"(legal: {legal})")
+            raise ValueError(f"illegal action {action} in phase {self.phase} for seat "
+                             f"{self.current_player()} (legal: {legal})")
         self.decisions += 1
         self._step(int(action), forced=False)
         self._run_forced()
