@@ -88,3 +88,29 @@ def make_players(
     if extra:
         data.update(extra)
     return pl.DataFrame(data)
+
+
+def make_plackett_luce(
+    n_games: int, n_players: int, theta: dict[str, float], seed: int, rep_size: int | None = None
+) -> pl.DataFrame:
+    """Games whose finishing order follows Plackett–Luce with log-strengths
+    ``theta`` (performance = theta + Gumbel noise): pairwise margins are then
+    exactly Bradley–Terry with the same theta."""
+    rng = np.random.default_rng(seed)
+    names = np.array(list(theta))
+    th = np.array([theta[s] for s in names])
+    strat = rng.integers(0, len(names), size=(n_games, n_players))
+    perf = th[strat] + rng.gumbel(size=(n_games, n_players))
+    rank = 1 + (perf[:, None, :] > perf[:, :, None]).sum(axis=2)
+    total = (100 + 10 * perf).astype(np.int64)
+    df = pl.DataFrame({
+        "game_index": np.repeat(np.arange(n_games, dtype=np.int64), n_players),
+        "seat": np.tile(np.arange(n_players, dtype=np.int8), n_games),
+        "strategy": names[strat.ravel()],
+        "rank": rank.ravel().astype(np.int8),
+        "total": total.ravel().astype(np.int16),
+        "win_share": (rank.ravel() == 1).astype(np.float32),
+    })
+    if rep_size:
+        df = df.with_columns((pl.col("game_index") // rep_size).alias("rep"))
+    return df

@@ -1,0 +1,363 @@
+"""Strategy ratings from games with mixed strategies.
+
+A game with n players is read as its ``n(n-1)/2`` pairwise comparisons of
+finishing order: within one game, player a *beats* player b when a finished
+better (lower ``rank``, or higher ``total`` when there is no rank column);
+a tie for any place counts half a win each. Pairs of players of the same
+strategy say nothing about strategy strength and are left out.
+
+- :func:`pairwise_comparisons` — the comparisons themselves (one row per pair
+  of players in a game);
+- :func:`pairwise_win_matrix` — for each ordered pair of strategies, the share
+  of comparisons won, with a Wilson interval;
+- :func:`bradley_terry` — Bradley–Terry strengths (log scale, centred at 0)
+  fitted by maximum likelihood (Newton's method on the logistic form), with
+  intervals and an Elo-scale conversion.
+
+Comparisons from one game are not independent (a strong game by one player
+beats everyone at once). The Bradley–Terry standard errors are therefore
+cluster-robust by game (sandwich); the win-matrix intervals treat the
+comparisons as independent and are somewhat narrow in games of 3–4 players.
+For 2-player games both are exact in that respect. Every function returns
+the same kind of frame (lazy or eager) it was given.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import numpy as np
+import polars as pl
+from scipy import sparse, special
+from scipy.sparse.csgraph import connected_components
+
+from analysis._common import Frame, as_lazy, as_list, columns, game_keys, like, require
+from analysis.stats import wilson_exprs, z_value
+
+__all__ = ["pairwise_comparisons", "pairwise_win_matrix", "bradley_terry", "ELO_SCALE"]
+
+#: Elo points per unit of Bradley–Terry log-strength (400 / ln 10).
+ELO_SCALE = 400.0 / math.log(10.0)
+
+
+def pairwise_comparisons(players: Frame, by: str | Iterable[str] | None = None) -> Frame:
+    """One row per pair of players within a game, with who finished ahead.
+
+    Parameters
+    ----------
+    players : polars.DataFrame or polars.LazyFrame
+        Players table with ``game_index``, ``seat``, ``strategy`` and ``rank``
+        (or ``total``).
+    by : str or list of str, optional
+        Extra columns that, with ``game_index``, identify a game (kept in the
+        output).
+
+    Returns
+    -------
+    Same kind as ``players`` with the game keys and ``seat_a < seat_b``,
+    ``strategy_a``, ``strategy_b``, ``score_a`` (1 if a finished ahead of b,
+    0.5 on a tie, 0 behind).
+
+    Examples
+    --------
+    >>> p = pl.DataFrame({"game_index": [0, 0, 0], "seat": [0, 1, 2],
+    ...                   "strategy": ["x", "y", "z"], "rank": [2, 1, 2]})
+    >>> pairwise_comparisons(p)["score_a"].to_list()
+    [0.0, 0.5, 1.0]
+    """
+    require(players, ["game_index", "seat", "strategy"], "pairwise_comparisons")
+    cols = columns(players)
+    if "rank" in cols:
+        place = pl.col("rank").cast(pl.Float64)
+    elif "total" in cols:
+        place = -pl.col("total").cast(pl.Float64)
+    else:
+        raise ValueError("pairwise_comparisons needs a 'rank' or a 'total' column")
+    keys = game_keys(players, as_list(by))
+    lf = as_lazy(players).select(
+        *keys, "seat", pl.col("strategy").cast(pl.String), place.alias("__place")
+    )
+    pairs = (
+        lf.join(lf, on=keys, suffix="_b")
+        .filter(pl.col("seat") < pl.col("seat_b"))
+        .select(
+            *keys,
+            pl.col("seat").alias("seat_a"),
+            "seat_b",
+            pl.col("strategy").alias("strategy_a"),
+            "strategy_b",
+            pl.when(pl.col("__place") < pl.col("__place_b"))
+            .then(1.0)
+            .when(pl.col("__place") == pl.col("__place_b"))
+            .then(0.5)
+            .otherwise(0.0)
+            .alias("score_a"),
+        )
+        .sort([*keys, "seat_a", "seat_b"])
+    )
+    return like(pairs, players)
+
+
+def pairwise_win_matrix(
+    players: Frame,
+    by: str | Iterable[str] | None = None,
+    level: float = 0.95,
+) -> Frame:
+    """Share of head-to-head comparisons each strategy wins against each other.
+
+    Parameters
+    ----------
+    players : polars.DataFrame or polars.LazyFrame
+        Players table with ``game_index``, ``seat``, ``strategy``, ``rank``.
+    by : str or list of str, optional
+        Group-by columns (e.g. ``n_players``, ``variant``).
+    level : float
+        Confidence level of the Wilson interval (comparisons treated as
+        independent; see the module notes).
+
+    Returns
+    -------
+    Same kind as ``players``, one row per (by..., strategy, opponent) with
+    ``strategy != opponent``: ``n`` (comparisons), ``n_games``, ``wins`` (ties
+    count half), ``ties``, ``win_share``, ``lo``, ``hi``. The rows for
+    (a, b) and (b, a) mirror each other.
+
+    Examples
+    --------
+    >>> p = pl.DataFrame({"game_index": [0, 0, 1, 1], "seat": [0, 1, 0, 1],
+    ...                   "strategy": ["x", "y", "y", "x"], "rank": [1, 2, 1, 1]})
+    >>> pairwise_win_matrix(p).select("strategy", "opponent", "win_share").rows()
+    [('x', 'y', 0.75), ('y', 'x', 0.25)]
+    """
+    groups = as_list(by)
+    keys = game_keys(players, groups)
+    comp = as_lazy(pairwise_comparisons(players, groups)).filter(
+        pl.col("strategy_a") != pl.col("strategy_b")
+    )
+    fwd = comp.select(
+        *keys,
+        pl.col("strategy_a").alias("strategy"),
+        pl.col("strategy_b").alias("opponent"),
+        pl.col("score_a").alias("score"),
+    )
+    back = comp.select(
+        *keys,
+        pl.col("strategy_b").alias("strategy"),
+        pl.col("strategy_a").alias("opponent"),
+        (1.0 - pl.col("score_a")).alias("score"),
+    )
+    out = (
+        pl.concat([fwd, back])
+        .group_by([*groups, "strategy", "opponent"])
+        .agg(
+            pl.len().alias("n"),
+            pl.struct(keys).n_unique().alias("n_games"),
+            pl.col("score").sum().alias("wins"),
+            (pl.col("score") == 0.5).sum().alias("ties"),
+        )
+        .with_columns(
+            (pl.col("wins") / pl.col("n")).alias("win_share"),
+            *wilson_exprs("wins", "n", level),
+        )
+        .sort([*groups, "strategy", "opponent"])
+    )
+    return like(out, players)
+
+
+def _pinv(info):
+    # the information of centred strengths is a graph Laplacian: its null
+    # direction (all ones) must be cut off, not inverted as rounding noise
+    return np.linalg.pinv(info, rcond=1e-10, hermitian=True)
+
+
+def _fit_bt(a, b, y, game, k, prior, robust, max_iter=100, tol=1e-10):
+    """Newton's method for BT log-strengths with sum-zero constraint."""
+    if prior > 0:  # virtual comparisons: `prior` per pair of strategies, drawn
+        ia, ib = np.triu_indices(k, 1)
+        a = np.concatenate([a, ia, ib])
+        b = np.concatenate([b, ib, ia])
+        y = np.concatenate([y, np.full(2 * len(ia), 0.5)])
+        w = np.concatenate([np.ones(len(game)), np.full(2 * len(ia), prior / 2.0)])
+        game = np.concatenate([game, np.full(2 * len(ia), -1)])
+    else:
+        w = np.ones(len(a))
+    theta = np.zeros(k)
+    converged = False
+    for _ in range(max_iter):
+        p = special.expit(theta[a] - theta[b])
+        r = w * (y - p)
+        grad = np.bincount(a, r, k) - np.bincount(b, r, k)
+        v = w * p * (1 - p)
+        info = np.zeros((k, k))
+        np.add.at(info, (a, a), v)
+        np.add.at(info, (b, b), v)
+        np.add.at(info, (a, b), -v)
+        np.add.at(info, (b, a), -v)
+        step = _pinv(info) @ grad
+        big = np.max(np.abs(step))
+        if big > 2.0:
+            step *= 2.0 / big
+        theta = theta + step
+        theta -= theta.mean()
+        if big < tol:
+            converged = True
+            break
+    p = special.expit(theta[a] - theta[b])
+    v = w * p * (1 - p)
+    info = np.zeros((k, k))
+    np.add.at(info, (a, a), v)
+    np.add.at(info, (b, b), v)
+    np.add.at(info, (a, b), -v)
+    np.add.at(info, (b, a), -v)
+    bread = _pinv(info)
+    cov = bread
+    if robust:
+        real = game >= 0  # virtual (prior) comparisons carry game -1
+        codes = game[real]
+        g = int(codes.max()) + 1 if len(codes) else 0
+        r = (y - p)[real]
+        s = np.zeros((g, k))
+        np.add.at(s, (codes, a[real]), r)
+        np.add.at(s, (codes, b[real]), -r)
+        meat = s.T @ s * (g / max(g - 1, 1))
+        cov = bread @ meat @ bread
+    return theta, np.sqrt(np.clip(np.diag(cov), 0, None)), converged
+
+
+def _connected(a, b, k) -> bool:
+    adj = sparse.coo_matrix((np.ones(len(a)), (a, b)), shape=(k, k))
+    return connected_components(adj, directed=False)[0] == 1
+
+
+def bradley_terry(
+    players: Frame,
+    by: str | Iterable[str] | None = None,
+    level: float = 0.95,
+    prior: float | None = None,
+    robust: bool = True,
+    elo_offset: float = 1500.0,
+) -> Frame:
+    """Bradley–Terry strengths of strategies from within-game finishing order.
+
+    Model: strategy i finishes ahead of strategy j with probability
+    ``1 / (1 + exp(-(theta_i - theta_j)))``; each pair of players of
+    different strategies in a game is one comparison, a tie counts half a
+    win each. (With Gumbel-noise performances — the Plackett–Luce model of a
+    finishing order — the pairwise margins are exactly Bradley–Terry.) The
+    maximum-likelihood ``theta`` is found by Newton's method with the
+    strengths centred at 0.
+
+    When some strategy won or lost every comparison, or the strategies do not
+    all meet (directly or through others), the maximum-likelihood estimate
+    does not exist. ``prior`` then defaults to 1: one virtual drawn
+    comparison between every pair of strategies, shrinking toward equal
+    strength; such rows say ``regularized = true``.
+
+    Parameters
+    ----------
+    players : polars.DataFrame or polars.LazyFrame
+        Players table with ``game_index``, ``seat``, ``strategy``, ``rank``.
+    by : str or list of str, optional
+        Group-by columns (e.g. ``n_players``); one fit per group.
+    level : float
+        Confidence level (Wald intervals on ``theta``).
+    prior : float, optional
+        Virtual drawn comparisons per pair of strategies. None: 0, or 1 when
+        the estimate would not exist.
+    robust : bool
+        Cluster-robust (by game) standard errors; False gives model-based
+        ones, which assume independent comparisons.
+    elo_offset : float
+        Elo rating of a strength of 0 (the average strategy).
+
+    Returns
+    -------
+    Same kind as ``players``, one row per (by..., strategy): ``n`` (its
+    comparisons), ``n_games``, ``wins``, ``theta``, ``se``, ``lo``, ``hi``,
+    ``elo``, ``elo_lo``, ``elo_hi`` (``elo = elo_offset + 400/ln 10 *
+    theta``), ``converged``, ``regularized``.
+
+    Examples
+    --------
+    >>> p = pl.DataFrame({"game_index": [0, 0, 1, 1, 2, 2], "seat": [0, 1] * 3,
+    ...                   "strategy": ["x", "y", "y", "x", "x", "y"],
+    ...                   "rank": [1, 2, 2, 1, 2, 1]})
+    >>> out = bradley_terry(p)
+    >>> [round(t, 4) for t in out["theta"]]   # x won 2 of 3: log(2) apart
+    [0.3466, -0.3466]
+    """
+    groups = as_list(by)
+    keys = game_keys(players, groups)
+    comp = as_lazy(pairwise_comparisons(players, groups)).filter(
+        pl.col("strategy_a") != pl.col("strategy_b")
+    )
+    names_all = (
+        pl.concat([comp.select(pl.col("strategy_a").alias("s")), comp.select(pl.col("strategy_b").alias("s"))])
+        .unique()
+        .sort("s")
+        .collect()["s"]
+    )
+    code = {s: i for i, s in enumerate(names_all.to_list())}
+    group_id = pl.struct(groups).rank("dense") - 1 if groups else pl.lit(0, dtype=pl.UInt32)
+    comp = (
+        comp.with_columns(
+            pl.col("strategy_a").replace_strict(code, return_dtype=pl.Int64).alias("__a"),
+            pl.col("strategy_b").replace_strict(code, return_dtype=pl.Int64).alias("__b"),
+            (pl.struct(keys).rank("dense") - 1).cast(pl.Int64).alias("__game"),
+            group_id.cast(pl.Int64).alias("__group"),
+        )
+        .sort("__group", maintain_order=True)
+        .collect()
+    )
+    zq = z_value(level)
+    gid = comp["__group"].to_numpy()
+    a_all, b_all = comp["__a"].to_numpy(), comp["__b"].to_numpy()
+    y_all = comp["score_a"].to_numpy().astype(float)
+    game_all = comp["__game"].to_numpy()
+    bounds = np.flatnonzero(np.diff(gid)) + 1
+    starts = np.concatenate([[0], bounds]) if len(gid) else np.array([], dtype=int)
+    ends = np.concatenate([bounds, [len(gid)]]) if len(gid) else np.array([], dtype=int)
+    cols: dict[str, list] = {c: [] for c in ("__row", "strategy", "n", "n_games", "wins",
+                                             "theta", "se", "converged", "regularized")}
+    for lo_i, hi_i in zip(starts, ends):
+        local, inv = np.unique(np.concatenate([a_all[lo_i:hi_i], b_all[lo_i:hi_i]]), return_inverse=True)
+        k, m = len(local), hi_i - lo_i
+        a, b = inv[:m], inv[m:]
+        y = y_all[lo_i:hi_i]
+        game = np.unique(game_all[lo_i:hi_i], return_inverse=True)[1].astype(np.int64)
+        wins = np.bincount(a, y, k) + np.bincount(b, 1 - y, k)
+        n = np.bincount(a, minlength=k) + np.bincount(b, minlength=k)
+        degenerate = np.any(wins <= 0) or np.any(wins >= n) or not _connected(a, b, k)
+        use_prior = (1.0 if degenerate else 0.0) if prior is None else float(prior)
+        theta, se, conv = _fit_bt(a, b, y, game, k, use_prior, robust)
+        cols["__row"] += [lo_i] * k
+        cols["strategy"] += names_all.gather(local).to_list()
+        cols["n"] += n.tolist()
+        cols["n_games"] += [np.unique(game[(a == i) | (b == i)]).size for i in range(k)]
+        cols["wins"] += wins.tolist()
+        cols["theta"] += theta.tolist()
+        cols["se"] += se.tolist()
+        cols["converged"] += [conv] * k
+        cols["regularized"] += [use_prior > 0] * k
+    out = pl.DataFrame(
+        cols,
+        schema={"__row": pl.Int64, "strategy": pl.String, "n": pl.Int64, "n_games": pl.Int64,
+                "wins": pl.Float64, "theta": pl.Float64, "se": pl.Float64,
+                "converged": pl.Boolean, "regularized": pl.Boolean},
+    )
+    key_values = comp.select(groups).with_row_index("__row").with_columns(pl.col("__row").cast(pl.Int64))
+    out = out.join(key_values, on="__row", how="left").drop("__row")
+    out = out.with_columns(
+        (pl.col("theta") - zq * pl.col("se")).alias("lo"),
+        (pl.col("theta") + zq * pl.col("se")).alias("hi"),
+    ).with_columns(
+        (elo_offset + ELO_SCALE * pl.col("theta")).alias("elo"),
+        (elo_offset + ELO_SCALE * pl.col("lo")).alias("elo_lo"),
+        (elo_offset + ELO_SCALE * pl.col("hi")).alias("elo_hi"),
+    )
+    out = out.select(
+        *groups, "strategy", "n", "n_games", "wins", "theta", "se", "lo", "hi",
+        "elo", "elo_lo", "elo_hi", "converged", "regularized",
+    ).sort([*groups, "strategy"])
+    return like(out, players)

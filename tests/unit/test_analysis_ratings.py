@@ -1,0 +1,72 @@
+"""Tests for analysis.ratings (pairwise matrix, Bradley–Terry)."""
+
+import doctest
+
+import numpy as np
+import polars as pl
+import pytest
+from scipy import special
+
+import analysis.ratings as rt
+from _analysis_synth import make_plackett_luce
+
+THETA = {"a": 0.6, "b": 0.2, "c": -0.1, "d": -0.7}
+CENTRED = {k: v - np.mean(list(THETA.values())) for k, v in THETA.items()}
+
+
+def test_doctests():
+    res = doctest.testmod(rt, extraglobs={"pl": pl, "np": np})
+    assert res.failed == 0 and res.attempted >= 5
+
+
+def test_bradley_terry_recovers_planted_strengths():
+    p = make_plackett_luce(3000, 4, THETA, seed=31)
+    bt = rt.bradley_terry(p)
+    assert bt["strategy"].to_list() == ["a", "b", "c", "d"]
+    assert bt.sort("theta", descending=True)["strategy"].to_list() == ["a", "b", "c", "d"]
+    truth = np.array([CENTRED[s] for s in bt["strategy"]])
+    assert np.all((bt["lo"].to_numpy() <= truth) & (truth <= bt["hi"].to_numpy()))
+    assert bt["theta"].sum() == pytest.approx(0.0, abs=1e-9)
+    assert not bt["regularized"].any() and bt["converged"].all()
+    assert bt["elo"][0] > 1500 > bt["elo"][3]
+
+
+def test_bradley_terry_ci_coverage():
+    p = make_plackett_luce(150 * 1000, 3, THETA, seed=32, rep_size=150)
+    bt = rt.bradley_terry(p.lazy(), by="rep").collect()
+    truth = bt["strategy"].replace_strict(CENTRED, return_dtype=pl.Float64)
+    cover = ((bt["lo"] <= truth) & (truth <= bt["hi"])).mean()
+    assert 0.93 <= cover <= 0.97
+
+
+def test_win_matrix_matches_planted_pairwise_probabilities():
+    p = make_plackett_luce(4000, 2, THETA, seed=33)
+    m = rt.pairwise_win_matrix(p)
+    assert m.height == 12
+    for row in m.iter_rows(named=True):
+        truth = special.expit(THETA[row["strategy"]] - THETA[row["opponent"]])
+        assert row["lo"] <= truth <= row["hi"]
+    ab = m.filter((pl.col("strategy") == "a") & (pl.col("opponent") == "b")).row(0, named=True)
+    ba = m.filter((pl.col("strategy") == "b") & (pl.col("opponent") == "a")).row(0, named=True)
+    assert ab["win_share"] + ba["win_share"] == pytest.approx(1.0)
+    assert ab["n"] == ba["n"] == ab["n_games"]  # two players: one comparison per game
+
+
+def test_comparisons_count_and_ties():
+    p = make_plackett_luce(50, 4, THETA, seed=34)
+    c = rt.pairwise_comparisons(p)
+    assert c.height == 50 * 6
+    tie = pl.DataFrame({"game_index": [0, 0], "seat": [0, 1], "strategy": ["a", "b"], "rank": [1, 1]})
+    assert rt.pairwise_comparisons(tie)["score_a"].item() == 0.5
+
+
+def test_degenerate_data_is_regularized():
+    # 'a' wins every comparison: the MLE does not exist
+    p = pl.DataFrame({
+        "game_index": [0, 0, 1, 1, 2, 2], "seat": [0, 1] * 3,
+        "strategy": ["a", "b", "b", "a", "a", "c"], "rank": [1, 2, 2, 1, 1, 2],
+    })
+    bt = rt.bradley_terry(p)
+    assert bt["regularized"].all()
+    assert bt["theta"].is_finite().all() and bt["se"].is_finite().all()
+    assert bt.sort("theta")["strategy"][-1] == "a"
