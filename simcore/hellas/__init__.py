@@ -64,3 +64,42 @@ def replay(players, seed, actions, config=None, **settings):
         except ValueError as exc:
             raise ValueError(f"decision {i}: {exc}") from None
     return state
+
+
+def invariant_violations(state):
+    """Broken invariants of a position, as sentences (empty when all hold).
+
+    Pieces within the box counts, one piece per field, marble never negative,
+    temples within their size, at most three active quarries, and the supply
+    of columns, rings and monuments conserved.
+    """
+    d = state.to_dict()
+    cfg = state.config
+    box = cfg.actions
+    out = []
+    fields = [p["field"] for p in d["pieces"]]
+    if len(fields) != len(set(fields)):
+        out.append("two pieces on one field")
+    for seat in range(cfg.players):
+        for kind in ("house", "agora", "palace"):
+            n = sum(1 for p in d["pieces"] if p["owner"] == seat and p["kind"] == kind)
+            if n > box["pieces_per_player"][kind]:
+                out.append(f"seat {seat} has {n} {kind}s")
+        if d["marble"][seat] < 0:
+            out.append(f"seat {seat} has negative marble")
+    sizes = dict(zip(cfg.board_data.temple_fields, cfg.board_data.temple_sizes))
+    for t in d["temples"]:
+        if not 0 <= t["columns"] <= sizes[t["field"]]:
+            out.append(f"temple {t['field']} holds {t['columns']} columns")
+    if sum(q["status"] == "active" for q in d["quarries"]) > 3:
+        out.append("more than 3 active quarries")
+    if sum(t["columns"] for t in d["temples"]) + d["supply"]["columns"] != box["supply"]["columns"]:
+        out.append("columns not conserved")
+    if sum(d["rings"]) + d["supply"]["rings"] != box["supply"]["rings"]:
+        out.append("rings not conserved")
+    monuments = sum(p["kind"] == "monument" for p in d["pieces"])
+    if monuments + d["supply"]["monuments"] != box["supply"]["monuments"]:
+        out.append("monuments not conserved")
+    if d["worker"] is not None and any(q["field"] == d["worker"] for q in d["quarries"]):
+        out.append("the worker stands on a quarry")
+    return out

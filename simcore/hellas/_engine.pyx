@@ -488,10 +488,12 @@ cdef State _from_dict(d, config):
     for i in d.get("spaces_used", []):
         _need(isinstance(i, int) and 0 <= i < c.n_spaces, f"unknown action space {i!r} in spaces_used")
         s.spaces_used |= <uint16_t>(1 << i)
-    for key, arr, hi in (("cubes_left", s.cubes_left, 16), ("rings", s.rings, 14),
-                         ("monuments_built", s.monuments_built, 3)):
-        for p, v in enumerate(per_seat(key, 0, 0, hi)):
-            arr[p] = v
+    for p, v in enumerate(per_seat("cubes_left", 0, 0, 16)):
+        s.cubes_left[p] = v
+    for p, v in enumerate(per_seat("rings", 0, 0, c.supply_rings)):
+        s.rings[p] = v
+    for p, v in enumerate(per_seat("monuments_built", 0, 0, c.supply_monuments)):
+        s.monuments_built[p] = v
     for p, v in enumerate(per_seat("marble", c.start_marble, 0, 30000)):
         s.marble[p] = v
     for p, v in enumerate(per_seat("income", 0, 0, 30000)):

@@ -160,6 +160,8 @@ cdef void end_round(const HCfg* c, HState* s) noexcept nogil:
 
 cdef void end_turn(const HCfg* c, HState* s) noexcept nogil:
     cdef int p, left = 0, seat
+    s.build_turn = 0
+    s.revealed = 0
     for p in range(s.n_players):
         left += s.cubes_left[p]
     if left == 0:
