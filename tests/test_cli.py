@@ -117,3 +117,36 @@ def test_console_entry_no_traceback(tmp_path):
                           cwd=ROOT, env={**os.environ, "PYTHONPATH": ROOT}, capture_output=True, text=True)
     assert proc.returncode == 2
     assert proc.stderr.strip() == "boardlab: error: unknown game 'nope' (known: hellas)"
+
+
+def _hellas_built():
+    try:
+        return hasattr(simcore.get_game("hellas"), "play_batch")
+    except Exception:
+        return False
+
+
+@pytest.mark.skipif(not _hellas_built(), reason="simcore.hellas is not built yet")
+@pytest.mark.parametrize("args, words", [
+    (["--players", "5"], ["hellas is played by 2, 3, 4 players, not 5"]),
+    (["--players", "3", "--variant", "colour=red"], ["colour"]),
+    (["--players", "3", "--variant", "quarry_yields=sideways"], ["sideways"]),
+    (["--players", "3", "--strategy", "balnced"], ["unknown strategy 'balnced' for hellas"]),
+])
+def test_hellas_bad_arguments(tmp_path, capsys, args, words):
+    rc, _, err = _run(["simulate", "hellas", "--games", "10", "--seed", "1", "--out", str(tmp_path / "h"),
+                       *args], capsys)
+    _assert_one_line_error(rc, err, *words)
+
+
+@pytest.mark.skipif(not _hellas_built(), reason="simcore.hellas is not built yet")
+def test_hellas_simulate_and_replay(tmp_path, capsys):
+    out = tmp_path / "h"
+    rc, text, _ = _run(["simulate", "hellas", "--players", "3", "--games", "40", "--seed", "5",
+                        "--workers", "1", "--no-progress", "--variant", "city_links=no_agora_chains",
+                        "--out", str(out)], capsys)
+    assert rc == 0 and "games    40" in text
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["settings"]["city_links"] == "no_agora_chains"
+    rc, text, _ = _run(["replay", str(out), "--game", "17"], capsys)
+    assert rc == 0 and "set-up:" in text and "scores equal the stored players rows" in text
