@@ -125,6 +125,23 @@ def fakegame(monkeypatch):
     return "fakegame"
 
 
+def _hellas_built():
+    try:
+        return hasattr(simcore.get_game("hellas"), "play_batch")
+    except Exception:
+        return False
+
+
+@pytest.fixture(params=["fakegame", "hellas"])
+def game(request, monkeypatch):
+    """The fake game, and the real Hellas engine once it is built."""
+    if request.param == "hellas":
+        if not _hellas_built():
+            pytest.skip("simcore.hellas is not built yet")
+        return "hellas"
+    return request.getfixturevalue("fakegame")
+
+
 def _tables(out):
     from analysis import load_run
 
@@ -170,33 +187,34 @@ def test_tables_shape_and_types(fakegame, tmp_path):
     assert os.path.exists(tmp_path / "r" / "games" / "part-00002.parquet")
 
 
-def test_determinism_workers_chunks_backends(fakegame, tmp_path):
-    base = _tables(_sim(fakegame, tmp_path / "a", workers=1, chunk_size=500).out)
+def test_determinism_workers_chunks_backends(game, tmp_path):
+    base = _tables(_sim(game, tmp_path / "a", workers=1, chunk_size=500).out)
+    assert base["events"].height > 0
     for name, kw in {"loky2": dict(workers=2, chunk_size=77),
                      "threads": dict(workers=2, chunk_size=200, backend="threading"),
                      "loky_default": dict(workers=2)}.items():
-        _assert_same(base, _tables(_sim(fakegame, tmp_path / name, **kw).out))
+        _assert_same(base, _tables(_sim(game, tmp_path / name, **kw).out))
 
 
-def test_determinism_dask_localcluster(fakegame, tmp_path):
+def test_determinism_dask_localcluster(game, tmp_path):
     distributed = pytest.importorskip("dask.distributed")
-    base = _tables(_sim(fakegame, tmp_path / "a", workers=1, games=200).out)
+    base = _tables(_sim(game, tmp_path / "a", workers=1, games=200).out)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   host="127.0.0.1", dashboard_address=None) as cluster:
-        out = _sim(fakegame, tmp_path / "d", games=200, chunk_size=60,
+        out = _sim(game, tmp_path / "d", games=200, chunk_size=60,
                    scheduler=cluster.scheduler_address).out
     _assert_same(base, _tables(out))
 
 
-def test_resume_partial_gives_same_tables(fakegame, tmp_path):
-    full = _tables(_sim(fakegame, tmp_path / "full", workers=1, chunk_size=100).out)
-    part = _sim(fakegame, tmp_path / "p", workers=1, chunk_size=100, max_chunks=2)
+def test_resume_partial_gives_same_tables(game, tmp_path):
+    full = _tables(_sim(game, tmp_path / "full", workers=1, chunk_size=100).out)
+    part = _sim(game, tmp_path / "p", workers=1, chunk_size=100, max_chunks=2)
     assert part.games == 200
     assert json.loads((tmp_path / "p" / "manifest.json").read_text())["status"] == "partial"
     # a stray half-written temp file must be ignored and removed
     stray = tmp_path / "p" / "games" / ".part-00003.parquet.tmp-1-abc"
     stray.write_bytes(b"PAR1 half")
-    res = _sim(fakegame, tmp_path / "p", workers=2)  # chunk size taken from the folder
+    res = _sim(game, tmp_path / "p", workers=2)  # chunk size taken from the folder
     assert res.resumed and res.games_run == 300 and res.games == 500
     assert not stray.exists()
     _assert_same(full, _tables(tmp_path / "p"))
@@ -345,14 +363,6 @@ def test_killed_worker_then_resume(fakegame, tmp_path):
 
 
 # ---------------------------------------------------------------- the real engine
-
-def _hellas_built():
-    try:
-        mod = simcore.get_game("hellas")
-        return hasattr(mod, "play_batch")
-    except Exception:
-        return False
-
 
 @pytest.mark.skipif(not _hellas_built(), reason="simcore.hellas is not built yet")
 def test_hellas_determinism_and_replay(tmp_path):
