@@ -1,0 +1,466 @@
+"""Hellas quarries: yields, closures, tile numbers, marble income and luck.
+
+Inputs are the runner's ``events`` table (one row per quarry action:
+``game_index``, ``round``, ``seat``, ``income_0..income_3``, ``tile_0..tile_3``,
+``dest_0..dest_3``, ``opened``, ``closed``, ``worker_to``) and the ``players``
+table (``marble_income`` = marble a player gained from quarries).
+
+The quarry-tile numbers and yields are assumptions of the spec (H-D2), so
+every report built on these tables must say so.
+
+Tile fates (from ``dest_k``): ``raised`` — put on an active quarry (a higher
+number); ``opened`` — started a new quarry (``dest_k == opened``);
+``set_aside`` — lower than every quarry with no field left (H-D7, ``-2``).
+The three set-up tiles are not events, so quarry *top numbers* are only
+known from the first tile placed on a field; :func:`quarry_tiles_by_round`
+summarises the revealed tiles, which is what the events determine.
+
+Every function returns the same kind of frame (lazy or eager) it was given.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import polars as pl
+from scipy import special, stats
+
+from analysis._common import (
+    Frame,
+    as_lazy,
+    as_list,
+    columns,
+    game_keys,
+    like,
+    require,
+    with_n_players,
+)
+from analysis.stats import logistic_fit, mean_ci_exprs, z_value
+
+__all__ = [
+    "quarry_yield_distribution",
+    "quarry_yield_summary",
+    "quarry_closures_by_round",
+    "quarry_closures_per_game",
+    "quarry_tiles_by_round",
+    "income_from_events",
+    "marble_income_by_seat",
+    "with_quarry_luck",
+    "quarry_luck_effect",
+]
+
+
+def _numbered(frame: Frame, stem: str) -> list[str]:
+    pat = re.compile(rf"^{stem}_(\d+)$")
+    found = [c for c in columns(frame) if pat.match(c)]
+    if not found:
+        raise ValueError(f"events table has no '{stem}_0', '{stem}_1', … columns")
+    return sorted(found, key=lambda c: int(pat.match(c).group(1)))
+
+
+def _with_yield(events: Frame) -> pl.LazyFrame:
+    incomes = _numbered(events, "income")
+    return as_lazy(events).with_columns(
+        pl.sum_horizontal([pl.col(c).cast(pl.Int64) for c in incomes]).alias("quarry_yield")
+    )
+
+
+def quarry_yield_distribution(
+    events: Frame, by: str | Iterable[str] | None = None, per_round: bool = True
+) -> Frame:
+    """Distribution of the marble one quarry action pays out (all players).
+
+    Parameters
+    ----------
+    events : polars.DataFrame or polars.LazyFrame
+        Quarry events with ``income_0..`` columns (and ``round``).
+    by : str or list of str, optional
+        Group-by columns.
+    per_round : bool
+        Also split by ``round``.
+
+    Returns
+    -------
+    Same kind as ``events``, one row per (by..., [round], quarry_yield):
+    ``n_actions`` and ``share`` (of the group's quarry actions).
+
+    Examples
+    --------
+    >>> e = pl.DataFrame({"game_index": [0, 0, 1], "round": [0, 1, 0],
+    ...                   "income_0": [2, 0, 1], "income_1": [1, 0, 2]})
+    >>> quarry_yield_distribution(e, per_round=False).rows()
+    [(0, 1, 0.3333333333333333), (3, 2, 0.6666666666666666)]
+    """
+    keys = as_list(by) + (["round"] if per_round else [])
+    out = (
+        _with_yield(events)
+        .group_by([*keys, "quarry_yield"])
+        .agg(pl.len().alias("n_actions"))
+        .with_columns(
+            (pl.col("n_actions") / pl.col("n_actions").sum().over(keys or None)).alias("share")
+            if keys
+            else (pl.col("n_actions") / pl.col("n_actions").sum()).alias("share")
+        )
+        .sort([*keys, "quarry_yield"])
+    )
+    return like(out, events)
+
+
+def quarry_yield_summary(
+    events: Frame,
+    by: str | Iterable[str] | None = None,
+    per_round: bool = True,
+    level: float = 0.95,
+) -> Frame:
+    """Mean (with t interval), spread and quantiles of the yield per quarry action.
+
+    Returns
+    -------
+    Same kind as ``events``, one row per (by..., [round]): ``n_actions``,
+    ``mean``, ``sd``, ``lo``, ``hi``, ``median``, ``p90``, ``max``,
+    ``share_zero`` (actions that paid nobody).
+    """
+    keys = as_list(by) + (["round"] if per_round else [])
+    y = pl.col("quarry_yield").cast(pl.Float64)
+    lf = _with_yield(events)
+    agg = [
+        pl.len().alias("n_actions"),
+        y.mean().alias("mean"),
+        y.std().alias("sd"),
+        y.median().alias("median"),
+        y.quantile(0.9).alias("p90"),
+        y.max().alias("max"),
+        (y == 0).mean().alias("share_zero"),
+    ]
+    out = (lf.group_by(keys).agg(agg) if keys else lf.select(agg)).with_columns(
+        *mean_ci_exprs("mean", "sd", "n_actions", level)
+    )
+    out = out.select(*keys, "n_actions", "mean", "sd", "lo", "hi", "median", "p90", "max", "share_zero")
+    return like(out.sort(keys) if keys else out, events)
+
+
+def _game_list(events: Frame, games: Frame | None, by: Sequence[str]) -> pl.LazyFrame:
+    keys = game_keys(events, by)
+    src = as_lazy(games) if games is not None else as_lazy(events)
+    return src.select(keys).unique()
+
+
+def quarry_closures_per_game(
+    events: Frame, games: Frame | None = None, by: str | Iterable[str] | None = None
+) -> Frame:
+    """How many quarries close in a game: distribution over games.
+
+    Parameters
+    ----------
+    events : polars.DataFrame or polars.LazyFrame
+        Quarry events with ``closed`` (-1 when no quarry closed).
+    games : polars.DataFrame or polars.LazyFrame, optional
+        The games table; when given, games without any quarry action count
+        as 0 closures (otherwise only games with events are seen).
+    by : str or list of str, optional
+        Group-by columns (present in both tables).
+
+    Returns
+    -------
+    Same kind as ``events``, one row per (by..., closures): ``n_games``,
+    ``share``.
+    """
+    groups = as_list(by)
+    keys = game_keys(events, groups)
+    per_game = (
+        as_lazy(events)
+        .group_by(keys)
+        .agg((pl.col("closed") >= 0).sum().cast(pl.Int64).alias("closures"))
+    )
+    per_game = (
+        _game_list(events, games, groups)
+        .join(per_game, on=keys, how="left")
+        .with_columns(pl.col("closures").fill_null(0))
+    )
+    share = pl.col("n_games") / pl.col("n_games").sum()
+    out = (
+        per_game.group_by([*groups, "closures"])
+        .agg(pl.len().alias("n_games"))
+        .with_columns((share.over(groups) if groups else share).alias("share"))
+        .sort([*groups, "closures"])
+    )
+    return like(out, events)
+
+
+def quarry_closures_by_round(
+    events: Frame, games: Frame | None = None, by: str | Iterable[str] | None = None
+) -> Frame:
+    """In which round quarries close.
+
+    Returns
+    -------
+    Same kind as ``events``, one row per (by..., round): ``n_games``,
+    ``closures``, ``per_game`` (closures per game in that round),
+    ``share_of_closures`` and ``share_of_actions`` (quarry actions of the
+    round that closed a quarry).
+
+    Examples
+    --------
+    >>> e = pl.DataFrame({"game_index": [0, 0, 1, 1], "round": [0, 2, 0, 1],
+    ...                   "closed": [-1, 4, 7, -1]})
+    >>> quarry_closures_by_round(e).select("round", "closures", "per_game").rows()
+    [(0, 1, 0.5), (1, 0, 0.0), (2, 1, 0.5)]
+    """
+    groups = as_list(by)
+    n_games = _game_list(events, games, groups).group_by(groups or pl.lit(0).alias("__g")).agg(
+        pl.len().alias("n_games")
+    )
+    lf = as_lazy(events)
+    if not groups:
+        lf = lf.with_columns(pl.lit(0).alias("__g"))
+    g = groups or ["__g"]
+    out = (
+        lf.group_by([*g, "round"])
+        .agg(
+            (pl.col("closed") >= 0).sum().cast(pl.Int64).alias("closures"),
+            pl.len().alias("__actions"),
+        )
+        .join(n_games, on=g, how="left")
+        .with_columns(
+            (pl.col("closures") / pl.col("n_games")).alias("per_game"),
+            (pl.col("closures") / pl.col("closures").sum().over(g)).alias("share_of_closures"),
+            (pl.col("closures") / pl.col("__actions")).alias("share_of_actions"),
+        )
+        .sort([*g, "round"])
+        .select(*groups, "round", "n_games", "closures", "per_game", "share_of_closures", "share_of_actions")
+    )
+    return like(out, events)
+
+
+def quarry_tiles_by_round(events: Frame, by: str | Iterable[str] | None = None) -> Frame:
+    """Numbers of the revealed quarry tiles per round, by what became of them.
+
+    Returns
+    -------
+    Same kind as ``events``, one row per (by..., round, fate) with ``fate``
+    in ``"raised"``, ``"opened"``, ``"set_aside"``: ``n_tiles``,
+    ``per_action`` (tiles of that fate per quarry action), ``mean``,
+    ``median``, ``min``, ``max`` of the tile numbers.
+
+    Examples
+    --------
+    >>> e = pl.DataFrame({"game_index": [0], "round": [0], "tile_0": [25],
+    ...                   "tile_1": [7], "dest_0": [3], "dest_1": [9], "opened": [9]})
+    >>> quarry_tiles_by_round(e).select("fate", "n_tiles", "mean").rows()
+    [('opened', 1, 7.0), ('raised', 1, 25.0)]
+    """
+    groups = as_list(by)
+    tiles = _numbered(events, "tile")
+    dests = _numbered(events, "dest")
+    require(events, ["round", "opened"], "quarry_tiles_by_round")
+    lf = as_lazy(events).with_columns(pl.len().over([*groups, "round"]).alias("__actions"))
+    parts = [
+        lf.select(
+            *groups,
+            "round",
+            "__actions",
+            pl.col(t).cast(pl.Int64).alias("tile"),
+            pl.col(d).cast(pl.Int64).alias("dest"),
+            pl.col("opened").cast(pl.Int64),
+        )
+        for t, d in zip(tiles, dests)
+    ]
+    fate = (
+        pl.when(pl.col("dest") == -2)
+        .then(pl.lit("set_aside"))
+        .when((pl.col("dest") >= 0) & (pl.col("dest") == pl.col("opened")))
+        .then(pl.lit("opened"))
+        .when(pl.col("dest") >= 0)
+        .then(pl.lit("raised"))
+        .otherwise(None)
+    )
+    out = (
+        pl.concat(parts)
+        .filter(pl.col("tile") > 0)
+        .with_columns(fate.alias("fate"))
+        .drop_nulls("fate")
+        .group_by([*groups, "round", "fate"])
+        .agg(
+            pl.len().alias("n_tiles"),
+            (pl.len() / pl.col("__actions").first()).alias("per_action"),
+            pl.col("tile").cast(pl.Float64).mean().alias("mean"),
+            pl.col("tile").median().alias("median"),
+            pl.col("tile").min().alias("min"),
+            pl.col("tile").max().alias("max"),
+        )
+        .sort([*groups, "round", "fate"])
+    )
+    return like(out, events)
+
+
+def income_from_events(events: Frame, n_seats: int | None = None) -> Frame:
+    """Marble each seat received from quarries, per game, summed from events.
+
+    Parameters
+    ----------
+    events : polars.DataFrame or polars.LazyFrame
+        Quarry events with ``income_0..``.
+    n_seats : int, optional
+        Keep seats below this (e.g. the player count); default all columns.
+
+    Returns
+    -------
+    Same kind as ``events``: game keys, ``seat`` (int8), ``marble_income``.
+    Games with no quarry action do not appear (their income is 0).
+    """
+    incomes = _numbered(events, "income")[: n_seats or None]
+    keys = game_keys(events, [])
+    out = (
+        as_lazy(events)
+        .group_by(keys)
+        .agg([pl.col(c).cast(pl.Int64).sum().alias(str(i)) for i, c in enumerate(incomes)])
+        .unpivot(index=keys, variable_name="seat", value_name="marble_income")
+        .with_columns(pl.col("seat").cast(pl.Int8))
+        .sort([*keys, "seat"])
+    )
+    return like(out, events)
+
+
+def marble_income_by_seat(
+    players: Frame, by: str | Iterable[str] | None = None, level: float = 0.95
+) -> Frame:
+    """Quarry marble income per seat and how it relates to the final score.
+
+    Parameters
+    ----------
+    players : polars.DataFrame or polars.LazyFrame
+        Players table with ``marble_income``, ``total``, ``seat`` (join
+        :func:`income_from_events` first if the table lacks the tally).
+    by : str or list of str, optional
+        Group-by columns; always also split by ``n_players``.
+    level : float
+        Confidence level of the mean's t interval.
+
+    Returns
+    -------
+    Same kind as ``players``, one row per (by..., n_players, seat): ``n``,
+    ``mean_income``, ``income_sd``, ``lo``, ``hi``, ``mean_total``,
+    ``income_share`` (mean share of all quarry marble paid in the game),
+    ``income_per_point`` (total marble income over total points: marble and
+    points are different units, so this is a rate, not a share),
+    ``corr_total`` (Pearson correlation of income and final score).
+    """
+    require(players, ["game_index", "seat", "marble_income", "total"], "marble_income_by_seat")
+    groups = as_list(by)
+    gk = game_keys(players, groups)
+    lf = with_n_players(as_lazy(players), groups)
+    inc = pl.col("marble_income").cast(pl.Float64)
+    lf = lf.with_columns((inc / inc.sum().over(gk)).fill_nan(None).alias("__share"))
+    keys = [*groups, "n_players", "seat"]
+    out = (
+        lf.group_by(keys)
+        .agg(
+            pl.len().alias("n"),
+            inc.mean().alias("mean_income"),
+            inc.std().alias("income_sd"),
+            pl.col("total").cast(pl.Float64).mean().alias("mean_total"),
+            pl.col("__share").mean().alias("income_share"),
+            (inc.sum() / pl.col("total").cast(pl.Float64).sum()).alias("income_per_point"),
+            pl.corr(inc, pl.col("total").cast(pl.Float64)).alias("corr_total"),
+        )
+        .with_columns(*mean_ci_exprs("mean_income", "income_sd", "n", level))
+        .select(*keys, "n", "mean_income", "income_sd", "lo", "hi", "mean_total",
+                "income_share", "income_per_point", "corr_total")
+        .sort(keys)
+    )
+    return like(out, players)
+
+
+def with_quarry_luck(
+    players: Frame,
+    by: str | Iterable[str] | None = None,
+    expected_by: Sequence[str] = ("seat", "strategy"),
+) -> Frame:
+    """Add quarry luck: marble income above what is expected for the player.
+
+    The expectation is the mean ``marble_income`` of players with the same
+    ``n_players``, group and ``expected_by`` values (default: same seat and
+    strategy), so luck is what the same kind of player in the same chair got
+    beyond the average. It still includes the player's own in-game choices
+    (houses built next to quarries), so read it as "income surprise", not
+    pure chance.
+
+    Returns
+    -------
+    Same kind as ``players`` with ``expected_income``, ``luck`` (income -
+    expected) and ``luck_z`` (luck over its SD within the group) added.
+    """
+    require(players, ["game_index", "marble_income", *expected_by], "with_quarry_luck")
+    groups = as_list(by)
+    lf = with_n_players(as_lazy(players), groups)
+    inc = pl.col("marble_income").cast(pl.Float64)
+    cell = [*groups, "n_players", *expected_by]
+    lf = lf.with_columns(inc.mean().over(cell).alias("expected_income"))
+    lf = lf.with_columns((inc - pl.col("expected_income")).alias("luck"))
+    lf = lf.with_columns(
+        (pl.col("luck") / pl.col("luck").std().over([*groups, "n_players"])).alias("luck_z")
+    )
+    return like(lf, players)
+
+
+def quarry_luck_effect(
+    players: Frame,
+    by: str | Iterable[str] | None = None,
+    expected_by: Sequence[str] = ("seat", "strategy"),
+    level: float = 0.95,
+) -> Frame:
+    """How much quarry luck moves the chance of winning.
+
+    Fits ``logit P(win) = a + b * luck`` (fractional logit on win shares,
+    cluster-robust standard errors by game; see
+    :func:`analysis.stats.logistic_fit`) per group, with luck from
+    :func:`with_quarry_luck`.
+
+    Returns
+    -------
+    Same kind as ``players``, one row per (by..., n_players): ``n``,
+    ``n_games``, ``luck_sd`` (marble), ``slope`` (log-odds per marble of
+    luck), ``lo``, ``hi``, ``p_value``, ``slope_per_sd``, ``win_prob_at_0``
+    (fitted win chance with average luck), ``win_prob_plus_sd`` (with one SD
+    of extra income) and ``delta_win_prob`` (their difference), ``method``.
+    """
+    require(players, ["game_index", "win_share"], "quarry_luck_effect")
+    groups = as_list(by)
+    gk = game_keys(players, groups)
+    df = as_lazy(with_quarry_luck(players, groups, expected_by)).collect()
+    keys = [*groups, "n_players"]
+    zq = z_value(level)
+    rows = []
+    for key, part in df.group_by(keys, maintain_order=True):
+        x = part["luck"].to_numpy().astype(float)
+        y = part["win_share"].cast(pl.Float64).to_numpy()
+        game = part.select(pl.struct(gk).hash()).to_series().to_numpy()
+        sd = float(np.std(x, ddof=1)) if len(x) > 1 else float("nan")
+        fit = logistic_fit(np.column_stack([np.ones_like(x), x]), y, groups=game)
+        a, b = fit.coef
+        se = fit.se[1]
+        rows.append(
+            {
+                **dict(zip(keys, key if isinstance(key, tuple) else (key,))),
+                "n": len(y),
+                "n_games": int(np.unique(game).size),
+                "luck_sd": sd,
+                "slope": b,
+                "lo": b - zq * se,
+                "hi": b + zq * se,
+                "p_value": float(2 * stats.norm.sf(abs(b / se))) if se > 0 else float("nan"),
+                "slope_per_sd": b * sd,
+                "win_prob_at_0": float(special.expit(a)),
+                "win_prob_plus_sd": float(special.expit(a + b * sd)),
+                "method": fit.method,
+            }
+        )
+    schema = dict(df.select(keys).schema)
+    out = pl.DataFrame(rows, schema_overrides=schema) if rows else pl.DataFrame(schema=schema)
+    if rows:
+        out = out.with_columns(
+            (pl.col("win_prob_plus_sd") - pl.col("win_prob_at_0")).alias("delta_win_prob")
+        ).sort(keys)
+    return like(out, players)
