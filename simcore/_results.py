@@ -122,19 +122,43 @@ def _flat_columns(columns, length, table):
 
 
 def _arrow(arr):
+    """A numpy column as an Arrow array, built from its buffer.
+
+    ``pa.array`` on an ndarray imports pandas (about a second in each fresh
+    worker); numeric columns need only their buffer.
+    """
+    arr = np.ascontiguousarray(arr)
     if arr.dtype == np.bool_:
-        return pa.array(arr, type=pa.bool_())
-    if arr.dtype.kind in "US":
-        return pa.array(arr.astype(str))
-    return pa.array(arr)
+        bits = np.packbits(arr, bitorder="little")
+        return pa.Array.from_buffers(pa.bool_(), len(arr), [None, pa.py_buffer(bits)])
+    if arr.dtype.kind in "iuf":
+        return pa.Array.from_buffers(pa.from_numpy_dtype(arr.dtype), len(arr), [None, pa.py_buffer(arr)])
+    return pa.array(arr.astype(str) if arr.dtype.kind in "US" else arr)
+
+
+def _cycle_strings(values, n):
+    """String column ``values * n`` (``values`` repeated n times) built from buffers.
+
+    No Python object per row and no ``pyarrow.compute`` (slow to import in a
+    fresh worker).
+    """
+    enc = [str(v).encode() for v in values]
+    lens = np.tile(np.array([len(b) for b in enc], dtype=np.int64), n)
+    offsets = np.zeros(len(lens) + 1, dtype=np.int64)
+    np.cumsum(lens, out=offsets[1:])
+    if offsets[-1] < 2**31:
+        return pa.StringArray.from_buffers(len(lens), pa.py_buffer(offsets.astype(np.int32)),
+                                           pa.py_buffer(b"".join(enc) * n))
+    return pa.LargeStringArray.from_buffers(len(lens), pa.py_buffer(offsets),
+                                            pa.py_buffer(b"".join(enc) * n)).cast(pa.string())
 
 
 def games_table(cols, start, seeds, run_id, idx_dtype):
     """Games table of one chunk: run_id, game_index, then the engine columns."""
     n = len(seeds)
     names = ["run_id", "game_index"]
-    arrays = [pa.array(np.full(n, run_id, dtype=object), type=pa.string()),
-              pa.array(np.arange(start, start + n, dtype=idx_dtype))]
+    arrays = [_cycle_strings([run_id], n),
+              _arrow(np.arange(start, start + n, dtype=idx_dtype))]
     engine = dict(cols)
     if "seed" not in engine:
         engine = {"seed": seeds, **engine}
@@ -149,9 +173,9 @@ def games_table(cols, start, seeds, run_id, idx_dtype):
 def players_table(cols, start, n, players, strategy_names, idx_dtype):
     """Players table of one chunk, one row per (game, seat), game-major."""
     names = ["game_index", "seat", "strategy"]
-    arrays = [pa.array(np.repeat(np.arange(start, start + n, dtype=idx_dtype), players)),
-              pa.array(np.tile(np.arange(players, dtype=np.int8), n)),
-              pa.array(np.tile(np.asarray(strategy_names, dtype=object), n), type=pa.string())]
+    arrays = [_arrow(np.repeat(np.arange(start, start + n, dtype=idx_dtype), players)),
+              _arrow(np.tile(np.arange(players, dtype=np.int8), n)),
+              _cycle_strings(strategy_names, n)]
     for name, values in cols.items():
         arr = np.asarray(values)
         if arr.ndim == 2 and arr.shape == (n, players):
@@ -172,7 +196,7 @@ def events_table(cols, start, idx_dtype):
     game = np.asarray(cols["game"])
     n = len(game)
     names = ["game_index"]
-    arrays = [pa.array(game.astype(idx_dtype) + idx_dtype(start))]
+    arrays = [_arrow(game.astype(idx_dtype) + idx_dtype(start))]
     for name, arr in _flat_columns({k: v for k, v in cols.items() if k != "game"}, n, "events"):
         names.append(name)
         arrays.append(_arrow(arr))

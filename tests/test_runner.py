@@ -373,3 +373,13 @@ def test_hellas_determinism_and_replay(tmp_path):
     assert a["players"].height == 180
     rep = simrun.replay(str(tmp_path / "a"), 42)
     assert rep["mismatches"] == []
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2**32 + 5, 2**64 - 1, 2**200 + 11])
+def test_chunk_seeds_equal_seedsequence(seed):
+    from simcore.rng import game_seeds
+
+    for a, b in ((0, 300), (123_456, 123_556), (2**32 - 40, 2**32)):
+        assert np.array_equal(simrun.chunk_seeds(seed, a, b), game_seeds(seed, a, b))
+    assert simrun._seedsequence_vectorised(seed, 5, 6)[0] == np.random.SeedSequence(
+        seed, spawn_key=(5,)).generate_state(1, dtype=np.uint64)[0]
