@@ -1,7 +1,9 @@
 import os
 import sys
 
-# Let the tests run from a source checkout with the extensions built in place.
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+# Run from a source checkout with the extensions built in place; test helpers
+# (tests/hellas_engines.py) import as top-level modules.
+TESTS = os.path.dirname(os.path.abspath(__file__))
+for path in (os.path.dirname(TESTS), TESTS):
+    if path not in sys.path:
+        sys.path.insert(0, path)

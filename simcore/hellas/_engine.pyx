@@ -240,7 +240,7 @@ cdef class State:
         out = []
         for i in range(self.s.n_qlog):
             q = self.s.qlog[i]
-            n = min(q.n_revealed, 4)
+            n = min(q.n_revealed, MAXREV)
             out.append({"round": q.round, "seat": q.seat,
                         "income": [q.income[p] for p in range(self.s.n_players)],
                         "tiles": [q.tiles[k] for k in range(n)],
@@ -428,7 +428,7 @@ cdef class State:
 
 
 def _dest_name(int v):
-    return "set_aside" if v == -2 else (None if v == -1 else v)
+    return {-1: None, -2: "set_aside", -3: "new"}.get(v, v)
 
 
 def _need(cond, msg):
@@ -536,7 +536,7 @@ cdef State _from_dict(d, config):
         t = tf.index(f)
         v = x.get("columns", 0)
         _need(isinstance(v, int) and 0 <= v <= c.temple_size[t],
-              f"temple at field {f} holds 0..{c.temple_size[t]} columns, not {v!r}")
+              f"temple {f} holds 0..{c.temple_size[t]} columns, not {v!r}")
         s.temple_cols[t] = v
         cols_total += v
     _need(cols_total <= c.supply_columns, f"{cols_total} columns in temples; the box has {c.supply_columns}")
@@ -560,7 +560,7 @@ cdef State _from_dict(d, config):
     _need(active <= 3, f"{active} active quarries (at most 3)")
     w = d.get("worker")
     _need(w is None or w in qfields, f"worker on {w!r}, which is not a quarry field")
-    _need(w is None or s.quarry_status[w] == Q_EMPTY, f"worker on field {w}, which holds a quarry")
+    _need(w is None or worker_target(c, s, w), f"worker on field {w}, which holds a quarry")
     s.worker = -1 if w is None else w
     stack = d.get("stack", [])
     aside = d.get("set_aside", [])
@@ -645,12 +645,13 @@ cdef void _load_qlog(QLog* q, dict x, int n):
         q.income[p] = inc[p]
     tiles = x.get("tiles", [])
     q.n_revealed = len(tiles)
-    for k in range(4):
+    dests = list(x.get("dest", []))
+    for k in range(MAXREV):
         q.dest[k] = -1
-    for k, t in enumerate(tiles[:4]):
+    for k, t in enumerate(tiles[:MAXREV]):
         q.tiles[k] = t
-        dest = x.get("dest", [None] * 4)[k]
-        q.dest[k] = -2 if dest == "set_aside" else (-1 if dest is None else dest)
+        dest = dests[k] if k < len(dests) else None
+        q.dest[k] = {None: -1, "set_aside": -2, "new": -3}.get(dest, dest)
     q.opened = -1 if x.get("opened") is None else x["opened"]
     q.closed = -1 if x.get("closed") is None else x["closed"]
     wt = x.get("worker_to")

@@ -248,7 +248,7 @@ cdef void reveal_tiles(const HCfg* c, HState* s) noexcept nogil:
     while s.revealed < 4 and s.stack_pos < s.n_stack:
         t = s.stack[s.stack_pos]
         s.stack_pos += 1
-        if log.n_revealed < 4:
+        if log.n_revealed < MAXREV:
             log.tiles[log.n_revealed] = t
         log.n_revealed += 1
         higher = 0
@@ -265,14 +265,14 @@ cdef void reveal_tiles(const HCfg* c, HState* s) noexcept nogil:
             return
         if s.worker >= 0:
             s.revealed += 1
-            if log.n_revealed <= 4:
-                log.dest[log.n_revealed - 1] = s.worker
+            if log.n_revealed <= MAXREV:
+                log.dest[log.n_revealed - 1] = -3
             open_new_quarry(c, s, log, t)
             return
         # H-D7: worker off the board: the tile is set aside
         s.set_aside[s.n_set_aside] = t
         s.n_set_aside += 1
-        if log.n_revealed <= 4:
+        if log.n_revealed <= MAXREV:
             log.dest[log.n_revealed - 1] = -2
         if c.set_aside_counts:
             s.revealed += 1
@@ -288,9 +288,10 @@ cdef void start_quarry(const HCfg* c, HState* s) noexcept nogil:
     log.round = s.round
     log.seat = s.active
     log.n_revealed = 0
-    for i in range(4):
+    for i in range(MAXREV):
         log.tiles[i] = 0
         log.dest[i] = -1
+    for i in range(MAXP):
         log.income[i] = 0
     log.opened = -1
     log.closed = -1
@@ -393,7 +394,7 @@ cdef void apply_action(const HCfg* c, HState* s, int a) noexcept nogil:
     elif ph == PH_QUARRY_PLACE:
         s.quarry_top[f] = s.tile
         log = &s.qlog[s.n_qlog - 1]
-        if log.n_revealed <= 4:
+        if log.n_revealed <= MAXREV:
             log.dest[log.n_revealed - 1] = f
         s.tile = 0
         reveal_tiles(c, s)

@@ -12,6 +12,7 @@ cdef enum:
     MAXQLOG = 16        # quarry actions in one game (3 spaces x 3 rounds, room for variants)
     MAXQF = 32          # quarry fields
     MAXLEGAL = 256
+    MAXREV = 8          # tiles logged per quarry action (more only when set-aside tiles do not count)
 
 # action numbers
 cdef enum:
@@ -106,8 +107,8 @@ ctypedef struct QLog:
     int8_t seat
     int16_t income[MAXP]
     uint8_t n_revealed
-    uint8_t tiles[4]
-    int8_t dest[4]                # field, -2 set aside
+    uint8_t tiles[MAXREV]         # revealed tiles, in order
+    int8_t dest[MAXREV]           # field the tile went on, -2 set aside, -3 opened a new quarry
     int8_t opened
     int8_t closed
     int8_t worker_to              # -1 none, -2 left the board
