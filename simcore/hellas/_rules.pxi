@@ -66,6 +66,17 @@ cdef inline int temple_free(const HCfg* c, const HState* s) noexcept nogil:
     return free
 
 
+cdef inline int temple_possible(const HCfg* c, const HState* s) noexcept nogil:
+    # the active seat can pay, the supply has the columns, and some split fits
+    cdef int k, cols = c.space_columns[s.space]
+    if s.marble[s.active] < c.space_cost[s.space] or s.supply_columns < cols or temple_free(c, s) < cols:
+        return 0
+    for k in range(c.n_splits[cols]):
+        if split_fits(c, s, cols, k):
+            return 1
+    return 0
+
+
 cdef int legal_actions(const HCfg* c, const HState* s, int16_t* out) noexcept nogil:
     """Write the sorted legal actions of the current decision into out; return their number."""
     cdef int n = 0, i, p = s.current, k, cols
@@ -100,8 +111,7 @@ cdef int legal_actions(const HCfg* c, const HState* s, int16_t* out) noexcept no
         out[0] = A_PASS
         n = 1
         cols = c.space_columns[s.space]
-        if (s.marble[p] >= c.space_cost[s.space] and s.supply_columns >= cols
-                and temple_free(c, s) >= cols):
+        if temple_possible(c, s):
             for k in range(c.n_splits[cols]):
                 if split_fits(c, s, cols, k):
                     out[n] = A_SPLIT + k
@@ -358,7 +368,10 @@ cdef void choose_space(const HCfg* c, HState* s, int sp) noexcept nogil:
     elif kind == SK_QUARRY:
         start_quarry(c, s)
     elif kind == SK_TEMPLE:
-        s.phase = PH_TEMPLE
+        if temple_possible(c, s):
+            s.phase = PH_TEMPLE
+        else:
+            end_turn(c, s)          # nothing happens; the marker is taken all the same
     elif kind == SK_MONUMENT:
         s.phase = PH_MONUMENT
     else:

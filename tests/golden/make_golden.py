@@ -1,0 +1,33 @@
+"""Regenerate the golden playthroughs: ``python tests/golden/make_golden.py``.
+
+One saved transcript per player count (random legal play from a fixed seed,
+Cython engine). ``tests/test_golden.py`` replays them; after a deliberate rule
+change, rerun this script and review the diff of the JSON files.
+"""
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1]))
+
+from simcore import hellas  # noqa: E402
+
+CASES = {2: 20261201, 3: 31, 4: 4242}
+
+
+def playthrough(players, seed):
+    st = hellas.replay_game(players, seed)
+    return {"game": "hellas", "players": players, "seed": seed, "policy": "random",
+            "settings": st.config.settings(), "transcript": st.transcript(), "scores": st.scores()}
+
+
+def main():
+    for players, seed in CASES.items():
+        path = HERE / f"hellas_{players}p.json"
+        path.write_text(json.dumps(playthrough(players, seed), indent=1) + "\n")
+        print("wrote", path)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,33 @@
+"""Golden playthroughs: saved transcripts must be reproduced exactly (see tests/golden/make_golden.py)."""
+import json
+from pathlib import Path
+
+import pytest
+
+from simcore import hellas
+from simcore.hellas import reference as ref
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+FILES = sorted(GOLDEN.glob("hellas_*p.json"))
+
+
+def test_there_is_one_golden_game_per_player_count():
+    assert [f.name for f in FILES] == ["hellas_2p.json", "hellas_3p.json", "hellas_4p.json"]
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_golden_playthrough_is_reproduced(path):
+    saved = json.loads(path.read_text())
+    st = hellas.replay_game(saved["players"], saved["seed"])
+    now = json.loads(json.dumps(st.transcript()))
+    for i, (a, b) in enumerate(zip(saved["transcript"], now)):
+        assert a == b, f"{path.name}: entry {i} differs:\n saved: {a}\n now:   {b}"
+    assert len(saved["transcript"]) == len(now)
+    assert st.scores() == saved["scores"]
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_golden_playthrough_in_the_reference_engine(path):
+    saved = json.loads(path.read_text())
+    st = ref.replay(saved["players"], saved["seed"], saved["transcript"])
+    assert st.scores() == saved["scores"]
