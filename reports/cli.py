@@ -7,6 +7,7 @@ command, write both and list ``add_<name>`` in ``COMMANDS``.
 User errors (bad arguments, unknown names, a folder of another run) print one
 line ``boardlab: error: ...`` on stderr and exit with code 2 — never a
 traceback. Raise ``UsageError`` (or ``ValueError``) from a command for that.
+Set ``BOARDLAB_DEBUG=1`` to get the traceback instead.
 """
 import argparse
 import os
@@ -169,6 +170,8 @@ def main(argv=None):
             return 2
         return args.func(args)
     except (UsageError, ValueError, FileNotFoundError) as exc:
+        if os.environ.get("BOARDLAB_DEBUG") == "1":
+            raise
         print(f"boardlab: error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

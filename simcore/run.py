@@ -487,7 +487,10 @@ class RunResult:
 
 def _resolve_workers(workers):
     if workers is None or workers == -1:
-        return os.cpu_count() or 1
+        try:
+            return len(os.sched_getaffinity(0))
+        except (AttributeError, OSError):
+            return os.cpu_count() or 1
     if not isinstance(workers, (int, np.integer)) or workers <= 0:
         raise ValueError(f"workers must be a positive integer, not {workers}")
     return int(workers)
