@@ -299,6 +299,10 @@ cdef class State:
         st._log = list(self._log)
         return st
 
+    def determinize(self, seed):
+        """A clone whose face-down tile stack is reshuffled from ``seed`` (hidden information)."""
+        return determinized(self, seed)
+
     def __eq__(self, other):
         if not isinstance(other, State):
             return NotImplemented
@@ -852,3 +856,6 @@ def play_actions(players, seed, policies=None, config=None, **settings):
     cdef HState st
     cdef int n = play_game(&cc.c, &st, <uint64_t>int(seed), pol, rec, 4096)
     return [int(rec[i]) for i in range(min(n, 4096))]
+
+
+include "_policy_api.pxi"
