@@ -15,10 +15,10 @@ ROOT = os.path.dirname(HERE)
 
 @pytest.fixture
 def fakegame(monkeypatch):
+    monkeypatch.syspath_prepend(HERE)
     import test_runner
 
     monkeypatch.setattr(simcore, "games", {"fakegame": test_runner})
-    monkeypatch.syspath_prepend(HERE)
     return "fakegame"
 
 
