@@ -383,3 +383,30 @@ def test_chunk_seeds_equal_seedsequence(seed):
         assert np.array_equal(simrun.chunk_seeds(seed, a, b), game_seeds(seed, a, b))
     assert simrun._seedsequence_vectorised(seed, 5, 6)[0] == np.random.SeedSequence(
         seed, spawn_key=(5,)).generate_state(1, dtype=np.uint64)[0]
+
+
+def test_ctrl_c_keeps_chunks_and_exits_130(fakegame, tmp_path):
+    out = tmp_path / "c"
+    code = ("import sys, simcore, test_runner; simcore.games = {'fakegame': test_runner}; "
+            "from reports.cli import main; sys.exit(main(sys.argv[1:]))")
+    args = ["simulate", "fakegame", "--players", "3", "--games", "2000", "--chunk-size", "100",
+            "--seed", "1", "--workers", "2", "--variant", "delay=0.2", "--out", str(out)]
+    proc = subprocess.Popen([sys.executable, "-c", code, *args], cwd=ROOT,
+                            env={**os.environ, "PYTHONPATH": os.pathsep.join([ROOT, HERE])},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.time() + 60
+    while time.time() < deadline and len(list(out.glob("games/part-*.parquet"))) < 2:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err.strip().splitlines()[-1].startswith("boardlab: interrupted") and "Traceback" not in err
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "interrupted"
+    from analysis import load_run
+
+    with pytest.raises(ValueError, match="incomplete"):
+        load_run(out)
+    part = load_run(out, allow_partial=True)
+    assert 0 < part.games.collect().height < 2000
