@@ -1,9 +1,26 @@
 """Strategies: named policy parameters per game, presets, Python agents, tuning.
 
-Placeholder until the strategies issue lands: only the uniform ``random``
-strategy exists. ``resolve(game, name)`` is the entry point the runner uses.
+A :class:`Strategy` is a game, a policy kind (``random`` or ``heuristic``),
+one weight per feature of the game's built-in heuristic (the names are
+``simcore.<game>.FEATURES``) and noise (softmax ``temperature``, ``epsilon``).
+Presets live in ``strategies/presets/<game>.toml`` (and any
+``<game>_*.toml`` beside it, e.g. the output of ``boardlab tune``); a name may
+also be a path to a TOML file of the same format.
+
+Examples
+--------
+>>> import strategies
+>>> s = strategies.resolve("hellas", "balanced")
+>>> s.kind, s.as_policy().shape
+('heuristic', (20,))
 """
+import math
+import os
+import tomllib
 from dataclasses import dataclass, field
+from pathlib import Path
+
+PRESET_DIR = Path(__file__).resolve().parent / "presets"
 
 
 @dataclass(frozen=True)
@@ -16,26 +33,168 @@ class Strategy:
     weights: dict = field(default_factory=dict)
     temperature: float = 0.0
     epsilon: float = 0.0
+    description: str = ""
 
     def as_policy(self):
         """The argument ``play_batch`` takes for one seat (``None`` = uniform random)."""
         if self.kind == "random":
             return None
-        raise NotImplementedError("heuristic strategies arrive with the strategies issue")
+        if self.kind != "heuristic":
+            raise ValueError(f"strategy {self.name!r}: unknown kind {self.kind!r} (known: random, heuristic)")
+        return _game_module(self.game).policy_vector(dict(self.weights), self.temperature, self.epsilon)
 
     def to_dict(self):
         return {"game": self.game, "name": self.name, "kind": self.kind,
                 "weights": dict(self.weights), "temperature": self.temperature,
-                "epsilon": self.epsilon}
+                "epsilon": self.epsilon, "description": self.description}
+
+    def with_noise(self, temperature=None, epsilon=None, name=None):
+        """A copy with other noise settings (and optionally another name)."""
+        return Strategy(game=self.game, name=name or self.name, kind=self.kind, weights=dict(self.weights),
+                        temperature=self.temperature if temperature is None else float(temperature),
+                        epsilon=self.epsilon if epsilon is None else float(epsilon),
+                        description=self.description)
+
+
+def from_dict(d):
+    """The strategy of ``Strategy.to_dict()`` (as stored in a run's manifest), validated."""
+    d = dict(d)
+    d.setdefault("description", "")
+    s = Strategy(**d)
+    if s.kind == "heuristic":
+        _check_weights(s.game, s.weights, f"strategy {s.name!r}")
+        s.as_policy()
+    return s
+
+
+def _game_module(game):
+    import simcore
+    return simcore.games[game]
+
+
+def _features(game):
+    try:
+        return tuple(_game_module(game).FEATURES)
+    except (KeyError, AttributeError):
+        return None
+
+
+def _check_weights(game, weights, where):
+    names = _features(game)
+    if names is None:
+        raise ValueError(f"{where}: game {game!r} has no heuristic features")
+    for key, value in weights.items():
+        if key not in names:
+            raise ValueError(f"{where}: unknown feature {key!r} (known: {', '.join(names)})")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise ValueError(f"{where}: weight {key!r} must be a finite number, not {value!r}")
+    missing = [k for k in names if k not in weights]
+    if missing:
+        raise ValueError(f"{where}: missing weight for feature {missing[0]!r} "
+                         f"(every feature needs one: {', '.join(names)})")
+
+
+def load_presets(path, game=None):
+    """Read a preset TOML file: ``{name: Strategy}``.
+
+    Each top-level table is one strategy: ``kind`` (default ``heuristic``),
+    ``description``, ``temperature``, ``epsilon`` and a ``weights`` table with
+    one number per feature. ``game`` defaults to the file's ``game`` key or
+    its name (``hellas.toml``, ``hellas_tuned.toml`` -> ``hellas``). Errors
+    name the file and the key.
+    """
+    path = Path(path)
+    try:
+        with open(path, "rb") as fh:
+            doc = tomllib.load(fh)
+    except FileNotFoundError:
+        raise ValueError(f"preset file not found: {path}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path}: not valid TOML ({exc})") from None
+    game = game or doc.pop("game", None) or path.stem.split("_")[0]
+    doc.pop("game", None)
+    out = {}
+    for name, table in doc.items():
+        where = f"{path}: [{name}]"
+        if not isinstance(table, dict):
+            raise ValueError(f"{where} must be a table of settings, not {table!r}")
+        allowed = {"kind", "description", "temperature", "epsilon", "weights"}
+        extra = [k for k in table if k not in allowed]
+        if extra:
+            raise ValueError(f"{where}: unknown key {extra[0]!r} (known: {', '.join(sorted(allowed))})")
+        kind = table.get("kind", "heuristic")
+        if kind not in ("random", "heuristic"):
+            raise ValueError(f"{where}: kind must be 'random' or 'heuristic', not {kind!r}")
+        noise = {}
+        for key in ("temperature", "epsilon"):
+            v = table.get(key, 0.0)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
+                raise ValueError(f"{where}: {key} must be a number >= 0, not {v!r}")
+            noise[key] = float(v)
+        if noise["epsilon"] > 1:
+            raise ValueError(f"{where}: epsilon must be <= 1, not {noise['epsilon']}")
+        weights = table.get("weights", {})
+        if kind == "heuristic":
+            if not isinstance(weights, dict):
+                raise ValueError(f"{where}: weights must be a table")
+            _check_weights(game, weights, f"{path}: [{name}.weights]")
+            weights = {k: float(v) for k, v in weights.items()}
+        out[name] = Strategy(game=game, name=name, kind=kind, weights=weights,
+                             description=str(table.get("description", "")), **noise)
+    return out
+
+
+def preset_files(game):
+    """The preset files of ``game``: ``presets/<game>.toml`` then ``presets/<game>_*.toml``."""
+    main = PRESET_DIR / f"{game}.toml"
+    files = [main] if main.exists() else []
+    files += sorted(PRESET_DIR.glob(f"{game}_*.toml"))
+    return files
+
+
+def presets(game):
+    """All preset strategies of ``game`` by name (``random`` always included)."""
+    out = {"random": Strategy(game=game, name="random", description="uniformly random legal actions")}
+    for path in preset_files(game):
+        out.update(load_presets(path, game))
+    return out
 
 
 def known(game):
     """Names of the strategies available for ``game``."""
-    return ["random"]
+    return list(presets(game))
 
 
 def resolve(game, name):
-    """The strategy called ``name`` for ``game``; ``ValueError`` naming the known ones otherwise."""
-    if name == "random":
-        return Strategy(game=game, name="random")
-    raise ValueError(f"unknown strategy '{name}' for {game} (known: {', '.join(known(game))})")
+    """The strategy called ``name`` for ``game``; ``ValueError`` naming the known ones otherwise.
+
+    ``name`` may be a preset name, ``FILE.toml`` (its only strategy) or
+    ``FILE.toml:NAME``.
+    """
+    if isinstance(name, Strategy):
+        return name
+    text = str(name)
+    if text.endswith(".toml") or ".toml:" in text or os.sep in text:
+        path, _, sub = text.partition(".toml")
+        path += ".toml"
+        sub = sub.lstrip(":")
+        found = load_presets(path, game)
+        if sub:
+            if sub not in found:
+                raise ValueError(f"{path} has no strategy {sub!r} (it has: {', '.join(found)})")
+            return found[sub]
+        if len(found) != 1:
+            raise ValueError(f"{path} holds {len(found)} strategies ({', '.join(found)}); "
+                             f"name one as {path}:NAME")
+        return next(iter(found.values()))
+    table = presets(game)
+    if text in table:
+        return table[text]
+    raise ValueError(f"unknown strategy '{text}' for {game} (known: {', '.join(table)})")
+
+
+from strategies.agents import PolicyAgent, RandomAgent, play_python  # noqa: E402
+from strategies.mc import FlatMonteCarloAgent  # noqa: E402
+
+__all__ = ["Strategy", "known", "resolve", "from_dict", "load_presets", "presets", "preset_files",
+           "PolicyAgent", "RandomAgent", "FlatMonteCarloAgent", "play_python"]
