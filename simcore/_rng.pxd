@@ -29,13 +29,27 @@ cdef inline uint64_t rng_next(uint64_t* s) noexcept nogil:
     s[3] = rotl(s[3], 45)
     return result
 
+cdef extern from *:
+    """
+    static inline uint64_t boardlab_mulhi(uint64_t a, uint64_t b, uint64_t* lo) {
+        unsigned __int128 m = (unsigned __int128)a * b;
+        *lo = (uint64_t)m;
+        return (uint64_t)(m >> 64);
+    }
+    """
+    uint64_t boardlab_mulhi(uint64_t a, uint64_t b, uint64_t* lo) nogil
+
+
 cdef inline uint64_t rng_below(uint64_t* s, uint64_t n) noexcept nogil:
-    # unbiased: reject the lowest (2^64 mod n) values
-    cdef uint64_t threshold = (0 - n) % n
-    cdef uint64_t r = rng_next(s)
-    while r < threshold:
-        r = rng_next(s)
-    return r % n
+    # Lemire's multiply-shift with rejection: unbiased, and a division only when rejecting
+    cdef uint64_t lo
+    cdef uint64_t hi = boardlab_mulhi(rng_next(s), n, &lo)
+    cdef uint64_t threshold
+    if lo < n:
+        threshold = (0 - n) % n
+        while lo < threshold:
+            hi = boardlab_mulhi(rng_next(s), n, &lo)
+    return hi
 
 cdef inline double rng_uniform(uint64_t* s) noexcept nogil:
     # [0, 1) with 53 random bits

@@ -48,12 +48,15 @@ class Xoshiro256:
         return result
 
     def below(self, n):
-        """Uniform integer in ``[0, n)`` by rejection (no modulo bias)."""
-        threshold = ((1 << 64) - n) % n
-        while True:
-            r = self.next()
-            if r >= threshold:
-                return r % n
+        """Uniform integer in ``[0, n)``: Lemire's multiply-shift with rejection (no bias)."""
+        m = self.next() * n
+        low = m & MASK64
+        if low < n:
+            threshold = ((1 << 64) - n) % n
+            while low < threshold:
+                m = self.next() * n
+                low = m & MASK64
+        return m >> 64
 
 
 def game_seeds(run_seed, start, stop):

@@ -76,6 +76,8 @@ cdef class CConfig:
             c.coast_quarry[i] = f
         c.n_temples = len(b.temple_fields)
         for t in range(c.n_temples):
+            c.temple_high_bits |= (<uint64_t>0x80) << (8 * t)
+        for t in range(c.n_temples):
             c.temple_field[t] = b.temple_fields[t]
             c.temple_size[t] = b.temple_sizes[t]
         spaces = cfg.spaces
@@ -117,6 +119,7 @@ cdef class CConfig:
             for k, v in enumerate(vecs):
                 for t in range(c.n_temples):
                     c.splits[cols][k][t] = v[t]
+                    c.split_packed[cols][k] |= (<uint64_t>v[t]) << (8 * t)
         self.splits = tuple(tuple(table.get(i, ())) for i in range(MAXCOL + 1))
 
 

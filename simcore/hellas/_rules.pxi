@@ -1,4 +1,7 @@
 # Hellas rules as C functions over HState (included into _engine.pyx).
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
 #
 # Every rule lives here once; the step API (State) and the batch kernel
 # (play_batch) call these same functions. Interpretations of the spec:
@@ -42,21 +45,36 @@ cdef inline u128 affordable(const HCfg* c, const HState* s, const int* cost, u12
 
 
 cdef inline int emit_fields(u128 fields, int16_t* out, int n) noexcept nogil:
-    cdef int f
-    while fields:
-        f = ctz128(fields)
-        fields &= fields - 1
-        out[n] = A_FIELD + f
+    # one FIELD action per set bit, ascending; the two 64-bit halves separately (cheaper)
+    cdef uint64_t w = <uint64_t>fields
+    while w:
+        out[n] = A_FIELD + __builtin_ctzll(w)
+        w &= w - 1
+        n += 1
+    w = <uint64_t>(fields >> 64)
+    while w:
+        out[n] = A_FIELD + 64 + __builtin_ctzll(w)
+        w &= w - 1
         n += 1
     return n
 
 
-cdef inline int split_fits(const HCfg* c, const HState* s, int cols, int k) noexcept nogil:
+cdef inline uint64_t free_packed(const HCfg* c, const HState* s) noexcept nogil:
+    # each temple's free room in its own byte, with the byte's high bit set
+    cdef uint64_t out = c.temple_high_bits
     cdef int t
     for t in range(c.n_temples):
-        if c.splits[cols][k][t] > c.temple_size[t] - s.temple_cols[t]:
-            return 0
-    return 1
+        out |= (<uint64_t>(c.temple_size[t] - s.temple_cols[t])) << (8 * t)
+    return out
+
+
+cdef inline int split_fits_room(const HCfg* c, uint64_t room, int cols, int k) noexcept nogil:
+    # SWAR: a byte whose split exceeds its room borrows and clears its high bit
+    return ((room - c.split_packed[cols][k]) & c.temple_high_bits) == c.temple_high_bits
+
+
+cdef inline int split_fits(const HCfg* c, const HState* s, int cols, int k) noexcept nogil:
+    return split_fits_room(c, free_packed(c, s), cols, k)
 
 
 cdef inline int temple_free(const HCfg* c, const HState* s) noexcept nogil:
@@ -68,18 +86,16 @@ cdef inline int temple_free(const HCfg* c, const HState* s) noexcept nogil:
 
 cdef inline int temple_possible(const HCfg* c, const HState* s) noexcept nogil:
     # the active seat can pay, the supply has the columns, and some split fits
-    cdef int k, cols = c.space_columns[s.space]
-    if s.marble[s.active] < c.space_cost[s.space] or s.supply_columns < cols or temple_free(c, s) < cols:
-        return 0
-    for k in range(c.n_splits[cols]):
-        if split_fits(c, s, cols, k):
-            return 1
-    return 0
+    cdef int cols = c.space_columns[s.space]
+    # with enough room in all temples together, some split always fits
+    return (s.marble[s.active] >= c.space_cost[s.space] and s.supply_columns >= cols
+            and temple_free(c, s) >= cols)
 
 
 cdef int legal_actions(const HCfg* c, const HState* s, int16_t* out) noexcept nogil:
     """Write the sorted legal actions of the current decision into out; return their number."""
     cdef int n = 0, i, p = s.current, k, cols
+    cdef uint64_t room
     cdef u128 empty_building = c.building & ~s.occupied
     cdef int ph = s.phase
     if ph == PH_CHOOSE:
@@ -112,8 +128,9 @@ cdef int legal_actions(const HCfg* c, const HState* s, int16_t* out) noexcept no
         n = 1
         cols = c.space_columns[s.space]
         if temple_possible(c, s):
+            room = free_packed(c, s)
             for k in range(c.n_splits[cols]):
-                if split_fits(c, s, cols, k):
+                if split_fits_room(c, room, cols, k):
                     out[n] = A_SPLIT + k
                     n += 1
     elif ph == PH_QUARRY_PLACE:

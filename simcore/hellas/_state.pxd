@@ -101,6 +101,8 @@ ctypedef struct HCfg:
     int no_agora_chains           # H-D11
     int n_splits[MAXCOL + 1]
     uint8_t splits[MAXCOL + 1][MAXSPLIT][MAXT]
+    uint64_t split_packed[MAXCOL + 1][MAXSPLIT]   # one byte per temple, for the fit test
+    uint64_t temple_high_bits                     # 0x80 in each temple's byte
 
 ctypedef struct QLog:
     int8_t round
