@@ -17,7 +17,8 @@ Examples
 """
 from simcore.hellas.config import PLAYERS, SCORE_CATEGORIES, SETTINGS, HellasConfig, make_config
 from simcore.hellas._engine import (FIELD, PASS, PHASES, SPLIT, State, play_actions, play_batch)
-from simcore.hellas._engine import (determinized, playout_values, policy_action, policy_features)
+from simcore.hellas._engine import (determinized, playout_values, policy_action, policy_features,
+                                    policy_scores)
 from simcore.hellas.features import FEATURE_DOCS, FEATURES, policy_vector
 
 NAME = "hellas"

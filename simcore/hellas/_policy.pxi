@@ -57,6 +57,7 @@ ctypedef struct PCtx:
     u128 tmask
     u128 opp_own
     u128 interesting    # a field next to none of these is "plain"
+    u128 near           # fields next to own pieces, active quarries, temples or monuments
     int ng
     u128 gmask[MAXG]
     u128 gadj[MAXG]
@@ -136,8 +137,19 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x) noexcept nogil:
         if o != p:
             x.opp_own |= s.own[o]
     x.interesting = s.occupied | x.tmask | x.qmask
+    x.near = 0
+    for i in range(x.nq):
+        x.near |= c.nbr[x.qf[i]]
+    for i in range(c.n_temples):
+        x.near |= c.nbr[c.temple_field[i]]
+    remaining = s.monuments
+    while remaining:
+        x.near |= c.nbr[ctz128(remaining)]
+        remaining &= remaining - 1
     x.ng = 0
     x.largest = 0
+    if s.phase == PH_QUARRY_PLACE or s.phase == PH_WORKER_MOVE:
+        return      # these decisions need no groups
     remaining = s.own[p]
     while remaining and x.ng < MAXG:
         group = flood_group(c, s, p, ctz128(remaining), &adj)
@@ -150,6 +162,7 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x) noexcept nogil:
         x.gpalace[i] = (group & s.palaces[p]) != 0
         x.gcity[i] = x.ghouse[i] and x.gpalace[i]
         x.gpts[i] = adj_points(c, s, adj) if x.gcity[i] else 0.0
+        x.near |= adj
         if x.gcity[i] and x.gsize[i] > x.largest:
             x.largest = x.gsize[i]
         x.ng += 1
@@ -290,15 +303,111 @@ cdef inline int seat_income(const HCfg* c, const HState* s, const PCtx* x, int o
     return inc
 
 
+# ---------------------------------------------------------------- fast scores (= w . features)
+#
+# The decision loop does not build feature vectors: these functions add up
+# the same terms weighted directly (test_strategies checks they agree with the
+# *_features functions above, which are the documented definition).
+
+cdef inline double build_base(const HCfg* c, const PCtx* x, const Policy* pol, int phase, int land) noexcept nogil:
+    # the score of a plain field (nothing interesting next to it)
+    cdef int cost
+    if phase == PH_BUILD_HOUSE:
+        cost = c.cost_house[land]
+    elif phase == PH_BUILD_AGORA:
+        cost = c.cost_agora[land]
+    else:
+        cost = c.cost_palace[land]
+    return pol.w[F_COST] * cost + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -cost) + pol.w[F_PIECE]
+
+
+cdef inline double build_score(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol,
+                               int phase, int f, double base) noexcept nogil:
+    cdef int g, t, size = 1, hh, pp, city, i
+    cdef u128 nb = c.nbr[f], own_nb, madj, oldadj = 0, fresh
+    cdef double v = base, oldpts = 0.0, inc = 0.0, factor, reach
+    if not (nb & x.interesting):
+        return v
+    own_nb = nb & s.own[x.p]
+    v += pol.w[F_CONNECT] * popcount128(own_nb) + pol.w[F_DENY_FIELD] * popcount128(nb & x.opp_own)
+    if nb & x.qmask:
+        for i in range(x.nq):
+            if has128(nb, x.qf[i]):
+                inc += x.qv[i]
+        inc *= x.qa_left
+        v += pol.w[F_DENY_QUARRY] * inc
+        if phase == PH_BUILD_HOUSE:
+            v += pol.w[F_MARBLE_INCOME] * inc
+    hh = phase == PH_BUILD_HOUSE
+    pp = phase == PH_BUILD_PALACE
+    madj = nb
+    if own_nb:
+        for g in range(x.ng):
+            if x.gmask[g] & own_nb:
+                size += x.gsize[g]
+                hh |= x.ghouse[g]
+                pp |= x.gpalace[g]
+                madj |= x.gadj[g]
+                oldadj |= x.gadj[g]
+                oldpts += x.gpts[g]
+    city = hh and pp
+    if city:
+        v += pol.w[F_CITY_POINTS] * (adj_points(c, s, madj) - oldpts)
+        if size > x.largest:
+            v += pol.w[F_CITY_GROWTH] * (size - x.largest)
+    fresh = madj & ~oldadj
+    if fresh & x.tmask:
+        factor = 1.0 if city else 0.5
+        reach = 0.0
+        for t in range(c.n_temples):
+            if has128(fresh, c.temple_field[t]):
+                reach += factor * (c.temple_size[t] - s.temple_cols[t])
+        v += pol.w[F_TEMPLE_REACH] * reach
+    if not city and (fresh & s.monuments):
+        v += pol.w[F_MONUMENT_REACH] * popcount128(fresh & s.monuments)
+    return v
+
+
+cdef inline void split_terms(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol, int space,
+                             double* a, double* ring_value, double* base) noexcept nogil:
+    # a split's score = base + sum_t x_t a_t + ring_value[completions]
+    cdef double mine[MAXT]
+    cdef double opp[MAXT]
+    cdef int t, k, rings, cost = c.space_cost[space]
+    temple_coefs(c, s, x, mine, opp)
+    for t in range(c.n_temples):
+        a[t] = pol.w[F_TEMPLE_COLUMNS] * mine[t] + pol.w[F_OPPONENT_GAIN] * opp[t]
+    for k in range(MAXT + 1):
+        rings = 1 + k
+        if rings > s.supply_rings:
+            rings = s.supply_rings
+        ring_value[k] = pol.w[F_RINGS] * (ring_points(c, s, x.p, s.rings[x.p] + rings)
+                                          - ring_points(c, s, x.p, s.rings[x.p]))
+    base[0] = pol.w[F_COST] * cost + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -cost)
+
+
+cdef inline double split_score(const HCfg* c, const HState* s, int cols, int k, const double* a,
+                               const double* ring_value, double base) noexcept nogil:
+    cdef int t, v, comp = 0
+    cdef double sc = base
+    for t in range(c.n_temples):
+        v = c.splits[cols][k][t]
+        if v:
+            sc += v * a[t]
+            if s.temple_cols[t] + v == c.temple_size[t]:
+                comp += 1
+    return sc + ring_value[comp]
+
+
 # ---------------------------------------------------------------- best follow-ups (choose_space)
 
 cdef double best_build(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol,
                        int phase) noexcept nogil:
     # the best weighted score of a house/agora/palace the seat could build now (0 = pass)
-    cdef double best = 0.0, v, F[NF]
-    cdef double plain[2]
-    cdef int f, land, left
-    cdef u128 fields
+    cdef double best = 0.0, v
+    cdef double base[2]
+    cdef int f, left, have_plain = 0
+    cdef u128 fields, avail
     cdef const int* cost
     if phase == PH_BUILD_HOUSE:
         left = s.n_houses[x.p] < c.max_house
@@ -311,34 +420,31 @@ cdef double best_build(const HCfg* c, const HState* s, const PCtx* x, const Poli
         cost = c.cost_palace
     if not left:
         return 0.0
-    plain[0] = INFINITY
-    plain[1] = INFINITY
-    fields = 0
+    base[0] = build_base(c, x, pol, phase, 0)
+    base[1] = build_base(c, x, pol, phase, 1)
+    avail = 0
     if x.marble >= cost[0]:
-        fields |= c.building & c.coast
+        avail |= c.building & c.coast
     if x.marble >= cost[1]:
-        fields |= c.building & ~c.coast
-    fields &= ~s.occupied
+        avail |= c.building & ~c.coast
+    avail &= ~s.occupied
+    fields = avail & x.near
+    if avail & ~x.near & c.coast and base[0] > best:
+        best = base[0]
+    if avail & ~x.near & ~c.coast and base[1] > best:
+        best = base[1]
     while fields:
         f = ctz128(fields)
         fields &= fields - 1
-        if not (c.nbr[f] & x.interesting):
-            land = land_kind(c, f)
-            if plain[land] != INFINITY:
-                continue
-            build_features(c, s, x, phase, f, F)
-            v = dot(pol, F)
-            plain[land] = v
-        else:
-            build_features(c, s, x, phase, f, F)
-            v = dot(pol, F)
+        v = build_score(c, s, x, pol, phase, f, base[land_kind(c, f)])
         if v > best:
             best = v
     return best
 
 
 cdef double best_monument(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol) noexcept nogil:
-    cdef double best = 0.0, v, F[NF]
+    cdef double best = 0.0, v
+    cdef double F[NF]
     cdef int f, plain_done = 0
     cdef u128 fields
     if s.supply_monuments <= 0 or x.marble < c.cost_monument:
@@ -358,30 +464,38 @@ cdef double best_monument(const HCfg* c, const HState* s, const PCtx* x, const P
     return best
 
 
-cdef inline int fits_split(const HCfg* c, const HState* s, int cols, int k) noexcept nogil:
-    cdef int t
-    for t in range(c.n_temples):
-        if c.splits[cols][k][t] > c.temple_size[t] - s.temple_cols[t]:
-            return 0
-    return 1
-
-
 cdef double best_split(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol,
-                       int space, const double* mine, const double* opp) noexcept nogil:
-    cdef double best = 0.0, v, F[NF]
-    cdef int cols = c.space_columns[space], k
+                       int space) noexcept nogil:
+    # greedy estimate for choose_space: columns into the temples of highest value first
+    cdef double a[MAXT]
+    cdef double ring_value[MAXT + 1]
+    cdef double base, v
+    cdef int cols = c.space_columns[space], left, t, u, bt, comp = 0, room
+    cdef int used[MAXT]
     if x.marble < c.space_cost[space] or s.supply_columns < cols or temple_free(c, s) < cols:
         return 0.0
-    for k in range(c.n_splits[cols]):
-        if fits_split(c, s, cols, k):
-            split_features(c, s, x, space, k, mine, opp, F)
-            v = dot(pol, F)
-            if v > best:
-                best = v
-    return best
+    split_terms(c, s, x, pol, space, a, ring_value, &base)
+    v = base
+    left = cols
+    for t in range(c.n_temples):
+        used[t] = 0
+    while left > 0:
+        bt = -1
+        for t in range(c.n_temples):
+            if not used[t] and c.temple_size[t] > s.temple_cols[t] and (bt < 0 or a[t] > a[bt]):
+                bt = t
+        if bt < 0:
+            break
+        used[bt] = 1
+        room = c.temple_size[bt] - s.temple_cols[bt]
+        u = room if room < left else left
+        v += u * a[bt]
+        if u == room:
+            comp += 1
+        left -= u
+    v += ring_value[comp]
+    return v if v > 0.0 else 0.0
 
-
-# ---------------------------------------------------------------- all actions of a decision
 
 cdef void action_features(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol,
                           int a, double* F, double* cache) noexcept nogil:
@@ -418,8 +532,7 @@ cdef void action_features(const HCfg* c, const HState* s, const PCtx* x, const P
             F[F_SPACE_VALUE] = cache[3]
         elif kind == SK_TEMPLE:
             F[F_TEMPLE_FIRST] = 1.0 if (s.temple_marker < 0 and not x.last_round) else 0.0
-            temple_coefs(c, s, x, mine, opp)
-            F[F_SPACE_VALUE] = best_split(c, s, x, pol, a, mine, opp)
+            F[F_SPACE_VALUE] = best_split(c, s, x, pol, a)
         elif kind == SK_QUARRY:
             if cache[4] == INFINITY:
                 cache[4] = seat_income(c, s, x, x.p)
@@ -454,30 +567,34 @@ cdef void action_features(const HCfg* c, const HState* s, const PCtx* x, const P
 
 cdef void score_actions(const HCfg* c, const HState* s, const Policy* pol, const PCtx* x,
                         const int16_t* buf, int n, double* sc) noexcept nogil:
-    cdef double F[NF], cache[6], plain[2], mine[MAXT], opp[MAXT]
-    cdef int i, a, f, land, ph = s.phase
+    cdef double F[NF]
+    cdef double cache[6]
+    cdef double base[2]
+    cdef double a[MAXT]
+    cdef double ring_value[MAXT + 1]
+    cdef double tbase
+    cdef int i, act, cols, ph = s.phase
+    if ph == PH_BUILD_HOUSE or ph == PH_BUILD_AGORA or ph == PH_BUILD_PALACE:
+        base[0] = build_base(c, x, pol, ph, 0)
+        base[1] = build_base(c, x, pol, ph, 1)
+        for i in range(n):
+            act = buf[i]
+            if act == A_PASS:
+                sc[i] = 0.0
+            else:
+                sc[i] = build_score(c, s, x, pol, ph, act - A_FIELD, base[land_kind(c, act - A_FIELD)])
+        return
+    if ph == PH_TEMPLE:
+        split_terms(c, s, x, pol, s.space, a, ring_value, &tbase)
+        cols = c.space_columns[s.space]
+        for i in range(n):
+            act = buf[i]
+            sc[i] = 0.0 if act == A_PASS else split_score(c, s, cols, act - A_SPLIT, a, ring_value, tbase)
+        return
     for i in range(6):
         cache[i] = INFINITY
-    plain[0] = INFINITY
-    plain[1] = INFINITY
-    if ph == PH_TEMPLE:
-        temple_coefs(c, s, x, mine, opp)
     for i in range(n):
-        a = buf[i]
-        if a != A_PASS and (ph == PH_BUILD_HOUSE or ph == PH_BUILD_AGORA or ph == PH_BUILD_PALACE):
-            f = a - A_FIELD
-            if not (c.nbr[f] & x.interesting):
-                land = land_kind(c, f)
-                if plain[land] == INFINITY:
-                    build_features(c, s, x, ph, f, F)
-                    plain[land] = dot(pol, F)
-                sc[i] = plain[land]
-                continue
-            build_features(c, s, x, ph, f, F)
-        elif ph == PH_TEMPLE and a != A_PASS:
-            split_features(c, s, x, s.space, a - A_SPLIT, mine, opp, F)
-        else:
-            action_features(c, s, x, pol, a, F, cache)
+        action_features(c, s, x, pol, buf[i], F, cache)
         sc[i] = dot(pol, F)
 
 

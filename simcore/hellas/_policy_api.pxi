@@ -132,3 +132,20 @@ def playout_values(State st, policies, int playouts, seed):
                 total += win_share(c, &work, p)
             v[i] = total / playouts
     return [int(buf[i]) for i in range(n)], values
+
+
+def policy_scores(State st, policy):
+    """``(actions, scores)``: the heuristic's score of each legal action at ``st``
+    (what the decision loop computes; equals ``features @ weights``)."""
+    cdef Policy pol
+    cdef PCtx x
+    cdef int16_t buf[MAXLEGAL]
+    cdef double sc[MAXLEGAL]
+    cdef int n, i
+    load_policy(&pol, policy)
+    if st.s.phase == PH_OVER:
+        return [], np.zeros(0)
+    n = legal_actions(&st.cc.c, &st.s, buf)
+    make_ctx(&st.cc.c, &st.s, &x)
+    score_actions(&st.cc.c, &st.s, &pol, &x, buf, n, sc)
+    return [int(buf[i]) for i in range(n)], np.array([sc[i] for i in range(n)])
