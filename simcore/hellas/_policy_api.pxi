@@ -6,9 +6,17 @@ cdef uint64_t DETERMINIZE_SALT = 0x64657465726DULL   # "determ"
 
 
 cdef void reshuffle_stack(HState* s, uint64_t seed) noexcept nogil:
-    # hidden information: the face-down tiles in a fresh order drawn from seed
+    # hidden information: the face-down tiles in a fresh order drawn from seed.
+    # They are sorted first, so the result does not depend on their true order.
     cdef uint64_t r[4]
     cdef int i, j, tmp, lo = s.stack_pos, n = s.n_stack - s.stack_pos
+    for i in range(1, n):
+        tmp = s.stack[lo + i]
+        j = i - 1
+        while j >= 0 and s.stack[lo + j] > tmp:
+            s.stack[lo + j + 1] = s.stack[lo + j]
+            j -= 1
+        s.stack[lo + j + 1] = tmp
     rng_seed(r, seed, DETERMINIZE_SALT)
     for i in range(n - 1, 0, -1):
         j = <int>rng_below(r, i + 1)
