@@ -142,7 +142,13 @@ def cmd_replay(args):
 
 # ---------------------------------------------------------------- main
 
-COMMANDS = [add_simulate, add_replay]
+def add_tune(sub):
+    # implemented in strategies/tune.py (search of heuristic weights)
+    from strategies.tune import add_parser
+    add_parser(sub)
+
+
+COMMANDS = [add_simulate, add_replay, add_tune]
 
 
 def build_parser():
