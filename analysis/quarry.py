@@ -1,7 +1,7 @@
 """Hellas quarries: yields, closures, tile numbers, marble income and luck.
 
 Inputs are the runner's ``events`` table (one row per quarry action:
-``game_index``, ``round``, ``seat``, ``income_0..income_3``, ``tile_0..tile_3``,
+``game_index``, ``round``, ``seat``, ``income_0..income_3``, ``tiles_0..tiles_3``,
 ``dest_0..dest_3``, ``opened``, ``closed``, ``worker_to``) and the ``players``
 table (``marble_income`` = marble a player gained from quarries).
 
@@ -252,7 +252,9 @@ def quarry_tiles_by_round(events: Frame, by: str | Iterable[str] | None = None) 
     [('opened', 1, 7.0), ('raised', 1, 25.0)]
     """
     groups = as_list(by)
-    tiles = _numbered(events, "tile")
+    # the runner writes tiles_0.. (docs/results.md); tile_0.. is accepted too
+    tile_stem = "tiles" if any(re.match(r"^tiles_\d+$", c) for c in columns(events)) else "tile"
+    tiles = _numbered(events, tile_stem)
     dests = _numbered(events, "dest")
     require(events, ["round", "opened"], "quarry_tiles_by_round")
     lf = as_lazy(events).with_columns(pl.len().over([*groups, "round"]).alias("__actions"))
