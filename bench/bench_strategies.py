@@ -1,0 +1,116 @@
+"""Strength and speed of the Hellas strategies (fixed seeds; prints figures).
+
+    python bench/bench_strategies.py            # everything
+    python bench/bench_strategies.py --quick    # fewer games
+
+Win shares are means over games of the seat's win share (a k-way tie = 1/k),
+with a 95 % normal-approximation confidence interval. Seats are alternated
+(2 players) or rotated (3 players) so that seat advantage cancels.
+"""
+import argparse
+import math
+import os
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import strategies  # noqa: E402
+from simcore import hellas  # noqa: E402
+from simcore.rng import game_seeds  # noqa: E402
+
+
+def ci(x):
+    x = np.asarray(x, dtype=float)
+    m = x.mean()
+    h = 1.96 * x.std(ddof=1) / math.sqrt(len(x))
+    return f"{m:.4f} (95% CI {m - h:.4f}-{m + h:.4f}, n={len(x)})"
+
+
+def seats_rotated(players, policy, others, seeds):
+    """Per-game win share of ``policy``, its seat rotating over the games."""
+    out = np.empty(len(seeds))
+    for seat in range(players):
+        idx = np.arange(seat, len(seeds), players)
+        pols = list(others)
+        pols.insert(seat, policy)
+        res = hellas.play_batch(players, seeds[idx], pols[:players], events=False)
+        out[idx] = res["players"]["win_share"][:, seat]
+    return out
+
+
+def pol(name):
+    return strategies.resolve("hellas", name).as_policy()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--mc-games", type=int, default=200)
+    ap.add_argument("--mc-playouts", type=int, default=16)
+    ap.add_argument("--tuned", default="tuned")
+    args = ap.parse_args()
+    n_big = 2000 if args.quick else 10_000
+    n_preset = 1000 if args.quick else 4000
+
+    seeds = np.asarray(game_seeds(1, 0, n_big), dtype=np.uint64)
+    print(f"balanced vs random, 2 players, seats alternated: {ci(seats_rotated(2, pol('balanced'), [None], seeds))}")
+
+    seeds = np.asarray(game_seeds(2, 0, n_preset), dtype=np.uint64)
+    for name in strategies.known("hellas"):
+        if name == "random":
+            continue
+        print(f"{name:>16} vs random, 2 players: {ci(seats_rotated(2, pol(name), [None], seeds))}")
+
+    seeds = np.asarray(game_seeds(3, 0, n_preset), dtype=np.uint64)
+    for name in strategies.known("hellas"):
+        if name in ("random", "balanced"):
+            continue
+        share = seats_rotated(3, pol(name), [pol("balanced")] * 2, seeds)
+        print(f"{name:>16} vs 2 x balanced, 3 players (fair 0.333): {ci(share)}")
+
+    try:
+        tuned = pol(args.tuned)
+    except ValueError as exc:
+        print(f"tuned preset: {exc}")
+    else:
+        seeds = np.asarray(game_seeds(4, 0, n_big), dtype=np.uint64)
+        share = seats_rotated(3, tuned, [pol("balanced")] * 2, seeds)
+        print(f"{args.tuned} vs 2 x balanced, 3 players, seats rotated (fair 0.333): {ci(share)}")
+
+    # flat Monte Carlo vs balanced, 2 players, seats alternated
+    g = 40 if args.quick else args.mc_games
+    mc = strategies.FlatMonteCarloAgent(playouts=args.mc_playouts, seed=9)
+    bal = strategies.PolicyAgent("balanced", seed=9)
+    seeds = [int(s) for s in game_seeds(5, 0, g)]
+    shares = []
+    t = time.perf_counter()
+    for i, seed in enumerate(seeds):
+        agents = [mc, bal] if i % 2 == 0 else [bal, mc]
+        st = strategies.play_python("hellas", agents, seed)
+        tot = st.scores()["total"]
+        best = max(tot)
+        seat = i % 2
+        shares.append((1.0 / tot.count(best)) if tot[seat] == best else 0.0)
+    print(f"flat MC ({args.mc_playouts} playouts/action, balanced+eps 0.05 playouts) vs balanced, 2 players: "
+          f"{ci(shares)} [{time.perf_counter() - t:.0f} s]")
+
+    # throughput: balanced in all seats, 3 players, one core (this process)
+    seeds = np.asarray(game_seeds(6, 0, 20_000), dtype=np.uint64)
+    b = pol("balanced")
+    rates = []
+    for _ in range(3):
+        t = time.perf_counter()
+        hellas.play_batch(3, seeds, [b, b, b], events=False)
+        rates.append(len(seeds) / (time.perf_counter() - t))
+    t = time.perf_counter()
+    hellas.play_batch(3, seeds, None, events=False)
+    rnd = len(seeds) / (time.perf_counter() - t)
+    print(f"play_batch throughput, 3 players, one core: balanced {max(rates):,.0f} games/s "
+          f"(best of 3 x {len(seeds)}), random {rnd:,.0f} games/s")
+
+
+if __name__ == "__main__":
+    main()
