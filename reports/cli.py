@@ -148,7 +148,13 @@ def add_tune(sub):
     add_parser(sub)
 
 
-COMMANDS = [add_simulate, add_replay, add_tune]
+def add_regress(sub):
+    # implemented in reports/regress.py (balance regression check against a baseline)
+    from reports.regress import add_parser
+    add_parser(sub)
+
+
+COMMANDS = [add_simulate, add_replay, add_tune, add_regress]
 
 
 def build_parser():
