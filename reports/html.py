@@ -1,0 +1,145 @@
+"""Render a :class:`reports.report.Report` as self-contained HTML and as Markdown.
+
+The HTML embeds every figure as a base64 PNG (``data:`` URI) and carries its
+own CSS, so the file opens from disk with no server and no other file; the
+Markdown links the PNGs in ``figures/``. Tables show at most
+:data:`MAX_ROWS` rows; each is also a CSV in ``tables/``.
+"""
+from __future__ import annotations
+
+import base64
+import datetime as _dt
+import html
+import math
+import re
+
+import polars as pl
+
+MAX_ROWS = 60
+
+CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:1100px;
+margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
+h1{font-size:1.6em;border-bottom:2px solid #1f77b4;padding-bottom:.2em}
+h2{font-size:1.25em;margin-top:2em;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;font-size:.82em;margin:.5em 0 1.2em;display:block;overflow-x:auto}
+th,td{border:1px solid #ddd;padding:2px 7px;text-align:right;white-space:nowrap}
+th{background:#f3f6fa}td:first-child,th:first-child{text-align:left}
+figure{margin:1em 0}figure img{max-width:100%;border:1px solid #eee}
+figcaption,.cap{font-size:.85em;color:#555}
+pre{background:#f6f8fa;padding:.6em;overflow-x:auto;font-size:.85em}
+.status{background:#fff6e0;border-left:4px solid #f0a000;padding:.5em 1em}
+nav ol{columns:2}
+"""
+
+
+def fmt(value) -> str:
+    """A table cell: integers with separators, floats to 4 significant digits."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        if value == 0:
+            return "0"
+        a = abs(value)
+        if a >= 1000:
+            return f"{value:,.0f}"
+        if a < 1e-3:
+            return f"{value:.2e}"
+        return f"{value:.4g}"
+    return str(value)
+
+
+def _inline(text: str) -> str:
+    """Markdown-lite to HTML: **bold**, `code`."""
+    t = html.escape(text)
+    t = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", t)
+    return re.sub(r"`(.+?)`", r"<code>\1</code>", t)
+
+
+def _para_html(text: str) -> str:
+    out = []
+    for block in re.split(r"```", text):
+        out.append(block)
+    parts = []
+    for i, block in enumerate(out):
+        if i % 2:
+            parts.append(f"<pre>{html.escape(block.strip())}</pre>")
+        elif block.strip():
+            cls = ' class="status"' if block.strip().startswith("**Data status") else ""
+            parts.append(f"<p{cls}>{_inline(block.strip())}</p>")
+    return "\n".join(parts)
+
+
+def table_html(frame: pl.DataFrame, max_rows: int = MAX_ROWS) -> str:
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in frame.columns)
+    rows = []
+    for r in frame.head(max_rows).iter_rows():
+        rows.append("<tr>" + "".join(f"<td>{html.escape(fmt(v))}</td>" for v in r) + "</tr>")
+    more = f'<p class="cap">… {frame.height - max_rows:,} more rows in the CSV</p>' if frame.height > max_rows else ""
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>{more}"
+
+
+def table_markdown(frame: pl.DataFrame, max_rows: int = MAX_ROWS) -> str:
+    def cell(v):
+        return fmt(v).replace("|", "\\|")
+    lines = ["| " + " | ".join(frame.columns) + " |", "|" + "---|" * len(frame.columns)]
+    for r in frame.head(max_rows).iter_rows():
+        lines.append("| " + " | ".join(cell(v) for v in r) + " |")
+    if frame.height > max_rows:
+        lines.append(f"\n… {frame.height - max_rows:,} more rows in the CSV")
+    return "\n".join(lines)
+
+
+def _anchor(title):
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+
+
+def render_html(report) -> str:
+    now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    body = [f"<h1>{html.escape(report.title)}</h1>", f'<p class="cap">Written {now} by boardlab.</p>']
+    body += [_para_html(p) for p in report.intro]
+    body.append("<nav><ol>" + "".join(f'<li><a href="#{_anchor(s.title)}">{html.escape(s.title)}</a></li>'
+                                      for s in report.sections) + "</ol></nav>")
+    for sec in report.sections:
+        body.append(f'<h2 id="{_anchor(sec.title)}">{html.escape(sec.title)}</h2>')
+        body += [_para_html(p) for p in sec.paragraphs]
+        for f in sec.figures:
+            data = base64.b64encode(getattr(f, "png_bytes", b"")).decode("ascii")
+            body.append(f'<figure id="fig-{f.name}"><img alt="{html.escape(f.title or f.name)}" '
+                        f'src="data:image/png;base64,{data}"><figcaption><strong>{html.escape(f.title)}.'
+                        f'</strong> {html.escape(f.caption)} (<code>{html.escape(getattr(f, "svg", ""))}</code>)'
+                        f'</figcaption></figure>')
+        for t in sec.tables:
+            if not t.show:
+                body.append(f'<p class="cap">{html.escape(t.caption)} Table: <code>{html.escape(t.csv)}</code></p>')
+                continue
+            body.append(f'<p class="cap"><strong>{html.escape(t.name)}</strong> — {html.escape(t.caption)} '
+                        f'(<code>{html.escape(getattr(t, "csv", ""))}</code>)</p>')
+            body.append(table_html(t.frame))
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{html.escape(report.title)}</title><style>{CSS}</style></head><body>\n"
+            + "\n".join(body) + "\n</body></html>\n")
+
+
+def render_markdown(report) -> str:
+    lines = [f"# {report.title}", ""]
+    for p in report.intro:
+        lines += [p, ""]
+    for sec in report.sections:
+        lines += [f"## {sec.title}", ""]
+        for p in sec.paragraphs:
+            lines += [p, ""]
+        for f in sec.figures:
+            lines += [f"![{f.title}]({f.png})", "", f"*{f.title}.* {f.caption} ([SVG]({f.svg}))", ""]
+        for t in sec.tables:
+            if not t.show:
+                lines += [f"{t.caption} Table: [{t.csv}]({t.csv})", ""]
+                continue
+            lines += [f"**{t.name}** — {t.caption} ([CSV]({t.csv}))", "", table_markdown(t.frame), ""]
+    return "\n".join(lines)

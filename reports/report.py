@@ -1,0 +1,503 @@
+"""Reports: sections of tables and figures built from results folders.
+
+A :class:`Report` is a title and a list of :class:`Section` s; a section holds
+paragraphs, :class:`Table` s (polars DataFrames) and :class:`Fig` s
+(matplotlib Figures with a caption). :func:`write_report` writes
+``report.html`` (self-contained, figures embedded as base64 PNG),
+``report.md``, ``figures/<name>.png|svg`` and ``tables/<name>.csv``.
+
+The section builders take a :class:`RunSet` — one or more results folders
+with a label each, stacked into one table with the label in a column — so
+the same code reports one run, the runs of a study, or the variants of a
+comparison. Every game gets seat advantage, score distributions, categories
+and convergence; a game's own analyses are registered in
+:data:`GAME_SECTIONS` (``manifest["game"]`` -> builders), e.g. the Hellas
+quarries. In a notebook::
+
+    from reports.report import RunSet, seat_section
+    rs = RunSet.from_dirs({"3p": "runs/hellas-3p"})
+    sec = seat_section(rs)
+    sec.tables[0].frame, sec.figures[0].figure
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import polars as pl
+
+from analysis import load_run
+from analysis._common import HELLAS_CATEGORIES
+from reports import figures as F
+
+# ---------------------------------------------------------------- containers
+
+
+@dataclass
+class Table:
+    name: str
+    frame: pl.DataFrame
+    caption: str = ""
+    show: bool = True          # False: CSV only (too long to print)
+
+
+@dataclass
+class Fig:
+    name: str
+    figure: object             # matplotlib.figure.Figure
+    caption: str = ""
+    title: str = ""
+
+
+@dataclass
+class Section:
+    title: str
+    paragraphs: list = field(default_factory=list)
+    tables: list = field(default_factory=list)
+    figures: list = field(default_factory=list)
+    terminal: str = ""         # compact text for the terminal summary
+
+
+@dataclass
+class Report:
+    title: str
+    sections: list = field(default_factory=list)
+    intro: list = field(default_factory=list)
+
+    def terminal(self):
+        return "\n\n".join(s.terminal for s in self.sections if s.terminal)
+
+
+# ---------------------------------------------------------------- run sets
+
+#: Scoring categories per game; other games: the players columns between
+#: ``strategy`` and ``total`` (the engine writes its categories there).
+CATEGORIES = {"hellas": HELLAS_CATEGORIES}
+
+
+@dataclass
+class RunSet:
+    """Results folders with a label each, stacked; the label is in column ``group``."""
+
+    runs: dict                 # label -> analysis.Run
+    group: str = "run"
+    title: str = ""
+
+    @classmethod
+    def from_dirs(cls, dirs, group="run", title=""):
+        """``{label: folder}`` (or one folder) -> RunSet; ValueError names a bad folder."""
+        if isinstance(dirs, (str, os.PathLike)):
+            dirs = {os.path.basename(os.path.normpath(os.fspath(dirs))) or "run": dirs}
+        runs = {label: load_run(path) for label, path in dirs.items()}
+        games = {r.manifest.get("game") for r in runs.values()}
+        if len(games) > 1:
+            raise ValueError(f"a run set holds one game, got {sorted(map(str, games))}")
+        return cls(runs=runs, group=group, title=title)
+
+    @property
+    def game(self):
+        return next(iter(self.runs.values())).manifest.get("game", "?")
+
+    @property
+    def labels(self):
+        return list(self.runs)
+
+    def _stack(self, table):
+        frames = []
+        for label, run in self.runs.items():
+            lf = getattr(run, table)
+            if not lf.collect_schema().names():
+                continue
+            lf = lf.with_columns(pl.lit(label).alias(self.group))
+            if table in ("players", "games", "events"):
+                lf = lf.with_columns(pl.lit(int(run.manifest["players"]), dtype=pl.Int64).alias("n_players"))
+            frames.append(lf.collect())
+        if not frames:
+            return pl.DataFrame()
+        out = pl.concat(frames, how="diagonal_relaxed")
+        order = {lab: i for i, lab in enumerate(self.runs)}
+        return out.with_columns(pl.col(self.group).cast(pl.Enum(list(order))))
+
+    @cached_property
+    def players(self):
+        return self._stack("players")
+
+    @cached_property
+    def games(self):
+        return self._stack("games")
+
+    @cached_property
+    def events(self):
+        return self._stack("events")
+
+    @cached_property
+    def categories(self):
+        if self.game in CATEGORIES:
+            return [c for c in CATEGORIES[self.game] if c in self.players.columns]
+        cols = self.players.columns
+        if "strategy" in cols and "total" in cols:
+            return cols[cols.index("strategy") + 1: cols.index("total")]
+        return []
+
+    def n_games(self):
+        return {label: int(run.manifest["games"]) for label, run in self.runs.items()}
+
+    def games_text(self):
+        """'20,000 games' or '20,000 games per run (3 runs, 60,000 in all)'."""
+        n = self.n_games()
+        vals = set(n.values())
+        total = sum(n.values())
+        if len(n) == 1:
+            return f"{total:,} games"
+        if len(vals) == 1:
+            return f"{next(iter(vals)):,} games per {self.group} ({len(n)} {self.group}s, {total:,} in all)"
+        return f"{min(vals):,}–{max(vals):,} games per {self.group} ({total:,} in all)"
+
+
+# ---------------------------------------------------------------- sections
+
+def _facet(rs):
+    return rs.group if len(rs.runs) > 1 else None
+
+
+def seat_section(rs: RunSet, series=False) -> Section:
+    """Seat advantage: win share per seat with CIs, the equality test, mean scores."""
+    from analysis.seats import seat_advantage, seat_equality_test
+
+    p = rs.players
+    adv = seat_advantage(p, by=rs.group)
+    eq = seat_equality_test(p, by=rs.group)
+    fig = F.win_share_by_seat(
+        adv, facet=None if series else _facet(rs), series=rs.group if series and len(rs.runs) > 1 else None,
+        caption=(f"Mean win share of each seat (a k-way tie counts 1/k) with 95% Wilson intervals; "
+                 f"dashed line: the fair share 1/n. {rs.games_text()}."))
+    sec = Section("Seat advantage", paragraphs=[
+        "Does the first player (seat 0) win more than its fair share? `win_share` is the mean win "
+        "share of the seat, `deviation` its difference from 1/n; the chi-square test asks whether "
+        "all seats are equal."],
+        tables=[Table("seat_advantage", adv, "Win share, score and margin per seat (95% CIs)."),
+                Table("seat_equality_test", eq, "Multinomial goodness-of-fit test of equal seats.")],
+        figures=[Fig("win_share_by_seat", fig, _caption_of(fig))])
+    rows = []
+    for r in adv.iter_rows(named=True):
+        half = (r["win_hi"] - r["win_lo"]) / 2 * 100
+        rows.append([str(r[rs.group]), str(r["n_players"]), str(r["seat"]),
+                     f"{r['win_share'] * 100:.1f}% ±{half:.1f}", f"{r['deviation'] * 100:+.1f}",
+                     f"{r['mean_total']:.1f}", f"{r['n']:,}"])
+    sec.terminal = "Win share by seat (95% CI)\n" + text_table(
+        [rs.group, "players", "seat", "win share", "vs fair (pp)", "mean score", "games"], rows)
+    return sec
+
+
+def score_section(rs: RunSet) -> Section:
+    from analysis.summary import score_distribution
+
+    dist = score_distribution(rs.players, by=rs.group)
+    summary = (rs.players.group_by([rs.group, "n_players", "seat"])
+               .agg(pl.len().alias("n"), pl.col("total").mean().alias("mean"),
+                    pl.col("total").std().alias("sd"),
+                    pl.col("total").quantile(0.1).alias("p10"), pl.col("total").median().alias("median"),
+                    pl.col("total").quantile(0.9).alias("p90"))
+               .sort([rs.group, "n_players", "seat"]))
+    fig = F.score_distributions(dist, facet=_facet(rs), caption=(
+        f"Share of games in which each seat finished with each total score. {rs.games_text()}."))
+    return Section("Score distributions",
+                   tables=[Table("score_summary", summary, "Final score per seat (points)."),
+                           Table("score_distribution", dist, "Share of games per final score and seat.",
+                                 show=False)],
+                   figures=[Fig("score_distributions", fig, _caption_of(fig))])
+
+
+def category_section(rs: RunSet) -> Section:
+    from analysis.categories import category_counterfactual, category_logit, category_profile
+
+    cats = rs.categories
+    if not cats:
+        return Section("Scoring categories", paragraphs=["This game's players table names no scoring categories."])
+    p = rs.players
+    prof = category_profile(p, cats, by=rs.group)
+    logit = category_logit(p, cats, by=rs.group)
+    cf = category_counterfactual(p, cats, by=rs.group)
+    fig = F.category_weights(logit, prof, series=rs.group if len(rs.runs) > 1 else None, caption=(
+        f"Left: winners' mean points per category. Right: standardized logistic-regression "
+        f"coefficient of winning on all categories at once (cluster-robust 95% CIs). {rs.games_text()}."))
+    return Section("Scoring categories", paragraphs=[
+        "Which categories make the winner: the standardized coefficient is the change in log-odds "
+        "of winning per standard deviation of a category's points, the others held fixed; the "
+        "counterfactual says how often the winner would not win if the category did not count."],
+        tables=[Table("category_logit", logit, "Standardized logit coefficients per category."),
+                Table("category_counterfactual", cf, "Winners lost if a category did not count."),
+                Table("category_profile", prof, "Mean points per category for winners, others, all.",
+                      show=False)],
+        figures=[Fig("category_weights", fig, _caption_of(fig))])
+
+
+def convergence_section(rs: RunSet, half_width=0.01) -> Section:
+    from analysis.convergence import seat_convergence, seat_games_needed
+
+    conv = seat_convergence(rs.players, by=rs.group)
+    need = seat_games_needed(rs.players, half_width, by=rs.group)
+    fig = F.convergence(conv, facet=_facet(rs), caption=(
+        f"Seat win shares on the first N games (top, 95% band) and the CI half-width (bottom; "
+        f"dotted: the 1/√N slope). {rs.games_text()}."))
+    return Section("Convergence", paragraphs=[
+        f"How precise the seat win shares are, and how many games a ±{half_width * 100:g} "
+        f"percentage-point interval needs."],
+        tables=[Table("games_needed", need, f"Games for a ±{half_width * 100:g} pp CI on every seat."),
+                Table("seat_convergence", conv, "Win shares after the first N games.", show=False)],
+        figures=[Fig("convergence", fig, _caption_of(fig))])
+
+
+def hellas_quarry_section(rs: RunSet, series=None) -> Section:
+    """Hellas quarries: yields, closures, income by seat, quarry luck (tile data assumed, H-D2)."""
+    from analysis.quarry import (
+        marble_income_by_seat,
+        quarry_closures_per_game,
+        quarry_luck_effect,
+        quarry_yield_distribution,
+        quarry_yield_summary,
+    )
+
+    ev, g = rs.events, rs.games
+    sec = Section("Quarries (Hellas)", paragraphs=[
+        "The quarry-tile numbers are **assumed** (spec H-D2): these distributions follow from the "
+        "tile file named in the data status, not from the printed game."])
+    tables, figs = [], []
+    if ev.height:
+        ydist = quarry_yield_distribution(ev, by=rs.group, per_round=False)
+        ysum = quarry_yield_summary(ev, by=rs.group)
+        cl = quarry_closures_per_game(ev, g.select(rs.group, "game_index") if g.height else None, by=rs.group)
+        fig = F.quarry_distributions(ydist, cl, series=rs.group if len(rs.runs) > 1 else None, caption=(
+            f"Left: marble one quarry action pays out to all players. Right: quarries closed per game. "
+            f"{rs.games_text()}."))
+        figs.append(Fig("quarry_distributions", fig, _caption_of(fig)))
+        tables += [Table("quarry_yield_summary", ysum, "Marble per quarry action, by round."),
+                   Table("quarry_closures", cl, "Quarries closed per game."),
+                   Table("quarry_yield_distribution", ydist, "Yield per quarry action.", show=False)]
+    else:
+        sec.paragraphs.append("These runs wrote no events table (`--no-events`): no quarry distributions.")
+    p = rs.players
+    if "marble_income" in p.columns:
+        tables.append(Table("marble_income_by_seat", marble_income_by_seat(p, by=rs.group),
+                            "Quarry marble income per seat."))
+        tables.append(Table("quarry_luck_effect", quarry_luck_effect(p, by=rs.group),
+                            "How quarry income above expectation moves the chance of winning."))
+    sec.tables, sec.figures = tables, figs
+    return sec
+
+
+def hellas_headlines(rs: RunSet):
+    """Extra headline statistics for Hellas: quarry yield per action, closures per game."""
+    from analysis.summary import mean_stat
+
+    out = []
+    if rs.events.height:
+        inc = [c for c in rs.events.columns if c.startswith("income_")]
+        out.append(mean_stat(rs.events, pl.sum_horizontal(inc), "quarry_yield", by=[rs.group, "n_players"]))
+    if "quarries_closed" in rs.games.columns:
+        out.append(mean_stat(rs.games, "quarries_closed", "quarry_closures", by=[rs.group, "n_players"]))
+    return out
+
+
+#: Per-game sections, keyed by ``manifest["game"]``; a game without an entry
+#: still gets the generic sections. Builders take a RunSet, return a Section.
+GAME_SECTIONS = {"hellas": [hellas_quarry_section]}
+#: Per-game extra headline statistics for variant comparisons (long format of
+#: ``analysis.summary.headline_stats``).
+GAME_HEADLINES = {"hellas": hellas_headlines}
+
+
+def run_sections(rs: RunSet) -> list:
+    """The generic sections, then the game's own, then convergence."""
+    secs = [seat_section(rs), score_section(rs), category_section(rs)]
+    secs += [build(rs) for build in GAME_SECTIONS.get(rs.game, [])]
+    secs.append(convergence_section(rs))
+    return secs
+
+
+def variant_section(rs: RunSet, baseline=None, title="Variant comparison") -> Section:
+    """Each headline statistic per variant, the difference to the baseline and its CI."""
+    from analysis.summary import headline_stats, variant_differences
+
+    p = rs.players
+    head = [headline_stats(p, by=rs.group, categories=rs.categories)]
+    head += [h for h in GAME_HEADLINES.get(rs.game, lambda _: [])(rs)]
+    head = pl.concat([h.with_columns(pl.col(rs.group).cast(pl.String)) for h in head], how="vertical_relaxed")
+    baseline = baseline or rs.labels[0]
+    diff = variant_differences(head, variant=rs.group, baseline=baseline)
+    wide = head.pivot(on=rs.group, index=["n_players", "statistic", "item"], values="estimate")
+    fig = F.variant_differences(diff, variant=rs.group, title=f"{title}: differences to '{baseline}'", caption=(
+        f"Each headline statistic of the variant minus the baseline '{baseline}', with 95% CIs "
+        f"(z test for shares, Welch t for means). {rs.games_text()}."))
+    rows = []
+    for r in diff.iter_rows(named=True):
+        scale = F.UNITS.get(r["statistic"], ("", "", 1.0))[2]
+        unit = "pp" if scale == 100 else ""
+        rows.append([r["statistic"], r["item"], f"{r['base_estimate'] * scale:.2f}", f"{r['estimate'] * scale:.2f}",
+                     f"{r['diff'] * scale:+.2f}{unit} [{r['diff_lo'] * scale:+.2f}, {r['diff_hi'] * scale:+.2f}]",
+                     f"{r['p_holm']:.3g}"])
+    variants = ", ".join(x for x in rs.labels if x != baseline)
+    sec = Section(title, paragraphs=[
+        f"Variants: {', '.join(rs.labels)} (baseline '{baseline}'). The variants are played on the same "
+        f"game seeds (common random numbers), so the independent-sample intervals below are conservative; "
+        f"p-values are Holm-corrected per variant."],
+        tables=[Table("headline_by_variant", wide, "Headline statistics per variant."),
+                Table("variant_differences", diff, f"Differences to '{baseline}' (95% CIs, Holm p-values).")],
+        figures=[Fig("variant_differences", fig, _caption_of(fig))])
+    sec.terminal = (f"{title}: {variants} minus {baseline} (95% CI)\n"
+                    + text_table(["statistic", "item", baseline, "variant", "difference [CI]", "p (Holm)"], rows))
+    return sec
+
+
+# ---------------------------------------------------------------- provenance
+
+def _reproduce(label, m, folder):
+    strat = [s["name"] for s in m.get("strategies", [])]
+    cmd = [f"boardlab simulate {m.get('game')} --players {m.get('players')} --games {m.get('games')} "
+           f"--seed {m.get('seed')}"]
+    if strat and len(set(strat)) == 1:
+        cmd.append(f"--strategy {strat[0]}")
+    elif strat:
+        cmd.append(f"--seat-strategies {','.join(strat)}")
+    for k, v in (m.get("variant") or {}).items():
+        cmd.append(f"--variant {k}={v}")
+    if not m.get("events", True):
+        cmd.append("--no-events")
+    cmd.append(f"--out {folder}")
+    return " ".join(cmd)
+
+
+def provenance_section(rs: RunSet, extra=None) -> Section:
+    """What was run: data status, strategies and weights, seeds, versions, commands."""
+    runs, status, strats = [], {}, {}
+    for label, run in rs.runs.items():
+        m = run.manifest
+        runs.append({
+            rs.group: label, "game": m.get("game"), "players": m.get("players"),
+            "strategies (seat 0, 1, …)": ", ".join(s["name"] for s in m.get("strategies", [])),
+            "variant": ", ".join(f"{k}={v}" for k, v in (m.get("variant") or {}).items()) or "default",
+            "seed": m.get("seed"), "games": m.get("games"), "run_id": m.get("run_id"),
+            "status": m.get("status"), "wall_s": m.get("wall_seconds"),
+            "boardlab": (m.get("versions") or {}).get("boardlab"),
+            "git_commit": ((m.get("git_commit") or "none")[:10] + (" (dirty)" if m.get("git_dirty") else "")),
+        })
+        for comp, d in (m.get("data_status") or {}).items():
+            d = d if isinstance(d, dict) else {"value": d}
+            key = (comp, os.path.basename(str(d.get("file", ""))), bool(d.get("assumed")), str(d.get("note", "")))
+            status.setdefault(key, []).append(label)
+        for s in m.get("strategies", []):
+            w = ", ".join(f"{k}={v:g}" for k, v in (s.get("weights") or {}).items()) or "—"
+            key = (s.get("name"), s.get("kind"), s.get("temperature", 0), s.get("epsilon", 0), w)
+            strats.setdefault(key, None)
+    data = pl.DataFrame([{"component": k[0], "file": k[1], "assumed": k[2], "note": k[3],
+                          f"{rs.group}s": ", ".join(v)} for k, v in status.items()]) if status else \
+        pl.DataFrame({"component": [], "file": [], "assumed": []})
+    st = pl.DataFrame([{"strategy": k[0], "kind": k[1], "temperature": float(k[2] or 0),
+                        "epsilon": float(k[3] or 0), "weights": k[4]} for k in strats])
+    assumed = sorted({k[0] for k in status if k[2]})
+    seeds = sorted({r["seed"] for r in runs})
+    paras = []
+    if assumed:
+        paras.append(f"**Data status: assumed components — {', '.join(assumed)}.** The printed game's "
+                     f"values are not public; boardlab's are designed from the component counts, so every "
+                     f"number below holds for these assumed data (see the table) and must be read as such.")
+    else:
+        paras.append("**Data status:** every component data file used is marked as the real game's.")
+    paras.append(f"Seed{'s' if len(seeds) > 1 else ''}: {', '.join(map(str, seeds))}. "
+                 f"Versions: boardlab {runs[0]['boardlab']}, git commit {runs[0]['git_commit']}.")
+    if extra:
+        paras += list(extra)
+    paras.append("To reproduce a run:\n\n```\n" + "\n".join(
+        _reproduce(label, run.manifest, run.path) for label, run in rs.runs.items()) + "\n```")
+    sec = Section("What was run (data status, strategies, seeds, versions)", paragraphs=paras, tables=[
+        Table("data_status", data, "Component data used, and whether it is assumed."),
+        Table("strategies", st, "Strategies and their weights."),
+        Table("runs", pl.DataFrame(runs), "Runs: strategies per seat, variant, seed, games, version.")])
+    sec.terminal = "Data status: " + (f"ASSUMED {', '.join(assumed)}" if assumed else "real data") + \
+        f"; seed {', '.join(map(str, seeds))}; boardlab {runs[0]['boardlab']} ({runs[0]['git_commit']})"
+    return sec
+
+
+# ---------------------------------------------------------------- whole reports
+
+def run_report(run_dir, label=None) -> Report:
+    """The report of one results folder (``boardlab report RUN_DIR``)."""
+    label = label or os.path.basename(os.path.normpath(os.fspath(run_dir))) or "run"
+    rs = RunSet.from_dirs({label: run_dir})
+    m = rs.runs[label].manifest
+    if m.get("status") != "complete":
+        raise ValueError(f"{run_dir}: run is {m.get('status')}; finish it before reporting")
+    strat = ", ".join(s["name"] for s in m.get("strategies", []))
+    title = f"{m['game'].capitalize()} — {m['players']} players, {m['games']:,} games ({strat})"
+    return Report(title, sections=[provenance_section(rs)] + run_sections(rs))
+
+
+def write_report(report: Report, out) -> dict:
+    """Write report.html, report.md, figures/*.png|svg and tables/*.csv under ``out``.
+
+    Returns the paths: ``{"html", "md", "figures": [...], "tables": [...]}``.
+    Figures are closed (their memory freed) once written.
+    """
+    from reports import html as H
+
+    os.makedirs(os.path.join(out, "figures"), exist_ok=True)
+    os.makedirs(os.path.join(out, "tables"), exist_ok=True)
+    paths = {"figures": [], "tables": []}
+    used = set()
+    for sec in report.sections:
+        for item in sec.tables + sec.figures:
+            base, k = item.name, 2
+            while item.name in used:
+                item.name = f"{base}_{k}"
+                k += 1
+            used.add(item.name)
+        for t in sec.tables:
+            path = os.path.join(out, "tables", f"{t.name}.csv")
+            _csv_safe(t.frame).write_csv(path)
+            t.csv = os.path.relpath(path, out)
+            paths["tables"].append(path)
+        for f in sec.figures:
+            png, svg = F.save(f.figure, os.path.join(out, "figures", f.name))
+            with open(png, "rb") as fh:
+                f.png_bytes = fh.read()
+            f.png, f.svg = os.path.relpath(png, out), os.path.relpath(svg, out)
+            f.title = f.title or (f.figure._suptitle.get_text() if f.figure._suptitle else f.name)
+            paths["figures"] += [png, svg]
+            f.figure.clear()
+    paths["html"] = os.path.join(out, "report.html")
+    paths["md"] = os.path.join(out, "report.md")
+    with open(paths["html"], "w", encoding="utf-8") as fh:
+        fh.write(H.render_html(report))
+    with open(paths["md"], "w", encoding="utf-8") as fh:
+        fh.write(H.render_markdown(report))
+    return paths
+
+
+def _csv_safe(frame):
+    """CSV has no nested types or enums: lists joined, categoricals as strings."""
+    out = frame
+    for name, dtype in frame.schema.items():
+        if isinstance(dtype, (pl.Enum, pl.Categorical)):
+            out = out.with_columns(pl.col(name).cast(pl.String))
+        elif isinstance(dtype, pl.List):
+            out = out.with_columns(pl.col(name).cast(pl.List(pl.String)).list.join(","))
+    return out
+
+
+def _caption_of(fig):
+    texts = [t.get_text() for t in fig.texts]
+    return texts[-1] if texts else ""
+
+
+# ---------------------------------------------------------------- text tables
+
+def text_table(header, rows) -> str:
+    """A compact fixed-width table: first column left-aligned, the others right-aligned."""
+    cols = list(zip(*([header] + rows))) if rows else [[h] for h in header]
+    widths = [max(len(str(x)) for x in c) for c in cols]
+
+    def line(cells):
+        return "  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths)))
+    return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
