@@ -154,7 +154,28 @@ def add_regress(sub):
     add_parser(sub)
 
 
-COMMANDS = [add_simulate, add_replay, add_tune, add_regress]
+def add_report(sub):
+    # reports/commands.py: report, compare, study, demo
+    from reports.commands import add_report as add
+    add(sub)
+
+
+def add_compare(sub):
+    from reports.commands import add_compare as add
+    add(sub)
+
+
+def add_study(sub):
+    from reports.commands import add_study as add
+    add(sub)
+
+
+def add_demo(sub):
+    from reports.commands import add_demo as add
+    add(sub)
+
+
+COMMANDS = [add_simulate, add_replay, add_tune, add_regress, add_report, add_compare, add_study, add_demo]
 
 
 def build_parser():

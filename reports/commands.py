@@ -1,0 +1,156 @@
+"""CLI commands of the reports: ``report``, ``compare``, ``study``, ``demo``.
+
+``reports/cli.py`` registers them (``add_<name>`` delegates here). Each
+prints a compact table and where the files are; user errors are
+``ValueError`` (one line, exit 2).
+"""
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+
+
+def _positive_int(text):
+    from reports.cli import _positive_int as p
+    return p(text)
+
+
+def _seed(text):
+    from reports.cli import _seed as s
+    return s(text)
+
+
+def _log(line):
+    print(line, file=sys.stderr, flush=True)
+
+
+def _where(paths, out):
+    return (f"report: {os.path.abspath(paths['html'])}\n"
+            f"        {os.path.abspath(paths['md'])}, {len(paths['figures']) // 2} figures (PNG, SVG) in "
+            f"{os.path.join(os.path.abspath(out), 'figures')}, {len(paths['tables'])} tables (CSV) in "
+            f"{os.path.join(os.path.abspath(out), 'tables')}")
+
+
+# ---------------------------------------------------------------- report
+
+def add_report(sub):
+    p = sub.add_parser("report", help="write the report of a results folder",
+                       description="Analyse RUN_DIR and write report.html (self-contained), report.md, "
+                                   "figures (PNG, SVG) and tables (CSV) to --out (default RUN_DIR/report).")
+    p.add_argument("run_dir", help="results folder of `boardlab simulate`")
+    p.add_argument("--out", default=None, help="output folder (default: RUN_DIR/report)")
+    p.set_defaults(func=cmd_report)
+
+
+def cmd_report(args):
+    from reports.report import run_report, write_report
+
+    if not os.path.isdir(args.run_dir):
+        raise ValueError(f"{args.run_dir}: no such results folder")
+    out = args.out or os.path.join(args.run_dir, "report")
+    report = run_report(args.run_dir)
+    paths = write_report(report, out)
+    print(report.terminal())
+    print()
+    print(_where(paths, out))
+    return 0
+
+
+# ---------------------------------------------------------------- compare
+
+def add_compare(sub):
+    p = sub.add_parser("compare", help="play strategies against each other in every seat and rate them",
+                       description="Play every strategy in every seat (seat rotations balanced), then write "
+                                   "and print the win-share matrix, Bradley-Terry ratings with CIs and figures.")
+    p.add_argument("game", help="game name, e.g. hellas")
+    p.add_argument("--players", type=_positive_int, required=True, help="player count")
+    p.add_argument("--strategies", required=True,
+                   help="comma-separated strategy names, e.g. balanced,city_builder,temple_builder,random")
+    p.add_argument("--games", type=_positive_int, required=True,
+                   help="games in all (rounded up to a multiple of the number of seatings)")
+    p.add_argument("--seed", type=_seed, default=1, help="run seed of every seating (default 1)")
+    p.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE", help="engine setting")
+    p.add_argument("--workers", type=_positive_int, default=None, help="pool size (default: all cores)")
+    p.add_argument("--out", default=None, help="output folder (default: compare-GAME-Np)")
+    p.set_defaults(func=cmd_compare)
+
+
+def cmd_compare(args):
+    import simcore
+    from reports.compare import compare_section, lineups, run_compare
+    from reports.report import Report, provenance_section, write_report
+    from simcore.run import parse_variant
+
+    if args.game not in simcore.games:
+        raise ValueError(f"unknown game '{args.game}' (known: {', '.join(simcore.games)})")
+    names = [s.strip() for s in args.strategies.split(",") if s.strip()]
+    if len(names) < 2:
+        raise ValueError(f"--strategies needs at least two names, not '{args.strategies}'")
+    allowed = tuple(getattr(simcore.games[args.game], "PLAYERS", ()))
+    if args.players not in allowed:
+        raise ValueError(f"{args.game} is played by {', '.join(map(str, allowed))} players, not {args.players}")
+    seats = lineups(names, args.players)
+    out = args.out or f"compare-{args.game}-{args.players}p"
+    per = math.ceil(args.games / len(seats))
+    _log(f"compare: {len(seats)} seatings x {per:,} games -> {out}")
+    t0 = time.perf_counter()
+    rs = run_compare(args.game, args.players, names, args.games, args.seed, os.path.join(out, "runs"),
+                     variant=parse_variant(args.variant), workers=args.workers, log=_log)
+    sec = compare_section(rs)
+    report = Report(f"{args.game.capitalize()}: strategy comparison at {args.players} players",
+                    sections=[provenance_section(rs), sec])
+    paths = write_report(report, out)
+    print(report.terminal())
+    print()
+    print(_where(paths, out))
+    _log(f"done in {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
+# ---------------------------------------------------------------- study / demo
+
+def add_study(sub):
+    p = sub.add_parser("study", help="run a balance study defined in a TOML file and report it",
+                       description="Run every part of STUDY.toml (docs/study.md) and write one report "
+                                   "across the runs. A rerun on the same --out resumes.")
+    p.add_argument("study", help="study file (TOML), see docs/study.md")
+    p.add_argument("--out", default=None, help="output folder (default: the study file's name)")
+    p.add_argument("--workers", type=_positive_int, default=None, help="pool size (default: all cores)")
+    p.add_argument("--quick", action="store_true", help="cap every run at the file's quick_games")
+    p.set_defaults(func=cmd_study)
+
+
+def cmd_study(args):
+    from reports.study import load_study, study_main
+
+    study = load_study(args.study)
+    out = args.out or os.path.splitext(os.path.basename(args.study))[0]
+    return _run_study(study, out, args.workers, args.quick)
+
+
+def _run_study(study, out, workers, quick):
+    report, paths, secs = study_main(study, out, workers=workers, quick_games=0 if quick else None, log=_log)
+    print(report.terminal())
+    print()
+    print(_where(paths, out))
+    print(f"({secs:.0f} s)")
+    return 0
+
+
+def add_demo(sub):
+    p = sub.add_parser("demo", help="the built-in Hellas balance study: play it and write its report",
+                       description="Run the built-in study (reports/studies/demo.toml): seat advantage at "
+                                   "2, 3 and 4 players, rising vs falling quarry yields and a strategy "
+                                   "comparison; about 10 minutes on 2 cores, --quick under 1 minute.")
+    p.add_argument("--out", default="boardlab-demo", help="output folder (default: boardlab-demo)")
+    p.add_argument("--quick", action="store_true", help="small runs (under a minute)")
+    p.add_argument("--workers", type=_positive_int, default=None, help="pool size (default: all cores)")
+    p.set_defaults(func=cmd_demo)
+
+
+def cmd_demo(args):
+    from reports.study import demo_path, load_study
+
+    return _run_study(load_study(demo_path()), args.out, args.workers, args.quick)

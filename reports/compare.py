@@ -1,0 +1,165 @@
+"""Strategy comparison: every strategy in every seat, then ratings.
+
+:func:`lineups` lists the seatings: all orderings of ``players`` strategies
+when there are at most :data:`MAX_PERMUTATIONS` of them (every strategy sits
+in every seat equally often and meets every other in every pair of seats
+equally often), otherwise the ``k`` cyclic rotations (every strategy in every
+seat once). :func:`run_compare` plays ``ceil(games / len(lineups))`` games per
+lineup, all from the same run seed, so every lineup meets the same tiles
+(common random numbers). :func:`compare_section` reports the seat balance,
+win share per strategy and seat, the head-to-head matrix and Bradley–Terry
+ratings.
+
+Examples
+--------
+>>> lineups(["a", "b", "c"], 2)
+[('a', 'b'), ('a', 'c'), ('b', 'a'), ('b', 'c'), ('c', 'a'), ('c', 'b')]
+>>> lineups(["a", "b"], 3)
+[('a', 'b', 'a'), ('b', 'a', 'b')]
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import time
+
+import polars as pl
+
+from reports import figures as F
+from reports.report import Fig, RunSet, Section, Table, _caption_of, text_table
+
+MAX_PERMUTATIONS = 120
+
+
+def lineups(strategies, players):
+    """Seatings (one tuple of strategy names per game type) balancing every seat."""
+    names = list(strategies)
+    k = len(names)
+    if k == 0:
+        raise ValueError("a comparison needs at least one strategy")
+    if len(set(names)) != k:
+        dup = next(n for n in names if names.count(n) > 1)
+        raise ValueError(f"strategy '{dup}' is listed twice; list each strategy once")
+    if k >= players and math.perm(k, players) <= MAX_PERMUTATIONS:
+        return list(itertools.permutations(names, players))
+    return [tuple(names[(i + j) % k] for j in range(players)) for i in range(k)]
+
+
+def chunk_size_for(games):
+    """Chunks from the game count only (resumable with any worker count), ~16 per run."""
+    return int(max(1, min(games, max(1000, math.ceil(games / 16)))))
+
+
+def run_compare(game, players, strategies, games, seed, out, variant=None, workers=None,
+                progress=False, log=None):
+    """Play every lineup of ``strategies``; return a RunSet labelled by lineup.
+
+    Parameters
+    ----------
+    game : str
+    players : int
+    strategies : list of str
+        Strategy names (or preset paths), each once.
+    games : int
+        Games in all; each lineup plays ``ceil(games / len(lineups))``.
+    seed : int
+        Run seed of every lineup (common random numbers).
+    out : str
+        Folder; lineup ``i`` is written to ``out/lineup-ii``. A rerun resumes.
+    variant : dict, optional
+        Engine settings for every lineup.
+    log : callable, optional
+        Called with one line per finished lineup.
+    """
+    import strategies as _strategies
+    from simcore.run import simulate
+
+    for name in strategies:
+        _strategies.resolve(game, name)        # unknown names fail before any game is played
+    seats = lineups(strategies, players)
+    per = math.ceil(games / len(seats))
+    dirs = {}
+    t0 = time.perf_counter()
+    for i, lineup in enumerate(seats):
+        folder = os.path.join(out, f"lineup-{i:03d}")
+        simulate(game, players=players, games=per, seed=seed, out=folder, seat_strategies=list(lineup),
+                 variant=dict(variant or {}), workers=workers, chunk_size=chunk_size_for(per),
+                 progress=progress)
+        dirs["|".join(lineup)] = folder
+        if log:
+            log(f"  lineup {i + 1}/{len(seats)} {' / '.join(lineup)}: {per:,} games "
+                f"({time.perf_counter() - t0:.0f} s)")
+    return RunSet.from_dirs(dirs, group="lineup", title=f"{game} {players} players: {', '.join(strategies)}")
+
+
+def compare_tables(players: pl.DataFrame, group="lineup"):
+    """The comparison's tables from the stacked players table (with a lineup column).
+
+    Returns a dict: ``seat_counts`` (games per strategy and seat, and whether
+    balanced), ``win_share_by_seat`` (per strategy and seat, Wilson CIs),
+    ``win_share_matrix`` (strategy × seat, percent), ``pairwise`` (head-to-head
+    win matrix, long), ``ratings`` (Bradley–Terry with CIs, Elo scale).
+    """
+    from analysis.ratings import bradley_terry, pairwise_win_matrix
+    from analysis.seats import seat_advantage
+    from analysis.summary import seat_strategy_counts
+
+    by = [group] if group in players.columns else []
+    counts = seat_strategy_counts(players)
+    # seat_advantage counts players per game from the rows; a lineup's games are
+    # told apart by the lineup column, the strategy is the group of interest
+    p = players.with_columns(pl.col(group).cast(pl.String)) if by else players
+    adv = seat_advantage(p.rename({group: "run"}) if by else p, by="strategy")
+    # margins over the best *other* player need the whole game, not one strategy's rows
+    adv = adv.select(pl.exclude("^margin_.*$", "mean_margin"))
+    matrix = (adv.with_columns((pl.col("win_share") * 100).round(1).alias("pct"),
+                               pl.format("seat {}", pl.col("seat")).alias("seat_name"))
+              .pivot(on="seat_name", index=["n_players", "strategy"], values="pct"))
+    overall = (p.group_by("strategy").agg(pl.col("win_share").cast(pl.Float64).mean().alias("all seats"))
+               .with_columns((pl.col("all seats") * 100).round(1)))
+    matrix = matrix.join(overall, on="strategy", how="left").sort("all seats", descending=True)
+    pair = pairwise_win_matrix(p, by=None) if not by else pairwise_win_matrix(p.rename({group: "run"}))
+    bt = bradley_terry(p.rename({group: "run"}) if by else p).sort("elo", descending=True)
+    return {"seat_counts": counts, "win_share_by_seat": adv, "win_share_matrix": matrix,
+            "pairwise": pair, "ratings": bt}
+
+
+def compare_section(rs: RunSet, title="Strategy comparison") -> Section:
+    """Seat balance, win-share matrix, head-to-head matrix and ratings of a comparison."""
+    t = compare_tables(rs.players, rs.group)
+    n_games = sum(rs.n_games().values())
+    n_lineups = len(rs.runs)
+    gt = f"{n_games:,} games ({n_lineups} lineups × {n_games // n_lineups:,})"
+    fig_r = F.ratings(t["ratings"], caption=(
+        f"Bradley–Terry strength from within-game finishing order (each pair of players one comparison, "
+        f"ties half), Elo scale, cluster-robust 95% CIs. {gt}."))
+    fig_m = F.win_matrix(t["pairwise"], caption=f"Share of within-game pairs the row strategy finished ahead of "
+                                                 f"the column strategy. {gt}.")
+    fig_s = F.win_share_by_seat(t["win_share_by_seat"], series="strategy", title="Win share by strategy and seat",
+                                caption=f"Mean win share of each strategy in each seat (95% Wilson CIs); "
+                                        f"dashed: fair share. {gt}.")
+    balanced = bool(t["seat_counts"]["balanced"].all())
+    sec = Section(title, paragraphs=[
+        f"Every strategy played every seat ({'balanced: equally often' if balanced else 'NOT balanced'}); "
+        f"{n_lineups} lineups, all from the same run seed (common random numbers). Ratings are "
+        f"Bradley–Terry strengths; 1500 is the average strategy of this field."],
+        tables=[Table("compare_ratings", t["ratings"], "Bradley–Terry ratings (Elo scale, 95% CIs)."),
+                Table("compare_win_share_matrix", t["win_share_matrix"], "Win share (%) per strategy and seat."),
+                Table("compare_seat_counts", t["seat_counts"], "Games per strategy and seat."),
+                Table("compare_pairwise", t["pairwise"], "Head-to-head: share of pairs finished ahead."),
+                Table("compare_win_share_by_seat", t["win_share_by_seat"], "Win share per strategy and seat "
+                      "(95% CIs).", show=False)],
+        figures=[Fig("compare_ratings", fig_r, _caption_of(fig_r)),
+                 Fig("compare_win_matrix", fig_m, _caption_of(fig_m)),
+                 Fig("compare_win_share_by_seat", fig_s, _caption_of(fig_s))])
+    seats = [c for c in t["win_share_matrix"].columns if c.startswith("seat ")]
+    rows = []
+    bt = {r["strategy"]: r for r in t["ratings"].iter_rows(named=True)}
+    for r in t["win_share_matrix"].iter_rows(named=True):
+        b = bt.get(r["strategy"])
+        elo = f"{b['elo']:.0f} [{b['elo_lo']:.0f}, {b['elo_hi']:.0f}]" if b else "—"
+        rows.append([r["strategy"], *[f"{r[s]:.1f}" for s in seats], f"{r['all seats']:.1f}", elo])
+    sec.terminal = (f"{title}: win share % by seat, Bradley–Terry rating (95% CI); {gt}\n"
+                    + text_table(["strategy", *seats, "all", "rating"], rows))
+    return sec
