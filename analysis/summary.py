@@ -31,7 +31,7 @@ from analysis._common import (
     require,
     with_n_players,
 )
-from analysis.stats import holm, two_proportion_ztest, welch_ttest
+from analysis.stats import holm, two_proportion_ztest, welch_ttest, wilson_exprs
 
 __all__ = [
     "score_distribution",
@@ -39,6 +39,7 @@ __all__ = [
     "mean_stat",
     "variant_differences",
     "seat_strategy_counts",
+    "win_share_by_seat",
 ]
 
 #: Columns of the long headline table (after the group columns).
@@ -349,3 +350,53 @@ def seat_strategy_counts(players: Frame, by: str | Iterable[str] | None = None) 
         (pl.min_horizontal(seats) == pl.max_horizontal(seats)).alias("balanced")
     ).sort([*groups, "strategy"])
     return like(wide, players)
+
+
+def win_share_by_seat(
+    players: Frame, by: str | Iterable[str] | None = None, level: float = 0.95
+) -> Frame:
+    """Mean win share per (group, seat) with a Wilson interval, for groups *within* a game.
+
+    :func:`analysis.seats.seat_advantage` needs its groups to identify whole
+    games (it compares players of one game); this one only averages rows, so
+    ``by`` may split a game, e.g. ``by="strategy"`` in a strategy comparison.
+
+    Parameters
+    ----------
+    players : polars.DataFrame or polars.LazyFrame
+        Players table: ``seat``, ``win_share`` and ``n_players`` (else counted
+        per game, which needs ``game_index``).
+    by : str or list of str, optional
+        Group-by columns.
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    Same kind as ``players``, one row per (by..., n_players, seat): ``n``,
+    ``wins`` (summed shares), ``win_share``, ``win_lo``, ``win_hi``,
+    ``fair_share``, ``deviation``.
+
+    Examples
+    --------
+    >>> p = pl.DataFrame({"game_index": [0, 0, 1, 1], "seat": [0, 1, 0, 1], "n_players": [2] * 4,
+    ...                   "strategy": ["a", "b", "b", "a"], "win_share": [1.0, 0.0, 1.0, 0.0]})
+    >>> win_share_by_seat(p, by="strategy")["win_share"].to_list()
+    [1.0, 0.0, 1.0, 0.0]
+    """
+    require(players, ["seat", "win_share"], "win_share_by_seat")
+    groups = as_list(by)
+    lf = as_lazy(players)
+    if "n_players" not in (lf.collect_schema().names()):
+        lf = with_n_players(lf, [])
+    keys = [*groups, "n_players", "seat"]
+    ws = pl.col("win_share").cast(pl.Float64)
+    out = (
+        lf.group_by(keys)
+        .agg(pl.len().alias("n"), ws.sum().alias("wins"), ws.mean().alias("win_share"))
+        .with_columns(*wilson_exprs("wins", "n", level, prefix="win_"),
+                      (1.0 / pl.col("n_players").cast(pl.Float64)).alias("fair_share"))
+        .with_columns((pl.col("win_share") - pl.col("fair_share")).alias("deviation"))
+        .sort(keys)
+    )
+    return like(out, players)

@@ -123,7 +123,7 @@ def add_study(sub):
 
 
 def cmd_study(args):
-    from reports.study import load_study, study_main
+    from reports.study import load_study
 
     study = load_study(args.study)
     out = args.out or os.path.splitext(os.path.basename(args.study))[0]
@@ -131,6 +131,8 @@ def cmd_study(args):
 
 
 def _run_study(study, out, workers, quick):
+    from reports.study import study_main
+
     report, paths, secs = study_main(study, out, workers=workers, quick_games=0 if quick else None, log=_log)
     print(report.terminal())
     print()

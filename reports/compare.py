@@ -87,7 +87,7 @@ def run_compare(game, players, strategies, games, seed, out, variant=None, worke
                  variant=dict(variant or {}), workers=workers, chunk_size=chunk_size_for(per),
                  progress=progress)
         dirs["|".join(lineup)] = folder
-        if log:
+        if log and (len(seats) <= 12 or (i + 1) % 10 == 0 or i + 1 == len(seats)):
             log(f"  lineup {i + 1}/{len(seats)} {' / '.join(lineup)}: {per:,} games "
                 f"({time.perf_counter() - t0:.0f} s)")
     return RunSet.from_dirs(dirs, group="lineup", title=f"{game} {players} players: {', '.join(strategies)}")
@@ -102,17 +102,14 @@ def compare_tables(players: pl.DataFrame, group="lineup"):
     win matrix, long), ``ratings`` (Bradley–Terry with CIs, Elo scale).
     """
     from analysis.ratings import bradley_terry, pairwise_win_matrix
-    from analysis.seats import seat_advantage
-    from analysis.summary import seat_strategy_counts
+    from analysis.summary import seat_strategy_counts, win_share_by_seat
 
     by = [group] if group in players.columns else []
     counts = seat_strategy_counts(players)
     # seat_advantage counts players per game from the rows; a lineup's games are
     # told apart by the lineup column, the strategy is the group of interest
     p = players.with_columns(pl.col(group).cast(pl.String)) if by else players
-    adv = seat_advantage(p.rename({group: "run"}) if by else p, by="strategy")
-    # margins over the best *other* player need the whole game, not one strategy's rows
-    adv = adv.select(pl.exclude("^margin_.*$", "mean_margin"))
+    adv = win_share_by_seat(p, by="strategy")
     matrix = (adv.with_columns((pl.col("win_share") * 100).round(1).alias("pct"),
                                pl.format("seat {}", pl.col("seat")).alias("seat_name"))
               .pivot(on="seat_name", index=["n_players", "strategy"], values="pct"))

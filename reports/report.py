@@ -346,7 +346,8 @@ def variant_section(rs: RunSet, baseline=None, title="Variant comparison") -> Se
                 Table("variant_differences", diff, f"Differences to '{baseline}' (95% CIs, Holm p-values).")],
         figures=[Fig("variant_differences", fig, _caption_of(fig))])
     sec.terminal = (f"{title}: {variants} minus {baseline} (95% CI)\n"
-                    + text_table(["statistic", "item", baseline, "variant", "difference [CI]", "p (Holm)"], rows))
+                    + text_table(["statistic", "item", baseline, variants if "," not in variants else "variant",
+                                  "difference [CI]", "p (Holm)"], rows))
     return sec
 
 
