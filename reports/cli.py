@@ -175,7 +175,14 @@ def add_demo(sub):
     add(sub)
 
 
-COMMANDS = [add_simulate, add_replay, add_tune, add_regress, add_report, add_compare, add_study, add_demo]
+def add_bench(sub):
+    # implemented in reports/bench.py (engine, reference and runner speed)
+    from reports.bench import add_parser
+    add_parser(sub)
+
+
+COMMANDS = [add_simulate, add_replay, add_tune, add_regress, add_report, add_compare, add_study, add_demo,
+            add_bench]
 
 
 def build_parser():
