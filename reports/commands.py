@@ -91,6 +91,10 @@ def cmd_compare(args):
     allowed = tuple(getattr(simcore.games[args.game], "PLAYERS", ()))
     if args.players not in allowed:
         raise ValueError(f"{args.game} is played by {', '.join(map(str, allowed))} players, not {args.players}")
+    import strategies as _strategies
+
+    for name in names:
+        _strategies.resolve(args.game, name)     # unknown names fail before anything is printed
     seats = lineups(names, args.players)
     out = args.out or f"compare-{args.game}-{args.players}p"
     per = math.ceil(args.games / len(seats))

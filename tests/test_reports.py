@@ -1,0 +1,154 @@
+"""Reports: `boardlab report` and `boardlab compare` end to end on small Hellas runs."""
+import base64
+import os
+import re
+
+import polars as pl
+import pytest
+
+hellas = pytest.importorskip("simcore.hellas")
+
+from reports import cli  # noqa: E402
+from reports import figures as F  # noqa: E402
+
+FIGURES = ["win_share_by_seat", "score_distributions", "category_weights", "quarry_distributions",
+           "convergence"]
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    from simcore.run import simulate
+
+    out = str(tmp_path_factory.mktemp("runs") / "hellas-3p")
+    simulate("hellas", players=3, games=300, seed=5, out=out, strategy="balanced", progress=False,
+             workers=1, chunk_size=100)
+    return out
+
+
+def _one_line_error(capsys, rc):
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 2
+    assert len(err) == 1 and err[0].startswith("boardlab: error: "), err
+    return err[0]
+
+
+def test_report_writes_every_figure_and_states_provenance(small_run, tmp_path, capsys):
+    out = str(tmp_path / "rep")
+    assert cli.main(["report", small_run, "--out", out]) == 0
+    printed = capsys.readouterr().out
+    assert "Win share by seat" in printed and "report.html" in printed
+    html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
+    md = open(os.path.join(out, "report.md"), encoding="utf-8").read()
+    for name in FIGURES:
+        for ext in ("png", "svg"):
+            path = os.path.join(out, "figures", f"{name}.{ext}")
+            assert os.path.getsize(path) > 1000, path
+        assert f'id="fig-{name}"' in html
+        assert f"figures/{name}.png" in md
+    # every figure is embedded (self-contained) and is a real PNG
+    embedded = re.findall(r'src="data:image/png;base64,([^"]+)"', html)
+    assert len(embedded) == len(FIGURES)
+    assert all(base64.b64decode(b)[:8] == b"\x89PNG\r\n\x1a\n" for b in embedded)
+    assert "<link" not in html and "<script src" not in html
+    # data status, strategies and weights, seed, version
+    assert "Data status: assumed components" in html and "quarry_tiles" in html
+    assert "Seed: 5" in html and "boardlab 0.1" in html
+    assert "temple_columns=" in html            # the strategy's weights
+    assert "boardlab simulate hellas --players 3 --games 300 --seed 5 --strategy balanced" in html
+    # each figure has a caption with the number of games
+    assert html.count("300 games") >= len(FIGURES)
+    for table in ("seat_advantage", "category_logit", "quarry_yield_summary", "games_needed", "data_status"):
+        assert os.path.exists(os.path.join(out, "tables", f"{table}.csv"))
+    seats = pl.read_csv(os.path.join(out, "tables", "seat_advantage.csv"))
+    assert seats["n"].to_list() == [300, 300, 300]
+    assert abs(seats["win_share"].sum() - 1) < 1e-9
+
+
+def test_report_default_out_is_inside_the_run(small_run, capsys):
+    assert cli.main(["report", small_run]) == 0
+    assert os.path.exists(os.path.join(small_run, "report", "report.html"))
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("kind", ["missing", "empty", "file", "partial"])
+def test_bad_folders_one_line_exit_2(kind, tmp_path, capsys):
+    path = tmp_path / "x"
+    if kind == "empty":
+        path.mkdir()
+    elif kind == "file":
+        path.write_text("not a folder")
+    elif kind == "partial":
+        from simcore.run import simulate
+        simulate("hellas", players=2, games=40, seed=1, out=str(path), chunk_size=10, max_chunks=1,
+                 progress=False, workers=1)
+    msg = _one_line_error(capsys, cli.main(["report", str(path), "--out", str(tmp_path / "r")]))
+    assert str(path) in msg
+    assert not os.path.exists(tmp_path / "r" / "report.html")
+
+
+def test_figures_are_notebook_friendly(small_run):
+    from matplotlib.figure import Figure
+
+    from analysis import load_run
+    from analysis.seats import seat_advantage
+
+    run = load_run(small_run)
+    fig = F.win_share_by_seat(seat_advantage(run.players.collect()), caption="c")
+    assert isinstance(fig, Figure)
+    ax = fig.axes[0]
+    assert "seat" in ax.get_xlabel() and "%" in ax.get_ylabel()
+    assert fig._suptitle.get_text() == "Win share by seat"
+
+
+def test_quarry_tiles_by_round_reads_runner_columns(small_run):
+    from analysis import load_run
+    from analysis.quarry import quarry_tiles_by_round
+
+    t = quarry_tiles_by_round(load_run(small_run).events.collect())
+    assert t.height > 0 and set(t["round"].to_list()) == {0, 1, 2}
+
+
+def test_lineups_balanced():
+    from reports.compare import lineups
+
+    for names, players in [(["a", "b", "c", "d"], 3), (["a", "b"], 4), (list("abcdefgh"), 4)]:
+        ls = lineups(names, players)
+        for seat in range(players):
+            counts = {n: sum(lu[seat] == n for lu in ls) for n in names}
+            assert len(set(counts.values())) == 1, (names, players, seat, counts)
+    with pytest.raises(ValueError, match="listed twice"):
+        lineups(["a", "a"], 2)
+
+
+def test_compare_every_strategy_every_seat(tmp_path, capsys):
+    out = str(tmp_path / "cmp")
+    rc = cli.main(["compare", "hellas", "--players", "3", "--strategies",
+                   "balanced,city_builder,temple_builder,random", "--games", "48", "--seed", "3",
+                   "--out", out, "--workers", "1"])
+    assert rc == 0
+    printed = capsys.readouterr().out
+    assert "rating" in printed and "balanced" in printed
+    counts = pl.read_csv(os.path.join(out, "tables", "compare_seat_counts.csv"))
+    assert sorted(counts["strategy"].to_list()) == ["balanced", "city_builder", "random", "temple_builder"]
+    seat_cols = [c for c in counts.columns if c.startswith("seat ")]
+    assert len(seat_cols) == 3
+    values = counts.select(seat_cols).to_numpy()
+    assert (values == values[0, 0]).all() and values[0, 0] == 48 // 4   # 24 seatings x 2 games, 6 per seat
+    assert counts["balanced"].all()
+    # the matrix: win share per strategy and seat, consistent with the counts
+    matrix = pl.read_csv(os.path.join(out, "tables", "compare_win_share_matrix.csv"))
+    assert set(matrix.columns) >= {"strategy", *seat_cols, "all seats"}
+    pair = pl.read_csv(os.path.join(out, "tables", "compare_pairwise.csv"))
+    back = pair.join(pair, left_on=["strategy", "opponent"], right_on=["opponent", "strategy"])
+    assert ((back["win_share"] + back["win_share_right"] - 1).abs() < 1e-9).all()
+    ratings = pl.read_csv(os.path.join(out, "tables", "compare_ratings.csv"))
+    assert ratings.height == 4 and (ratings["elo_lo"] <= ratings["elo"]).all()
+    html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
+    assert html.count("data:image/png;base64,") == 3
+
+
+def test_compare_unknown_strategy_one_line(tmp_path, capsys):
+    rc = cli.main(["compare", "hellas", "--players", "3", "--strategies", "balanced,balnced",
+                   "--games", "10", "--out", str(tmp_path / "c")])
+    msg = _one_line_error(capsys, rc)
+    assert "balnced" in msg
