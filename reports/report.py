@@ -336,7 +336,7 @@ def variant_section(rs: RunSet, baseline=None, title="Variant comparison") -> Se
         unit = "pp" if scale == 100 else ""
         rows.append([r["statistic"], r["item"], f"{r['base_estimate'] * scale:.2f}", f"{r['estimate'] * scale:.2f}",
                      f"{r['diff'] * scale:+.2f}{unit} [{r['diff_lo'] * scale:+.2f}, {r['diff_hi'] * scale:+.2f}]",
-                     f"{r['p_holm']:.3g}"])
+                     f"{r['p_holm']:.3g}" if r["p_holm"] > 0 else "<1e-300"])
     variants = ", ".join(x for x in rs.labels if x != baseline)
     sec = Section(title, paragraphs=[
         f"Variants: {', '.join(rs.labels)} (baseline '{baseline}'). The variants are played on the same "
@@ -447,12 +447,12 @@ def write_report(report: Report, out) -> dict:
     paths = {"figures": [], "tables": []}
     used = set()
     for sec in report.sections:
-        for item in sec.tables + sec.figures:
+        for item in sec.tables + sec.figures:   # tables and figures live in separate folders
             base, k = item.name, 2
-            while item.name in used:
+            while (type(item), item.name) in used:
                 item.name = f"{base}_{k}"
                 k += 1
-            used.add(item.name)
+            used.add((type(item), item.name))
         for t in sec.tables:
             path = os.path.join(out, "tables", f"{t.name}.csv")
             _csv_safe(t.frame).write_csv(path)

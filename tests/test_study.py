@@ -1,0 +1,139 @@
+"""Study files: the parser's errors name file and key; a tiny study and `boardlab demo --quick` end to end."""
+import os
+import re
+import time
+
+import polars as pl
+import pytest
+
+pytest.importorskip("simcore.hellas")
+
+from reports import cli  # noqa: E402
+from reports.study import StudyError, demo_path, load_study  # noqa: E402
+
+GOOD = """
+[study]
+game = "hellas"
+seed = 3
+games = 60
+
+[[balance]]
+name = "bal"
+players = [2, 3]
+strategy = "balanced"
+
+[[variants]]
+name = "qy"
+players = 3
+strategy = "balanced"
+baseline = "rising"
+options = { rising = { quarry_yields = "rising" }, falling = { quarry_yields = "falling" } }
+"""
+
+
+def _write(tmp_path, text, name="study.toml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_example_and_demo_files_parse():
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ex = load_study(os.path.join(here, "docs", "examples", "hellas_balance.toml"))
+    assert [p.kind for p in ex.parts] == ["balance", "balance", "variants", "compare"]
+    demo = load_study(demo_path())
+    assert {r.players for r in demo.parts[0].runs} == {2, 3, 4}
+    assert [p.kind for p in demo.parts] == ["balance", "variants", "compare"]
+    assert demo.quick_games > 0
+
+
+@pytest.mark.parametrize("text, key, expected", [
+    ("[study]\ngame = 'hellas'\ngames = 10\n[[balance]]\nplayers = 3\n", "[study] missing key 'seed'", "integer"),
+    ("[study]\ngame = 'hellas'\nseed = 1\ngames = '10'\n[[balance]]\nplayers = 3\n", "[study] games", "integer"),
+    ("[study]\ngame = 'chess'\nseed = 1\ngames = 10\n[[balance]]\nplayers = 3\n", "[study] game", "known: hellas"),
+    ("[study]\ngame = 'hellas'\nseed = 1\ngames = 10\ncolour = 1\n[[balance]]\nplayers = 3\n",
+     "[study] unknown key 'colour'", "known:"),
+    ("[study]\ngame = 'hellas'\nseed = 1\ngames = 10\n", "no runs", "[[balance]]"),
+    ("[study]\ngame = 'hellas'\nseed = 1\ngames = 10\n[[balance]]\nname = 'b'\nplayers = 7\n",
+     "[[balance]] 'b': players", "2, 3, 4"),
+    ("[study]\ngame = 'hellas'\nseed = 1\ngames = 10\n[[balance]]\nname = 'b'\n", "[[balance]] 'b'",
+     "missing key 'players'"),
+    ("[study]\ngame = 'hellas'\nseed = 1\ngames = 10\n[[balance]]\nplayers = 3\nstrategy = 'balnced'\n",
+     "[[balance]] #1: strategy", "unknown strategy 'balnced'"),
+    ("[study]\ngame = 'hellas'\nseed = 1\ngames = 10\n[[balance]]\nplayers = 3\nvariant = { quarry_yeilds = 'x' }\n",
+     "[[balance]] #1: variant", "quarry_yeilds"),
+    ("[study]\ngame = 'hellas'\nseed = 1\ngames = 10\n[[balance]]\nplayers = 3\nplayerz = 3\n",
+     "[[balance]] #1: unknown key 'playerz'", "known:"),
+    ("[study]\ngame = 'hellas'\nseed = 1\ngames = 10\n[[variants]]\nname = 'v'\nplayers = 3\n"
+     "options = { a = { quarry_yields = 'rising' } }\n", "[[variants]] 'v': options", "at least two"),
+    ("[study]\ngame = 'hellas'\nseed = 1\ngames = 10\n[[variants]]\nname = 'v'\nplayers = 3\nbaseline = 'c'\n"
+     "options = { a = { quarry_yields = 'rising' }, b = { quarry_yields = 'falling' } }\n",
+     "[[variants]] 'v': baseline", "not one of the options"),
+    ("[study]\ngame = 'hellas'\nseed = 1\ngames = 10\n[[variants]]\nname = 'v'\nplayers = 3\n"
+     "options = { a = { quarry_yields = 'rising' }, b = { quarry_yields = 'upside' } }\n",
+     "[[variants]] 'v': options.b", "quarry_yields"),
+    ("[study]\ngame = 'hellas'\nseed = 1\ngames = 10\n[[compare]]\nname = 'c'\nplayers = 3\nstrategies = ['random']\n",
+     "[[compare]] 'c': strategies", "at least two"),
+    ("[study]\ngame = 'hellas'\nseed = 1\ngames = 10\n[[compare]]\nname = 'c'\nplayers = [2, 3]\n"
+     "strategies = ['random', 'balanced']\n", "[[compare]] 'c': players", "one player count"),
+    ("[study]\ngame = 'hellas'\nseed = 1\ngames = 10\n[[balance]]\nplayers = 3\nseats = ['random']\n",
+     "[[balance]] #1: seats", "one strategy per seat"),
+    ("[study]\ngame = 'hellas'\nseed = 1\ngames = 10\n[[balance]]\nname = 'x'\nplayers = 3\n"
+     "[[balance]]\nname = 'x'\nplayers = 2\n", "[[balance]] 'x'", "used twice"),
+    ("[study\ngame = 'hellas'\n", "not valid TOML", ""),
+    ("balance = 3\n[study]\ngame = 'hellas'\nseed = 1\ngames = 10\n", "'balance'", "[[balance]]"),
+])
+def test_malformed_files_name_file_and_key(tmp_path, text, key, expected):
+    path = _write(tmp_path, text)
+    with pytest.raises(StudyError) as exc:
+        load_study(path)
+    msg = str(exc.value)
+    assert msg.startswith(path), msg
+    assert key in msg and expected in msg, msg
+
+
+def test_cli_study_errors_one_line_exit_2(tmp_path, capsys):
+    for path in (str(tmp_path / "missing.toml"), _write(tmp_path, "[study]\ngame = 1\n")):
+        assert cli.main(["study", path, "--out", str(tmp_path / "o")]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("boardlab: error: ") and path in err[0], err
+
+
+def test_small_study_report_with_variant_differences(tmp_path, capsys):
+    out = str(tmp_path / "out")
+    assert cli.main(["study", _write(tmp_path, GOOD), "--out", out, "--workers", "1"]) == 0
+    printed = capsys.readouterr().out
+    assert "falling" in printed and "difference" in printed
+    diff = pl.read_csv(os.path.join(out, "tables", "qy_variant_differences.csv"))
+    assert set(diff["variant"].to_list()) == {"falling"} and set(diff["baseline"].to_list()) == {"rising"}
+    assert {"win_share", "mean_score", "quarry_yield", "quarry_closures"} <= set(diff["statistic"].to_list())
+    assert (diff["diff_lo"] <= diff["diff"]).all() and (diff["diff"] <= diff["diff_hi"]).all()
+    html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
+    assert "quarry_yields=falling" in html and "quarry_tiles_falling.json" in html
+    assert os.path.exists(os.path.join(out, "figures", "bal_win_share_by_seat.png"))
+    assert os.path.exists(os.path.join(out, "figures", "qy_variant_differences.svg"))
+    # a rerun resumes: nothing new to play, same report
+    assert cli.main(["study", _write(tmp_path, GOOD), "--out", out, "--workers", "1"]) == 0
+    capsys.readouterr()
+
+
+def test_demo_quick_end_to_end(tmp_path, capsys):
+    out = str(tmp_path / "demo")
+    t0 = time.perf_counter()
+    assert cli.main(["demo", "--quick", "--out", out]) == 0
+    wall = time.perf_counter() - t0
+    printed = capsys.readouterr().out
+    assert wall < 60, wall
+    assert os.path.abspath(os.path.join(out, "report.html")) in printed
+    assert "Win share by seat" in printed and "rating" in printed and "falling" in printed
+    # compact table, not raw floats
+    assert not re.search(r"\d\.\d{6,}", printed), printed
+    html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
+    figs = os.listdir(os.path.join(out, "figures"))
+    pngs = [f for f in figs if f.endswith(".png")]
+    assert len(pngs) >= 10 and len(pngs) == len([f for f in figs if f.endswith(".svg")])
+    assert html.count("data:image/png;base64,") == len(pngs)
+    for name in ("win_share_by_seat", "score_distributions", "category_weights", "quarry_distributions",
+                 "convergence", "variant_differences", "compare_ratings"):
+        assert any(name in f for f in pngs), name
+    assert "Data status: assumed components" in html and "Seed: 2016" in html
