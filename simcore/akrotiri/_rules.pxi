@@ -1,0 +1,813 @@
+# Akrotiri rules on the C structs; included by _engine.pyx.
+#
+# Spec decisions (rules/akrotiri.md, section 16) as they appear here:
+#   A-D1  grid model: a land quarter joins the two quarters across its tile edges that touch
+#         the same grid point, so an island is a run of land around one grid point (island())
+#   A-D5  start board: cells (7..8, 7..8), Thera = the 4 quarters around point (16, 16),
+#         junction R linked to the 8 edge nodes and to the docks T0, T1
+#   A-D6  16 x 16 window; a neighbour outside the window keeps an island open (completed())
+#   A-D7  4 rotations unless tile_rotation is off; A-D8 seed tiles touch the start board
+#   A-D9  seat 0 docks at T0 and reads the board as printed; seat 1 at T1, turned 180 degrees
+#   A-D10 a sea move ends on another island (same_island_sail lifts this), any distance
+#   A-D11 passing the opponent's through-port costs +1 action; never end on it
+#   A-D12 empty-boat bonus movement; lost at the next non-movement action or END
+#   A-D13 transports keep the cargo; A-D14 landmark cube automatic, second cube mandatory
+#   A-D15 load >= 1 cube from anywhere on the island, unload one cube at a time, any port
+#   A-D17 the temple quarter is chosen; A-D18/19/38 only satisfied (card, quarter) pairs
+#   A-D20 not on Thera, not on an island holding a temple; corner pieces allowed
+#   A-D21 decks mixed per purchase, drawn easy -> medium -> hard; no hand limit
+#   A-D22 action_track; A-D23 goal draw at once (1 card left: take it); A-D24 Oracle;
+#   A-D25 no tile, no placement; A-D26 free actions any time in the action phase;
+#   A-D27 turn_cap; A-D28 goal keeps sequential, seat 0 first;
+#   A-D29..A-D32, A-D35 goal conditions (score()); A-D33 goal_values; A-D34 strategist refill
+
+cdef inline int cell_index(int X, int Y) noexcept nogil:
+    return Y * 16 + X
+
+cdef inline int quarter_index(int R, int C) noexcept nogil:
+    return R * 32 + C
+
+cdef inline int is_land(const AState* s, int R, int C) noexcept nogil:
+    if R < 0 or R > 31 or C < 0 or C > 31:
+        return 0
+    return s.land[R * 32 + C]
+
+cdef inline int side_node(int X, int Y, int side) noexcept nogil:
+    if side == 0:
+        return Y * 16 + X
+    if side == 2:
+        return (Y + 1) * 16 + X
+    if side == 3:
+        return 272 + Y * 17 + X
+    return 272 + Y * 17 + X + 1
+
+cdef inline void add_link(AState* s, int a, int b) noexcept nogil:
+    s.nbr[a][s.deg[a]] = <uint16_t>b
+    s.deg[a] += 1
+    s.nbr[b][s.deg[b]] = <uint16_t>a
+    s.deg[b] += 1
+
+
+cdef int island(const AState* s, int q, int* out) noexcept nogil:
+    """Quarters of the island of land quarter q, ascending; returns their number (1..4)."""
+    cdef int R = q >> 5, C = q & 31
+    cdef int PR = R + (R & 1), PC = C + (C & 1)
+    cdef int ring[4]
+    cdef int land[4]
+    cdef int i, k, n = 0, start = 0, t
+    ring[0] = (PR - 1) * 32 + (PC - 1)
+    ring[1] = (PR - 1) * 32 + PC
+    ring[2] = PR * 32 + PC
+    ring[3] = PR * 32 + (PC - 1)
+    land[0] = is_land(s, PR - 1, PC - 1)
+    land[1] = is_land(s, PR - 1, PC)
+    land[2] = is_land(s, PR, PC)
+    land[3] = is_land(s, PR, PC - 1)
+    for i in range(4):
+        if land[i] and ring[i] == q:
+            start = i
+    if land[0] and land[1] and land[2] and land[3]:
+        for i in range(4):
+            out[i] = ring[i]
+        n = 4
+    else:
+        out[0] = q
+        n = 1
+        k = (start + 1) & 3
+        while land[k] and k != start:
+            out[n] = ring[k]
+            n += 1
+            k = (k + 1) & 3
+        k = (start + 3) & 3
+        while land[k] and k != start:
+            out[n] = ring[k]
+            n += 1
+            k = (k + 3) & 3
+    # sort ascending (at most 4)
+    for i in range(1, n):
+        t = out[i]
+        k = i - 1
+        while k >= 0 and out[k] > t:
+            out[k + 1] = out[k]
+            k -= 1
+        out[k + 1] = t
+    return n
+
+
+cdef inline int island_id(const AState* s, int q) noexcept nogil:
+    cdef int buf[4]
+    island(s, q, buf)
+    return buf[0]
+
+
+cdef int completed(const AState* s, const int* isl, int n) noexcept nogil:
+    """Spec 2.5: every cross-edge neighbour of the island's quarters lies in an occupied cell."""
+    cdef int i, R, C, R2, C2
+    for i in range(n):
+        R = isl[i] >> 5
+        C = isl[i] & 31
+        R2 = R - 1 if (R & 1) == 0 else R + 1
+        C2 = C - 1 if (C & 1) == 0 else C + 1
+        if R2 < 0 or R2 > 31 or s.cell[cell_index(C >> 1, R2 >> 1)] == CELL_EMPTY:
+            return 0
+        if C2 < 0 or C2 > 31 or s.cell[cell_index(C2 >> 1, R >> 1)] == CELL_EMPTY:
+            return 0
+    return 1
+
+
+cdef void shuffle(uint64_t* rng, uint8_t* a, int n) noexcept nogil:
+    cdef int i, j
+    cdef uint8_t t
+    for i in range(n - 1, 0, -1):
+        j = <int>rng_below(rng, i + 1)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+
+
+cdef void log_event(AState* s, int kind, int seat, int deck, int card, int cost, int points,
+                    int colour, int price, int quantity, int goal) noexcept nogil:
+    cdef Event* e
+    if s.n_ev >= MAXEV:
+        s.ev_dropped += 1
+        return
+    e = &s.ev[s.n_ev]
+    s.n_ev += 1
+    e.kind = kind
+    e.seat = seat
+    e.turn = s.turns[seat]
+    e.deck = deck
+    e.card = card
+    e.cost = cost
+    e.points = points
+    e.colour = colour
+    e.price = price
+    e.quantity = quantity
+    e.goal = goal
+
+
+cdef void draw_tile(AState* s, int seat) noexcept nogil:
+    """Top tile into the seat's hand; an empty pile is first refilled from the discards (A-D25)."""
+    cdef int i
+    if s.pile_pos >= s.pile_n and s.disc_n > 0:
+        for i in range(s.disc_n):
+            s.pile[i] = s.disc[i]
+        s.pile_pos = 0
+        s.pile_n = s.disc_n
+        s.disc_n = 0
+        shuffle(s.rng, s.pile, s.pile_n)
+    if s.pile_pos < s.pile_n:
+        s.tile[seat] = s.pile[s.pile_pos]
+        s.pile_pos += 1
+
+
+cdef void setup(const ACfg* c, AState* s, uint64_t seed) noexcept nogil:
+    cdef int i, d, p, X, Y
+    memset(s, 0, sizeof(AState))
+    rng_seed(s.rng, seed, CHANCE_SALT)
+    for i in range(NCELL):
+        s.cell[i] = CELL_EMPTY
+    for X in range(7, 9):
+        for Y in range(7, 9):
+            s.cell[cell_index(X, Y)] = CELL_START
+    for i in range(NQ):
+        s.lmark[i] = -1
+    # start board land: Thera (quarters 15..16 x 15..16) and the 4 corner pieces
+    for X in range(15, 17):
+        for Y in range(15, 17):
+            s.land[quarter_index(Y, X)] = 1
+    s.land[quarter_index(14, 14)] = 1
+    s.land[quarter_index(14, 17)] = 1
+    s.land[quarter_index(17, 14)] = 1
+    s.land[quarter_index(17, 17)] = 1
+    for i in range(NPORT):
+        s.port_q[i] = -1
+    s.port_q[PORT_T0] = quarter_index(16, 16)
+    s.port_q[PORT_T1] = quarter_index(15, 15)
+    add_link(s, side_node(7, 7, 0), NODE_R)
+    add_link(s, side_node(8, 7, 0), NODE_R)
+    add_link(s, side_node(7, 8, 2), NODE_R)
+    add_link(s, side_node(8, 8, 2), NODE_R)
+    add_link(s, side_node(7, 7, 3), NODE_R)
+    add_link(s, side_node(7, 8, 3), NODE_R)
+    add_link(s, side_node(8, 7, 1), NODE_R)
+    add_link(s, side_node(8, 8, 1), NODE_R)
+    add_link(s, NODE_R, NODE_PORT + PORT_T0)
+    add_link(s, NODE_R, NODE_PORT + PORT_T1)
+    # chance (spec 15.3): tiles, easy, medium, hard, goals
+    s.pile_n = NTILE
+    for i in range(NTILE):
+        s.pile[i] = i
+    shuffle(s.rng, s.pile, NTILE)
+    for d in range(3):
+        s.deck_n[d] = c.n_deck[d]
+        for i in range(c.n_deck[d]):
+            s.deck[d][i] = c.deck_cards[d][i]
+        shuffle(s.rng, s.deck[d], s.deck_n[d])
+    for i in range(NGOAL):
+        s.goal_deck[i] = i
+    shuffle(s.rng, s.goal_deck, NGOAL)
+    s.goal_tail = NGOAL
+    for p in range(2):
+        s.port[p] = PORT_T0 + p
+        s.drachmas[p] = c.start_drachmas
+        s.tile[p] = NO_TILE
+    s.placed_cell = -1
+    s.phase = PH_PLACE
+    s.stage = ST_SETUP
+    s.current = 0
+    draw_tile(s, 0)
+
+
+cdef void place_tile(const ACfg* c, AState* s, int tile, int rot, int cell) noexcept nogil:
+    cdef int X = cell & 15, Y = cell >> 4
+    cdef int lq, k, a, b, na, nb, q
+    s.cell[cell] = tile
+    s.cell_rot[cell] = rot
+    s.placed[s.n_placed] = cell
+    s.n_placed += 1
+    for lq in range(4):
+        if (c.land[tile][rot] >> lq) & 1:
+            s.land[quarter_index(2 * Y + (lq >> 1), 2 * X + (lq & 1))] = 1
+    lq = c.lm_q[tile][rot]
+    q = quarter_index(2 * Y + (lq >> 1), 2 * X + (lq & 1))
+    s.lmark[q] = c.lm_type[tile]
+    s.lm_r[s.n_lm] = q >> 5
+    s.lm_c[s.n_lm] = q & 31
+    s.lm_t[s.n_lm] = c.lm_type[tile]
+    s.n_lm += 1
+    for k in range(c.n_ports[tile]):
+        lq = c.port_q[tile][rot][k]
+        s.port_q[4 * tile + k] = quarter_index(2 * Y + (lq >> 1), 2 * X + (lq & 1))
+    for k in range(c.n_links[tile]):
+        a = c.link_a[tile][rot][k]
+        b = c.link_b[tile][rot][k]
+        na = side_node(X, Y, a) if a < 4 else (544 + cell if a == 4 else NODE_PORT + 4 * tile + a - 5)
+        nb = side_node(X, Y, b) if b < 4 else (544 + cell if b == 4 else NODE_PORT + 4 * tile + b - 5)
+        add_link(s, na, nb)
+
+
+cdef void reach(const AState* s, int start, int blocked, uint8_t* seen) noexcept nogil:
+    """Mark the route nodes reachable from port ``start`` without passing port ``blocked`` (-1: none)."""
+    cdef uint16_t queue[NNODE]
+    cdef int head = 0, tail = 0, n, m, i
+    memset(seen, 0, NNODE)
+    if blocked >= 0:
+        seen[NODE_PORT + blocked] = 2      # never entered
+    seen[NODE_PORT + start] = 1
+    queue[tail] = NODE_PORT + start
+    tail += 1
+    while head < tail:
+        n = queue[head]
+        head += 1
+        for i in range(s.deg[n]):
+            m = s.nbr[n][i]
+            if seen[m] == 0:
+                seen[m] = 1
+                queue[tail] = m
+                tail += 1
+
+
+cdef int satisfied(const ACfg* c, const AState* s, int card, int q, int seat) noexcept nogil:
+    """Spec 7.3: the exact per-direction, per-type test for a temple on quarter q."""
+    cdef int k, d, t, need, cnt, i, rt = q >> 5, ct = q & 31
+    for k in range(c.n_req[card]):
+        d = c.req_dir[card][k]
+        if seat == 1:
+            d ^= 2
+        t = c.req_type[card][k]
+        need = c.req_n[card][k]
+        cnt = 0
+        for i in range(s.n_lm):
+            if s.lm_t[i] != t:
+                continue
+            if d == 0:
+                cnt += s.lm_r[i] < rt
+            elif d == 2:
+                cnt += s.lm_r[i] > rt
+            elif d == 1:
+                cnt += s.lm_c[i] > ct
+            else:
+                cnt += s.lm_c[i] < ct
+        if cnt < need:
+            return 0
+    return 1
+
+
+cdef int has_temple(const AState* s, const int* isl, int n) noexcept nogil:
+    cdef int p, k, i
+    for p in range(2):
+        for k in range(s.n_temples[p]):
+            for i in range(n):
+                if s.temple_q[p][k] == isl[i]:
+                    return 1
+    return 0
+
+
+cdef inline int at_thera(const AState* s, int p) noexcept nogil:
+    return s.port[p] == PORT_T0 or s.port[p] == PORT_T1
+
+
+cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept nogil:
+    cdef int n = 0, p = s.current, X, Y, cell, r, col, lq, tile, rot, k, q, i, d, ok
+    cdef int isl[4]
+    cdef int nisl, my_isl, base, opp, room, cost, cnt
+    cdef int have[4]
+    cdef uint8_t seen1[NNODE]
+    cdef uint8_t seen2[NNODE]
+    if s.phase == PH_OVER:
+        return 0
+    if s.phase == PH_PLACE:
+        for cell in range(NCELL):
+            if s.cell[cell] != CELL_EMPTY:
+                continue
+            X = cell & 15
+            Y = cell >> 4
+            ok = 0
+            if s.stage == ST_SETUP:
+                ok = ((X > 0 and s.cell[cell - 1] == CELL_START) or (X < 15 and s.cell[cell + 1] == CELL_START)
+                      or (Y > 0 and s.cell[cell - 16] == CELL_START) or (Y < 15 and s.cell[cell + 16] == CELL_START))
+            else:
+                ok = ((X > 0 and s.cell[cell - 1] != CELL_EMPTY) or (X < 15 and s.cell[cell + 1] != CELL_EMPTY)
+                      or (Y > 0 and s.cell[cell - 16] != CELL_EMPTY) or (Y < 15 and s.cell[cell + 16] != CELL_EMPTY))
+            if ok:
+                for r in range(4 if c.rotation else 1):
+                    out[n] = A_PLACE + cell * 4 + r
+                    n += 1
+        return n
+    if s.phase == PH_CUBE:
+        tile = s.cell[s.placed_cell]
+        rot = s.cell_rot[s.placed_cell]
+        for col in range(4):
+            if s.out[col] >= 8:
+                continue
+            for lq in range(4):
+                if (c.land[tile][rot] >> lq) & 1 and lq != c.lm_q[tile][rot]:
+                    out[n] = A_CUBE + col * 4 + lq
+                    n += 1
+        return n
+    if s.phase == PH_GOAL:
+        for i in range(s.n_options):
+            out[n] = A_GOAL + i
+            n += 1
+        return n
+    # action phase
+    out[n] = A_END
+    n += 1
+    opp = s.port[1 - p]
+    nisl = island(s, s.port_q[s.port[p]], isl)
+    my_isl = isl[0]
+    base = 0 if s.bonus else 1
+    if s.actions >= base:
+        reach(s, s.port[p], opp, seen1)
+        reach(s, s.port[p], -1, seen2)
+        for q in range(NPORT):            # sea moves
+            if s.port_q[q] < 0 or q == s.port[p] or q == opp:
+                continue
+            if not seen2[NODE_PORT + q]:
+                continue
+            if island_id(s, s.port_q[q]) == my_isl and not c.same_island_sail:
+                continue
+            cost = base + (0 if seen1[NODE_PORT + q] else 1)
+            if cost <= s.actions:
+                out[n] = A_SAIL + q
+                n += 1
+        for q in range(NPORT):            # transports
+            if s.port_q[q] < 0 or q == s.port[p] or q == opp:
+                continue
+            if island_id(s, s.port_q[q]) == my_isl:
+                out[n] = A_TRANSPORT + q
+                n += 1
+    if s.actions >= 1:
+        room = 3 - (s.cargo[p][0] + s.cargo[p][1] + s.cargo[p][2] + s.cargo[p][3])
+        for col in range(4):
+            have[col] = 0
+            for i in range(nisl):
+                have[col] += s.cubes[isl[i]][col]
+        for k in range(34):
+            if c.load_n[k] <= room and c.load_c[k][0] <= have[0] and c.load_c[k][1] <= have[1] \
+                    and c.load_c[k][2] <= have[2] and c.load_c[k][3] <= have[3]:
+                out[n] = A_LOAD + k
+                n += 1
+        if (my_isl != quarter_index(15, 15) and s.n_temples[p] < 6 and s.hand[p] != 0
+                and not has_temple(s, isl, nisl)):
+            for k in range(NCARD):
+                if (s.hand[p] >> k) & 1 and c.card_cost[k] <= s.drachmas[p]:
+                    for i in range(nisl):
+                        if satisfied(c, s, k, isl[i], p):
+                            out[n] = A_EXCAVATE + k * 4 + i
+                            n += 1
+        if at_thera(s, p):
+            for k in range(19):
+                ok = PURCHASE[c.buy_n[k]] <= s.drachmas[p]
+                for d in range(3):
+                    if c.buy_d[k][d] > s.deck_n[d] - s.deck_pos[d]:
+                        ok = 0
+                if ok:
+                    out[n] = A_BUY + k
+                    n += 1
+        if not s.oracle_used and s.tile[p] == NO_TILE and (s.pile_pos < s.pile_n or s.disc_n > 0):
+            for k in range(4):
+                out[n] = A_ORACLE + k
+                n += 1
+    if at_thera(s, p):
+        for col in range(4):
+            if s.cargo[p][col]:
+                out[n] = A_SELL + col
+                n += 1
+    for col in range(4):
+        if s.cargo[p][col]:
+            out[n] = A_UNLOAD + col
+            n += 1
+    return n
+
+
+cdef void begin_turn(const ACfg* c, AState* s, int p) noexcept nogil:
+    s.current = p
+    s.turns[p] += 1
+    s.actions = c.action_track[s.n_temples[p]]
+    s.oracle_used = 0
+    s.bonus = 0
+    s.phase = PH_PLACE if s.tile[p] != NO_TILE else PH_ACTION
+
+
+cdef void after_cubes(const ACfg* c, AState* s) noexcept nogil:
+    cdef int p = s.current, i
+    s.placed_cell = -1
+    if s.stage == ST_PLAY:
+        s.phase = PH_ACTION
+        return
+    if p == 0:
+        s.current = 1
+        draw_tile(s, 1)
+        s.phase = PH_PLACE
+        return
+    for p in range(2):                     # maps: seat 0 easy, medium; seat 1 easy, medium
+        for i in range(2):
+            s.hand[p] |= (<uint64_t>1) << s.deck[i][s.deck_pos[i]]
+            s.deck_pos[i] += 1
+    for p in range(2):                     # goals: 2 to seat 0, then 2 to seat 1
+        for i in range(2):
+            s.deal[p][i] = s.goal_deck[s.goal_head]
+            s.goal_head += 1
+    s.current = 0
+    s.n_options = 2
+    s.options[0] = s.deal[0][0]
+    s.options[1] = s.deal[0][1]
+    s.phase = PH_GOAL
+
+
+cdef void take_cube(AState* s, int col, int q) noexcept nogil:
+    s.out[col] += 1
+    s.cubes[q][col] += 1
+
+
+cdef void apply_action(const ACfg* c, AState* s, int a) noexcept nogil:
+    cdef int p = s.current, cell, rot, tile, X, Y, lq, col, q, i, k, card, cost, nisl, d, t
+    cdef int isl[4]
+    cdef uint8_t seen[NNODE]
+    if s.phase == PH_PLACE:
+        cell = (a - A_PLACE) >> 2
+        rot = (a - A_PLACE) & 3
+        tile = s.tile[p]
+        s.tile[p] = NO_TILE
+        place_tile(c, s, tile, rot, cell)
+        X = cell & 15
+        Y = cell >> 4
+        lq = c.lm_q[tile][rot]
+        if s.out[c.lm_type[tile]] < 8:
+            take_cube(s, c.lm_type[tile], quarter_index(2 * Y + (lq >> 1), 2 * X + (lq & 1)))
+        s.placed_cell = cell
+        if s.out[0] < 8 or s.out[1] < 8 or s.out[2] < 8 or s.out[3] < 8:
+            s.phase = PH_CUBE
+        else:
+            after_cubes(c, s)
+        return
+    if s.phase == PH_CUBE:
+        col = (a - A_CUBE) >> 2
+        lq = (a - A_CUBE) & 3
+        cell = s.placed_cell
+        X = cell & 15
+        Y = cell >> 4
+        take_cube(s, col, quarter_index(2 * Y + (lq >> 1), 2 * X + (lq & 1)))
+        after_cubes(c, s)
+        return
+    if s.phase == PH_GOAL:
+        i = a - A_GOAL
+        k = s.options[i]
+        s.goals[p] |= <uint16_t>(1 << k)
+        log_event(s, EV_GOAL_KEPT, p, -1, -1, 0, 0, -1, 0, 0, k)
+        if c.strategist and s.stage == ST_PLAY:
+            for t in range(i, s.n_display - 1):
+                s.display[t] = s.display[t + 1]
+            s.n_display -= 1
+            if s.goal_head < s.goal_tail:
+                s.display[s.n_display] = s.goal_deck[s.goal_head]
+                s.goal_head += 1
+                s.n_display += 1
+        else:
+            for t in range(s.n_options):
+                if t != i:
+                    s.goal_deck[s.goal_tail] = s.options[t]
+                    s.goal_tail += 1
+        s.n_options = 0
+        if s.stage == ST_SETUP:
+            if p == 0:
+                s.current = 1
+                s.n_options = 2
+                s.options[0] = s.deal[1][0]
+                s.options[1] = s.deal[1][1]
+                return
+            if c.strategist:
+                while s.n_display < 4 and s.goal_head < s.goal_tail:
+                    s.display[s.n_display] = s.goal_deck[s.goal_head]
+                    s.goal_head += 1
+                    s.n_display += 1
+            draw_tile(s, 0)
+            draw_tile(s, 1)
+            s.stage = ST_PLAY
+            begin_turn(c, s, 0)
+            return
+        s.phase = PH_ACTION
+        return
+    # action phase
+    if a == A_END:
+        s.bonus = 0
+        if not s.oracle_used and s.tile[p] == NO_TILE:
+            draw_tile(s, p)
+        if p == 1 and (s.end_trigger != 0 or s.turns[1] >= c.turn_cap):
+            if s.end_trigger == 0:
+                s.end_trigger = 2
+            s.phase = PH_OVER
+            s.current = -1
+            return
+        begin_turn(c, s, 1 - p)
+        return
+    if a >= A_SAIL and a < A_LOAD:
+        cost = 0 if s.bonus else 1
+        if a < A_TRANSPORT:
+            q = a - A_SAIL
+            reach(s, s.port[p], s.port[1 - p], seen)
+            if not seen[NODE_PORT + q]:
+                cost += 1
+        else:
+            q = a - A_TRANSPORT
+        s.actions -= cost
+        if s.bonus:
+            s.bonus = 0
+        elif s.cargo[p][0] + s.cargo[p][1] + s.cargo[p][2] + s.cargo[p][3] == 0:
+            s.bonus = 1
+        s.port[p] = q
+        return
+    if a >= A_SELL and a < A_UNLOAD:
+        col = a - A_SELL
+        s.cargo[p][col] -= 1
+        k = MARKET[s.out[col] - 1]
+        s.drachmas[p] += k
+        s.income[p] += k
+        s.sold[p] += 1
+        s.out[col] -= 1
+        log_event(s, EV_SOLD, p, -1, -1, 0, 0, col, k, 1, -1)
+        return
+    if a >= A_UNLOAD:
+        col = a - A_UNLOAD
+        s.cargo[p][col] -= 1
+        s.cubes[s.port_q[s.port[p]]][col] += 1
+        return
+    s.actions -= 1
+    s.bonus = 0
+    if a >= A_LOAD and a < A_EXCAVATE:
+        nisl = island(s, s.port_q[s.port[p]], isl)
+        k = a - A_LOAD
+        for col in range(4):
+            for t in range(c.load_c[k][col]):
+                for i in range(nisl):
+                    if s.cubes[isl[i]][col] > 0:
+                        s.cubes[isl[i]][col] -= 1
+                        break
+                s.cargo[p][col] += 1
+        return
+    if a >= A_EXCAVATE and a < A_BUY:
+        card = (a - A_EXCAVATE) >> 2
+        i = (a - A_EXCAVATE) & 3
+        island(s, s.port_q[s.port[p]], isl)
+        s.hand[p] &= ~((<uint64_t>1) << card)
+        s.excavated[p] |= (<uint64_t>1) << card
+        s.temple_q[p][s.n_temples[p]] = isl[i]
+        s.n_temples[p] += 1
+        s.drachmas[p] -= c.card_cost[card]
+        log_event(s, EV_EXCAVATED, p, c.card_deck[card], card, c.card_cost[card], c.card_points[card], -1, 0, 1, -1)
+        k = s.n_temples[p]
+        if k == 3 or k == 5:
+            if c.strategist:
+                s.n_options = s.n_display
+                for t in range(s.n_display):
+                    s.options[t] = s.display[t]
+            else:
+                s.n_options = 0
+                while s.n_options < 2 and s.goal_head < s.goal_tail:
+                    s.options[s.n_options] = s.goal_deck[s.goal_head]
+                    s.goal_head += 1
+                    s.n_options += 1
+            if s.n_options > 0:
+                s.phase = PH_GOAL
+        if k == 6 and s.end_trigger == 0:
+            s.end_trigger = 1
+        return
+    if a >= A_BUY and a < A_ORACLE:
+        k = a - A_BUY
+        s.drachmas[p] -= PURCHASE[c.buy_n[k]]
+        for d in range(3):
+            for t in range(c.buy_d[k][d]):
+                card = s.deck[d][s.deck_pos[d]]
+                s.deck_pos[d] += 1
+                s.hand[p] |= (<uint64_t>1) << card
+                log_event(s, EV_BOUGHT, p, d, card, c.card_cost[card], c.card_points[card], -1,
+                          PURCHASE[c.buy_n[k]], c.buy_n[k], -1)
+        return
+    if a >= A_ORACLE and a < A_SELL:
+        t = a - A_ORACLE
+        s.oracle_used = 1
+        if s.pile_pos >= s.pile_n:
+            for i in range(s.disc_n):
+                s.pile[i] = s.disc[i]
+            s.pile_pos = 0
+            s.pile_n = s.disc_n
+            s.disc_n = 0
+            shuffle(s.rng, s.pile, s.pile_n)
+        while s.pile_pos < s.pile_n:
+            tile = s.pile[s.pile_pos]
+            s.pile_pos += 1
+            if c.lm_type[tile] == t or s.pile_pos >= s.pile_n:
+                s.tile[p] = tile
+                break
+            s.disc[s.disc_n] = tile
+            s.disc_n += 1
+        return
+
+
+cdef int advance(const ACfg* c, AState* s, int16_t* buf) noexcept nogil:
+    """Apply forced steps; return the number of legal actions of the next real decision (0: over)."""
+    cdef int n
+    while s.phase != PH_OVER:
+        n = legal_actions(c, s, buf)
+        if n != 1:
+            return n
+        apply_action(c, s, buf[0])
+    return 0
+
+
+# ------------------------------------------------------------------ scoring
+
+cdef int components(const AState* s, int16_t* comp, int without_start) noexcept nogil:
+    """Label the route components (spec 2.8; without_start: no R, T0, T1, spec 2.9)."""
+    cdef uint16_t queue[NNODE]
+    cdef int k = 0, n, head, tail, m, i, v
+    for n in range(NNODE):
+        comp[n] = -1
+    for v in range(NNODE):
+        if comp[v] >= 0 or s.deg[v] == 0:
+            continue
+        if without_start and (v == NODE_R or v == NODE_PORT + PORT_T0 or v == NODE_PORT + PORT_T1):
+            continue
+        comp[v] = k
+        head = 0
+        tail = 1
+        queue[0] = v
+        while head < tail:
+            n = queue[head]
+            head += 1
+            for i in range(s.deg[n]):
+                m = s.nbr[n][i]
+                if comp[m] >= 0:
+                    continue
+                if without_start and (m == NODE_R or m == NODE_PORT + PORT_T0 or m == NODE_PORT + PORT_T1):
+                    continue
+                comp[m] = k
+                queue[tail] = m
+                tail += 1
+        k += 1
+    return k
+
+
+cdef void score(const ACfg* c, const AState* s, int16_t out[N_SC][2], int16_t goal_out[2][NGOAL]) noexcept nogil:
+    cdef int16_t comp[NNODE]
+    cdef int16_t comp2[NNODE]
+    cdef int16_t dist[NNODE]
+    cdef int16_t isl_min[NQ]
+    cdef int port_isl[NPORT]
+    cdef int isl[4]
+    cdef int isl2[4]
+    cdef int p, k, g, q, q2, i, j, n, n2, changed, pts, total, types, nt, best, pieces, okc, linked
+    cdef int cells[4]
+    cdef int INF = 10000
+    cdef int tq, quad
+    for p in range(2):
+        for g in range(NGOAL):
+            goal_out[p][g] = 0
+    if s.goals[0] != 0 or s.goals[1] != 0:
+        components(s, comp, 0)
+        components(s, comp2, 1)
+        for i in range(NNODE):
+            dist[i] = INF
+        for i in range(NQ):
+            isl_min[i] = INF
+        for q in range(NPORT):
+            port_isl[q] = island_id(s, s.port_q[q]) if s.port_q[q] >= 0 else -1
+        dist[comp[NODE_PORT + PORT_T0]] = 0
+        dist[comp[NODE_PORT + PORT_T1]] = 0
+        changed = 1
+        while changed:
+            changed = 0
+            for q in range(NPORT):
+                if port_isl[q] >= 0 and dist[comp[NODE_PORT + q]] < isl_min[port_isl[q]]:
+                    isl_min[port_isl[q]] = dist[comp[NODE_PORT + q]]
+            for q in range(NPORT):
+                if port_isl[q] >= 0 and isl_min[port_isl[q]] + 1 < dist[comp[NODE_PORT + q]]:
+                    dist[comp[NODE_PORT + q]] = isl_min[port_isl[q]] + 1
+                    changed = 1
+        for p in range(2):
+            for g in range(NGOAL):
+                if not (s.goals[p] >> g) & 1:
+                    continue
+                pts = c.goal_points[g]
+                total = 0
+                if g == 4:                 # G05 quadrants
+                    quad = 0
+                    for k in range(s.n_temples[p]):
+                        tq = s.temple_q[p][k]
+                        quad |= 1 << ((((tq >> 5) < 16) << 1) | ((tq & 31) < 16))
+                    total = pts * ((quad & 1) + ((quad >> 1) & 1) + ((quad >> 2) & 1) + ((quad >> 3) & 1))
+                elif g == 5:               # G06 largest completed island
+                    best = 0
+                    for k in range(s.n_temples[p]):
+                        n = island(s, s.temple_q[p][k], isl)
+                        if not completed(s, isl, n):
+                            continue
+                        pieces = 0
+                        for i in range(n):
+                            okc = (((isl[i] >> 5) >> 1) << 4) | ((isl[i] & 31) >> 1)
+                            if s.cell[okc] == CELL_START:
+                                okc = -1
+                            for j in range(pieces):
+                                if cells[j] == okc:
+                                    break
+                            else:
+                                cells[pieces] = okc
+                                pieces += 1
+                        if pieces > best:
+                            best = pieces
+                    total = pts * best
+                else:
+                    for k in range(s.n_temples[p]):
+                        n = island(s, s.temple_q[p][k], isl)
+                        types = 0
+                        for i in range(n):
+                            if s.lmark[isl[i]] >= 0:
+                                types |= 1 << s.lmark[isl[i]]
+                        nt = (types & 1) + ((types >> 1) & 1) + ((types >> 2) & 1) + ((types >> 3) & 1)
+                        if g == 0:
+                            total += pts * (isl_min[isl[0]] == 1)
+                        elif g == 1:
+                            if c.en1:
+                                total += pts * (isl_min[isl[0]] >= 2 and isl_min[isl[0]] < INF)
+                            else:
+                                total += pts * (isl_min[isl[0]] == 2)
+                        elif g == 2:
+                            total += pts * (nt >= 3)
+                        elif g == 3:
+                            total += pts * (nt == 0)
+                        elif g == 6:       # G07 isolated
+                            linked = 0
+                            for j in range(s.n_temples[p]):
+                                n2 = island(s, s.temple_q[p][j], isl2)
+                                if isl2[0] == isl[0]:
+                                    continue
+                                for q in range(NPORT):
+                                    if port_isl[q] != isl[0]:
+                                        continue
+                                    for q2 in range(NPORT):
+                                        if port_isl[q2] == isl2[0] and comp2[NODE_PORT + q] == comp2[NODE_PORT + q2]:
+                                            linked = 1
+                            total += pts * (not linked)
+                        elif g == 7:
+                            total += pts * (not completed(s, isl, n))
+                        elif g == 8:
+                            total += pts * ((types >> 3) & 1)
+                        elif g == 9:
+                            total += pts * ((types >> 2) & 1)
+                        elif g == 10:
+                            total += pts * (types & 1)
+                        else:
+                            total += pts * ((types >> 1) & 1)
+                goal_out[p][g] = total
+    for p in range(2):
+        out[SC_MAPS][p] = 0
+        for k in range(NCARD):
+            if (s.excavated[p] >> k) & 1:
+                out[SC_MAPS][p] += c.card_points[k]
+        out[SC_GOALS][p] = 0
+        for g in range(NGOAL):
+            out[SC_GOALS][p] += goal_out[p][g]
+        out[SC_MONEY][p] = s.drachmas[p] // 10
+        out[SC_TOTAL][p] = out[SC_MAPS][p] + out[SC_GOALS][p] + out[SC_MONEY][p]

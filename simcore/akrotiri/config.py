@@ -1,0 +1,194 @@
+"""Akrotiri settings (every spec decision A-Dn with a choice, and the section-13 variants) and data.
+
+A :class:`AkrotiriConfig` is built by :func:`make_config`; it loads the
+component data of ``data/`` (copied from ``shared/data/akrotiri``) and the
+per-rotation tile layouts both engines use. See ``docs/akrotiri_engine.md``.
+"""
+import itertools
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+PLAYERS = (2,)
+SCORE_CATEGORIES = ("maps", "goals", "money")
+
+COLOURS = ("blue", "green", "grey", "orange")
+LANDMARKS = ("lake", "tree", "mountain", "volcano")   # landmark t has cube colour t (A-D4)
+DECKS = ("easy", "medium", "hard")
+SIDES = ("N", "E", "S", "W")
+QUARTERS = ("NW", "NE", "SW", "SE")                    # local index 2*i + j
+ROT_Q = (1, 3, 0, 2)                                   # one clockwise turn: NW->NE, NE->SE, SW->NW, SE->SW
+GOAL_KEYS = ("transport_1", "transport_2", "three_landmarks", "no_landmark", "quadrants",
+             "largest_complete_island", "isolated", "incomplete_island", "volcano_island",
+             "mountain_island", "lake_island", "tree_island")
+MARKET_VALUES = (1, 2, 2, 3, 3, 4, 4, 5)
+PURCHASE_PRICE = (0, 1, 3, 7)
+LOAD_CODES = tuple(c for k in (1, 2, 3) for c in itertools.combinations_with_replacement(range(4), k))
+BUY_CODES = tuple(c for k in (1, 2, 3) for c in itertools.combinations_with_replacement(range(3), k))
+
+# setting -> (spec decision, default, allowed values; None = checked by a function)
+SETTINGS = {
+    "goal_values": ("A-D33", "hu", ("hu", "en1")),
+    "strategist": ("section 12", False, (True, False)),
+    "action_track": ("A-D22", (3, 4, 5, 5, 6, 6), ((3, 4, 5, 5, 6, 6), (3, 4, 5, 5, 5, 5))),
+    "tile_rotation": ("A-D7", True, (True, False)),
+    "same_island_sail": ("A-D10", False, (True, False)),
+    "turn_cap": ("A-D27", 60, None),
+}
+
+
+def _parse_value(key, value):
+    default = SETTINGS[key][1]
+    if isinstance(value, str):
+        low = value.strip().lower()
+        if isinstance(default, bool):
+            if low in ("true", "1", "yes"):
+                return True
+            if low in ("false", "0", "no"):
+                return False
+        if key == "turn_cap" and low.isdigit():
+            return int(low)
+        if key == "action_track":
+            try:
+                return tuple(int(x) for x in low.strip("[]() ").split(","))
+            except ValueError:
+                return value
+        return value.strip()
+    if key == "action_track" and isinstance(value, (list, tuple)):
+        return tuple(value)
+    return value
+
+
+def _read(name):
+    with open(DATA_DIR / name, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def rotate_quarter(q, rot):
+    for _ in range(rot):
+        q = ROT_Q[q]
+    return q
+
+
+@dataclass(frozen=True)
+class TileLayout:
+    """One tile in one orientation; quarters are local indices 0..3 (NW NE SW SE)."""
+    land: tuple          # local quarters that are land
+    landmark: int        # landmark type 0..3
+    landmark_quarter: int
+    ports: tuple         # port k -> local quarter
+    links: tuple         # (node, node) with nodes "N" "E" "S" "W" "C" or port index 0..3
+
+
+@lru_cache(maxsize=1)
+def load_data():
+    """The component data: tiles (with the 4 rotated layouts), maps, goals, market, board."""
+    tiles = _read("tiles.json")["tiles"]
+    layouts = []
+    for t in tiles:
+        lm = LANDMARKS.index(t["landmark"])
+        port_ids = [p["id"] for p in t["ports"]]
+        per_rot = []
+        for rot in range(4):
+            land = tuple(sorted(rotate_quarter(QUARTERS.index(q), rot) for q in t["land"]))
+            ports = tuple(rotate_quarter(QUARTERS.index(p["quarter"]), rot) for p in t["ports"])
+
+            def node(n):
+                if n in SIDES:
+                    return SIDES[(SIDES.index(n) + rot) % 4]
+                if n == "C":
+                    return "C"
+                return port_ids.index(n)
+            links = tuple((node(a), node(b)) for a, b in t["routes"])
+            per_rot.append(TileLayout(land, lm, rotate_quarter(QUARTERS.index(t["landmark_quarter"]), rot),
+                                      ports, links))
+        layouts.append(tuple(per_rot))
+    maps = _read("maps.json")
+    cards = []
+    for c in maps["cards"]:
+        req = tuple((SIDES.index(d), LANDMARKS.index(t), int(n))
+                    for d in SIDES for t, n in sorted(c["require"].get(d, {}).items(),
+                                                      key=lambda kv: LANDMARKS.index(kv[0])))
+        cards.append({"id": c["id"], "deck": DECKS.index(c["deck"]), "cost": int(c["cost"]),
+                      "points": int(c["points"]), "require": req})
+    goals = _read("goals.json")["cards"]
+    assert tuple(g["key"] for g in goals) == GOAL_KEYS
+    market = _read("market.json")
+    assert tuple(market["colours"]) == COLOURS and tuple(market["square_values"]) == MARKET_VALUES
+    assert all(COLOURS.index(market["landmark_colour"][lm]) == i for i, lm in enumerate(LANDMARKS))
+    board = _read("player_board.json")
+    return {"layouts": tuple(layouts), "cards": tuple(cards), "goals": goals,
+            "start_drachmas": int(board["start_drachmas"]), "capacity": int(board["boat_capacity"])}
+
+
+@dataclass(frozen=True)
+class AkrotiriConfig:
+    """Resolved settings of an Akrotiri game (immutable, hashable)."""
+
+    players: int = 2
+    goal_values: str = "hu"
+    strategist: bool = False
+    action_track: tuple = (3, 4, 5, 5, 6, 6)
+    tile_rotation: bool = True
+    same_island_sail: bool = False
+    turn_cap: int = 60
+    data: dict = field(default=None, compare=False, repr=False, hash=False)
+
+    def settings(self):
+        """The settings as a JSON-serialisable dict (what a manifest records)."""
+        out = {"players": self.players}
+        for k in SETTINGS:
+            v = getattr(self, k)
+            out[k] = list(v) if isinstance(v, tuple) else v
+        return out
+
+    def goal_points(self):
+        """Points per goal card (per temple, quadrant or tile) in this edition."""
+        return tuple(int(g["points_by_edition"][self.goal_values]) for g in self.data["goals"])
+
+    def data_status(self):
+        return {name: {"file": str(DATA_DIR / name), "assumed": "assumed" in str(_read(name).get("status", ""))}
+                for name in ("tiles.json", "thera.json", "maps.json", "goals.json", "market.json",
+                             "player_board.json")}
+
+
+def make_config(players=2, **settings):
+    """Validated :class:`AkrotiriConfig`.
+
+    Parameters
+    ----------
+    players : int
+        Must be 2: Akrotiri is a two-player game.
+    **settings
+        Any of ``SETTINGS`` (see ``docs/akrotiri_engine.md``); CLI strings are converted.
+
+    Raises
+    ------
+    ValueError
+        Naming the bad key or value and what is allowed.
+    """
+    try:
+        players = int(players)
+    except (TypeError, ValueError):
+        raise ValueError(f"players must be a whole number, not {players!r}") from None
+    if players not in PLAYERS:
+        raise ValueError(f"akrotiri takes 2 players, not {players}")
+    kw = {k: v[1] for k, v in SETTINGS.items()}
+    for key, value in settings.items():
+        if key not in SETTINGS:
+            raise ValueError(f"unknown akrotiri setting '{key}' (known: {', '.join(SETTINGS)})")
+        value = _parse_value(key, value)
+        if key == "turn_cap":
+            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 200:
+                raise ValueError(f"turn_cap must be a whole number 1..200, not {value!r}")
+        elif value not in SETTINGS[key][2]:
+            raise ValueError(f"{key} must be one of {', '.join(map(str, SETTINGS[key][2]))}, not {value!r}")
+        kw[key] = value
+    return _make(players, tuple(sorted(kw.items())))
+
+
+@lru_cache(maxsize=64)
+def _make(players, items):
+    return AkrotiriConfig(players=players, **dict(items), data=load_data())
