@@ -34,6 +34,13 @@ extensions = [
         define_macros=macros,
         extra_compile_args=cflags,
     ),
+    Extension(
+        "simcore.akrotiri._engine",
+        ["simcore/akrotiri/_engine.pyx"],
+        include_dirs=[numpy.get_include(), "simcore"],
+        define_macros=macros,
+        extra_compile_args=cflags,
+    ),
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=directives,
