@@ -1,0 +1,269 @@
+"""Yamataï settings and component data.
+
+A :class:`YamataiConfig` is built by :func:`make_config` from a player count
+and keyword settings; it loads the board, building tiles, specialists and the
+player board from JSON files (package data by default, or a user's own files),
+validates them and says which data is assumed (:meth:`YamataiConfig.data_status`).
+See ``docs/yamatai_engine.md`` for the table of settings (every decision Y-Dn).
+"""
+import itertools
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+PLAYERS = (2, 3, 4)
+SCORE_CATEGORIES = ("coins", "pp_tokens", "buildings", "specialists", "reserved", "set_aside")
+COLOURS = ("bamboo", "wood", "stone", "clay", "gold")
+N_TYPES = 6
+MAX_SEA = 128
+MAX_ISLANDS = 64
+MAX_TILES = 32
+N_SPECIALISTS = 18
+ABILITIES = ("double_pp_tokens", "extra_transaction", "two_boats_for_gold", "building_toll",
+             "share_recruit_coins", "bigger_port", "prestige_bonuses", "remove_sacred_site",
+             "better_sale_prices", "extra_culture_token", "isolated_building_bonus", "trade_gold",
+             "coins_three_per_pp", "token_for_gold", "edge_entries", "token_for_coins",
+             "gold_for_two_boats", "none")
+TRIGGERS = ("last_building", "boats", "specialists", "buildings", "round_cap")
+# recruit payments: 0..5 a pair of one type, 6..25 three distinct types
+PAYMENTS = tuple([(k, k) for k in range(N_TYPES)] + list(itertools.combinations(range(N_TYPES), 3)))
+
+# setting -> (spec decision, default, allowed values; None = checked elsewhere)
+SETTINGS = {
+    "board": ("Y-D40", "default", ("default",)),
+    "buildings": ("Y-D41", "default", ("default",)),
+    "specialists": ("Y-D22", "default", ("default",)),
+    "player_board": ("Y-D31", "default", ("default",)),
+    "round_cap": ("Y-D37", 60, None),
+}
+DEFAULT_FILES = {"board": "board.json", "buildings": "buildings.json",
+                 "specialists": "specialists.json", "player_board": "player_board.json"}
+
+
+def _read_json(path, what):
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)
+    except FileNotFoundError:
+        raise ValueError(f"{what} file not found: {path}") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{what} file {path} is not valid JSON: {exc}") from None
+
+
+def _assumed(doc):
+    return "assumed" in str(doc.get("status", "")).lower()
+
+
+@dataclass(frozen=True)
+class Board:
+    path: str
+    assumed: bool
+    n_islands: int
+    n_sea: int
+    island_nbrs: tuple      # island -> island ids
+    island_sea: tuple       # island -> sea ids
+    sea_nbrs: tuple         # sea -> sea ids
+    entries: tuple          # sea ids
+    edges: tuple            # sea ids (entries included)
+
+
+def load_board(path):
+    doc = _read_json(path, "board")
+    where = f"board file {path}"
+    try:
+        isl, sea = doc["islands"], doc["sea"]
+        ni, ns = len(isl), len(sea)
+        if not 0 < ni <= MAX_ISLANDS or not 0 < ns <= MAX_SEA:
+            raise ValueError(f"{where}: {ni} islands and {ns} sea spaces; the engine takes "
+                             f"1..{MAX_ISLANDS} and 1..{MAX_SEA}")
+        inb = tuple(tuple(int(x) for x in i["island_neighbours"]) for i in isl)
+        isea = tuple(tuple(int(x) for x in i["sea_neighbours"]) for i in isl)
+        snb = tuple(tuple(int(x) for x in s["sea_neighbours"]) for s in sea)
+        entries = tuple(int(s["id"]) for s in sea if s.get("entry"))
+        edges = tuple(int(s["id"]) for s in sea if s.get("edge"))
+        if [int(i["id"]) for i in isl] != list(range(ni)) or [int(s["id"]) for s in sea] != list(range(ns)):
+            raise ValueError(f"{where}: island and sea ids must be dense 0..n-1 in order")
+        for s in sea:
+            for i in s["island_neighbours"]:
+                if int(s["id"]) not in isea[int(i)]:
+                    raise ValueError(f"{where}: sea {s['id']} and island {i} disagree on adjacency")
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"{where}: missing or bad field {exc}") from None
+    for a, nb in enumerate(inb):
+        if any(not 0 <= b < ni or a not in inb[b] for b in nb):
+            raise ValueError(f"{where}: island {a} has a bad or one-way neighbour")
+    for a, nb in enumerate(snb):
+        if any(not 0 <= b < ns or a not in snb[b] for b in nb):
+            raise ValueError(f"{where}: sea space {a} has a bad or one-way neighbour")
+    if not entries:
+        raise ValueError(f"{where}: no entry space")
+    return Board(str(path), _assumed(doc), ni, ns, inb, isea, snb, entries, edges)
+
+
+@dataclass(frozen=True)
+class Tile:
+    name: str
+    kind: int          # 0 standard, 1 torii, 2 palace
+    boats: tuple       # per colour
+    pp: int
+    trading_post: bool
+
+
+def load_buildings(path):
+    doc = _read_json(path, "buildings")
+    where = f"buildings file {path}"
+    kinds = {"standard": 0, "torii": 1, "palace": 2}
+    try:
+        tiles = tuple(Tile(str(t["id"]), kinds[t["kind"]], tuple(int(x) for x in t["boat_vector"]),
+                           int(t["pp"]), bool(t.get("trading_post", False))) for t in doc["tiles"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{where}: each tile needs id, kind (standard/torii/palace), boat_vector, pp ({exc})") from None
+    if not 5 <= len(tiles) <= MAX_TILES:
+        raise ValueError(f"{where}: {len(tiles)} tiles; the engine takes 5..{MAX_TILES}")
+    for t in tiles:
+        if len(t.boats) != 5 or any(not 0 <= b <= 4 for b in t.boats):
+            raise ValueError(f"{where}: tile {t.name} needs 5 boat counts of 0..4")
+    return tiles, _assumed(doc)
+
+
+def load_specialists(path):
+    doc = _read_json(path, "specialists")
+    where = f"specialists file {path}"
+    try:
+        tiles = sorted(doc["tiles"], key=lambda t: int(t["id"]))
+        abilities = tuple(t["ability"] for t in tiles)
+        names = tuple(str(t["name"]) for t in tiles)
+        pp = tuple(int(t["pp"]) for t in tiles)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{where}: each specialist needs id, name, ability, pp ({exc})") from None
+    if abilities != ABILITIES:
+        raise ValueError(f"{where}: the 18 specialists must have ids 0..17 with the abilities "
+                         f"in the spec's order ({', '.join(ABILITIES)})")
+    return names, pp, _assumed(doc)
+
+
+@dataclass(frozen=True)
+class YamataiConfig:
+    """Resolved settings and component data of a Yamataï game (immutable, hashable)."""
+
+    players: int
+    board: str = "default"
+    buildings: str = "default"
+    specialists: str = "default"
+    player_board: str = "default"
+    round_cap: int = 60
+    board_data: Board = field(default=None, compare=False, repr=False)
+    tiles: tuple = field(default=None, compare=False, repr=False)
+    spec_names: tuple = field(default=None, compare=False, repr=False)
+    spec_pp: tuple = field(default=None, compare=False, repr=False)
+    pb: dict = field(default=None, compare=False, repr=False, hash=False)
+    assumed: dict = field(default=None, compare=False, repr=False, hash=False)
+
+    def settings(self):
+        """The settings as a JSON-serialisable dict (what a manifest records)."""
+        return {"players": self.players, **{k: getattr(self, k) for k in SETTINGS}}
+
+    # player-board numbers
+    def buy_price(self, c):
+        if c == 4:
+            return int(self.pb["tomoe_gold_price"]["buy"])
+        return int(self.pb["trade"][COLOURS[c]]["buy"])
+
+    def sell_price(self, c, susanoo=False):
+        if c == 4:
+            return int(self.pb["tomoe_gold_price"]["sell"])
+        if susanoo and COLOURS[c] in self.pb["susanoo_sell_price"]:
+            return int(self.pb["susanoo_sell_price"][COLOURS[c]])
+        return int(self.pb["trade"][COLOURS[c]]["sell"])
+
+    @property
+    def supply_boats(self):
+        return tuple(int(self.pb["setup"]["boat_supply"][c]) for c in COLOURS)
+
+    @property
+    def pieces(self):
+        return int(self.pb["setup"]["standard_buildings_per_player"][str(self.players)])
+
+    @property
+    def pawns(self):
+        return self.players * int(self.pb["setup"]["pawns_per_player"][str(self.players)])
+
+    def data_status(self):
+        """Which component data this configuration uses and whether it is assumed."""
+        return {k: {"file": str(self._path(k)), "assumed": self.assumed[k]} for k in DEFAULT_FILES}
+
+    def _path(self, key):
+        v = getattr(self, key)
+        return DATA_DIR / DEFAULT_FILES[key] if v == "default" else Path(v)
+
+
+@lru_cache(maxsize=32)
+def _make(players, items):
+    kw = dict(items)
+    cfg = YamataiConfig(players=players, **kw)
+    board = load_board(cfg._path("board"))
+    tiles, t_assumed = load_buildings(cfg._path("buildings"))
+    names, pp, s_assumed = load_specialists(cfg._path("specialists"))
+    pb = _read_json(cfg._path("player_board"), "player board")
+    try:
+        for c in COLOURS[:4]:
+            int(pb["trade"][c]["buy"]), int(pb["trade"][c]["sell"])
+        pb["setup"]["boat_supply"], pb["setup"]["standard_buildings_per_player"][str(players)]
+        int(pb["setup"]["start_coins"]), int(pb["port_capacity"]), int(pb["riu_port_bonus"])
+        int(pb["transactions_per_turn"]), int(pb["izanagi_transactions_per_turn"])
+        int(pb["setup"]["sacred_site_tokens"]), pb["tomoe_gold_price"]["buy"]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"player board file {cfg._path('player_board')}: missing or bad {exc}") from None
+    n_tokens = 6 * 5 + 4
+    if board.n_islands != n_tokens:
+        raise ValueError(f"the board has {board.n_islands} islands but there are {n_tokens} culture tokens")
+    assumed = {"board": board.assumed, "buildings": t_assumed, "specialists": s_assumed,
+               "player_board": _assumed(pb)}
+    return YamataiConfig(players=players, **kw, board_data=board, tiles=tiles, spec_names=names,
+                         spec_pp=pp, pb=pb, assumed=assumed)
+
+
+def make_config(players=3, **settings):
+    """Validated :class:`YamataiConfig` for ``players`` with the given settings.
+
+    Parameters
+    ----------
+    players : int
+        2, 3 or 4.
+    **settings
+        Any of ``SETTINGS`` (see ``docs/yamatai_engine.md``): ``board``,
+        ``buildings``, ``specialists``, ``player_board`` (``default`` or a JSON
+        path) and ``round_cap``.
+
+    Raises
+    ------
+    ValueError
+        Naming the bad key or value and what is allowed.
+    """
+    try:
+        players = int(players)
+    except (TypeError, ValueError):
+        raise ValueError(f"players must be a whole number, not {players!r}") from None
+    if players not in PLAYERS:
+        raise ValueError(f"yamatai takes 2, 3 or 4 players, not {players}")
+    kw = {k: v[1] for k, v in SETTINGS.items()}
+    for key, value in settings.items():
+        if key not in SETTINGS:
+            raise ValueError(f"unknown yamatai setting '{key}' (known: {', '.join(SETTINGS)})")
+        if key == "round_cap":
+            try:
+                value = int(value)
+            except (TypeError, ValueError):
+                raise ValueError(f"round_cap must be a whole number, not {value!r}") from None
+            if not 1 <= value <= 120:
+                raise ValueError(f"round_cap must be 1..120, not {value}")
+        else:
+            value = str(value).strip()
+            if value != "default":
+                if not Path(value).is_file():
+                    raise ValueError(f"{key} must be 'default' or a JSON file path; '{value}' is neither")
+                value = str(Path(value).resolve())
+        kw[key] = value
+    return _make(players, tuple(sorted(kw.items())))
