@@ -35,6 +35,13 @@ extensions = [
         extra_compile_args=cflags,
     ),
     Extension(
+        "simcore.yamatai._engine",
+        ["simcore/yamatai/_engine.pyx"],
+        include_dirs=[numpy.get_include(), "simcore"],
+        define_macros=macros,
+        extra_compile_args=cflags,
+    ),
+    Extension(
         "simcore.akrotiri._engine",
         ["simcore/akrotiri/_engine.pyx"],
         include_dirs=[numpy.get_include(), "simcore"],

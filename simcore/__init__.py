@@ -8,7 +8,7 @@ from importlib import import_module
 
 __version__ = "0.1.0"
 
-GAME_NAMES = ("hellas", "akrotiri")
+GAME_NAMES = ("hellas", "yamatai", "akrotiri")
 
 
 class _Games(dict):
