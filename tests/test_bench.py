@@ -12,8 +12,8 @@ hellas = pytest.importorskip("simcore.hellas")
 
 def test_bench_cli_json_and_table(tmp_path, capsys):
     out = tmp_path / "bench.json"
-    rc = main(["bench", "--games", "300", "--ref-games", "2", "--repeats", "2", "--players", "3",
-               "--json", str(out), "--quiet"])
+    rc = main(["bench", "--game", "hellas", "--games", "300", "--ref-games", "2", "--repeats", "2",
+               "--players", "3", "--json", str(out), "--quiet"])
     text = capsys.readouterr().out
     assert rc == 0
     assert "µs/game" in text and "ref/kernel" in text and "efficiency" in text

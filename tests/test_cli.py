@@ -116,7 +116,9 @@ def test_console_entry_no_traceback(tmp_path):
                            "--games", "10", "--seed", "1", "--out", str(tmp_path / "x")],
                           cwd=ROOT, env={**os.environ, "PYTHONPATH": ROOT}, capture_output=True, text=True)
     assert proc.returncode == 2
-    assert proc.stderr.strip() == "boardlab: error: unknown game 'nope' (known: hellas)"
+    import simcore
+    known = ", ".join(simcore.GAME_NAMES)
+    assert proc.stderr.strip() == f"boardlab: error: unknown game 'nope' (known: {known})"
 
 
 def _hellas_built():
