@@ -327,7 +327,7 @@ def variant_section(rs: RunSet, baseline=None, title="Variant comparison") -> Se
     baseline = baseline or rs.labels[0]
     diff = variant_differences(head, variant=rs.group, baseline=baseline)
     wide = head.pivot(on=rs.group, index=["n_players", "statistic", "item"], values="estimate")
-    fig = F.variant_differences(diff, variant=rs.group, title=f"{title}: differences to '{baseline}'", caption=(
+    fig = F.variant_differences(diff, variant=rs.group, title=f"Variant minus baseline '{baseline}'", caption=(
         f"Each headline statistic of the variant minus the baseline '{baseline}', with 95% CIs "
         f"(z test for shares, Welch t for means). {rs.games_text()}."))
     rows = []
