@@ -384,7 +384,8 @@ def format_tables(res):
         for kind, label in (("random", "random"), ("heuristic", pr["heuristic"])):
             k = e[kind]
             if "us_per_game" not in k:
-                rows.append([e["game"], str(e["players"]), label, k.get("note", "-"), "", "", "", "", "", ""])
+                note = "no preset yet" if "no heuristic preset" in k.get("note", "") else "n/a"
+                rows.append([e["game"], str(e["players"]), label, note, "", "", "", "", "", ""])
                 continue
             r = k.get("reference", {})
             ins = k.get("instructions_per_game")
@@ -395,6 +396,9 @@ def format_tables(res):
                          f"{ins / 1e6:.3f}" if ins else "-",
                          f"{k['peak_alloc_bytes_per_game']:,.0f} B"])
     lines += _grid(head, rows)
+    missing = sorted({e["game"] for e in res["results"] if "us_per_game" not in e["heuristic"]})
+    if missing:
+        lines.append(f"no heuristic preset '{pr['heuristic']}' yet for: {', '.join(missing)} (random play only)")
     runner_rows = []
     for e in res["results"]:
         rn = e.get("runner")

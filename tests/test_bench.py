@@ -41,9 +41,10 @@ def test_game_without_heuristic_preset_is_reported(monkeypatch):
     monkeypatch.setattr(strategies, "resolve", resolve)
     policy, why = bench.heuristic_policy("hellas")
     assert policy is None and "no heuristic preset 'balanced'" in why
-    res = bench.run_bench(games=50, ref_games=1, repeats=1, players=[2], runner=False)
+    res = bench.run_bench(games=50, ref_games=1, repeats=1, game_names=["hellas"], players=[2], runner=False)
     assert res["results"][0]["heuristic"] == {"note": why}
-    assert "no heuristic preset" in bench.format_tables(res)
+    text = bench.format_tables(res)
+    assert "no preset yet" in text and "no heuristic preset 'balanced' yet for: hellas" in text
 
 
 def test_reference_missing_is_reported():
