@@ -31,6 +31,7 @@ SWAPTOK, SLIDE, SWAPBOATS = 3392, 7488, 23872
 AMATERASU, IZANAGI, RAIJIN_S, ANANDA, IZANAMI, RIU, AWASHIMA, KACHIKO_S, SUSANOO, EBISU_S, \
     KAGUTSUCHI, TOMOE, FU_HSI, MICHIMATA_S, TOYO_TAMA, HETSUKA_S, NAKATSU_S, YASOMA = range(18)
 GOLD = 4
+NEEDS = [[pay.count(x) for x in range(6)] for pay in PAYMENTS]   # tokens of each type a payment takes
 
 
 def arrangements(k):
@@ -98,6 +99,7 @@ class RefState:
         st.decisions = 0
         st.over = False
         st.events = []
+        st._legal = None
         st._start_turn()
         st._run_forced()
         return st
@@ -146,16 +148,11 @@ class RefState:
         return isl["token"] < 0 and isl["building"] is None and not isl["sacred"]
 
     def first_boat_places(self, c):
+        """Empty spaces that may take a first boat of colour c: entries (edges with Toyo Tama) or anchored."""
         b = self._b()
-        out = []
-        for s in range(b.n_sea):
-            if self.sea[s] >= 0:
-                continue
-            entry = s in b.entries or (self.owns(TOYO_TAMA) and s in b.edges)
-            anchor = any(self.sea[t] == c for t in b.sea_nbrs[s])
-            if entry or anchor:
-                out.append(s)
-        return out
+        starts = set(b.entries) | (set(b.edges) if self.owns(TOYO_TAMA) else set())
+        anchored = {t for s in range(b.n_sea) if self.sea[s] == c for t in b.sea_nbrs[s]}
+        return sorted(s for s in starts | anchored if self.sea[s] < 0)
 
     def has_matching(self, islands):
         b = self._b()
@@ -205,29 +202,33 @@ class RefState:
         return None
 
     def builds(self):
+        """Legal (tile, island) builds, ascending."""
         b = self._b()
         p = self.me
-        out = []
+        if not self.marked:
+            return []
+        # islands: empty, next to a boat placed this turn, and the Ananda toll affordable
+        sites = {}
+        for i in range(b.n_islands):
+            if not self.empty_island(i) or not any(s in self.marked for s in b.island_sea[i]):
+                continue
+            if self.ananda_toll(i) is not None and self.coins[p] < 2:
+                continue
+            have = [0] * 5
+            for s in b.island_sea[i]:
+                if self.sea[s] >= 0:
+                    have[self.sea[s]] += 1
+            sites[i] = have
         tiles = [t for t in self.row if t >= 0] + [t for t in self.reserved[p] if t not in self.reserved_now]
+        allowed_missing = 1 if self.fleet == 9 else 0
+        out = []
         for t in sorted(tiles):
             tile = self.cfg.tiles[t]
             if tile.kind == 0 and self.pieces[p] == 0:
                 continue
-            for i in range(b.n_islands):
-                if not self.empty_island(i):
-                    continue
-                if not any(s in self.marked for s in b.island_sea[i]):
-                    continue
-                have = [0] * 5
-                for s in b.island_sea[i]:
-                    if self.sea[s] >= 0:
-                        have[self.sea[s]] += 1
-                missing = sum(max(0, tile.boats[c] - have[c]) for c in range(5))
-                if missing > (1 if self.fleet == 9 else 0):
-                    continue
-                if self.ananda_toll(i) is not None and self.coins[p] < 2:
-                    continue
-                out.append((t, i))
+            for i, have in sites.items():
+                if sum(max(0, tile.boats[c] - have[c]) for c in range(5)) <= allowed_missing:
+                    out.append((t, i))
         return out
 
     # ------------------------------------------------------------ legal actions
@@ -275,6 +276,12 @@ class RefState:
         return out
 
     def legal_actions(self):
+        """Sorted legal actions (cached until the next action is applied)."""
+        if self._legal is None:
+            self._legal = self._legal_actions()
+        return list(self._legal)
+
+    def _legal_actions(self):
         if self.over:
             return []
         b = self._b()
@@ -325,13 +332,11 @@ class RefState:
                 out += [KEEP + c for c in range(5) if self.hand[c]]
         elif st == "recruit":
             out = [PASS]
+            mine = self.tokens[p]
+            payable = [k for k, need in enumerate(NEEDS) if all(mine[x] >= need[x] for x in range(6))]
             for slot in range(5):
-                if self.slots[slot] < 0:
-                    continue
-                for k, pay in enumerate(PAYMENTS):
-                    need = [pay.count(x) for x in range(6)]
-                    if all(self.tokens[p][x] >= need[x] for x in range(6)):
-                        out.append(RECRUIT + 26 * slot + k)
+                if self.slots[slot] >= 0:
+                    out += [RECRUIT + 26 * slot + k for k in payable]
         return sorted(out)
 
     def port_capacity(self):
@@ -339,7 +344,7 @@ class RefState:
 
     # ------------------------------------------------------------ applying
     def apply(self, action):
-        if action not in self.legal_actions():
+        if action not in self.legal_actions():  # noqa: the cached list
             raise ValueError(f"illegal action {action} in stage {self.stage}")
         self._apply(action)
         self.decisions += 1
@@ -353,6 +358,7 @@ class RefState:
             self._apply(legal[0])
 
     def _apply(self, a):
+        self._legal = None
         st = self.stage
         p = self.me
         b = self._b()
