@@ -369,7 +369,7 @@ def _reproduce(label, m, folder):
     return " ".join(cmd)
 
 
-def provenance_section(rs: RunSet, extra=None) -> Section:
+def provenance_section(rs: RunSet, extra=None, commands=None) -> Section:
     """What was run: data status, strategies and weights, seeds, versions, commands."""
     runs, status, strats = [], {}, {}
     for label, run in rs.runs.items():
@@ -409,8 +409,12 @@ def provenance_section(rs: RunSet, extra=None) -> Section:
                  f"Versions: boardlab {runs[0]['boardlab']}, git commit {runs[0]['git_commit']}.")
     if extra:
         paras += list(extra)
-    paras.append("To reproduce a run:\n\n```\n" + "\n".join(
-        _reproduce(label, run.manifest, run.path) for label, run in rs.runs.items()) + "\n```")
+    if commands:
+        paras.append("To reproduce it:\n\n```\n" + "\n".join(commands) + "\n```\n\nEach run folder's "
+                     "`manifest.json` holds its complete settings; the `runs` table lists them.")
+    else:
+        paras.append("To reproduce a run:\n\n```\n" + "\n".join(
+            _reproduce(label, run.manifest, run.path) for label, run in rs.runs.items()) + "\n```")
     sec = Section("What was run (data status, strategies, seeds, versions)", paragraphs=paras, tables=[
         Table("data_status", data, "Component data used, and whether it is assumed."),
         Table("strategies", st, "Strategies and their weights."),

@@ -332,7 +332,7 @@ def _prefix(sec: Section, part):
     return sec
 
 
-def study_report(study: Study, sets: dict) -> Report:
+def study_report(study: Study, sets: dict, commands=None) -> Report:
     """One report across the runs of a study."""
     from reports.compare import compare_section
 
@@ -342,7 +342,7 @@ def study_report(study: Study, sets: dict) -> Report:
             all_runs[f"{part.name}/{label}"] = run
     everything = RunSet(all_runs, group="run")
     desc = [study.description] if study.description else []
-    prov = provenance_section(everything, extra=desc + [f"Study file: `{study.path}`."])
+    prov = provenance_section(everything, extra=desc + [f"Study file: `{study.path}`."], commands=commands)
     sections = [prov]
     for part in study.parts:
         rs = sets[part.name]
@@ -380,7 +380,11 @@ def study_main(path_or_study, out, workers=None, quick_games=None, log=print):
     log(f"{study.title}: {len(study.parts)} parts, {study.total_games():,} games -> {out}")
     sets = run_study(study, out, workers=workers, log=log)
     log("analysing and writing the report ...")
-    report = study_report(study, sets)
+    if os.path.abspath(study.path) == demo_path():
+        cmd = f"boardlab demo --out {out}"
+    else:
+        cmd = f"boardlab study {study.path} --out {out}"
+    report = study_report(study, sets, commands=[cmd + (" --quick" if quick_games is not None else "")])
     paths = write_report(report, out)
     return report, paths, time.perf_counter() - t0
 
