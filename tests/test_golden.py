@@ -31,3 +31,25 @@ def test_golden_playthrough_in_the_reference_engine(path):
     saved = json.loads(path.read_text())
     st = ref.replay(saved["players"], saved["seed"], saved["transcript"])
     assert st.scores() == saved["scores"]
+
+
+YAMATAI_FILES = sorted(GOLDEN.glob("yamatai_*p.json"))
+
+
+def test_there_is_one_yamatai_golden_game_per_player_count():
+    assert [f.name for f in YAMATAI_FILES] == ["yamatai_2p.json", "yamatai_3p.json", "yamatai_4p.json"]
+
+
+@pytest.mark.parametrize("path", YAMATAI_FILES, ids=lambda p: p.stem)
+def test_yamatai_golden_playthrough_is_reproduced(path):
+    from simcore import yamatai
+    from simcore.yamatai import reference as yref
+
+    saved = json.loads(path.read_text())
+    st = yamatai.replay_game(saved["players"], saved["seed"])
+    now = json.loads(json.dumps(st.transcript()))
+    for i, (a, b) in enumerate(zip(saved["transcript"], now)):
+        assert a == b, f"{path.name}: entry {i} differs:\n saved: {a}\n now:   {b}"
+    assert len(saved["transcript"]) == len(now)
+    assert st.scores() == saved["scores"]
+    assert yref.replay(saved["players"], saved["seed"], saved["transcript"]).scores() == saved["scores"]

@@ -11,9 +11,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from simcore import hellas  # noqa: E402
+from simcore import hellas, yamatai  # noqa: E402
 
 CASES = {2: 20261201, 3: 31, 4: 4242}
+YAMATAI_CASES = {2: 7202, 3: 7303, 4: 7404}
 
 
 def playthrough(players, seed):
@@ -22,10 +23,20 @@ def playthrough(players, seed):
             "settings": st.config.settings(), "transcript": st.transcript(), "scores": st.scores()}
 
 
+def yamatai_playthrough(players, seed):
+    st = yamatai.replay_game(players, seed)
+    return {"game": "yamatai", "players": players, "seed": seed, "policy": "random",
+            "settings": st.config.settings(), "transcript": st.transcript(), "scores": st.scores()}
+
+
 def main():
     for players, seed in CASES.items():
         path = HERE / f"hellas_{players}p.json"
         path.write_text(json.dumps(playthrough(players, seed), indent=1) + "\n")
+        print("wrote", path)
+    for players, seed in YAMATAI_CASES.items():
+        path = HERE / f"yamatai_{players}p.json"
+        path.write_text(json.dumps(yamatai_playthrough(players, seed), indent=1) + "\n")
         print("wrote", path)
 
 
