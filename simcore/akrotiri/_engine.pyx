@@ -219,6 +219,17 @@ cdef class State:
         best = max(key)
         return [p for p in range(2) if key[p] == best]
 
+    def landmark_count(self, int landmark, direction, int r, int c, int seat):
+        """Spec 7.3 count(t, D): landmarks of type ``landmark`` in direction ``direction`` ("N", "E", "S", "W")
+        of quarter ``(r, c)``, as seat ``seat`` reads the card."""
+        return landmark_count(&self.s, landmark, "NESW".index(direction), _qi((r, c)), seat)
+
+    def map_fits(self, card, int r, int c, int seat):
+        """Spec 7.2: map ``card`` (index or id like "E01") is satisfied for ``seat`` at quarter ``(r, c)``."""
+        if isinstance(card, str):
+            card = [x["id"] for x in self.cc.py.data["cards"]].index(card)
+        return bool(satisfied(&self.cc.c, &self.s, card, _qi((r, c)), seat))
+
     def transcript(self):
         """Every decision, forced step and tile taken so far, as dicts with a ``text``."""
         return [dict(e) for e in self._log]

@@ -268,28 +268,30 @@ cdef void reach(const AState* s, int start, int blocked, uint8_t* seen) noexcept
                 tail += 1
 
 
+cdef int landmark_count(const AState* s, int t, int d, int q, int seat) noexcept nogil:
+    """count(t, D) of spec 7.3: landmarks of type t in the open half-plane D of quarter q, read by seat."""
+    cdef int i, cnt = 0, rt = q >> 5, ct = q & 31
+    if seat == 1:
+        d ^= 2                             # N <-> S, E <-> W: the card is turned 180 degrees
+    for i in range(s.n_lm):
+        if s.lm_t[i] != t:
+            continue
+        if d == 0:
+            cnt += s.lm_r[i] < rt
+        elif d == 2:
+            cnt += s.lm_r[i] > rt
+        elif d == 1:
+            cnt += s.lm_c[i] > ct
+        else:
+            cnt += s.lm_c[i] < ct
+    return cnt
+
+
 cdef int satisfied(const ACfg* c, const AState* s, int card, int q, int seat) noexcept nogil:
     """Spec 7.3: the exact per-direction, per-type test for a temple on quarter q."""
-    cdef int k, d, t, need, cnt, i, rt = q >> 5, ct = q & 31
+    cdef int k
     for k in range(c.n_req[card]):
-        d = c.req_dir[card][k]
-        if seat == 1:
-            d ^= 2
-        t = c.req_type[card][k]
-        need = c.req_n[card][k]
-        cnt = 0
-        for i in range(s.n_lm):
-            if s.lm_t[i] != t:
-                continue
-            if d == 0:
-                cnt += s.lm_r[i] < rt
-            elif d == 2:
-                cnt += s.lm_r[i] > rt
-            elif d == 1:
-                cnt += s.lm_c[i] > ct
-            else:
-                cnt += s.lm_c[i] < ct
-        if cnt < need:
+        if landmark_count(s, c.req_type[card][k], c.req_dir[card][k], q, seat) < c.req_n[card][k]:
             return 0
     return 1
 
