@@ -56,3 +56,21 @@ def test_unknown_game_one_line_error(capsys):
     rc = main(["bench", "--game", "nope", "--no-runner", "--quiet"])
     err = capsys.readouterr().err.strip().splitlines()
     assert rc == 2 and len(err) == 1 and "unknown game 'nope'" in err[0]
+
+
+def test_game_that_fails_to_import_is_skipped(monkeypatch):
+    import simcore
+
+    class Games(dict):
+        def __getitem__(self, name):
+            if name == "broken":
+                raise ImportError("cannot import name 'C_FEATURES'")
+            return super().__getitem__(name)
+
+    monkeypatch.setattr(simcore, "games", Games(hellas=hellas, broken=None))
+    res = bench.run_bench(games=50, ref_games=1, repeats=1, players=[2], runner=False)
+    assert [e["game"] for e in res["results"]] == ["hellas"]
+    assert "C_FEATURES" in res["skipped"]["broken"]
+    assert "broken: not measured (ImportError" in bench.format_tables(res)
+    with pytest.raises(ImportError):  # asked for by name: the error is the answer
+        bench.run_bench(games=50, ref_games=1, repeats=1, game_names=["broken"], runner=False)
