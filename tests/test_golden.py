@@ -53,3 +53,35 @@ def test_yamatai_golden_playthrough_is_reproduced(path):
     assert len(saved["transcript"]) == len(now)
     assert st.scores() == saved["scores"]
     assert yref.replay(saved["players"], saved["seed"], saved["transcript"]).scores() == saved["scores"]
+
+
+AKROTIRI_FILES = sorted(GOLDEN.glob("akrotiri_*.json"))
+
+
+def _akrotiri_settings(saved):
+    settings = {k: v for k, v in saved["settings"].items() if k != "players"}
+    return settings
+
+
+def test_there_are_akrotiri_golden_games():
+    assert [f.name for f in AKROTIRI_FILES] == ["akrotiri_default.json", "akrotiri_strategist_en1.json"]
+
+
+@pytest.mark.parametrize("path", AKROTIRI_FILES, ids=lambda p: p.stem)
+def test_akrotiri_golden_playthrough_is_reproduced(path):
+    from simcore import akrotiri
+    saved = json.loads(path.read_text())
+    st = akrotiri.replay_game(2, saved["seed"], **_akrotiri_settings(saved))
+    now = json.loads(json.dumps(st.transcript()))
+    for i, (a, b) in enumerate(zip(saved["transcript"], now)):
+        assert a == b, f"{path.name}: entry {i} differs:\n saved: {a}\n now:   {b}"
+    assert len(saved["transcript"]) == len(now)
+    assert st.scores() == saved["scores"]
+
+
+@pytest.mark.parametrize("path", AKROTIRI_FILES, ids=lambda p: p.stem)
+def test_akrotiri_golden_playthrough_in_the_reference_engine(path):
+    from simcore.akrotiri import reference as aref
+    saved = json.loads(path.read_text())
+    st = aref.replay(2, saved["seed"], saved["transcript"], **_akrotiri_settings(saved))
+    assert st.scores() == saved["scores"]
