@@ -94,3 +94,6 @@ def invariant_violations(state):
     if d["seats"][0]["port"] == d["seats"][1]["port"]:
         out.append("two boats on one port")
     return out
+
+
+from simcore.akrotiri.features import FEATURE_DOCS, FEATURES, policy_vector  # noqa: E402

@@ -230,6 +230,18 @@ cdef class State:
             card = [x["id"] for x in self.cc.py.data["cards"]].index(card)
         return bool(satisfied(&self.cc.c, &self.s, card, _qi((r, c)), seat))
 
+    def policy_action(self, policy, seed=0):
+        """The action the built-in ``policy`` (vector or None) picks here, its noise drawn from ``seed``."""
+        cdef int16_t buf[MAXLEGAL]
+        cdef uint64_t prng[4]
+        cdef Policy pol
+        load_policy(&pol, policy)
+        rng_seed(prng, <uint64_t>int(seed), POLICY_SALT)
+        n = legal_actions(&self.cc.c, &self.s, buf)
+        if n == 0:
+            raise ValueError("the game is over: no action to choose")
+        return int(choose_action(&self.cc.c, &self.s, &pol, prng, buf, n))
+
     def transcript(self):
         """Every decision, forced step and tile taken so far, as dicts with a ``text``."""
         return [dict(e) for e in self._log]

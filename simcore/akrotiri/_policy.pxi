@@ -73,7 +73,8 @@ cdef double action_value(const ACfg* c, const AState* s, const Policy* pol, int 
             v += pol.w[F_SAIL_THERA] * cargo
         elif cargo < 3:
             v += pol.w[F_SAIL_CUBES] * island_cube_value(s, s.port_q[q]) / 10.0
-        v += pol.w[F_SAIL_FIT] * fits_hand(c, s, p, s.port_q[q])
+        if s.hand[p] != 0 and q != PORT_T0 and q != PORT_T1:
+            v += pol.w[F_SAIL_FIT] * fits_hand(c, s, p, s.port_q[q])
         return v
     if a >= A_LOAD and a < A_EXCAVATE:
         k = a - A_LOAD
@@ -85,14 +86,19 @@ cdef double action_value(const ACfg* c, const AState* s, const Policy* pol, int 
         return pol.w[F_EXCAVATE_POINTS] * c.card_points[card]
     if a >= A_BUY and a < A_ORACLE:
         k = a - A_BUY
+        n = 0
+        for i in range(NCARD):
+            n += (s.hand[p] >> i) & 1
+        if n >= 2 or s.drachmas[p] - PURCHASE[c.buy_n[k]] < 2:
+            return -5.0          # keep money for the excavation cost
         return pol.w[F_BUY] * c.buy_n[k] + pol.w[F_BUY_HARD] * (c.buy_d[k][1] + c.buy_d[k][2]) \
-            - 0.2 * PURCHASE[c.buy_n[k]]
+            - 0.5 * PURCHASE[c.buy_n[k]]
     if a >= A_ORACLE and a < A_SELL:
         return pol.w[F_ORACLE]
     if a >= A_SELL and a < A_UNLOAD:
         col = a - A_SELL
         return pol.w[F_SELL_VALUE] * MARKET[s.out[col] - 1]
-    return -1.0          # unload
+    return -3.0          # unload
 
 
 cdef int choose_action(const ACfg* c, const AState* s, const Policy* pol, uint64_t* prng,

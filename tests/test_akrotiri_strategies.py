@@ -1,0 +1,43 @@
+"""Akrotiri presets: strength against random play, and policies blind to the opponent's hidden cards (spec 15.4)."""
+import numpy as np
+import pytest
+
+import strategies
+from simcore import akrotiri
+
+PRESETS = ("balanced", "trader", "explorer", "goal_hunter")
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_preset_beats_random(name):
+    v = strategies.resolve("akrotiri", name).as_policy()
+    seeds = np.arange(40, dtype=np.uint64) + 1000
+    a = akrotiri.play_batch(2, seeds, policies=[v, None])["players"]["win_share"][:, 0].mean()
+    b = akrotiri.play_batch(2, seeds, policies=[None, v])["players"]["win_share"][:, 1].mean()
+    assert (a + b) / 2 >= 0.85
+
+
+def test_policy_ignores_the_opponents_hidden_cards():
+    v = strategies.resolve("akrotiri", "balanced").as_policy()
+    checked = 0
+    for seed in range(3):
+        st = akrotiri.new_game(seed=seed)
+        for step, a in enumerate(akrotiri.play_actions(2, seed, [v, v])):
+            if step % 3 == 0 and not st.is_over():
+                me = st.current_player()
+                d = st.to_dict()
+                opp = d["seats"][1 - me]
+                deck = d["decks"][2]
+                # swap the opponent's hand with unseen hard cards, change its goals and tile
+                k = min(len(opp["hand"]), len(deck))
+                new_hand, rest = deck[:k], deck[k:] + opp["hand"][:k]
+                d["decks"][2] = rest
+                opp["hand"] = new_hand + opp["hand"][k:]
+                opp["goals"] = [g for g in range(12) if g not in d["seats"][me]["goals"]][:len(opp["goals"])]
+                if opp["tile"] is not None and d["pile"]:
+                    opp["tile"], d["pile"][0] = d["pile"][0], opp["tile"]
+                changed = akrotiri.State.from_dict(d)
+                assert changed.policy_action(v, step) == st.policy_action(v, step)
+                checked += 1
+            st.apply(a)
+    assert checked > 50
