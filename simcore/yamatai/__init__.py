@@ -18,7 +18,9 @@ Examples
 """
 from simcore.yamatai.config import (COLOURS, PAYMENTS, PLAYERS, SCORE_CATEGORIES, SETTINGS, TRIGGERS,
                                     YamataiConfig, make_config)
-from simcore.yamatai._engine import PASS, STAGES, State, action_text, play_actions, play_batch
+from simcore.yamatai._engine import (C_FEATURES, PASS, STAGES, State, action_text, play_actions, play_batch,
+                                     policy_features)
+from simcore.yamatai.features import FEATURE_DOCS, FEATURES, policy_vector
 
 NAME = "yamatai"
 

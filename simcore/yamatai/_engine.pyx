@@ -7,6 +7,7 @@ the kernel. The decision encoding, chance and position format are in
 """
 cimport cython
 from libc.string cimport memset, memcpy
+from libc.math cimport exp
 
 import itertools
 
@@ -36,7 +37,6 @@ for _k, _pay in enumerate(PAYMENTS[6:]):
     PAY3[_k][0], PAY3[_k][1], PAY3[_k][2] = _pay
 
 include "_rules.pxi"
-include "_policy.pxi"
 
 STAGES = ("fleet", "fleet10", "pre", "place", "post", "collect", "after", "remove", "port", "recruit", "over")
 PASS = A_PASS
@@ -71,6 +71,8 @@ cdef class CConfig:
                 c.island_sea[i] |= bit128(j)
             for j in b.island_nbrs[i]:
                 c.island_nbr[i] |= (<uint64_t>1) << j
+            for j in b.island_sea[i]:
+                c.sea_island[j] |= (<uint64_t>1) << i
         for j in b.entries:
             c.entries |= bit128(j)
         for j in b.edges:
@@ -597,6 +599,9 @@ cdef class State:
         st._log = [{"kind": "position", "text": "position loaded from a dict"}]
         st._settle()
         return st
+
+
+include "_policy.pxi"
 
 
 # ------------------------------------------------------------------ batch kernel

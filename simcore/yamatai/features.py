@@ -1,0 +1,94 @@
+"""Features of the built-in Yamataï heuristic policy (names defined once, here).
+
+At each decision the policy computes, for every legal action, one value per
+feature below, takes the dot product with the seat's weights and plays the
+best one (the lowest action among equals; epsilon-random and softmax noise
+from the policy stream). The C code in ``_policy.pxi`` computes the features
+in this order. Only public information is read (never the decks or the
+face-down fleets, Y-D38). Coins are in coins, points in PP.
+
+A policy vector (what ``play_batch`` takes per seat) is
+``[w_0 ... w_{F-1}, temperature, epsilon]`` in ``FEATURES`` order, built by
+:func:`policy_vector`.
+"""
+import math
+
+import numpy as np
+
+FEATURE_DOCS = {
+    "fleet_boats": "FLEET n: boats the tile gives now (those in the supply), fleet 10 counting its "
+                   "optional extra boat; TAKE c (fleet 10): 1",
+    "fleet_gold": "FLEET 5 or TAKE gold: gold boats gained (gold is needed by every prestige tile)",
+    "fleet_early": "FLEET n: (11 - n) / 10, an early place in next round's turn order",
+    "fleet_ability": "FLEET n: 1 for a tile with an ability (fleets 2-9; fleet 10's extra boat counts "
+                     "in fleet_boats instead)",
+    "coins": "coins gained (negative: paid) by the action: trades, Hetsuka, Kachiko, group coins, "
+             "recruited tile's coins, Ananda's toll",
+    "hand_boats": "boats gained in hand (negative: sold or exchanged away); gold counts 2",
+    "place": "PLACE: 1 for putting a boat on the board",
+    "place_tokens": "PLACE: culture tokens on islands next to the space (collectable this turn)",
+    "place_fit": "PLACE: best build progress next to the space: for each empty island next to it and "
+                 "each visible tile (row, own earlier reservations), the tile's PP / (1 + boats still "
+                 "missing after this boat); the best pair, divided by 5",
+    "build_pp": "BUILD: the PP printed on the tile built (scored at the end)",
+    "pp_tokens": "BUILD: PP tokens gained (prestige neighbours, mountain, Kagutsuchi, Awashima)",
+    "group": "BUILD standard: size of the own group the building joins (0 for a lone building)",
+    "collect": "COLLECT / EBISU: 1 per culture token taken",
+    "token_set": "COLLECT / EBISU: 1 if the token completes a pair of its type, 0.5 if it is a new "
+                 "type (towards 3 distinct), else 0",
+    "recruit_pp": "RECRUIT: the specialist's PP",
+    "specialist_value": "RECRUIT: the designed value of its ability (table in _policy.pxi, 0-3)",
+    "keep": "KEEP c: 1 per boat kept in the port, gold 2",
+    "set_aside": "port PASS: boats set aside beyond the kept ones, in pairs (each pair costs 1 PP)",
+    "reserve": "RESERVE: the reserved tile's PP / 5 (it must be built later, or costs 1 PP)",
+    "pass": "PASS in any decision (a bias towards stopping: end placement, stop collecting, no trade)",
+}
+
+FEATURES = tuple(FEATURE_DOCS)
+N_FEATURES = len(FEATURES)
+
+
+def policy_vector(weights, temperature=0.0, epsilon=0.0):
+    """The per-seat policy argument of ``play_batch`` for the heuristic policy.
+
+    Parameters
+    ----------
+    weights : dict
+        One number per name in ``FEATURES`` (all required, no others).
+    temperature : float
+        Softmax temperature over the action scores; 0 = take the best.
+    epsilon : float
+        Probability of a uniformly random legal action instead.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, ``len(FEATURES) + 2``: the weights, then temperature and epsilon.
+    """
+    if not isinstance(weights, dict):
+        raise TypeError(f"weights must be a dict of feature -> number, not {type(weights).__name__}")
+    unknown = [k for k in weights if k not in FEATURE_DOCS]
+    if unknown:
+        raise ValueError(f"unknown feature {unknown[0]!r} (known: {', '.join(FEATURES)})")
+    missing = [k for k in FEATURES if k not in weights]
+    if missing:
+        raise ValueError(f"missing weight for feature {missing[0]!r}")
+    vec = np.empty(N_FEATURES + 2, dtype=np.float64)
+    for i, name in enumerate(FEATURES):
+        vec[i] = _number(weights[name], f"weight {name!r}")
+    vec[N_FEATURES] = _number(temperature, "temperature")
+    vec[N_FEATURES + 1] = _number(epsilon, "epsilon")
+    if vec[N_FEATURES] < 0:
+        raise ValueError(f"temperature must be >= 0, not {temperature}")
+    if not 0 <= vec[N_FEATURES + 1] <= 1:
+        raise ValueError(f"epsilon must be in [0, 1], not {epsilon}")
+    return vec
+
+
+def _number(x, what):
+    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{what} must be a number, not {x!r}")
+    x = float(x)
+    if not math.isfinite(x):
+        raise ValueError(f"{what} must be finite, not {x}")
+    return x
