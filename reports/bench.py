@@ -13,8 +13,8 @@ For each game and player count, in one run:
   start-up after a warm-up run included) and the scaling efficiency
   ``gps(2) / (2 * gps(1))``;
 - **memory**: the kernel's peak allocation for its batch (``tracemalloc``,
-  numpy arrays included) and the runner's peak resident memory of the whole
-  process tree (parent and workers, sampled every 20 ms);
+  numpy arrays included) and the runner's peak memory of the whole process
+  tree (parent and workers; proportional set size, sampled every 20 ms);
 - optionally (``--instructions``) instruction counts per game of the kernel
   under ``valgrind --tool=callgrind`` — independent of machine load.
 
@@ -90,7 +90,12 @@ def _us(summary):
 
 
 def _tree_rss(pid):
-    """Resident bytes of ``pid`` and all its descendants (psutil, else Linux /proc)."""
+    """Resident bytes of ``pid`` and all its descendants.
+
+    With psutil on Linux: proportional set size (PSS), so pages shared by a
+    forked child and its parent are not counted twice; otherwise RSS from
+    ``/proc`` (an upper bound).
+    """
     try:
         import psutil
     except ImportError:
@@ -103,10 +108,13 @@ def _tree_rss(pid):
             return 0
         total = 0
         for p in procs:
-            try:
-                total += p.memory_info().rss
-            except psutil.Error:
-                pass
+            try:  # PSS: shared pages (a forked child, common libraries) counted once in total
+                total += p.memory_full_info().pss
+            except (psutil.Error, AttributeError):
+                try:
+                    total += p.memory_info().rss
+                except psutil.Error:
+                    pass
         return total
     page = os.sysconf("SC_PAGE_SIZE")
     children, rss = {}, {}
@@ -126,6 +134,15 @@ def _tree_rss(pid):
         total += rss.get(p, 0)
         todo.extend(children.get(p, []))
     return total
+
+
+def _memory_measure():
+    try:
+        import psutil
+        psutil.Process().memory_full_info().pss
+        return "pss"
+    except Exception:
+        return "rss"
 
 
 class _TreePeak:
@@ -253,8 +270,9 @@ def bench_runner(game, players, games, repeats, workers_list=(1, 2), strategy="r
         if proc.returncode != 0:
             raise RuntimeError(f"runner bench ({w} workers) failed: {stderr.strip()[-500:]}")
         gps = json.loads(stdout.strip().splitlines()[-1])
-        workers[w] = {"games_per_second": _summary(gps), "peak_rss_bytes": int(peak.peak)}
-    out = {"games": games, "chunk_size": chunk, "strategy": strategy, "workers": workers}
+        workers[w] = {"games_per_second": _summary(gps), "peak_memory_bytes": int(peak.peak)}
+    out = {"games": games, "chunk_size": chunk, "strategy": strategy, "workers": workers,
+           "memory_measure": _memory_measure()}
     if 1 in workers and 2 in workers:
         out["efficiency"] = workers[2]["games_per_second"]["median"] / (2 * workers[1]["games_per_second"]["median"])
     return out
@@ -424,12 +442,12 @@ def format_tables(res):
         runner_rows.append([e["game"], str(e["players"]), f"{rn['games']:,}",
                             _mmm(w[1]["games_per_second"], "{:,.0f}"), _mmm(w[2]["games_per_second"], "{:,.0f}"),
                             f"{rn.get('efficiency', float('nan')):.0%}",
-                            f"{w[1]['peak_rss_bytes'] / 2**20:,.0f} / {w[2]['peak_rss_bytes'] / 2**20:,.0f} MiB"])
+                            f"{w[1]['peak_memory_bytes'] / 2**20:,.0f} / {w[2]['peak_memory_bytes'] / 2**20:,.0f} MiB"])
     if runner_rows:
         lines += ["", f"runner (simcore.run.simulate, {res['results'][0]['runner']['strategy']} play, "
                       f"chunks of {res['results'][0]['runner']['chunk_size']:,}, Parquet written):"]
         lines += _grid(["game", "P", "games", "games/s 1 worker", "games/s 2 workers", "efficiency",
-                        "peak RSS tree 1 / 2"], runner_rows)
+                        "peak PSS tree 1 / 2"], runner_rows)
     return "\n".join(lines)
 
 

@@ -29,7 +29,7 @@ def test_bench_cli_json_and_table(tmp_path, capsys):
         assert k["reference"]["games"] == 2 and k["reference_ratio"] > 0
     run = e["runner"]
     assert set(run["workers"]) == {"1", "2"} and run["efficiency"] > 0
-    assert all(w["peak_rss_bytes"] > 0 for w in run["workers"].values())
+    assert all(w["peak_memory_bytes"] > 0 for w in run["workers"].values())
 
 
 def test_game_without_heuristic_preset_is_reported(monkeypatch):
