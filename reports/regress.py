@@ -533,7 +533,8 @@ def check(baseline, games=None, seed=None, workers=1, alpha=DEFAULT_ALPHA,
             notes.append(f"study too small for the chosen effect on {len(under)} statistics "
                          f"(win share {effect_share:g}, means {effect_sd:g} sd, power {POWER:.0%}): "
                          f"e.g. {worst['key']} detects only changes >= {worst['mde']:.4g}; "
-                         f"about {games_needed(worst, alpha, len(rows), worst['effect']):,} games per run needed")
+                         f"about {games_needed(worst, alpha, len(rows), worst['effect']):,} games needed "
+                         f"(baseline and rerun of that size)")
     return Check(baseline=baseline, study=study, outcome=outcome, identical=identical, rows=rows,
                  alpha=alpha, notes=notes)
 
@@ -556,7 +557,7 @@ def _table_rows(res):
         k = r["kind"]
         ci = f"[{_fmt(r['diff_lo'], k)}, {_fmt(r['diff_hi'], k)}]"
         verdict = "CHANGED" if r["significant"] else "ok"
-        if r.get("underpowered"):
+        if r.get("underpowered") and not r["significant"]:  # "ok" may only mean "too few games to tell"
             verdict += " (low power)"
         rows.append([r["statistic"], r["item"], _fmt(r["baseline"], k), _fmt(r["now"], k),
                      _fmt(r["diff"], k), ci, r["test"], _p(r["p_holm"]),

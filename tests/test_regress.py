@@ -133,7 +133,7 @@ def test_small_study_reports_power(tmp_path, capsys):
     _record(base, capsys, "--game", "hellas", "--players", "2", "--games", "300")
     rc, out, _ = _run(["regress", str(base), "--seed", "9"], capsys)
     assert rc == 0
-    assert "study too small for the chosen effect" in out and "games per run needed" in out
+    assert "study too small for the chosen effect" in out and "games needed (baseline and rerun of that size)" in out
     assert "(low power)" in out
 
 
