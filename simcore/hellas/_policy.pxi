@@ -38,13 +38,37 @@ C_FEATURES = ("marble_gain", "marble_income", "cost", "marble_score", "piece", "
               "monument_value", "rings", "deny_field", "deny_quarry", "opponent_gain",
               "temple_first", "space_value")
 
-ctypedef struct Policy:
-    int kind            # 0 uniform random, 1 heuristic
-    double w[NF]
-    double temperature
-    double epsilon
+ctypedef struct Geo:
+    # what a piece on a field does, independent of the piece's kind
+    double t1           # w_connect * own neighbours + w_deny_field * opponents' neighbours
+    double inc          # quarry value of the active quarries next to it (x quarry actions left: income)
+    int hq              # an active quarry next to it
+    int size            # size of the merged group
+    int hh              # the merged group has a house (before the piece)
+    int pp              # ... a palace
+    double dpts         # adj_points(merged) - old points (valid when the group is a city)
+    int room            # free room of temples newly next to the group
+    int mon             # monuments newly next to the group
+
 
 ctypedef struct PCtx:
+    # the per-decision context of one seat. It lives in the seat's Policy and
+    # is updated in place: config constants once per config, the group table
+    # only when the seat's pieces changed (a pure memo: every value equals a
+    # fresh computation from the state, so decisions do not depend on it).
+    const HCfg* cfg     # config the constants below belong to (NULL: none yet)
+    double max_tile
+    u128 tmask          # temple fields
+    u128 tnear          # fields next to temples
+    u128 tbit[MAXT]
+    int8_t temple_of[MAXF]      # temple index of a temple field, else -1
+    uint16_t quarry_spaces      # bit per quarry action space
+    int key_p           # the group table below is seat key_p's with these pieces
+    u128 key_h
+    u128 key_a
+    u128 key_pal
+    u128 gadj_all
+    int8_t gid[MAXF]    # group index of each of the seat's pieces
     int p
     int last_round
     int marble
@@ -52,9 +76,9 @@ ctypedef struct PCtx:
     int nq
     int qf[MAXQF]       # active quarry fields
     double qv[MAXQF]    # their yield x age discount
-    double max_tile
+    double qv_of[MAXF]  # the same by field (active quarries only)
     u128 qmask
-    u128 tmask
+    u128 own
     u128 opp_own
     u128 interesting    # a field next to none of these is "plain"
     u128 near           # fields next to own pieces, active quarries, temples or monuments
@@ -66,7 +90,35 @@ ctypedef struct PCtx:
     uint8_t gpalace[MAXG]
     uint8_t gcity[MAXG]
     double gpts[MAXG]   # monument + temple points of a city group now
+    double gap[MAXG]    # monument + temple points next to a group (city or not)
     int largest
+    # what a piece would do on each field (Geo), kept between the seat's
+    # decisions: make_ctx compares the state with the snapshot below and
+    # clears the fields next to whatever changed
+    Geo geo[MAXF]
+    u128 geo_valid
+    double val[MAXF][3] # geo_values of each field (valid where val_valid)
+    u128 val_valid
+    int val_largest     # the values' largest city
+    double cq[3]        # weight of a field's quarry value per kind (x quarry actions left)
+    uint8_t land[MAXF]  # 0 coast, 1 inland
+    int sn_p            # -1: no snapshot
+    u128 sn_h
+    u128 sn_a
+    u128 sn_pal
+    u128 sn_opp
+    u128 sn_mon
+    u128 sn_qactive
+    double sn_qv[MAXF]  # by field (active quarries of the snapshot)
+    uint8_t sn_tcols[MAXT]
+
+
+ctypedef struct Policy:
+    int kind            # 0 uniform random, 1 heuristic
+    double w[NF]
+    double temperature
+    double epsilon
+    PCtx x              # memo of the seat's decision context (see PCtx)
 
 
 cdef void load_policy(Policy* pol, obj) except *:
@@ -104,52 +156,52 @@ cdef inline double quarry_value(const PCtx* x, int top, const HCfg* c) noexcept 
     return c.yield_of[top] * (1.0 - top / (2.0 * x.max_tile))
 
 
-cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x) noexcept nogil:
-    cdef int p = s.current, i, f, o, nqs = 0, unused = 0, mt = 1
-    cdef u128 remaining, group, adj
-    x.p = p
-    x.last_round = s.round >= 2
-    x.marble = s.marble[p]
-    for i in range(c.n_spaces):
-        if c.space_kind[i] == SK_QUARRY:
-            nqs += 1
-            if not (s.spaces_used >> i) & 1:
-                unused += 1
-    x.qa_left = unused + nqs * (2 - s.round)
+cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
+    # constants of the config, once per config
+    cdef int i, f, mt = 1
+    x.cfg = c
     for i in range(c.n_tiles):
         if c.tiles[i] > mt:
             mt = c.tiles[i]
     x.max_tile = mt
-    x.nq = 0
-    x.qmask = 0
-    for i in range(c.n_quarry_fields):
-        f = c.quarry_field[i]
-        if s.quarry_status[f] == Q_ACTIVE:
-            x.qf[x.nq] = f
-            x.qv[x.nq] = quarry_value(x, s.quarry_top[f], c)
-            x.qmask |= bit128(f)
-            x.nq += 1
     x.tmask = 0
+    x.tnear = 0
+    for f in range(MAXF):
+        x.temple_of[f] = -1
+        x.qv_of[f] = 0.0
+    for i in range(MAXT):
+        x.tbit[i] = 0
     for i in range(c.n_temples):
-        x.tmask |= bit128(c.temple_field[i])
-    x.opp_own = 0
-    for o in range(s.n_players):
-        if o != p:
-            x.opp_own |= s.own[o]
-    x.interesting = s.occupied | x.tmask | x.qmask
-    x.near = 0
-    for i in range(x.nq):
-        x.near |= c.nbr[x.qf[i]]
-    for i in range(c.n_temples):
-        x.near |= c.nbr[c.temple_field[i]]
-    remaining = s.monuments
-    while remaining:
-        x.near |= c.nbr[ctz128(remaining)]
-        remaining &= remaining - 1
+        x.tbit[i] = bit128(c.temple_field[i])
+        x.tmask |= x.tbit[i]
+        x.tnear |= c.nbr[c.temple_field[i]]
+        x.temple_of[c.temple_field[i]] = i
+    x.quarry_spaces = 0
+    for i in range(c.n_spaces):
+        if c.space_kind[i] == SK_QUARRY:
+            x.quarry_spaces |= <uint16_t>(1 << i)
+    x.key_p = -1
+    x.sn_p = -1
+    x.geo_valid = 0
+    x.val_valid = 0
+    for f in range(MAXF):
+        x.land[f] = 0 if has128(c.coast, f) else 1
+
+
+cdef void ctx_groups(const HCfg* c, const HState* s, PCtx* x, int p) noexcept nogil:
+    # the seat's groups (H-D11), only when its pieces changed since the last call
+    cdef int i, k
+    cdef u128 remaining, group, adj
+    if (x.key_p == p and x.key_h == s.houses[p] and x.key_a == s.agoras[p]
+            and x.key_pal == s.palaces[p]):
+        return
+    x.key_p = p
+    x.key_h = s.houses[p]
+    x.key_a = s.agoras[p]
+    x.key_pal = s.palaces[p]
     x.ng = 0
     x.largest = 0
-    if s.phase == PH_QUARRY_PLACE or s.phase == PH_WORKER_MOVE:
-        return      # these decisions need no groups
+    x.gadj_all = 0
     remaining = s.own[p]
     while remaining and x.ng < MAXG:
         group = flood_group(c, s, p, ctz128(remaining), &adj)
@@ -161,11 +213,128 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x) noexcept nogil:
         x.ghouse[i] = (group & s.houses[p]) != 0
         x.gpalace[i] = (group & s.palaces[p]) != 0
         x.gcity[i] = x.ghouse[i] and x.gpalace[i]
-        x.gpts[i] = adj_points(c, s, adj) if x.gcity[i] else 0.0
-        x.near |= adj
+        x.gadj_all |= adj
         if x.gcity[i] and x.gsize[i] > x.largest:
             x.largest = x.gsize[i]
+        while group:
+            k = ctz128(group)
+            group &= group - 1
+            x.gid[k] = <int8_t>i
         x.ng += 1
+
+
+cdef inline double adj_points_x(const PCtx* x, const HState* s, u128 adj) noexcept nogil:
+    # adj_points through the temple lookup table (integer-valued: same result)
+    cdef double pts = 3 * popcount128(adj & s.monuments)
+    cdef u128 t = adj & x.tmask
+    while t:
+        pts += s.temple_cols[x.temple_of[ctz128(t)]]
+        t &= t - 1
+    return pts
+
+
+cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) noexcept nogil:
+    cdef int p = s.current, i, f, o
+    cdef u128 remaining
+    if x.cfg != c:
+        ctx_config(c, x)
+    x.p = p
+    x.last_round = s.round >= 2
+    x.marble = s.marble[p]
+    x.qa_left = (popcount128(<u128>(x.quarry_spaces & ~s.spaces_used))
+                 + popcount128(<u128>x.quarry_spaces) * (2 - s.round))
+    for i in range(x.nq):
+        x.qv_of[x.qf[i]] = 0.0
+    x.nq = 0
+    x.qmask = 0
+    x.near = x.tnear
+    for i in range(c.n_quarry_fields):
+        f = c.quarry_field[i]
+        if s.quarry_status[f] == Q_ACTIVE:
+            x.qf[x.nq] = f
+            x.qv[x.nq] = quarry_value(x, s.quarry_top[f], c)
+            x.qv_of[f] = x.qv[x.nq]
+            x.qmask |= bit128(f)
+            x.near |= c.nbr[f]
+            x.nq += 1
+    x.own = s.own[p]
+    x.opp_own = 0
+    for o in range(s.n_players):
+        if o != p:
+            x.opp_own |= s.own[o]
+    x.interesting = s.occupied | x.tmask | x.qmask
+    remaining = s.monuments
+    while remaining:
+        x.near |= c.nbr[ctz128(remaining)]
+        remaining &= remaining - 1
+    if s.phase == PH_QUARRY_PLACE or s.phase == PH_WORKER_MOVE:
+        return          # these decisions need no groups (the table keeps its own key)
+    ctx_groups(c, s, x, p)
+    x.near |= x.gadj_all
+    for i in range(x.ng):
+        x.gap[i] = adj_points_x(x, s, x.gadj[i])
+        x.gpts[i] = x.gap[i] if x.gcity[i] else 0.0
+    geo_refresh(c, s, x, pol, p)
+
+
+cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int p) noexcept nogil:
+    # clear the cached Geo of every field whose Geo may differ from the snapshot's
+    cdef u128 inval = 0, d, act
+    cdef int i, f, b, t, k
+    cdef double v
+    if (x.sn_p != p or (x.sn_h & ~s.houses[p]) or (x.sn_a & ~s.agoras[p]) or (x.sn_pal & ~s.palaces[p])
+            or x.sn_mon != s.monuments):
+        x.geo_valid = 0         # another seat, a new game, or a monument (rare): all
+    else:
+        # the seat's new pieces: fields next to the group each one joined
+        d = (s.houses[p] & ~x.sn_h) | (s.agoras[p] & ~x.sn_a) | (s.palaces[p] & ~x.sn_pal)
+        inval |= d
+        while d:
+            b = ctz128(d)
+            d &= d - 1
+            inval |= x.gadj[x.gid[b]]
+        # opponents' pieces: the field and its neighbours
+        d = x.opp_own ^ x.sn_opp
+        inval |= d
+        while d:
+            inval |= c.nbr[ctz128(d)]
+            d &= d - 1
+        # quarries whose value changed: their neighbours
+        act = x.qmask ^ x.sn_qactive
+        while act:
+            inval |= c.nbr[ctz128(act)]
+            act &= act - 1
+        for i in range(x.nq):
+            f = x.qf[i]
+            if x.qv_of[f] != x.sn_qv[f]:
+                inval |= c.nbr[f]
+        # temples with new columns: their neighbours and the groups next to them
+        for t in range(c.n_temples):
+            if s.temple_cols[t] != x.sn_tcols[t]:
+                inval |= c.nbr[c.temple_field[t]]
+                for k in range(x.ng):
+                    if x.gadj[k] & x.tbit[t]:
+                        inval |= x.gadj[k]
+        x.geo_valid &= ~inval
+    x.val_valid &= x.geo_valid
+    if x.val_largest != x.largest:
+        x.val_valid = 0
+        x.val_largest = x.largest
+    # a field's score = base + val + inc x cq[kind]
+    x.cq[0] = x.qa_left * (pol.w[F_DENY_QUARRY] + pol.w[F_MARBLE_INCOME])
+    x.cq[1] = x.qa_left * pol.w[F_DENY_QUARRY]
+    x.cq[2] = x.cq[1]
+    x.sn_p = p
+    x.sn_h = s.houses[p]
+    x.sn_a = s.agoras[p]
+    x.sn_pal = s.palaces[p]
+    x.sn_opp = x.opp_own
+    x.sn_mon = s.monuments
+    x.sn_qactive = x.qmask
+    for i in range(x.nq):
+        x.sn_qv[x.qf[i]] = x.qv_of[x.qf[i]]
+    for t in range(c.n_temples):
+        x.sn_tcols[t] = s.temple_cols[t]
 
 
 cdef inline double marble_score_delta(const PCtx* x, int delta) noexcept nogil:
@@ -565,7 +734,294 @@ cdef void action_features(const HCfg* c, const HState* s, const PCtx* x, const P
         F[F_DENY_QUARRY] = -opph * dv * x.qa_left
 
 
-cdef void score_actions(const HCfg* c, const HState* s, const Policy* pol, const PCtx* x,
+# ---------------------------------------------------------------- the decision loop's scores
+#
+# score_actions computes w . F for every legal action without feature vectors,
+# with lookup tables instead of loops (quarry value and temple index by field,
+# group index by piece) and, in choose_space, the best house, agora and palace
+# in one pass over the fields (their geometry is the same). The terms are
+# added in the same order as build_score / dot, so the scores are the same
+# numbers; test_strategies checks they equal features @ weights.
+
+cdef inline double dmax(double a, double b) noexcept nogil:
+    return b if b > a else a
+
+
+cdef inline void field_geo(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol, u128 nb,
+                           Geo* g) noexcept nogil:
+    # adj_points is a sum over fields, so the merged group's points are the old
+    # groups' points plus those of the fresh fields (nb minus their neighbourhood)
+    cdef u128 own_nb = nb & x.own, oldadj = 0, q, fresh, t
+    cdef uint64_t gb = 0
+    cdef int k, cols = 0
+    cdef double inc = 0.0, extra = 0.0
+    g.t1 = pol.w[F_CONNECT] * popcount128(own_nb) + pol.w[F_DENY_FIELD] * popcount128(nb & x.opp_own)
+    q = nb & x.qmask
+    g.hq = q != 0
+    g.inc = 0.0
+    while q:
+        inc += x.qv_of[ctz128(q)]
+        q &= q - 1
+    g.inc = inc
+    g.size = 1
+    g.hh = 0
+    g.pp = 0
+    fresh = nb
+    if own_nb:
+        while own_nb:
+            gb |= (<uint64_t>1) << x.gid[ctz128(own_nb)]
+            own_nb &= own_nb - 1
+        if not (gb & (gb - 1)):
+            k = __builtin_ctzll(gb)
+            g.size += x.gsize[k]
+            g.hh = x.ghouse[k]
+            g.pp = x.gpalace[k]
+            fresh = nb & ~x.gadj[k]
+            extra = x.gap[k] - x.gpts[k]
+        else:
+            while gb:
+                k = __builtin_ctzll(gb)
+                gb &= gb - 1
+                g.size += x.gsize[k]
+                g.hh |= x.ghouse[k]
+                g.pp |= x.gpalace[k]
+                oldadj |= x.gadj[k]
+                extra -= x.gpts[k]
+            extra += adj_points_x(x, s, oldadj)
+            fresh = nb & ~oldadj
+    g.mon = popcount128(fresh & s.monuments)
+    g.room = 0
+    t = fresh & x.tmask
+    while t:
+        k = x.temple_of[ctz128(t)]
+        cols += s.temple_cols[k]
+        g.room += c.temple_size[k] - s.temple_cols[k]
+        t &= t - 1
+    g.dpts = extra + (3 * g.mon + cols)
+
+
+cdef inline Geo* geo_of(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int f) noexcept nogil:
+    # the field's Geo, from the cache when still valid
+    cdef u128 b = bit128(f)
+    if not (x.geo_valid & b):
+        field_geo(c, s, x, pol, c.nbr[f], &x.geo[f])
+        x.geo_valid |= b
+    return &x.geo[f]
+
+
+cdef inline void geo_values(const PCtx* x, const Policy* pol, const Geo* g, double* v) noexcept nogil:
+    # build_score minus the plain-field base and the quarry terms (those scale with the
+    # quarry actions left: see geo_score), for a house, an agora and a palace (v[0..2]).
+    # A lone house or palace is no city; the piece makes one when the group has the other kind.
+    cdef double C = pol.w[F_CITY_POINTS] * g.dpts + pol.w[F_TEMPLE_REACH] * g.room
+    cdef double N = pol.w[F_TEMPLE_REACH] * (0.5 * g.room) + pol.w[F_MONUMENT_REACH] * g.mon
+    if g.size > x.largest:
+        C += pol.w[F_CITY_GROWTH] * (g.size - x.largest)
+    v[0] = g.t1 + (C if g.pp else N)
+    v[1] = g.t1 + (C if (g.hh and g.pp) else N)
+    v[2] = g.t1 + (C if g.hh else N)
+
+
+cdef inline double* vals_of(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int f) noexcept nogil:
+    # geo_values of field f, from the cache when still valid
+    cdef u128 b = bit128(f)
+    if not (x.val_valid & b):
+        geo_values(x, pol, geo_of(c, s, x, pol, f), x.val[f])
+        x.val_valid |= b
+    return x.val[f]
+
+
+cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol,
+                      double* best) noexcept nogil:
+    # best_build for house, agora and palace (best[0..2]) in one pass over the fields.
+    # Whether a kind can be built on a field depends only on its land (coast/inland)
+    # and the seat's marble, so the maxima are kept per kind and land.
+    cdef double mx[3][2]
+    cdef double* vp
+    cdef double inc, v
+    cdef u128 free = c.building & ~s.occupied, fields, b
+    cdef int k, f, land, phase, left
+    cdef const int* cost
+    cdef Geo* g
+    for k in range(3):
+        mx[k][0] = -INFINITY
+        mx[k][1] = -INFINITY
+    fields = free & x.near
+    while fields:
+        f = ctz128(fields)
+        fields &= fields - 1
+        vp = vals_of(c, s, x, pol, f)
+        inc = x.geo[f].inc
+        land = x.land[f]
+        for k in range(3):
+            v = vp[k] + inc * x.cq[k]
+            if v > mx[k][land]:
+                mx[k][land] = v
+    for k in range(3):
+        best[k] = 0.0
+        if k == 0:
+            phase = PH_BUILD_HOUSE
+            left = s.n_houses[x.p] < c.max_house
+            cost = c.cost_house
+        elif k == 1:
+            phase = PH_BUILD_AGORA
+            left = s.n_agoras[x.p] < c.max_agora
+            cost = c.cost_agora
+        else:
+            phase = PH_BUILD_PALACE
+            left = s.n_palaces[x.p] < c.max_palace
+            cost = c.cost_palace
+        if not left:
+            continue
+        for land in range(2):
+            if x.marble < cost[land]:
+                continue
+            b = free & (c.coast if land == 0 else ~c.coast)
+            if b & ~x.near:
+                best[k] = dmax(best[k], build_base(c, x, pol, phase, land))
+            if b & x.near:
+                best[k] = dmax(best[k], build_base(c, x, pol, phase, land) + mx[k][land])
+
+
+cdef double best_monument_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol) noexcept nogil:
+    # = best_monument: a field with no seat's piece next to it scores like a plain one
+    cdef double best = 0.0, v
+    cdef double F[NF]
+    cdef int f, plain_done = 0
+    cdef u128 fields, pieces = x.own | x.opp_own
+    if s.supply_monuments <= 0 or x.marble < c.cost_monument:
+        return 0.0
+    fields = c.inland_building & ~s.occupied
+    while fields:
+        f = ctz128(fields)
+        fields &= fields - 1
+        if not (c.nbr[f] & pieces):
+            if plain_done:
+                continue
+            plain_done = 1
+        monument_features(c, s, x, f, F)
+        v = dot(pol, F)
+        if v > best:
+            best = v
+    return best
+
+
+cdef void temple_coefs_fast(const HCfg* c, const HState* s, const PCtx* x, double* mine,
+                            double* opp) noexcept nogil:
+    # = temple_coefs
+    cdef int t, g, o
+    cdef u128 tb, tn
+    for t in range(c.n_temples):
+        tb = x.tbit[t]
+        tn = c.nbr[c.temple_field[t]]
+        mine[t] = 0.0
+        opp[t] = 0.0
+        if x.gadj_all & tb:
+            for g in range(x.ng):
+                if x.gadj[g] & tb:
+                    mine[t] += 1.0 if x.gcity[g] else 0.5
+        if tn & x.opp_own:
+            for o in range(s.n_players):
+                if o != x.p and (tn & s.own[o]):
+                    opp[t] += 1.0
+
+
+cdef void split_terms_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol,
+                           const double* mine, const double* opp, double* a,
+                           double* ring_value) noexcept nogil:
+    # split_terms without the cost part (the same for every space)
+    cdef int t, k, rings
+    cdef double now = ring_points(c, s, x.p, s.rings[x.p])
+    for t in range(c.n_temples):
+        a[t] = pol.w[F_TEMPLE_COLUMNS] * mine[t] + pol.w[F_OPPONENT_GAIN] * opp[t]
+    for k in range(MAXT + 1):
+        rings = 1 + k
+        if rings > s.supply_rings:
+            rings = s.supply_rings
+        ring_value[k] = pol.w[F_RINGS] * (ring_points(c, s, x.p, s.rings[x.p] + rings) - now)
+
+
+cdef double best_split_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol,
+                            int space, const double* a, const double* ring_value) noexcept nogil:
+    # = best_split
+    cdef double v
+    cdef int cols = c.space_columns[space], left, t, u, bt, comp = 0, room, cost = c.space_cost[space]
+    cdef int used[MAXT]
+    if x.marble < cost or s.supply_columns < cols or temple_free(c, s) < cols:
+        return 0.0
+    v = pol.w[F_COST] * cost + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -cost)
+    left = cols
+    for t in range(c.n_temples):
+        used[t] = 0
+    while left > 0:
+        bt = -1
+        for t in range(c.n_temples):
+            if not used[t] and c.temple_size[t] > s.temple_cols[t] and (bt < 0 or a[t] > a[bt]):
+                bt = t
+        if bt < 0:
+            break
+        used[bt] = 1
+        room = c.temple_size[bt] - s.temple_cols[bt]
+        u = room if room < left else left
+        v += u * a[bt]
+        if u == room:
+            comp += 1
+        left -= u
+    v += ring_value[comp]
+    return v if v > 0.0 else 0.0
+
+
+cdef void score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx* x,
+                       const int16_t* buf, int n, double* sc) noexcept nogil:
+    # choose_space: w . F of action_features, term by term in dot's order
+    cdef double bb[3]
+    cdef double mine[MAXT]
+    cdef double opp[MAXT]
+    cdef double a[MAXT]
+    cdef double ring_value[MAXT + 1]
+    cdef double inc_me = 0.0, inc_opp = 0.0, v, mon = 0.0
+    cdef int i, sp, kind, o, have_builds = 0, have_temple = 0, have_quarry = 0, have_mon = 0
+    for i in range(n):
+        sp = buf[i]
+        kind = c.space_kind[sp]
+        if kind == SK_HOUSE or kind == SK_HOUSE_OR_AGORA or kind == SK_PALACE:
+            if not have_builds:
+                best_builds(c, s, x, pol, bb)
+                have_builds = 1
+            if kind == SK_HOUSE:
+                v = pol.w[F_SPACE_VALUE] * bb[0]
+            elif kind == SK_HOUSE_OR_AGORA:
+                v = pol.w[F_SPACE_VALUE] * (bb[0] + bb[1])
+            else:
+                v = pol.w[F_SPACE_VALUE] * bb[2]
+        elif kind == SK_MONUMENT:
+            if not have_mon:
+                mon = best_monument_fast(c, s, x, pol)
+                have_mon = 1
+            v = pol.w[F_SPACE_VALUE] * mon
+        elif kind == SK_TEMPLE:
+            if not have_temple:
+                temple_coefs_fast(c, s, x, mine, opp)
+                split_terms_fast(c, s, x, pol, mine, opp, a, ring_value)
+                have_temple = 1
+            v = (pol.w[F_TEMPLE_FIRST] * (1.0 if (s.temple_marker < 0 and not x.last_round) else 0.0)
+                 + pol.w[F_SPACE_VALUE] * best_split_fast(c, s, x, pol, sp, a, ring_value))
+        elif kind == SK_QUARRY:
+            if not have_quarry:
+                inc_me = seat_income(c, s, x, x.p)
+                for o in range(s.n_players):
+                    if o != x.p:
+                        inc_opp += seat_income(c, s, x, o)
+                have_quarry = 1
+            v = (pol.w[F_MARBLE_GAIN] * inc_me + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, <int>inc_me)
+                 + pol.w[F_DENY_QUARRY] * -inc_opp)
+        else:
+            v = (pol.w[F_MARBLE_GAIN] * c.space_marble[sp]
+                 + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, c.space_marble[sp]))
+        sc[i] = v
+
+
+cdef void score_actions(const HCfg* c, const HState* s, const Policy* pol, PCtx* x,
                         const int16_t* buf, int n, double* sc) noexcept nogil:
     cdef double F[NF]
     cdef double cache[6]
@@ -573,16 +1029,28 @@ cdef void score_actions(const HCfg* c, const HState* s, const Policy* pol, const
     cdef double a[MAXT]
     cdef double ring_value[MAXT + 1]
     cdef double tbase
-    cdef int i, act, cols, ph = s.phase
+    cdef int i, act, cols, f, kind, ph = s.phase
+    cdef u128 nb
+    cdef double* vp
     if ph == PH_BUILD_HOUSE or ph == PH_BUILD_AGORA or ph == PH_BUILD_PALACE:
         base[0] = build_base(c, x, pol, ph, 0)
         base[1] = build_base(c, x, pol, ph, 1)
+        kind = 0 if ph == PH_BUILD_HOUSE else (1 if ph == PH_BUILD_AGORA else 2)
         for i in range(n):
             act = buf[i]
             if act == A_PASS:
                 sc[i] = 0.0
-            else:
-                sc[i] = build_score(c, s, x, pol, ph, act - A_FIELD, base[land_kind(c, act - A_FIELD)])
+                continue
+            f = act - A_FIELD
+            nb = c.nbr[f]
+            if not (nb & x.interesting):
+                sc[i] = base[x.land[f]]
+                continue
+            vp = vals_of(c, s, x, pol, f)        # fills x.geo[f] first
+            sc[i] = base[x.land[f]] + vp[kind] + x.geo[f].inc * x.cq[kind]
+        return
+    if ph == PH_CHOOSE:
+        score_spaces(c, s, pol, x, buf, n, sc)
         return
     if ph == PH_TEMPLE:
         split_terms(c, s, x, pol, s.space, a, ring_value, &tbase)
@@ -631,10 +1099,10 @@ cdef int select_action(const Policy* pol, uint64_t* prng, const int16_t* buf, co
 
 cdef int choose_action(const HCfg* c, const HState* s, const Policy* pol, uint64_t* prng,
                        const int16_t* buf, int n) noexcept nogil:
-    cdef PCtx x
     cdef double sc[MAXLEGAL]
+    cdef PCtx* x = &(<Policy*>pol).x      # the seat's memo (mutable by design)
     if pol.kind == 0:
         return buf[rng_below(prng, n)]
-    make_ctx(c, s, &x)
-    score_actions(c, s, pol, &x, buf, n, sc)
+    make_ctx(c, s, x, pol)
+    score_actions(c, s, pol, x, buf, n, sc)
     return select_action(pol, prng, buf, sc, n)

@@ -68,7 +68,6 @@ def policy_features(State st, policy):
     is the seat's own weighted score of the best follow-up.
     """
     cdef Policy pol
-    cdef PCtx x
     cdef int16_t buf[MAXLEGAL]
     cdef double F[NF], cache[6]
     cdef int n, i, k
@@ -76,12 +75,12 @@ def policy_features(State st, policy):
     if st.s.phase == PH_OVER:
         return [], np.zeros((0, NF))
     n = legal_actions(&st.cc.c, &st.s, buf)
-    make_ctx(&st.cc.c, &st.s, &x)
+    make_ctx(&st.cc.c, &st.s, &pol.x, &pol)
     for i in range(6):
         cache[i] = INFINITY
     out = np.zeros((n, NF))
     for i in range(n):
-        action_features(&st.cc.c, &st.s, &x, &pol, buf[i], F, cache)
+        action_features(&st.cc.c, &st.s, &pol.x, &pol, buf[i], F, cache)
         for k in range(NF):
             out[i, k] = F[k]
     return [int(buf[i]) for i in range(n)], out
@@ -146,7 +145,6 @@ def policy_scores(State st, policy):
     """``(actions, scores)``: the heuristic's score of each legal action at ``st``
     (what the decision loop computes; equals ``features @ weights``)."""
     cdef Policy pol
-    cdef PCtx x
     cdef int16_t buf[MAXLEGAL]
     cdef double sc[MAXLEGAL]
     cdef int n, i
@@ -154,6 +152,6 @@ def policy_scores(State st, policy):
     if st.s.phase == PH_OVER:
         return [], np.zeros(0)
     n = legal_actions(&st.cc.c, &st.s, buf)
-    make_ctx(&st.cc.c, &st.s, &x)
-    score_actions(&st.cc.c, &st.s, &pol, &x, buf, n, sc)
+    make_ctx(&st.cc.c, &st.s, &pol.x, &pol)
+    score_actions(&st.cc.c, &st.s, &pol, &pol.x, buf, n, sc)
     return [int(buf[i]) for i in range(n)], np.array([sc[i] for i in range(n)])
