@@ -408,7 +408,12 @@ def format_tables(res):
     lines = [f"boardlab bench — {m.get('cpu_model', '?')}, {m.get('cpus_usable')} usable cores, "
              f"load average {m.get('loadavg')} -> {m.get('loadavg_end')}",
              f"median [min, max] of {pr['repeats']} runs after a warm-up; kernel: {pr['games']:,} games random, "
-             f"{pr['heuristic_games']:,} {pr['heuristic']}; reference: {pr['ref_games']} games", ""]
+             f"{pr['heuristic_games']:,} {pr['heuristic']}; reference: {pr['ref_games']} games"]
+    start = (m.get("loadavg") or [0.0])[0]
+    if start >= 0.5:  # the bench itself adds about 1 while it runs, so judge by the load before it
+        lines.append(f"note: 1-min load average {start:.1f} on {m.get('cpus_usable')} cores before the bench: other "
+                     f"processes shared the cores; trust min, CPU µs and instruction counts over wall medians")
+    lines.append("")
     head = ["game", "P", "policy", "µs/game (wall)", "CPU µs/game", "games/s", "ref µs/game", "ref/kernel",
             "Minstr/game", "alloc/game"]
     rows = []
