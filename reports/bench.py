@@ -270,11 +270,12 @@ def bench_runner(game, players, games, repeats, workers_list=(1, 2), strategy="r
         if proc.returncode != 0:
             raise RuntimeError(f"runner bench ({w} workers) failed: {stderr.strip()[-500:]}")
         gps = json.loads(stdout.strip().splitlines()[-1])
-        workers[w] = {"games_per_second": _summary(gps), "peak_memory_bytes": int(peak.peak)}
+        # string keys: the same in memory and after a JSON round trip
+        workers[str(w)] = {"games_per_second": _summary(gps), "peak_memory_bytes": int(peak.peak)}
     out = {"games": games, "chunk_size": chunk, "strategy": strategy, "workers": workers,
            "memory_measure": _memory_measure()}
-    if 1 in workers and 2 in workers:
-        out["efficiency"] = workers[2]["games_per_second"]["median"] / (2 * workers[1]["games_per_second"]["median"])
+    if "1" in workers and "2" in workers:
+        out["efficiency"] = workers["2"]["games_per_second"]["median"] / (2 * workers["1"]["games_per_second"]["median"])
     return out
 
 
@@ -445,9 +446,9 @@ def format_tables(res):
             continue
         w = rn["workers"]
         runner_rows.append([e["game"], str(e["players"]), f"{rn['games']:,}",
-                            _mmm(w[1]["games_per_second"], "{:,.0f}"), _mmm(w[2]["games_per_second"], "{:,.0f}"),
+                            _mmm(w["1"]["games_per_second"], "{:,.0f}"), _mmm(w["2"]["games_per_second"], "{:,.0f}"),
                             f"{rn.get('efficiency', float('nan')):.0%}",
-                            f"{w[1]['peak_memory_bytes'] / 2**20:,.0f} / {w[2]['peak_memory_bytes'] / 2**20:,.0f} MiB"])
+                            f"{w['1']['peak_memory_bytes'] / 2**20:,.0f} / {w['2']['peak_memory_bytes'] / 2**20:,.0f} MiB"])
     if runner_rows:
         lines += ["", f"runner (simcore.run.simulate, {res['results'][0]['runner']['strategy']} play, "
                       f"chunks of {res['results'][0]['runner']['chunk_size']:,}, Parquet written):"]

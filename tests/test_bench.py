@@ -74,3 +74,11 @@ def test_game_that_fails_to_import_is_skipped(monkeypatch):
     assert "broken: not measured (ImportError" in bench.format_tables(res)
     with pytest.raises(ImportError):  # asked for by name: the error is the answer
         bench.run_bench(games=50, ref_games=1, repeats=1, game_names=["broken"], runner=False)
+
+
+def test_tables_from_saved_json(tmp_path, capsys):
+    out = tmp_path / "bench.json"
+    assert main(["bench", "--game", "hellas", "--players", "2", "--games", "200", "--ref-games", "1",
+                 "--repeats", "1", "--json", str(out), "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    assert bench.format_tables(json.loads(out.read_text())) == printed.rstrip("\n")
