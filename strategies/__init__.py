@@ -12,7 +12,7 @@ Examples
 >>> import strategies
 >>> s = strategies.resolve("hellas", "balanced")
 >>> s.kind, s.as_policy().shape
-('heuristic', (20,))
+('heuristic', (24,))
 """
 import math
 import os
@@ -79,6 +79,15 @@ def _features(game):
         return None
 
 
+def _optional(game):
+    """Features that may be left out of a weight table (they weigh 0): ``features.OPTIONAL``."""
+    import importlib
+    try:
+        return dict(importlib.import_module(f"simcore.{game}.features").OPTIONAL)
+    except (ImportError, AttributeError):
+        return {}
+
+
 def _check_weights(game, weights, where):
     names = _features(game)
     if names is None:
@@ -88,7 +97,8 @@ def _check_weights(game, weights, where):
             raise ValueError(f"{where}: unknown feature {key!r} (known: {', '.join(names)})")
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             raise ValueError(f"{where}: weight {key!r} must be a finite number, not {value!r}")
-    missing = [k for k in names if k not in weights]
+    optional = _optional(game)
+    missing = [k for k in names if k not in weights and k not in optional]
     if missing:
         raise ValueError(f"{where}: missing weight for feature {missing[0]!r} "
                          f"(every feature needs one: {', '.join(names)})")

@@ -103,7 +103,7 @@ def cem(game="hellas", players=3, budget=50_000, population=12, games=None, fiel
         games = max(60, search_budget // (population * 8))
     games = max(players, int(games))
     generations = max(1, search_budget // (population * games))
-    mu = np.array([base.weights[n] for n in names], dtype=float)
+    mu = np.array([base.weights.get(n, 0.0) for n in names], dtype=float)
     sigma = np.maximum(0.3 * np.abs(mu), 0.1)
     floor0 = 0.05
     rng = np.random.default_rng(seed)

@@ -48,7 +48,7 @@ def test_policy_vector_validates():
         hellas.policy_vector({k: v for k, v in w.items() if k != "cost"})
     with pytest.raises(TypeError, match="weight 'cost' must be a number"):
         hellas.policy_vector({**w, "cost": "cheap"})
-    with pytest.raises(ValueError, match="policy vector has 20 numbers"):
+    with pytest.raises(ValueError, match="policy vector has 24 numbers"):
         hellas.play_batch(2, _seeds(2), [np.zeros(3), None])
 
 

@@ -30,13 +30,18 @@ cdef enum:
     F_OPPONENT_GAIN = 15
     F_TEMPLE_FIRST = 16
     F_SPACE_VALUE = 17
-    NF = 18
+    F_OPPONENT_BUILDS = 18
+    F_LATE_MARBLE = 19
+    F_LAST_SPACE = 20
+    F_LATE_COST = 21
+    NF = 22
     MAXG = 24           # groups of one seat (at most 18 pieces)
 
 C_FEATURES = ("marble_gain", "marble_income", "cost", "marble_score", "piece", "connect",
               "city_growth", "city_points", "temple_reach", "monument_reach", "temple_columns",
               "monument_value", "rings", "deny_field", "deny_quarry", "opponent_gain",
-              "temple_first", "space_value")
+              "temple_first", "space_value", "opponent_builds", "late_marble", "last_space",
+              "late_cost")
 
 ctypedef struct Geo:
     # what a piece on a field does, independent of the piece's kind
@@ -362,6 +367,7 @@ cdef void build_features(const HCfg* c, const HState* s, const PCtx* x, int phas
     cdef double oldpts = 0.0, inc = 0.0, factor
     memset(F, 0, NF * sizeof(double))
     F[F_COST] = cost
+    F[F_LATE_COST] = cost if x.last_round else 0.0
     F[F_MARBLE_SCORE] = marble_score_delta(x, -cost)
     F[F_PIECE] = 1.0
     if not (nb & x.interesting):
@@ -409,6 +415,7 @@ cdef void monument_features(const HCfg* c, const HState* s, const PCtx* x, int f
     cdef u128 nb = c.nbr[f], own_nb
     memset(F, 0, NF * sizeof(double))
     F[F_COST] = c.cost_monument
+    F[F_LATE_COST] = c.cost_monument if x.last_round else 0.0
     F[F_MARBLE_SCORE] = marble_score_delta(x, -c.cost_monument)
     if not (nb & s.occupied):
         return
@@ -451,6 +458,7 @@ cdef void split_features(const HCfg* c, const HState* s, const PCtx* x, int spac
     cdef int cost = c.space_cost[space]
     memset(F, 0, NF * sizeof(double))
     F[F_COST] = cost
+    F[F_LATE_COST] = cost if x.last_round else 0.0
     F[F_MARBLE_SCORE] = marble_score_delta(x, -cost)
     for t in range(c.n_temples):
         v = c.splits[cols][k][t]
@@ -487,7 +495,8 @@ cdef inline double build_base(const HCfg* c, const PCtx* x, const Policy* pol, i
         cost = c.cost_agora[land]
     else:
         cost = c.cost_palace[land]
-    return pol.w[F_COST] * cost + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -cost) + pol.w[F_PIECE]
+    return (pol.w[F_COST] * cost + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -cost) + pol.w[F_PIECE]
+            + (pol.w[F_LATE_COST] * cost if x.last_round else 0.0))
 
 
 cdef inline double build_score(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol,
@@ -552,7 +561,8 @@ cdef inline void split_terms(const HCfg* c, const HState* s, const PCtx* x, cons
             rings = s.supply_rings
         ring_value[k] = pol.w[F_RINGS] * (ring_points(c, s, x.p, s.rings[x.p] + rings)
                                           - ring_points(c, s, x.p, s.rings[x.p]))
-    base[0] = pol.w[F_COST] * cost + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -cost)
+    base[0] = (pol.w[F_COST] * cost + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -cost)
+               + (pol.w[F_LATE_COST] * cost if x.last_round else 0.0))
 
 
 cdef inline double split_score(const HCfg* c, const HState* s, int cols, int k, const double* a,
@@ -666,6 +676,51 @@ cdef double best_split(const HCfg* c, const HState* s, const PCtx* x, const Poli
     return v if v > 0.0 else 0.0
 
 
+cdef inline int can_build(const HCfg* c, const HState* s, int o, int k) noexcept nogil:
+    # seat o has a piece of kind k (0 house, 1 agora, 2 palace) left and the marble for it somewhere
+    if k == 0:
+        return s.n_houses[o] < c.max_house and s.marble[o] >= min(c.cost_house[0], c.cost_house[1])
+    if k == 1:
+        return s.n_agoras[o] < c.max_agora and s.marble[o] >= min(c.cost_agora[0], c.cost_agora[1])
+    return s.n_palaces[o] < c.max_palace and s.marble[o] >= min(c.cost_palace[0], c.cost_palace[1])
+
+
+cdef inline double opponent_builds(const HCfg* c, const HState* s, int p, int kind) noexcept nogil:
+    # pieces the opponents can build in the all-players action of a space of this kind
+    cdef int o
+    cdef double n = 0.0
+    for o in range(s.n_players):
+        if o == p:
+            continue
+        if kind == SK_HOUSE or kind == SK_HOUSE_OR_AGORA:
+            n += can_build(c, s, o, 0)
+            if kind == SK_HOUSE_OR_AGORA:
+                n += can_build(c, s, o, 1)
+        elif kind == SK_PALACE:
+            n += can_build(c, s, o, 2)
+    return n
+
+
+cdef inline int space_group(int kind) noexcept nogil:
+    return SK_HOUSE if kind == SK_HOUSE_OR_AGORA else kind
+
+
+cdef inline int last_of_kind(const HCfg* c, const HState* s, int sp) noexcept nogil:
+    # no other unused space of the same kind (house and house/agora count as one) this round
+    cdef int i, g = space_group(c.space_kind[sp])
+    for i in range(c.n_spaces):
+        if i != sp and not ((s.spaces_used >> i) & 1) and space_group(c.space_kind[i]) == g:
+            return 0
+    return 1
+
+
+cdef inline void choose_extras(const HCfg* c, const HState* s, const PCtx* x, int sp, double* F) noexcept nogil:
+    # the features that depend on the others (space_value, marble_gain) being set
+    F[F_OPPONENT_BUILDS] = opponent_builds(c, s, x.p, c.space_kind[sp])
+    F[F_LATE_MARBLE] = F[F_MARBLE_GAIN] if x.last_round else 0.0
+    F[F_LAST_SPACE] = F[F_SPACE_VALUE] if last_of_kind(c, s, sp) else 0.0
+
+
 cdef void action_features(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol,
                           int a, double* F, double* cache) noexcept nogil:
     """Features of legal action a. cache: per-decision values reused across actions
@@ -715,6 +770,7 @@ cdef void action_features(const HCfg* c, const HState* s, const PCtx* x, const P
         else:
             F[F_MARBLE_GAIN] = c.space_marble[a]
             F[F_MARBLE_SCORE] = marble_score_delta(x, c.space_marble[a])
+        choose_extras(c, s, x, a, F)
     elif ph == PH_MONUMENT:
         monument_features(c, s, x, f, F)
     elif ph == PH_TEMPLE:
@@ -949,7 +1005,8 @@ cdef double best_split_fast(const HCfg* c, const HState* s, const PCtx* x, const
     cdef int used[MAXT]
     if x.marble < cost or s.supply_columns < cols or temple_free(c, s) < cols:
         return 0.0
-    v = pol.w[F_COST] * cost + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -cost)
+    v = (pol.w[F_COST] * cost + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -cost)
+         + (pol.w[F_LATE_COST] * cost if x.last_round else 0.0))
     left = cols
     for t in range(c.n_temples):
         used[t] = 0
@@ -979,33 +1036,36 @@ cdef void score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx* 
     cdef double opp[MAXT]
     cdef double a[MAXT]
     cdef double ring_value[MAXT + 1]
-    cdef double inc_me = 0.0, inc_opp = 0.0, v, mon = 0.0
+    cdef double inc_me = 0.0, inc_opp = 0.0, v, mon = 0.0, sv, gain
     cdef int i, sp, kind, o, have_builds = 0, have_temple = 0, have_quarry = 0, have_mon = 0
     for i in range(n):
         sp = buf[i]
         kind = c.space_kind[sp]
+        sv = 0.0
+        gain = 0.0
+        v = 0.0
         if kind == SK_HOUSE or kind == SK_HOUSE_OR_AGORA or kind == SK_PALACE:
             if not have_builds:
                 best_builds(c, s, x, pol, bb)
                 have_builds = 1
             if kind == SK_HOUSE:
-                v = pol.w[F_SPACE_VALUE] * bb[0]
+                sv = bb[0]
             elif kind == SK_HOUSE_OR_AGORA:
-                v = pol.w[F_SPACE_VALUE] * (bb[0] + bb[1])
+                sv = bb[0] + bb[1]
             else:
-                v = pol.w[F_SPACE_VALUE] * bb[2]
+                sv = bb[2]
         elif kind == SK_MONUMENT:
             if not have_mon:
                 mon = best_monument_fast(c, s, x, pol)
                 have_mon = 1
-            v = pol.w[F_SPACE_VALUE] * mon
+            sv = mon
         elif kind == SK_TEMPLE:
             if not have_temple:
                 temple_coefs_fast(c, s, x, mine, opp)
                 split_terms_fast(c, s, x, pol, mine, opp, a, ring_value)
                 have_temple = 1
-            v = (pol.w[F_TEMPLE_FIRST] * (1.0 if (s.temple_marker < 0 and not x.last_round) else 0.0)
-                 + pol.w[F_SPACE_VALUE] * best_split_fast(c, s, x, pol, sp, a, ring_value))
+            v = pol.w[F_TEMPLE_FIRST] * (1.0 if (s.temple_marker < 0 and not x.last_round) else 0.0)
+            sv = best_split_fast(c, s, x, pol, sp, a, ring_value)
         elif kind == SK_QUARRY:
             if not have_quarry:
                 inc_me = seat_income(c, s, x, x.p)
@@ -1013,11 +1073,19 @@ cdef void score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx* 
                     if o != x.p:
                         inc_opp += seat_income(c, s, x, o)
                 have_quarry = 1
-            v = (pol.w[F_MARBLE_GAIN] * inc_me + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, <int>inc_me)
+            gain = inc_me
+            v = (pol.w[F_MARBLE_SCORE] * marble_score_delta(x, <int>inc_me)
                  + pol.w[F_DENY_QUARRY] * -inc_opp)
         else:
-            v = (pol.w[F_MARBLE_GAIN] * c.space_marble[sp]
-                 + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, c.space_marble[sp]))
+            gain = c.space_marble[sp]
+            v = pol.w[F_MARBLE_SCORE] * marble_score_delta(x, c.space_marble[sp])
+        v += pol.w[F_MARBLE_GAIN] * gain + pol.w[F_SPACE_VALUE] * sv
+        if pol.w[F_OPPONENT_BUILDS] != 0.0:
+            v += pol.w[F_OPPONENT_BUILDS] * opponent_builds(c, s, x.p, kind)
+        if x.last_round:
+            v += pol.w[F_LATE_MARBLE] * gain
+        if sv != 0.0 and pol.w[F_LAST_SPACE] != 0.0 and last_of_kind(c, s, sp):
+            v += pol.w[F_LAST_SPACE] * sv
         sc[i] = v
 
 

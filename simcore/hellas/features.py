@@ -73,7 +73,24 @@ FEATURE_DOCS = {
         "choose_space: the weighted score of the best action the space leads to for the seat "
         "(best house / house+agora / palace / monument field, best temple split; 0 when passing "
         "is best)",
+    "opponent_builds":
+        "choose_space: pieces the opponents can build in the all-players action the space starts "
+        "(each opponent with the piece left and the marble for its cheaper field: one for a house "
+        "or palace space, up to two for house/agora); 0 for the other spaces",
+    "late_marble":
+        "choose_space, last round only: the marble the space gives now (marble_gain); marble is worth "
+        "little at the end except for marble_score",
+    "last_space":
+        "choose_space: the space's space_value when it is the last unused space of its kind this "
+        "round (house and house/agora count as one kind); 0 otherwise",
+    "late_cost":
+        "in the last round only: the marble paid (cost); marble kept is worth only marble // 5 "
+        "then, so a positive weight offsets cost",
 }
+
+# Features added after presets were first recorded: a weight table may leave
+# them out (they then weigh 0), so older presets and run manifests still load.
+OPTIONAL = {"opponent_builds": 0.0, "late_marble": 0.0, "last_space": 0.0, "late_cost": 0.0}
 
 FEATURES = tuple(FEATURE_DOCS)
 N_FEATURES = len(FEATURES)
@@ -85,7 +102,8 @@ def policy_vector(weights, temperature=0.0, epsilon=0.0):
     Parameters
     ----------
     weights : dict
-        One number per name in ``FEATURES`` (all required, no others).
+        One number per name in ``FEATURES`` (all required but those of ``OPTIONAL``,
+        which default to 0; no others).
     temperature : float
         Softmax temperature over the action scores; 0 = take the best.
     epsilon : float
@@ -100,19 +118,19 @@ def policy_vector(weights, temperature=0.0, epsilon=0.0):
     --------
     >>> from simcore.hellas.features import FEATURES, policy_vector
     >>> policy_vector(dict.fromkeys(FEATURES, 1.0)).shape
-    (20,)
+    (24,)
     """
     if not isinstance(weights, dict):
         raise TypeError(f"weights must be a dict of feature -> number, not {type(weights).__name__}")
     unknown = [k for k in weights if k not in FEATURE_DOCS]
     if unknown:
         raise ValueError(f"unknown feature {unknown[0]!r} (known: {', '.join(FEATURES)})")
-    missing = [k for k in FEATURES if k not in weights]
+    missing = [k for k in FEATURES if k not in weights and k not in OPTIONAL]
     if missing:
         raise ValueError(f"missing weight for feature {missing[0]!r}")
     vec = np.empty(N_FEATURES + 2, dtype=np.float64)
     for i, name in enumerate(FEATURES):
-        vec[i] = _number(weights[name], f"weight {name!r}")
+        vec[i] = _number(weights.get(name, OPTIONAL.get(name)), f"weight {name!r}")
     vec[N_FEATURES] = _number(temperature, "temperature")
     vec[N_FEATURES + 1] = _number(epsilon, "epsilon")
     if vec[N_FEATURES] < 0:
