@@ -53,7 +53,8 @@ def test_policy_vector_validates():
 
 
 def test_fast_scores_equal_features_times_weights():
-    for name in PRESETS:
+    # "tuned" gives the newer features (opponent_builds, late_*, last_space) non-zero weights
+    for name in PRESETS + ["tuned"]:
         pol = _policy(name)
         for g in range(4):
             st = hellas.new_game(3, seed=g)
@@ -71,7 +72,7 @@ def test_balanced_beats_random_two_players():
     assert _share_vs_random(_policy("balanced"), 400) >= 0.90
 
 
-@pytest.mark.parametrize("name", PRESETS[1:])
+@pytest.mark.parametrize("name", PRESETS[1:] + ["tuned"])
 def test_every_preset_beats_random(name):
     assert _share_vs_random(_policy(name), 200) >= 0.90
 

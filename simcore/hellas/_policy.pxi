@@ -940,25 +940,44 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
 
 
 cdef double best_monument_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol) noexcept nogil:
-    # = best_monument: a field with no seat's piece next to it scores like a plain one
-    cdef double best = 0.0, v
-    cdef double F[NF]
-    cdef int f, plain_done = 0
-    cdef u128 fields, pieces = x.own | x.opp_own
+    # = best_monument, weighted directly: a field with no seat's piece next to it
+    # scores like a plain one (cost terms only)
+    cdef double best = 0.0, v, base
+    cdef int f, k, o
+    cdef uint64_t gb
+    cdef u128 fields, nb, own_nb, d, near_pieces = x.gadj_all
     if s.supply_monuments <= 0 or x.marble < c.cost_monument:
         return 0.0
+    d = x.opp_own
+    while d:
+        near_pieces |= c.nbr[ctz128(d)]
+        d &= d - 1
+    base = (pol.w[F_COST] * c.cost_monument + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -c.cost_monument)
+            + (pol.w[F_LATE_COST] * c.cost_monument if x.last_round else 0.0))
     fields = c.inland_building & ~s.occupied
+    if fields & ~near_pieces:
+        best = dmax(best, base)
+    fields &= near_pieces
     while fields:
         f = ctz128(fields)
         fields &= fields - 1
-        if not (c.nbr[f] & pieces):
-            if plain_done:
-                continue
-            plain_done = 1
-        monument_features(c, s, x, f, F)
-        v = dot(pol, F)
-        if v > best:
-            best = v
+        nb = c.nbr[f]
+        v = base
+        own_nb = nb & x.own
+        gb = 0
+        while own_nb:
+            gb |= (<uint64_t>1) << x.gid[ctz128(own_nb)]
+            own_nb &= own_nb - 1
+        while gb:
+            k = __builtin_ctzll(gb)
+            gb &= gb - 1
+            v += pol.w[F_MONUMENT_VALUE] * (3.0 if x.gcity[k] else 1.5)
+        if nb & x.opp_own:
+            for o in range(s.n_players):
+                if o != x.p and (nb & s.own[o]):
+                    v += pol.w[F_OPPONENT_GAIN] * 3.0
+            v += pol.w[F_DENY_FIELD] * popcount128(nb & x.opp_own)
+        best = dmax(best, v)
     return best
 
 
