@@ -15,6 +15,7 @@ Examples
 >>> res["players"]["total"].shape
 (10, 2)
 """
+from simcore._face import game_face
 from simcore.akrotiri.config import PLAYERS, SCORE_CATEGORIES, SETTINGS, AkrotiriConfig, make_config
 from simcore.akrotiri._engine import (BUY, CUBE, END, EVENT_KINDS, EXCAVATE, GOAL, LOAD, ORACLE, PHASES, PLACE,
                                       SAIL, SELL, TRANSPORT, UNLOAD, State, play_actions, play_batch)
@@ -22,46 +23,7 @@ from simcore.akrotiri._engine import (BUY, CUBE, END, EVENT_KINDS, EXCAVATE, GOA
 NAME = "akrotiri"
 
 
-def new_game(players=2, seed=0, config=None, **settings):
-    """A new Akrotiri game.
-
-    Parameters
-    ----------
-    players : int
-        Must be 2.
-    seed : int
-        The game seed (chance: tile pile, map decks, goal deck, reshuffles).
-    config : AkrotiriConfig, optional
-        Instead of ``settings``.
-    **settings
-        Engine settings (see ``SETTINGS``), e.g. ``strategist=True``.
-    """
-    if config is None:
-        config = make_config(players, **settings)
-    elif settings or config.players != players:
-        raise ValueError("give either a matching config or settings, not both")
-    return State.new(config, seed)
-
-
-def replay_game(players, seed, policies=None, config=None, **settings):
-    """Replay the game ``play_batch`` plays from ``seed``; return the final :class:`State`."""
-    if config is None:
-        config = make_config(players, **settings)
-    state = State.new(config, seed)
-    for action in play_actions(players, seed, policies, config=config):
-        state.apply(action)
-    return state
-
-
-def replay(players, seed, actions, config=None, **settings):
-    """Apply a list of decisions to the game of ``seed``; ``ValueError`` at the first illegal one."""
-    state = new_game(players, seed, config, **settings)
-    for i, action in enumerate(actions):
-        try:
-            state.apply(action)
-        except ValueError as exc:
-            raise ValueError(f"decision {i}: {exc}") from None
-    return state
+new_game, replay_game, replay = game_face("Akrotiri", make_config, State, play_actions, default_players=2)
 
 
 def invariant_violations(state):

@@ -15,6 +15,7 @@ Examples
 >>> res["players"]["total"].shape
 (10, 3)
 """
+from simcore._face import game_face
 from simcore.hellas.config import PLAYERS, SCORE_CATEGORIES, SETTINGS, HellasConfig, make_config
 from simcore.hellas._engine import (FIELD, PASS, PHASES, SPLIT, State, play_actions, play_batch)
 from simcore.hellas._engine import (determinized, playout_values, policy_action, policy_features,
@@ -24,49 +25,7 @@ from simcore.hellas.features import FEATURE_DOCS, FEATURES, policy_vector
 NAME = "hellas"
 
 
-def new_game(players=3, seed=0, config=None, **settings):
-    """A new Hellas game.
-
-    Parameters
-    ----------
-    players : int
-        2, 3 or 4.
-    seed : int
-        The game seed (chance: tile stack, initial quarries, worker).
-    config : HellasConfig, optional
-        Instead of ``settings``.
-    **settings
-        Engine settings (see ``SETTINGS``), e.g. ``city_links="no_agora_chains"``.
-    """
-    if config is None:
-        config = make_config(players, **settings)
-    elif settings or config.players != players:
-        raise ValueError("give either a matching config or settings, not both")
-    return State.new(config, seed)
-
-
-def replay_game(players, seed, policies=None, config=None, **settings):
-    """Replay the game ``play_batch`` plays from ``seed``; return the final :class:`State`.
-
-    Its ``transcript()`` lists every decision and chance draw.
-    """
-    if config is None:
-        config = make_config(players, **settings)
-    state = State.new(config, seed)
-    for action in play_actions(players, seed, policies, config=config):
-        state.apply(action)
-    return state
-
-
-def replay(players, seed, actions, config=None, **settings):
-    """Apply a list of decisions to the game of ``seed``; ``ValueError`` at the first illegal one."""
-    state = new_game(players, seed, config, **settings)
-    for i, action in enumerate(actions):
-        try:
-            state.apply(action)
-        except ValueError as exc:
-            raise ValueError(f"decision {i}: {exc}") from None
-    return state
+new_game, replay_game, replay = game_face("Hellas", make_config, State, play_actions, default_players=3)
 
 
 def invariant_violations(state):

@@ -16,6 +16,7 @@ Examples
 >>> res["players"]["total"].shape
 (10, 3)
 """
+from simcore._face import game_face
 from simcore.yamatai.config import (COLOURS, PAYMENTS, PLAYERS, SCORE_CATEGORIES, SETTINGS, TRIGGERS,
                                     YamataiConfig, make_config)
 from simcore.yamatai._engine import (C_FEATURES, PASS, STAGES, State, action_text, play_actions, play_batch,
@@ -25,48 +26,7 @@ from simcore.yamatai.features import FEATURE_DOCS, FEATURES, policy_vector
 NAME = "yamatai"
 
 
-def new_game(players=3, seed=0, config=None, **settings):
-    """A new Yamataï game.
-
-    Parameters
-    ----------
-    players : int
-        2, 3 or 4.
-    seed : int
-        The game seed (chance: decks, fleets, culture tokens, 2-player order).
-    config : YamataiConfig, optional
-        Instead of ``settings``.
-    **settings
-        Engine settings (see ``SETTINGS``), e.g. ``round_cap=30``.
-    """
-    if config is None:
-        config = make_config(players, **settings)
-    elif settings or config.players != players:
-        raise ValueError("give either a matching config or settings, not both")
-    return State.new(config, seed)
-
-
-def replay_game(players, seed, policies=None, config=None, **settings):
-    """Replay the game ``play_batch`` plays from ``seed``; return the final :class:`State`."""
-    if config is None:
-        config = make_config(players, **settings)
-    state = State.new(config, seed)
-    for action in play_actions(players, seed, policies, config=config):
-        state.apply(action)
-    return state
-
-
-def replay(players, seed, actions, config=None, **settings):
-    """Apply a list of decisions to the game of ``seed``; ``ValueError`` at the first illegal one."""
-    if actions and isinstance(actions[0], dict):
-        actions = [e["action"] for e in actions if e["kind"] == "decision"]
-    state = new_game(players, seed, config, **settings)
-    for i, action in enumerate(actions):
-        try:
-            state.apply(action)
-        except ValueError as exc:
-            raise ValueError(f"decision {i}: {exc}") from None
-    return state
+new_game, replay_game, replay = game_face("Yamataï", make_config, State, play_actions, default_players=3)
 
 
 def invariant_violations(state):
