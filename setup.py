@@ -22,7 +22,8 @@ directives = {
 macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
 if DEBUG:
     macros.append(("BOARDLAB_DEBUG", "1"))
-cflags = ["-O0", "-g"] if DEBUG else ["-O3"]
+# no fused multiply-add: the heuristics' float scores (and so results) stay identical across CPUs
+cflags = ["-O0", "-g", "-ffp-contract=off"] if DEBUG else ["-O3", "-ffp-contract=off"]
 if platform.machine() in ("x86_64", "AMD64"):
     cflags.append("-mpopcnt")   # hardware popcount for the board masks (every x86-64 since 2008)
 
