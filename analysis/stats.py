@@ -38,6 +38,9 @@ __all__ = [
     "required_games",
     "LogitFit",
     "logistic_fit",
+    "ratio_of_sums",
+    "LinearFit",
+    "linear_fit",
 ]
 
 
@@ -183,6 +186,46 @@ def mean_ci_exprs(
         (pl.col(mean) - half).alias(f"{prefix}lo"),
         (pl.col(mean) + half).alias(f"{prefix}hi"),
     ]
+
+
+def ratio_of_sums(
+    frame: Frame, num: str, den: str, by: str | list[str] | None = None, level: float = 0.95,
+    prefix: str = "ratio",
+) -> Frame:
+    """Ratio of summed ``num`` to summed ``den`` per group, with a delta-method interval.
+
+    The rows are the units (e.g. one map card each): ``R = sum(num) / sum(den)``
+    and ``var(R) ≈ sum((num - R·den)²) / (n (n-1) mean(den)²)``.
+
+    Returns
+    -------
+    Same kind as ``frame``, one row per group: ``{prefix}_n`` (rows),
+    ``{prefix}`` (the ratio), ``{prefix}_lo``, ``{prefix}_hi``.
+
+    Examples
+    --------
+    >>> t = pl.DataFrame({"points": [3, 0, 5, 4], "cost": [4, 1, 6, 5]})
+    >>> round(ratio_of_sums(t, "points", "cost")["ratio"].item(), 4)
+    0.75
+    """
+    from analysis._common import as_list
+
+    keys = as_list(by)
+    v, c = pl.col(num).cast(pl.Float64), pl.col(den).cast(pl.Float64)
+    agg = [pl.len().alias("__n"), v.sum().alias("__sv"), c.sum().alias("__sc"), (v * v).sum().alias("__svv"),
+           (c * c).sum().alias("__scc"), (v * c).sum().alias("__svc")]
+    lf = as_lazy(frame)
+    out = lf.group_by(keys).agg(agg) if keys else lf.select(agg)
+    n = pl.col("__n").cast(pl.Float64)
+    r = pl.col("__sv") / pl.col("__sc")
+    ss = (pl.col("__svv") - 2 * r * pl.col("__svc") + r * r * pl.col("__scc")).clip(lower_bound=0)
+    se = (ss / (n * (n - 1))).sqrt() / (pl.col("__sc") / n)
+    z = z_value(level)
+    out = out.with_columns(r.alias(prefix)).with_columns(
+        (pl.col(prefix) - z * se).alias(f"{prefix}_lo"), (pl.col(prefix) + z * se).alias(f"{prefix}_hi"),
+    ).with_columns(pl.col(c).fill_nan(None) for c in (prefix, f"{prefix}_lo", f"{prefix}_hi"))
+    out = out.select(*keys, pl.col("__n").alias(f"{prefix}_n"), prefix, f"{prefix}_lo", f"{prefix}_hi")
+    return like(out.sort(keys) if keys else out, frame)
 
 
 def _add_numpy_columns(frame: Frame, fn, inputs: list[str]) -> Frame:
@@ -549,3 +592,62 @@ def logistic_fit(
         cov = bread @ meat @ bread
     se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
     return LogitFit(beta, se, cov, bool(conv), separated, method, int(it))
+
+
+@dataclass(frozen=True)
+class LinearFit:
+    """Result of :func:`linear_fit`: coefficients, standard errors, covariance."""
+
+    coef: np.ndarray
+    se: np.ndarray
+    cov: np.ndarray
+    rank: int
+
+
+def linear_fit(X, y, groups=None) -> LinearFit:
+    """Least squares with cluster-robust (or classical) standard errors.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, k)
+        Design matrix (include a column of ones for an intercept).
+    y : array_like, shape (n,)
+        Outcome.
+    groups : array_like, shape (n,), optional
+        Cluster labels (e.g. the game of each player row): the standard errors
+        are then the sandwich with the G/(G-1) small-sample factor; without
+        them, the classical ``s² (X'X)⁻¹``.
+
+    Returns
+    -------
+    LinearFit
+        ``rank`` below ``k`` says the design was rank-deficient (the
+        pseudo-inverse was used; the affected coefficients are not identified).
+
+    Examples
+    --------
+    >>> x = np.arange(10.0)
+    >>> fit = linear_fit(np.column_stack([np.ones(10), x]), 1 + 2 * x)
+    >>> np.round(fit.coef, 6).tolist(), fit.rank
+    ([1.0, 2.0], 2)
+    """
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y, dtype=float)
+    if X.ndim != 2 or X.shape[0] != y.shape[0]:
+        raise ValueError(f"X must be (n, k) with n = len(y); got {X.shape} and {y.shape}")
+    n, k = X.shape
+    xtx = X.T @ X
+    rank = int(np.linalg.matrix_rank(xtx)) if k else 0
+    bread = np.linalg.pinv(xtx)
+    beta = bread @ (X.T @ y)
+    resid = y - X @ beta
+    if groups is not None:
+        codes = np.unique(np.asarray(groups), return_inverse=True)[1]
+        g = int(codes.max()) + 1 if n else 0
+        s = np.zeros((g, k))
+        np.add.at(s, codes, X * resid[:, None])
+        cov = bread @ (s.T @ s) @ bread * (g / max(g - 1, 1))
+    else:
+        cov = bread * float(resid @ resid) / max(n - rank, 1)
+    se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    return LinearFit(beta, se, cov, rank)

@@ -300,9 +300,26 @@ def hellas_headlines(rs: RunSet):
     return out
 
 
+def _game_section(name):
+    """A builder of ``reports.game_sections``, imported when first called (that module imports this one)."""
+    def build(rs: RunSet) -> Section:
+        from reports import game_sections
+
+        return getattr(game_sections, name)(rs)
+    build.__name__ = build.__qualname__ = name
+    return build
+
+
 #: Per-game sections, keyed by ``manifest["game"]``; a game without an entry
 #: still gets the generic sections. Builders take a RunSet, return a Section.
-GAME_SECTIONS = {"hellas": [hellas_quarry_section]}
+GAME_SECTIONS = {
+    "hellas": [hellas_quarry_section],
+    "yamatai": [_game_section(n) for n in ("yamatai_fleet_section", "yamatai_specialist_section",
+                                           "yamatai_building_section", "yamatai_end_section")],
+    "akrotiri": [_game_section(n) for n in ("akrotiri_map_section", "akrotiri_card_section",
+                                            "akrotiri_goal_section", "akrotiri_market_section",
+                                            "akrotiri_end_section")],
+}
 #: Per-game extra headline statistics for variant comparisons (long format of
 #: ``analysis.summary.headline_stats``).
 GAME_HEADLINES = {"hellas": hellas_headlines}
