@@ -426,33 +426,39 @@ def component_values(summary: pl.DataFrame, regression: pl.DataFrame, label: str
 
 
 def take_share_heatmap(shares: pl.DataFrame, split: str, label: str = "label", value: str = "share",
-                       title: str = "Pick rate", xlabel: str | None = None,
+                       facet: str | None = None, title: str = "Pick rate", xlabel: str | None = None,
                        caption: str | None = None) -> Figure:
-    """Share of the takes per component (rows) and ``split`` cell (columns), as a heat map.
+    """Share of the takes per component (rows) and ``split`` cell (columns), as heat maps.
 
-    ``shares`` is ``analysis.components.take_shares`` for one group, with a
-    ``label`` column.
+    ``shares`` is ``analysis.components.take_shares`` with a ``label``
+    column, in the row order to show; ``facet`` gives one panel per value
+    (stacked), e.g. the run.
     """
     shares = _eager(shares)
     labels = shares[label].unique(maintain_order=True).to_list()
     cells = sorted(shares[split].unique().to_list())
-    grid = np.full((len(labels), len(cells)), np.nan)
-    li, ci = {x: i for i, x in enumerate(labels)}, {x: i for i, x in enumerate(cells)}
-    for r in shares.iter_rows(named=True):
-        grid[li[r[label]], ci[r[split]]] = r[value] * 100
-    fig = Figure(figsize=(max(5.5, 0.55 * len(cells) + 3), max(3.0, 0.32 * len(labels) + 1.4)),
+    facets = _values(shares, facet)
+    fig = Figure(figsize=(max(5.5, 0.55 * len(cells) + 3), len(facets) * max(3.0, 0.3 * len(labels) + 1.0) + 0.6),
                  layout="constrained")
-    ax = fig.subplots()
-    im = ax.imshow(grid, aspect="auto", cmap="viridis", interpolation="nearest")
-    ax.set_xticks(range(len(cells)), [str(c) for c in cells])
-    ax.set_yticks(range(len(labels)), labels)
-    ax.set_xlabel(xlabel or split)
-    for i in range(len(labels)):
-        for j in range(len(cells)):
-            if not np.isnan(grid[i, j]):
-                ax.text(j, i, f"{grid[i, j]:.0f}", ha="center", va="center", fontsize=7,
-                        color="white" if grid[i, j] < np.nanmax(grid) * 0.6 else "black")
-    fig.colorbar(im, ax=ax, label="share of the cell's takes (%)")
+    axes = fig.subplots(len(facets), 1, squeeze=False, sharex=True)[:, 0]
+    li, ci = {x: i for i, x in enumerate(labels)}, {x: i for i, x in enumerate(cells)}
+    for ax, fv in zip(axes, facets):
+        grid = np.full((len(labels), len(cells)), np.nan)
+        for r in _sel(shares, facet, fv).iter_rows(named=True):
+            grid[li[r[label]], ci[r[split]]] = r[value] * 100
+        im = ax.imshow(grid, aspect="auto", cmap="viridis", interpolation="nearest", vmin=0)
+        ax.set_xticks(range(len(cells)), [str(c) for c in cells])
+        ax.set_yticks(range(len(labels)), labels)
+        top = np.nanmax(grid) if np.isfinite(grid).any() else 1.0
+        for i in range(len(labels)):
+            for j in range(len(cells)):
+                if not np.isnan(grid[i, j]):
+                    ax.text(j, i, f"{grid[i, j]:.0f}", ha="center", va="center", fontsize=7,
+                            color="white" if grid[i, j] < top * 0.6 else "black")
+        if fv is not None:
+            ax.set_title(_label(fv, facet), fontsize=10)
+        fig.colorbar(im, ax=ax, label="% of the cell's takes")
+    axes[-1].set_xlabel(xlabel or split)
     return _finish(fig, title, caption)
 
 

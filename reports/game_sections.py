@@ -196,21 +196,15 @@ def yamatai_fleet_section(rs: RunSet) -> Section:
                          "number gives in the next round (95% CIs)."),
                    Table("fleet_pick_rate_by_seat", by_seat, "Share of each seat's picks per fleet (95% CIs)."),
                    Table("fleet_pick_rate_by_round", by_round, "Share of each round's picks per fleet.", show=False)]
-        for label, run in rs.runs.items():
-            part = by_round.filter(pl.col(rs.group) == label).sort("fleet", "round")
-            if part.height:
-                fig = F.take_share_heatmap(part, "round", title=f"Fleet pick rate by round ({label})",
-                                           xlabel="round (0-based)", caption=(
-                                               f"Share (%) of each round's fleet picks that took each fleet; "
-                                               f"{int(run.manifest['games']):,} games."))
-                extra_f.append(Fig(f"fleet_pick_rate_{_slug(label)}", fig, _caption_of(fig)))
+        fig = F.take_share_heatmap(by_round.sort(rs.group, "fleet", "round"), "round",
+                                   facet=rs.group if len(rs.runs) > 1 else None,
+                                   title="Fleet pick rate by round", xlabel="round (0-based)", caption=(
+                                       f"Share (%) of each round's fleet picks that took each fleet. "
+                                       f"{rs.games_text()}."))
+        extra_f.append(Fig("fleet_pick_rate", fig, _caption_of(fig)))
     return component_section(rs, "Fleet values (Yamataï)", picks, "fleet", "fleet tile", names=names,
                              prefix="fleet ", exhaustive=True, value="boats" if picks.height else None,
                              paragraphs=paras, extra_tables=extra_t, extra_figures=extra_f)
-
-
-def _slug(text):
-    return "".join(c if c.isalnum() else "_" for c in str(text)).strip("_")
 
 
 def yamatai_specialist_section(rs: RunSet) -> Section:

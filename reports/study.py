@@ -35,11 +35,11 @@ from reports.report import (
 
 PART_KINDS = ("balance", "variants", "compare")
 STUDY_KEYS = {"title": str, "game": str, "seed": int, "games": int, "quick_games": int, "description": str}
+_COMMON_KEYS = {"name", "title", "game", "players", "games", "quick_games", "seed", "variant"}
 PART_KEYS = {
-    "balance": {"name", "title", "players", "strategy", "seats", "games", "seed", "variant", "events"},
-    "variants": {"name", "title", "players", "strategy", "seats", "games", "seed", "baseline", "options",
-                 "variant", "events"},
-    "compare": {"name", "title", "players", "strategies", "games", "seed", "variant"},
+    "balance": _COMMON_KEYS | {"strategy", "seats", "events"},
+    "variants": _COMMON_KEYS | {"strategy", "seats", "baseline", "options", "events"},
+    "compare": _COMMON_KEYS | {"strategies"},
 }
 
 
@@ -72,6 +72,8 @@ class Part:
     seed: int = 0
     variant: dict = field(default_factory=dict)
     baseline: str = ""
+    game: str = ""             # the study's game unless the part names its own
+    quick_games: int = 0       # --quick cap of this part (0: the study's)
 
 
 @dataclass
@@ -87,6 +89,11 @@ class Study:
 
     def total_games(self):
         return sum(sum(r.games for r in p.runs) + p.games for p in self.parts)
+
+    @property
+    def games_played(self):
+        """The games of the study's parts, in order of first appearance."""
+        return list(dict.fromkeys([self.game] + [p.game for p in self.parts]))
 
 
 # ---------------------------------------------------------------- parsing
@@ -183,8 +190,6 @@ def load_study(path) -> Study:
     for k in ("games", "quick_games"):
         if k in head and head[k] <= 0:
             raise StudyError(f"{path}: [study] {k} must be a positive integer, not {head[k]}")
-    mod = simcore.games[game]
-    allowed = tuple(getattr(mod, "PLAYERS", ()))
     study = Study(path=path, title=head.get("title", f"{game} balance study"), game=game, seed=head["seed"],
                   games=head["games"], description=head.get("description", ""),
                   quick_games=head.get("quick_games", 0))
@@ -204,15 +209,23 @@ def load_study(path) -> Study:
             for k in t:
                 if k not in PART_KEYS[kind]:
                     raise StudyError(f"{where}: unknown key '{k}' (known: {', '.join(sorted(PART_KEYS[kind]))})")
-            part = _parse_part(kind, t, where, study, mod, allowed, i)
+            part_game = _check(t.get("game", game), str, f"{where}: game")
+            if part_game not in simcore.games:
+                raise StudyError(f"{where}: game: unknown game '{part_game}' (known: {', '.join(simcore.games)})")
+            mod = simcore.games[part_game]
+            allowed = tuple(getattr(mod, "PLAYERS", ()))
+            part = _parse_part(kind, t, where, study, mod, allowed, i, part_game)
             if part.name in names:
                 raise StudyError(f"{where}: name '{part.name}' is used twice; give each part its own name")
             names.add(part.name)
             study.parts.append(part)
+    # parts of one game together, the study's game first (stable: file order within a game and kind)
+    order = study.games_played
+    study.parts.sort(key=lambda p: order.index(p.game))
     return study
 
 
-def _parse_part(kind, t, where, study, mod, allowed, index):
+def _parse_part(kind, t, where, study, mod, allowed, index, game):
     name = _slug(_check(t.get("name", f"{kind}-{index}"), str, f"{where}: name"))
     title = _check(t.get("title", name.replace("_", " ").replace("-", " ").capitalize()), str, f"{where}: title")
     if "players" not in t:
@@ -225,7 +238,10 @@ def _parse_part(kind, t, where, study, mod, allowed, index):
     if seed < 0:
         raise StudyError(f"{where}: seed must be a non-negative integer, not {seed}")
     events = _check(t.get("events", True), bool, f"{where}: events")
-    part = Part(kind=kind, name=name, title=title, games=0, seed=seed)
+    quick_games = _check(t.get("quick_games", 0), int, f"{where}: quick_games")
+    if "quick_games" in t and quick_games <= 0:
+        raise StudyError(f"{where}: quick_games must be a positive integer, not {quick_games}")
+    part = Part(kind=kind, name=name, title=title, games=0, seed=seed, game=game, quick_games=quick_games)
     base_variant = _variant(t.get("variant", {}), f"{where}: variant", mod, players[0])
 
     if kind == "compare":
@@ -234,7 +250,7 @@ def _parse_part(kind, t, where, study, mod, allowed, index):
         strats = t.get("strategies")
         if not isinstance(strats, list) or len(strats) < 2:
             raise StudyError(f"{where}: strategies must be a list of at least two strategy names, not {strats!r}")
-        part.strategies = [_strategy(s, f"{where}: strategies", study.game) for s in strats]
+        part.strategies = [_strategy(s, f"{where}: strategies", game) for s in strats]
         if len(set(part.strategies)) != len(part.strategies):
             raise StudyError(f"{where}: strategies lists a name twice")
         part.players, part.games, part.variant = players[0], games, base_variant
@@ -248,8 +264,8 @@ def _parse_part(kind, t, where, study, mod, allowed, index):
         if len(players) != 1 or not isinstance(seats, list) or len(seats) != players[0]:
             raise StudyError(f"{where}: seats must list one strategy per seat for one player count "
                              f"(players = {t['players']!r}), not {seats!r}")
-        seats = [_strategy(s, f"{where}: seats", study.game) for s in seats]
-    strategy = _strategy(t.get("strategy", "random"), f"{where}: strategy", study.game)
+        seats = [_strategy(s, f"{where}: seats", game) for s in seats]
+    strategy = _strategy(t.get("strategy", "random"), f"{where}: strategy", game)
 
     if kind == "balance":
         for n in players:
@@ -283,9 +299,10 @@ def _parse_part(kind, t, where, study, mod, allowed, index):
 # ---------------------------------------------------------------- running
 
 def quick(study: Study, games=None) -> Study:
-    """The study with every run capped at ``games`` (default the file's ``quick_games``, else 1000)."""
-    cap = games or study.quick_games or 1000
+    """The study with every run capped at ``games`` (default: the part's ``quick_games``, else the
+    study's, else 1000)."""
     for part in study.parts:
+        cap = games or part.quick_games or study.quick_games or 1000
         for r in part.runs:
             r.games = min(r.games, cap)
         if part.kind == "compare":
@@ -307,14 +324,14 @@ def run_study(study: Study, out, workers=None, log=print) -> dict:
         t0 = time.perf_counter()
         if part.kind == "compare":
             log(f"{part.title}: {', '.join(part.strategies)} at {part.players} players, {part.games:,} games")
-            sets[part.name] = run_compare(study.game, part.players, part.strategies, part.games, part.seed,
+            sets[part.name] = run_compare(part.game, part.players, part.strategies, part.games, part.seed,
                                           os.path.join(base, part.name), variant=part.variant,
                                           workers=workers, log=log)
         else:
             dirs = {}
             for r in part.runs:
                 folder = os.path.join(base, r.folder)
-                simulate(study.game, players=r.players, games=r.games, seed=r.seed, out=folder,
+                simulate(part.game, players=r.players, games=r.games, seed=r.seed, out=folder,
                          seat_strategies=r.seat_strategies, variant=r.variant, workers=workers,
                          chunk_size=chunk_size_for(r.games), events=r.events, progress=False)
                 dirs[r.label] = folder
