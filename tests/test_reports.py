@@ -152,3 +152,57 @@ def test_compare_unknown_strategy_one_line(tmp_path, capsys):
                    "--games", "10", "--out", str(tmp_path / "c")])
     msg = _one_line_error(capsys, rc)
     assert "balnced" in msg
+
+
+# ---------------------------------------------------------------- Yamatai and Akrotiri
+
+GAME_REPORTS = {
+    # game: (players, games, figures of the game's own sections, tables, data files the report must name)
+    "yamatai": (3, 200, ["fleet_values", "fleet_pick_rate", "specialist_values", "building_values", "game_length"],
+                ["fleet_values", "fleet_regression", "fleet_turn_order", "fleet_pick_rate_by_seat",
+                 "specialist_values", "specialist_regression", "building_values", "building_regression",
+                 "end_triggers", "ties_for_first"],
+                ["specialists.json", "buildings.json", "fleets.json"]),
+    "akrotiri": (2, 40, ["map_deck_values", "map_card_values", "goal_values", "market_prices", "game_length"],
+                 ["map_deck_values", "map_deck_regression", "map_excavation_by_deck", "map_excavation_by_card",
+                  "map_card_values", "goal_values", "goal_scoring", "market_prices", "end_triggers",
+                  "ties_for_first"],
+                 ["maps.json", "goals.json", "market.json"]),
+}
+
+
+@pytest.mark.parametrize("game", sorted(GAME_REPORTS))
+def test_game_report_has_component_values(game, tmp_path, capsys):
+    from simcore.run import simulate
+
+    players, games, figures, tables, files = GAME_REPORTS[game]
+    run = str(tmp_path / game)
+    simulate(game, players=players, games=games, seed=3, out=run, strategy="balanced", progress=False, workers=1)
+    out = str(tmp_path / "rep")
+    assert cli.main(["report", run, "--out", out]) == 0
+    assert "Win share by seat" in capsys.readouterr().out
+    html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
+    generic = [f for f in FIGURES if f != "quarry_distributions"]
+    for name in generic + figures:
+        assert os.path.getsize(os.path.join(out, "figures", f"{name}.png")) > 1000, name
+        assert f'id="fig-{name}"' in html
+    for name in tables:
+        assert os.path.exists(os.path.join(out, "tables", f"{name}.csv")), name
+    # which component data was used, and that it is assumed
+    assert "Data status: assumed components" in html
+    for f in files:
+        assert f in html, f
+    assert html.count(f"{games:,} games") >= len(generic + figures)
+    # every estimate with its n and CI; ties explicit
+    values = pl.read_csv(os.path.join(out, "tables", f"{tables[0]}.csv"))
+    assert {"n", "takers", "take_lo", "take_hi", "win_lo", "win_hi", "win_diff_lo", "win_diff_hi"} <= set(values.columns)
+    assert (values["n"] == games * players).all()
+    assert ((values["take_lo"] <= values["take_rate"]) & (values["take_rate"] <= values["take_hi"])).all()
+    reg = pl.read_csv(os.path.join(out, "tables", f"{tables[1]}.csv"))
+    assert set(reg["outcome"].to_list()) == {"win", "total"} and (reg["n_games"] == games).all()
+    est = reg.drop_nulls("coef")
+    assert est.height > 0 and ((est["lo"] <= est["coef"]) & (est["coef"] <= est["hi"])).all()
+    ties = pl.read_csv(os.path.join(out, "tables", "ties_for_first.csv"))
+    assert ties["n_games"].to_list() == [games] and ties["tied"].item() == ties["shared"].item() + ties["broken"].item()
+    trig = pl.read_csv(os.path.join(out, "tables", "end_triggers.csv"))
+    assert (trig["n_games"] == games).all() and trig["ended"].sum() >= games

@@ -42,8 +42,40 @@ def test_example_and_demo_files_parse():
     assert [p.kind for p in ex.parts] == ["balance", "balance", "variants", "compare"]
     demo = load_study(demo_path())
     assert {r.players for r in demo.parts[0].runs} == {2, 3, 4}
-    assert [p.kind for p in demo.parts] == ["balance", "variants", "compare"]
+    # parts of one game together, in file order: Hellas, Yamatai, Akrotiri
+    assert [(p.game, p.kind) for p in demo.parts] == [
+        ("hellas", "balance"), ("hellas", "variants"), ("hellas", "compare"),
+        ("yamatai", "balance"), ("yamatai", "compare"), ("akrotiri", "balance")]
     assert demo.quick_games > 0
+    akrotiri = next(p for p in demo.parts if p.game == "akrotiri")
+    assert 0 < akrotiri.quick_games < demo.quick_games
+
+
+def test_parts_of_other_games_and_their_quick_caps(tmp_path):
+    from reports.study import quick
+
+    text = GOOD + """
+[[balance]]
+name = "ak"
+game = "akrotiri"
+players = 2
+strategy = "balanced"
+games = 50
+quick_games = 7
+
+[[compare]]
+name = "ym"
+game = "yamatai"
+players = 2
+strategies = ["balanced", "builder"]
+games = 40
+"""
+    study = load_study(_write(tmp_path, text))
+    assert [p.game for p in study.parts] == ["hellas", "hellas", "akrotiri", "yamatai"]
+    quick(study)
+    ak = next(p for p in study.parts if p.name == "ak")
+    assert [r.games for r in ak.runs] == [7]
+    assert next(p for p in study.parts if p.name == "ym").games == 40      # under the study's cap (1000)
 
 
 @pytest.mark.parametrize("text, key, expected", [
@@ -81,6 +113,14 @@ def test_example_and_demo_files_parse():
      "[[balance]]\nname = 'x'\nplayers = 2\n", "[[balance]] 'x'", "used twice"),
     ("[study\ngame = 'hellas'\n", "not valid TOML", ""),
     ("balance = 3\n[study]\ngame = 'hellas'\nseed = 1\ngames = 10\n", "'balance'", "[[balance]]"),
+    ("[study]\ngame = 'hellas'\nseed = 1\ngames = 10\n[[balance]]\nname = 'g'\ngame = 'go'\nplayers = 2\n",
+     "[[balance]] 'g': game", "known: hellas"),
+    ("[study]\ngame = 'hellas'\nseed = 1\ngames = 10\n[[balance]]\nname = 'a'\ngame = 'akrotiri'\nplayers = 3\n",
+     "[[balance]] 'a': players", "(2)"),
+    ("[study]\ngame = 'hellas'\nseed = 1\ngames = 10\n[[balance]]\nname = 'a'\ngame = 'yamatai'\nplayers = 3\n"
+     "strategy = 'quarry_baron'\n", "[[balance]] 'a': strategy", "quarry_baron"),
+    ("[study]\ngame = 'hellas'\nseed = 1\ngames = 10\n[[balance]]\nname = 'q'\nplayers = 3\nquick_games = 0\n",
+     "[[balance]] 'q': quick_games", "positive"),
 ])
 def test_malformed_files_name_file_and_key(tmp_path, text, key, expected):
     path = _write(tmp_path, text)
@@ -131,6 +171,12 @@ def test_demo_quick_end_to_end(tmp_path, capsys):
     assert len(pngs) >= 10 and len(pngs) == len([f for f in figs if f.endswith(".svg")])
     assert html.count("data:image/png;base64,") == len(pngs)
     for name in ("win_share_by_seat", "score_distributions", "category_weights", "quarry_distributions",
-                 "convergence", "variant_differences", "compare_ratings"):
+                 "convergence", "variant_differences", "compare_ratings",
+                 "yamatai_fleet_values", "yamatai_fleet_pick_rate", "yamatai_specialist_values",
+                 "yamatai_building_values", "yamatai_game_length", "yamatai_strategies_compare_ratings",
+                 "akrotiri_map_deck_values", "akrotiri_map_card_values", "akrotiri_goal_values",
+                 "akrotiri_market_prices", "akrotiri_game_length"):
         assert any(name in f for f in pngs), name
+    assert "Fleet values" in html and "Map-card values" in html and "Goal-card values" in html
+    assert "specialists.json" in html and "maps.json" in html
     assert "Data status: assumed components" in html and "Seed: 2016" in html

@@ -114,3 +114,56 @@ def make_plackett_luce(
     if rep_size:
         df = df.with_columns((pl.col("game_index") // rep_size).alias("rep"))
     return df
+
+
+def make_component_games(
+    n_games: int,
+    n_players: int,
+    values: dict[str, float],
+    seed: int,
+    exhaustive: int = 0,
+    rate: float = 0.7,
+    noise: float = 3.0,
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Players and takes tables where each take of component k adds ``values[k]`` points.
+
+    Without ``exhaustive`` each player takes Poisson(``rate``) of every
+    component; with ``exhaustive = R`` every player takes exactly R
+    components, drawn uniformly (like one fleet per round). The total is
+    20 + the planted values + rounded normal noise, so ties happen and win
+    shares are derived as the runner does. Returns (players, takes); takes
+    have ``game_index``, ``seat``, ``component``, ``round`` and ``value``
+    (the planted points of the take) and ``cost`` (value + 6).
+    """
+    rng = np.random.default_rng(seed)
+    names = list(values)
+    k = len(names)
+    if exhaustive:
+        picks = rng.integers(0, k, size=(n_games, n_players, exhaustive))
+        counts = np.zeros((n_games, n_players, k), dtype=np.int64)
+        for j in range(k):
+            counts[:, :, j] = (picks == j).sum(axis=2)
+    else:
+        counts = rng.poisson(rate, size=(n_games, n_players, k))
+    v = np.array([values[c] for c in names])
+    totals = np.rint(20 + counts @ v + rng.normal(0, noise, size=(n_games, n_players))).astype(np.int64)
+    rank, share = ranks_and_shares(totals)
+    players = pl.DataFrame({
+        "game_index": np.repeat(np.arange(n_games, dtype=np.int32), n_players),
+        "seat": np.tile(np.arange(n_players, dtype=np.int8), n_games),
+        "total": totals.ravel().astype(np.int16),
+        "rank": rank.ravel().astype(np.int8),
+        "win_share": share.ravel().astype(np.float32),
+    })
+    g, s, j = np.nonzero(counts)
+    reps = counts[g, s, j]
+    g, s, j = np.repeat(g, reps), np.repeat(s, reps), np.repeat(j, reps)
+    takes = pl.DataFrame({
+        "game_index": g.astype(np.int32),
+        "seat": s.astype(np.int8),
+        "component": np.asarray(names)[j],
+        "round": rng.integers(0, 6, size=len(g)).astype(np.int16),
+        "value": v[j],
+        "cost": v[j] + 1.0 + 5.0,
+    })
+    return players, takes

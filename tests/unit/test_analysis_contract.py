@@ -8,12 +8,17 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
+import analysis.akrotiri as ak
 import analysis.categories as cat
+import analysis.components as cp
 import analysis.convergence as cv
+import analysis.games as gm
 import analysis.quarry as qy
 import analysis.ratings as rt
 import analysis.seats as seats
-from _analysis_synth import make_players
+import analysis.yamatai as ym
+from _analysis_synth import make_component_games, make_players
+from test_analysis_game_adapters import _akrotiri_events, _yamatai_events
 from test_analysis_quarry import make_events
 
 ROOT = pathlib.Path(__file__).resolve().parents[2] / "analysis"
@@ -36,6 +41,9 @@ PLAYERS = make_players(200, 3, seed=61, strategies=["a", "b"]).with_columns(
     pl.col("total").alias("marble_income")
 )
 EVENTS = make_events(50, 3, seed=62)[0]
+C_PLAYERS, C_TAKES = make_component_games(200, 3, {"a": 1.0, "b": 0.0}, seed=63)
+GAMES = pl.DataFrame({"rounds": [3, 4, 4], "trigger_x": [True, False, True]})
+Y_EVENTS, A_EVENTS = _yamatai_events(), _akrotiri_events()
 
 CALLS = [
     (seats.seat_advantage, PLAYERS),
@@ -59,6 +67,24 @@ CALLS = [
     (qy.quarry_closures_per_game, EVENTS),
     (qy.quarry_tiles_by_round, EVENTS),
     (qy.income_from_events, EVENTS),
+    (lambda f: cp.component_summary(C_TAKES, f, value="value", cost="cost"), C_PLAYERS),
+    (lambda f: cp.take_shares(f, split="round"), C_TAKES),
+    (lambda f: cp.component_regression(C_TAKES, f), C_PLAYERS),
+    (lambda f: gm.game_length(f, "rounds")[0], GAMES),
+    (lambda f: gm.game_length(f, "rounds")[1], GAMES),
+    (lambda f: gm.end_triggers(f, triggers=["trigger_x"]), GAMES),
+    (gm.top_ties, PLAYERS),
+    (ym.fleet_picks, Y_EVENTS),
+    (ym.buildings_built, Y_EVENTS),
+    (ym.specialists_recruited, Y_EVENTS),
+    (lambda f: ym.fleet_turn_order(ym.fleet_picks(f)), Y_EVENTS),
+    (ak.maps_bought, A_EVENTS),
+    (ak.maps_excavated, A_EVENTS),
+    (ak.goals, A_EVENTS),
+    (ak.goods_sold, A_EVENTS),
+    (ak.map_excavation, A_EVENTS),
+    (lambda f: ak.goal_scoring(ak.goals(f)), A_EVENTS),
+    (lambda f: ak.market_prices(ak.goods_sold(f))[0], A_EVENTS),
 ]
 
 
