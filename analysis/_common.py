@@ -77,3 +77,8 @@ def with_n_players(frame: pl.LazyFrame, by: Sequence[str]) -> pl.LazyFrame:
         return frame
     keys = game_keys(frame, by)
     return frame.with_columns(pl.len().over(keys).cast(pl.Int64).alias("n_players"))
+
+
+def group_keys(frame: Frame, by: Sequence[str]) -> list[str]:
+    """The groups, then ``n_players`` when the table has it (results are split by it)."""
+    return [*by, "n_players"] if "n_players" in columns(frame) else list(by)

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 
 import polars as pl
 
-from analysis._common import Frame, as_lazy, as_list, columns, game_keys, like, require
+from analysis._common import Frame, as_lazy, as_list, columns, game_keys, group_keys, like, require
 from analysis.stats import mean_ci_exprs, ratio_of_sums, wilson_exprs
 
 __all__ = ["EVENT_KINDS", "DECKS", "END_TRIGGERS", "maps_bought", "maps_excavated", "goals", "goods_sold",
@@ -86,7 +86,7 @@ def goals(events: Frame) -> Frame:
     kept = _kind(events, "goal_kept", ["goal"])
     scored = _kind(events, "goal_scored", ["goal", "points"]).drop("turn")
     on = [c for c in kept.collect_schema().names() if c not in ("turn",)]
-    out = kept.join(scored, on=on, how="left").with_columns(
+    out = kept.join(scored, on=on, how="left", maintain_order="left").with_columns(
         pl.col("points").fill_null(0), (pl.col("points").fill_null(0) > 0).alias("scored"))
     return like(out, events)
 
@@ -94,10 +94,6 @@ def goals(events: Frame) -> Frame:
 def goods_sold(events: Frame) -> Frame:
     """One row per cube sold at the market: ``colour`` (0 blue, 1 green, 2 grey, 3 orange), ``price``."""
     return like(_kind(events, "good_sold", ["colour", "price"]), events)
-
-
-def _keys(frame: Frame, groups: list[str]) -> list[str]:
-    return [*groups, "n_players"] if "n_players" in columns(frame) else groups
 
 
 def map_excavation(
@@ -138,13 +134,13 @@ def map_excavation(
     gk = game_keys(bought, groups)
     on = [*dict.fromkeys([*gk, *[c for c in ("n_players",) if c in columns(events)], "seat", "card"])]
     dug_flag = dug.select(*on, pl.lit(True).alias("__dug"))
-    cards = bought.join(dug_flag, on=on, how="left").with_columns(pl.col("__dug").fill_null(False))
+    cards = bought.join(dug_flag, on=on, how="left", maintain_order="left").with_columns(pl.col("__dug").fill_null(False))
     cards = cards.with_columns(
         pl.when(pl.col("__dug")).then(pl.col("points")).otherwise(0).cast(pl.Float64).alias("__pts"),
         (pl.col("price_per_card") + pl.when(pl.col("__dug")).then(pl.col("cost")).otherwise(0))
         .cast(pl.Float64).alias("__spent"),
     )
-    keys = _keys(events, groups) + (["deck", "deck_name", "card"] if per == "card" else ["deck", "deck_name"])
+    keys = group_keys(events, groups) + (["deck", "deck_name", "card"] if per == "card" else ["deck", "deck_name"])
     unbought = dug.join(bought.select(on), on=on, how="anti").group_by(keys).agg(
         pl.len().alias("excavated_unbought"))
     out = (
@@ -178,7 +174,7 @@ def goal_scoring(goal_rows: Frame, by: str | Iterable[str] | None = None, level:
     ``points_hi`` (t), ``points_when_scored``.
     """
     require(goal_rows, ["goal", "points", "scored"], "goal_scoring")
-    keys = [*_keys(goal_rows, as_list(by)), "goal"]
+    keys = [*group_keys(goal_rows, as_list(by)), "goal"]
     pts = pl.col("points").cast(pl.Float64)
     out = (
         as_lazy(goal_rows).group_by(keys)
@@ -207,7 +203,7 @@ def market_prices(sales: Frame, by: str | Iterable[str] | None = None,
     n_players, colour, price): ``n_sold``, ``share``.
     """
     require(sales, ["colour", "price"], "market_prices")
-    keys = [*_keys(sales, as_list(by)), "colour"]
+    keys = [*group_keys(sales, as_list(by)), "colour"]
     pr = pl.col("price").cast(pl.Float64)
     lf = as_lazy(sales)
     summary = (lf.group_by(keys).agg(pl.len().alias("n_sold"), pr.mean().alias("mean_price"),

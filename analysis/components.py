@@ -49,6 +49,7 @@ from analysis._common import (
     as_list,
     columns,
     game_keys,
+    group_keys,
     like,
     require,
     with_n_players,
@@ -56,10 +57,6 @@ from analysis._common import (
 from analysis.stats import linear_fit, logistic_fit, mean_ci_exprs, ratio_of_sums, wilson_exprs, z_value
 
 __all__ = ["take_shares", "component_summary", "component_regression"]
-
-
-def _keys(frame: Frame, groups: Sequence[str]) -> list[str]:
-    return [*groups, "n_players"] if "n_players" in columns(frame) else list(groups)
 
 
 def take_shares(
@@ -97,7 +94,7 @@ def take_shares(
     [(0, 1, 0.6666666666666666), (0, 2, 0.3333333333333333), (1, 2, 1.0)]
     """
     require(takes, [component, *as_list(split)], "take_shares")
-    cell = _keys(takes, as_list(by)) + as_list(split)
+    cell = group_keys(takes, as_list(by)) + as_list(split)
     out = (
         as_lazy(takes)
         .group_by([*cell, component])

@@ -18,14 +18,10 @@ from collections.abc import Iterable, Mapping
 
 import polars as pl
 
-from analysis._common import Frame, as_lazy, as_list, columns, game_keys, like, require, with_n_players
+from analysis._common import Frame, as_lazy, as_list, columns, game_keys, group_keys, like, require, with_n_players
 from analysis.stats import mean_ci_exprs, wilson_exprs
 
 __all__ = ["game_length", "end_triggers", "top_ties"]
-
-
-def _keys(frame: Frame, groups: list[str]) -> list[str]:
-    return [*groups, "n_players"] if "n_players" in columns(frame) else groups
 
 
 def game_length(
@@ -49,7 +45,7 @@ def game_length(
     (3.75, [0.5, 0.25, 0.25])
     """
     require(games, [column], "game_length")
-    keys = _keys(games, as_list(by))
+    keys = group_keys(games, as_list(by))
     v = pl.col(column).cast(pl.Float64)
     agg = [pl.len().alias("n_games"), v.mean().alias("mean"), v.std().alias("sd"), v.min().alias("min"),
            v.quantile(0.1).alias("p10"), v.median().alias("median"), v.quantile(0.9).alias("p90"),
@@ -90,7 +86,7 @@ def end_triggers(
     >>> end_triggers(g, code="end_trigger", codes={1: "temples", 2: "turn_cap"})["share"].to_list()
     [0.75, 0.25]
     """
-    keys = _keys(games, as_list(by))
+    keys = group_keys(games, as_list(by))
     lf = as_lazy(games)
     if code is not None:
         require(games, [code], "end_triggers")

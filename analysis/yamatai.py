@@ -23,7 +23,7 @@ from collections.abc import Iterable
 
 import polars as pl
 
-from analysis._common import Frame, as_lazy, as_list, columns, game_keys, like, require
+from analysis._common import Frame, as_lazy, as_list, game_keys, group_keys, like, require
 from analysis.stats import mean_ci_exprs, wilson_exprs
 
 __all__ = ["FLEET_PICK", "BUILDING_BUILT", "SPECIALIST_RECRUITED", "fleet_picks", "buildings_built",
@@ -105,7 +105,7 @@ def fleet_turn_order(picks: Frame, by: str | Iterable[str] | None = None, level:
             "fleet_turn_order")
     groups = as_list(by)
     gk = game_keys(picks, groups)
-    keys = [*groups, "n_players"] if "n_players" in columns(picks) else groups
+    keys = group_keys(picks, groups)
     lf = as_lazy(picks).with_columns(
         pl.col("fleet").rank("ordinal").over([*gk, "round"]).cast(pl.Int64).sub(1).alias("__next"),
         (pl.col("round") == pl.col("round").max().over(gk)).alias("__last"),
