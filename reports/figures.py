@@ -40,6 +40,8 @@ UNITS = {
     "category_points": ("points per player", "points", 1.0),
     "quarry_yield": ("marble per quarry action", "marble", 1.0),
     "quarry_closures": ("quarries closed per game", "quarries", 1.0),
+    "game_length": ("game length", "rounds or turns", 1.0),
+    "end_trigger": ("games ended by the trigger", "percentage points", 100.0),
 }
 
 

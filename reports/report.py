@@ -320,9 +320,26 @@ GAME_SECTIONS = {
                                             "akrotiri_goal_section", "akrotiri_market_section",
                                             "akrotiri_end_section")],
 }
+def length_headlines(length, trigger_share=None):
+    """Headline statistics of game length (mean of ``length``) and, optionally, an end-trigger share."""
+    def build(rs: RunSet):
+        from analysis.summary import mean_stat
+
+        g, out = rs.games, []
+        if length in g.columns:
+            out.append(mean_stat(g, length, "game_length", by=[rs.group, "n_players"], item=length))
+        if trigger_share and trigger_share[0] in g.columns:
+            col, code, name = trigger_share
+            out.append(mean_stat(g, pl.col(col) == code, "end_trigger", by=[rs.group, "n_players"], item=name,
+                                 kind="proportion"))
+        return out
+    return build
+
+
 #: Per-game extra headline statistics for variant comparisons (long format of
 #: ``analysis.summary.headline_stats``).
-GAME_HEADLINES = {"hellas": hellas_headlines}
+GAME_HEADLINES = {"hellas": hellas_headlines, "yamatai": length_headlines("rounds"),
+                  "akrotiri": length_headlines("turns", ("end_trigger", 2, "turn_cap"))}
 
 
 def run_sections(rs: RunSet) -> list:
