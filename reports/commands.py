@@ -146,10 +146,14 @@ def _run_study(study, out, workers, quick):
 
 
 def add_demo(sub):
-    p = sub.add_parser("demo", help="the built-in Hellas balance study: play it and write its report",
-                       description="Run the built-in study (reports/studies/demo.toml): seat advantage at "
-                                   "2, 3 and 4 players, rising vs falling quarry yields and a strategy "
-                                   "comparison; about 10 minutes on 2 cores, --quick under 1 minute.")
+    p = sub.add_parser("demo", help="the built-in Hellas, Yamatai and Akrotiri balance study: play it and "
+                                    "write its report",
+                       description="Run the built-in study (reports/studies/demo.toml): Hellas seat advantage "
+                                   "at 2, 3 and 4 players, rising vs falling quarry yields and a strategy "
+                                   "comparison; Yamatai seat advantage and fleet, specialist and building-tile "
+                                   "values at 2, 3 and 4 players and its presets compared; Akrotiri seat "
+                                   "advantage and map-card, goal and market values. Under 10 minutes on 2 "
+                                   "cores, --quick about 1 minute.")
     p.add_argument("--out", default="boardlab-demo", help="output folder (default: boardlab-demo)")
     p.add_argument("--quick", action="store_true", help="small runs (under a minute)")
     p.add_argument("--workers", type=_positive_int, default=None, help="pool size (default: all cores)")
