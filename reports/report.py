@@ -419,18 +419,23 @@ def provenance_section(rs: RunSet, extra=None, commands=None) -> Section:
         })
         for comp, d in (m.get("data_status") or {}).items():
             d = d if isinstance(d, dict) else {"value": d}
-            key = (comp, os.path.basename(str(d.get("file", ""))), bool(d.get("assumed")), str(d.get("note", "")))
+            key = (comp, os.path.basename(str(d.get("file", ""))), bool(d.get("assumed")), str(d.get("note", "")),
+                   m.get("game"))
             status.setdefault(key, []).append(label)
         for s in m.get("strategies", []):
             w = ", ".join(f"{k}={v:g}" for k, v in (s.get("weights") or {}).items()) or "—"
-            key = (s.get("name"), s.get("kind"), s.get("temperature", 0), s.get("epsilon", 0), w)
+            key = (s.get("name"), s.get("kind"), s.get("temperature", 0), s.get("epsilon", 0), w, m.get("game"))
             strats.setdefault(key, None)
-    data = pl.DataFrame([{"component": k[0], "file": k[1], "assumed": k[2], "note": k[3],
-                          f"{rs.group}s": ", ".join(v)} for k, v in status.items()]) if status else \
+    games = list(dict.fromkeys(k[4] for k in status)) or [rs.game]
+    several = len(set(games) | {k[5] for k in strats}) > 1
+    data = pl.DataFrame([{**({"game": k[4]} if several else {}), "component": k[0], "file": k[1],
+                          "assumed": k[2], "note": k[3], f"{rs.group}s": ", ".join(v)}
+                         for k, v in status.items()]) if status else \
         pl.DataFrame({"component": [], "file": [], "assumed": []})
-    st = pl.DataFrame([{"strategy": k[0], "kind": k[1], "temperature": float(k[2] or 0),
-                        "epsilon": float(k[3] or 0), "weights": k[4]} for k in strats])
-    assumed = sorted({k[0] for k in status if k[2]})
+    st = pl.DataFrame([{**({"game": k[5]} if several else {}), "strategy": k[0], "kind": k[1],
+                        "temperature": float(k[2] or 0), "epsilon": float(k[3] or 0), "weights": k[4]}
+                       for k in strats])
+    assumed = sorted({f"{k[4]} {k[0]}" if several else k[0] for k in status if k[2]})
     seeds = sorted({r["seed"] for r in runs})
     paras = []
     if assumed:
