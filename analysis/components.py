@@ -23,12 +23,16 @@ that were played*: a component that good players take looks valuable because
 they are good. The regression holds the other components and the seat
 fixed, which removes part of that, not all of it.
 
-**Exhaustive components.** When every player takes the same number of
+**Relative values.** When every player takes the same number of
 components per game (Yamataï: one fleet per pawn and round), "one more of
 this component" means "one fewer of another": the counts are collinear.
-``exhaustive=True`` then reports each coefficient against the average
-component (the coefficients sum to zero), so a positive value reads "worth
-more than an average pick".
+``relative=True`` then reports each coefficient against the average
+component, holding the player's number of takes fixed (the coefficients sum
+to zero), so a positive value reads "worth more than an average pick". The
+same contrast answers "which one is better" when the number taken mostly
+measures progress (Akrotiri: goals kept and maps excavated both come with
+temples), where "against not taking it" would credit each component with
+the progress.
 
 Ties: ``win_share`` is the runner's (1/k for a k-way tie), so a tied winner
 counts as a fractional win everywhere here. Every function returns the same
@@ -266,7 +270,7 @@ def component_regression(
     players: Frame,
     component: str = "component",
     by: str | Iterable[str] | None = None,
-    exhaustive: bool = False,
+    relative: bool = False,
     level: float = 0.95,
 ) -> Frame:
     """Marginal value of each component: regressions of winning and of the score on counts.
@@ -282,7 +286,7 @@ def component_regression(
     - ``outcome = "total"``: least squares of the final score on the same
       counts with game fixed effects; ``effect`` is points per extra take.
 
-    With ``exhaustive=True`` a coefficient is relative to the average
+    With ``relative=True`` a coefficient is relative to the average
     component (they sum to zero), see the module notes; the player's number
     of takes is then a control.
 
@@ -290,9 +294,10 @@ def component_regression(
     ----------
     takes, players, component, by, level
         As in :func:`component_summary`.
-    exhaustive : bool
-        Every player takes the same number of components (e.g. one fleet per
-        pawn and round).
+    relative : bool
+        Report each component against the average one, given the number of
+        takes (needed when every player takes the same number, e.g. one fleet
+        per pawn and round).
 
     Returns
     -------
@@ -332,11 +337,11 @@ def component_regression(
         Sd = _demean(S, codes, n_g) if S.shape[1] else S
         active = [j for j in range(len(comps_all)) if np.std(Cd[:, j]) > 1e-12]
         ctrl = [Sd]
-        if exhaustive:
+        if relative:
             tot = _demean(C.sum(axis=1), codes, n_g)
             if np.std(tot) > 1e-12:
                 ctrl.append(tot[:, None])
-        ref = active[-1] if exhaustive and active else None
+        ref = active[-1] if relative and active else None
         fitted = [j for j in active if j != ref]
         X = np.column_stack([*ctrl, Cd[:, fitted]]) if (fitted or any(c.shape[1] for c in ctrl)) \
             else np.zeros((part.height, 0))
@@ -355,7 +360,7 @@ def component_regression(
             est = {}
             if outcome in fits:
                 b, cov, scale, method = fits[outcome]
-                if exhaustive:
+                if relative:
                     k = len(active)
                     full_b = np.zeros(k)
                     full_cov = np.zeros((k, k))
@@ -380,7 +385,7 @@ def component_regression(
                 else:
                     row.update(coef=None, se=None, lo=None, hi=None, p_value=None, effect=None,
                                effect_lo=None, effect_hi=None, method=None)
-                row["contrast"] = "vs average" if exhaustive else "vs not taking"
+                row["contrast"] = "vs average" if relative else "vs not taking"
                 rows.append(row)
     schema = {**dict(p.select(keys).schema), "outcome": pl.String, component: comp_dtype, "n": pl.Int64,
               "n_games": pl.Int64, "takers": pl.Int64, **{c: pl.Float64 for c in

@@ -16,6 +16,7 @@ Examples
 from __future__ import annotations
 
 import math
+import textwrap
 
 import numpy as np
 import polars as pl
@@ -71,7 +72,11 @@ def _panels(n, width=4.2, height=3.6, nrows=1, sharey=False):
 def _finish(fig, title, caption):
     fig.suptitle(title, fontsize=12, fontweight="bold")
     if caption:
-        fig.text(0.01, -0.01, caption, ha="left", va="top", fontsize=8.5, color="#333333")
+        # wrapped to the figure's width (about 15 characters per inch at 8.5 pt), so a long caption
+        # does not widen the saved image; the one-line text stays available for the report
+        width = max(60, int(fig.get_figwidth() * 15))
+        fig.text(0.01, -0.01, textwrap.fill(caption, width), ha="left", va="top", fontsize=8.5, color="#333333")
+        fig.boardlab_caption = caption
     return fig
 
 
@@ -412,6 +417,7 @@ def component_values(summary: pl.DataFrame, regression: pl.DataFrame, label: str
         for side in ("top", "right"):
             ax.spines[side].set_visible(False)
     _forest(axes[0], summary, labels, "take_rate", "take_lo", "take_hi", series, names, 100, label)
+    axes[0].set_xlim(left=0)
     axes[0].set_xlabel("players who took it (% of player-games, 95% CI)")
     axes[0].set_title("take rate", fontsize=10)
     contrast = regression["contrast"].drop_nulls().first() if regression.height else "vs not taking"

@@ -76,7 +76,7 @@ def _labelled(frame: pl.DataFrame, column: str, names: dict, prefix: str) -> pl.
 # ---------------------------------------------------------------- the one component builder
 
 def component_section(rs: RunSet, title: str, takes: pl.DataFrame, component: str, what: str,
-                      names: dict | None = None, prefix: str = "", exhaustive: bool = False,
+                      names: dict | None = None, prefix: str = "", relative: bool = False,
                       value: str | None = None, cost: str | None = None, paragraphs=(), name: str = "",
                       extra_tables=(), extra_figures=()) -> Section:
     """Take rate, outcome of takers, and regression uplift of each component, with a figure.
@@ -93,7 +93,7 @@ def component_section(rs: RunSet, title: str, takes: pl.DataFrame, component: st
         sec.paragraphs.append(f"These runs recorded no {what} events (run with events on): nothing to show.")
         return sec
     summ = component_summary(takes, p, component=component, by=rs.group, value=value, cost=cost)
-    reg = component_regression(takes, p, component=component, by=rs.group, exhaustive=exhaustive)
+    reg = component_regression(takes, p, component=component, by=rs.group, relative=relative)
     if names is not None:
         summ, reg = _labelled(summ, component, names, prefix), _labelled(reg, component, names, prefix)
     else:
@@ -105,7 +105,8 @@ def component_section(rs: RunSet, title: str, takes: pl.DataFrame, component: st
         summ = summ.with_columns(pl.col(rs.group).cast(pl.String).alias("series"))
         reg = reg.with_columns(pl.col(rs.group).cast(pl.String).alias("series"))
         series = "series"
-    contrast = "relative to the average pick (the effects sum to zero)" if exhaustive else "against not taking it"
+    contrast = (f"relative to the average {what}, given how many were taken (the effects sum to zero)"
+                if relative else "against not taking it")
     sec.paragraphs.append(
         f"`take_rate`: share of player-games with at least one {what} of the kind (n = player-games); "
         f"`takers_win` / `others_win`: mean win share (a k-way tie counts 1/k) of players who took it and "
@@ -203,7 +204,7 @@ def yamatai_fleet_section(rs: RunSet) -> Section:
                                        f"{rs.games_text()}."))
         extra_f.append(Fig("fleet_pick_rate", fig, _caption_of(fig)))
     return component_section(rs, "Fleet values (Yamataï)", picks, "fleet", "fleet tile", names=names,
-                             prefix="fleet ", exhaustive=True, value="boats" if picks.height else None,
+                             prefix="fleet ", relative=True, value="boats" if picks.height else None,
                              paragraphs=paras, extra_tables=extra_t, extra_figures=extra_f)
 
 
@@ -273,8 +274,12 @@ def akrotiri_card_section(rs: RunSet) -> Section:
 
     dug = maps_excavated(rs.events) if rs.events.height else pl.DataFrame()
     return component_section(rs, "Map-card values by card (Akrotiri)", dug, "card", "excavated map card",
-                             names=_map_names(rs), prefix="map ", value="points" if dug.height else None,
-                             paragraphs=[_data_note(rs, "maps.json")], name="map_card")
+                             names=_map_names(rs), prefix="map ", relative=True,
+                             value="points" if dug.height else None, name="map_card",
+                             paragraphs=[_data_note(rs, "maps.json"),
+                                         "Each card against the average excavated card, given how many maps "
+                                         "the player excavated: the number of excavations is the player's "
+                                         "progress (temples), which the by-deck section credits to the decks."])
 
 
 def akrotiri_goal_section(rs: RunSet) -> Section:
@@ -288,10 +293,13 @@ def akrotiri_goal_section(rs: RunSet) -> Section:
         extra = [Table("goal_scoring", sc.select(rs.group, "n_players", "label", *sc.columns[3:-1]),
                        "Per goal kept: how often it scored (95% Wilson CI) and its points (95% t CI).")]
     return component_section(rs, "Goal-card values (Akrotiri)", g, "goal", "goal card kept", names=names,
-                             prefix="goal ", value="points" if g.height else None,
+                             prefix="goal ", relative=True, value="points" if g.height else None,
                              paragraphs=[_data_note(rs, "goals.json"),
                                          "A goal is taken when kept; `value_per_take` is the points it scored "
-                                         "at the end (0 when its condition failed)."],
+                                         "at the end (0 when its condition failed). Every player keeps one goal "
+                                         "at set-up and one more at its 3rd and 5th temple, so the number kept "
+                                         "measures progress: each goal is compared with the average goal kept, "
+                                         "given how many the player kept."],
                              extra_tables=extra, name="goal")
 
 

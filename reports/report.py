@@ -530,6 +530,8 @@ def _csv_safe(frame):
 
 
 def _caption_of(fig):
+    if getattr(fig, "boardlab_caption", None):
+        return fig.boardlab_caption
     texts = [t.get_text() for t in fig.texts]
     return texts[-1] if texts else ""
 

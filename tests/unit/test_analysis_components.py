@@ -41,7 +41,7 @@ def test_regression_recovers_planted_points_and_null_covers_zero():
 
 def test_exhaustive_components_are_relative_to_the_average():
     players, takes = make_component_games(3000, 4, VALUES, seed=72, exhaustive=6)
-    reg = cp.component_regression(takes, players, exhaustive=True)
+    reg = cp.component_regression(takes, players, relative=True)
     tot = _rows(reg, "total")
     mean = np.mean(list(VALUES.values()))
     for c, v in VALUES.items():
@@ -111,3 +111,14 @@ def test_component_nobody_took_differently_has_null_estimates():
     z = reg.filter(pl.col("component") == "z")
     assert z.height == 2 and z["coef"].is_null().all()
     assert reg.filter(pl.col("component") == "a")["coef"].is_not_null().all()
+
+
+def test_relative_values_hold_the_number_of_takes_fixed():
+    # takes vary in number (like goals kept): the relative value is the planted value minus the mean
+    players, takes = make_component_games(3000, 2, VALUES, seed=78, rate=0.6)
+    reg = cp.component_regression(takes, players, relative=True)
+    tot = _rows(reg, "total")
+    mean = np.mean(list(VALUES.values()))
+    for c, v in VALUES.items():
+        assert tot[c]["lo"] <= v - mean <= tot[c]["hi"], (c, tot[c])
+    assert tot["a"]["lo"] > 0 and tot["c"]["hi"] < 0
