@@ -69,6 +69,12 @@ def _panels(n, width=4.2, height=3.6, nrows=1, sharey=False):
     return fig, axes
 
 
+def _err(est, lo, hi):
+    """Error-bar lengths for an estimate and its interval (rounding may put a bound a hair past it)."""
+    est, lo, hi = (np.asarray(v, dtype=float) for v in (est, lo, hi))
+    return np.clip(np.vstack([est - lo, hi - est]), 0.0, None)
+
+
 def _finish(fig, title, caption):
     fig.suptitle(title, fontsize=12, fontweight="bold")
     if caption:
@@ -115,7 +121,7 @@ def win_share_by_seat(table: pl.DataFrame, facet: str | None = None, series: str
                 continue
             x = d["seat"].to_numpy() + (i - (len(names) - 1) / 2) * width
             y = d["win_share"].to_numpy() * 100
-            err = np.vstack([y - d["win_lo"].to_numpy() * 100, d["win_hi"].to_numpy() * 100 - y])
+            err = _err(y, d["win_lo"].to_numpy() * 100, d["win_hi"].to_numpy() * 100)
             ax.bar(x, y, width=width * 0.9, color=COLORS[i % 10], alpha=0.75,
                    label=_label(sv, series) or None)
             ax.errorbar(x, y, yerr=err, fmt="none", ecolor="black", capsize=3, linewidth=1)
@@ -182,7 +188,7 @@ def category_weights(logit: pl.DataFrame, profile: pl.DataFrame | None = None,
         hi = np.array([d["hi"][idx[c]] if c in idx else np.nan for c in cats], dtype=float)
         y = y0 + (i - (len(names) - 1) / 2) * h
         ax.barh(y, coef, height=h * 0.9, color=COLORS[i % 10], alpha=0.75, label=_label(sv, series) or None)
-        ax.errorbar(coef, y, xerr=np.vstack([coef - lo, hi - coef]), fmt="none", ecolor="black", capsize=2)
+        ax.errorbar(coef, y, xerr=_err(coef, lo, hi), fmt="none", ecolor="black", capsize=2)
     ax.axvline(0, color="#444444", linewidth=0.8)
     ax.set_yticks(y0, cats)
     ax.invert_yaxis()
@@ -317,7 +323,7 @@ def ratings(bt: pl.DataFrame, title: str = "Strategy ratings (Bradley–Terry)",
     ax = axes[0][0]
     y = np.arange(bt.height)
     elo = bt["elo"].to_numpy()
-    ax.errorbar(elo, y, xerr=np.vstack([elo - bt["elo_lo"].to_numpy(), bt["elo_hi"].to_numpy() - elo]),
+    ax.errorbar(elo, y, xerr=_err(elo, bt["elo_lo"].to_numpy(), bt["elo_hi"].to_numpy()),
                 fmt="o", color=COLORS[0], capsize=3)
     ax.axvline(1500, color="#444444", linestyle="--", linewidth=1)
     ax.set_yticks(y, bt["strategy"].to_list())
@@ -362,7 +368,7 @@ def variant_differences(diff: pl.DataFrame, variant: str = "variant",
                 lo.append(r["diff_lo"] * scale)
                 hi.append(r["diff_hi"] * scale)
             xs, lo, hi = map(np.asarray, (xs, lo, hi))
-            ax.errorbar(xs, ys, xerr=np.vstack([xs - lo, hi - xs]), fmt="o", color=COLORS[i % 10],
+            ax.errorbar(xs, ys, xerr=_err(xs, lo, hi), fmt="o", color=COLORS[i % 10],
                         capsize=2, label=f"{v} − {dv['baseline'][0]}" if dv.height else None)
         ax.axvline(0, color="#444444", linewidth=0.8)
         ax.set_yticks(range(len(labels)), labels, fontsize=8)
@@ -390,7 +396,7 @@ def _forest(ax, frame, labels, est, lo, hi, series, names, scale=1.0, key="label
                              for x in labels], dtype=float) * scale
         m, a, b = col(est), col(lo), col(hi)
         y = y0 + (i - (len(names) - 1) / 2) * h
-        ax.errorbar(m, y, xerr=np.vstack([m - a, b - m]), fmt="o", color=COLORS[i % 10], ecolor=COLORS[i % 10],
+        ax.errorbar(m, y, xerr=_err(m, a, b), fmt="o", color=COLORS[i % 10], ecolor=COLORS[i % 10],
                     markersize=4, capsize=2, linewidth=1, label=_label(sv, series) or None)
     ax.set_yticks(y0, labels)
     ax.set_ylim(len(labels) - 0.5, -0.5)
@@ -500,7 +506,7 @@ def game_length(dist: pl.DataFrame, triggers: pl.DataFrame | None = None, series
             lo = np.array([d["lo"][idx[t]] if t in idx else np.nan for t in trig]) * 100
             hi = np.array([d["hi"][idx[t]] if t in idx else np.nan for t in trig]) * 100
             ax.bar(x, y, width=w * 0.95, color=COLORS[i % 10], alpha=0.8, label=_label(sv, series) or None)
-            ax.errorbar(x, y, yerr=np.vstack([y - lo, hi - y]), fmt="none", ecolor="black", capsize=2)
+            ax.errorbar(x, y, yerr=_err(y, lo, hi), fmt="none", ecolor="black", capsize=2)
         ax.set_xticks(range(len(trig)), [t.removeprefix("trigger_") for t in trig], rotation=20, ha="right")
         ax.set_ylabel("games ended by it (%, 95% CI)")
         ax.set_title("end triggers (a game may set several)", fontsize=10)

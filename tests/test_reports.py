@@ -206,3 +206,17 @@ def test_game_report_has_component_values(game, tmp_path, capsys):
     assert ties["n_games"].to_list() == [games] and ties["tied"].item() == ties["shared"].item() + ties["broken"].item()
     trig = pl.read_csv(os.path.join(out, "tables", "end_triggers.csv"))
     assert (trig["n_games"] == games).all() and trig["ended"].sum() >= games
+
+
+@pytest.mark.parametrize("game", sorted(GAME_REPORTS))
+def test_game_report_without_events_says_so(game, tmp_path, capsys):
+    from simcore.run import simulate
+
+    run = str(tmp_path / game)
+    simulate(game, players=2, games=20, seed=4, out=run, progress=False, workers=1, events=False)
+    out = str(tmp_path / "rep")
+    assert cli.main(["report", run, "--out", out]) == 0
+    capsys.readouterr()
+    md = open(os.path.join(out, "report.md"), encoding="utf-8").read()
+    assert md.count("recorded no") >= 3
+    assert os.path.exists(os.path.join(out, "figures", "game_length.png"))    # from the games table alone
