@@ -126,7 +126,30 @@ def component_section(rs: RunSet, title: str, takes: pl.DataFrame, component: st
                        f"(fixed effects; points) on the counts of each {what}.")]
     sec.tables += list(extra_tables)
     sec.figures = [Fig(f"{name}_values", fig, _caption_of(fig))] + list(extra_figures)
+    sec.terminal = _terminal(title, summ, reg, rs.group)
     return sec
+
+
+def _terminal(title, summ, reg, group, most=12):
+    """A compact table for the terminal: take rate and both effects; only for a dozen components or fewer."""
+    from reports.report import text_table
+
+    if summ["label"].n_unique() > most:
+        return ""
+
+    def ci(r, scale, unit):
+        if r is None or r["effect"] is None:
+            return "—"
+        return f"{r['effect'] * scale:+.1f}{unit} [{r['effect_lo'] * scale:+.1f}, {r['effect_hi'] * scale:+.1f}]"
+    eff = {(str(r[group]), r["n_players"], r["label"], r["outcome"]): r for r in reg.iter_rows(named=True)}
+    rows = []
+    for r in summ.iter_rows(named=True):
+        k = (str(r[group]), r["n_players"], r["label"])
+        rows.append([str(r[group]), r["label"], f"{r['take_rate'] * 100:.1f}%", f"{r['n']:,}",
+                     ci(eff.get((*k, "win")), 100, "pp"), ci(eff.get((*k, "total")), 1, "")])
+    contrast = reg["contrast"].drop_nulls().first() if reg.height else ""
+    return (f"{title}: marginal value per extra take ({contrast}, 95% CI)\n"
+            + text_table([group, "component", "take rate", "n", "win chance", "final score"], rows))
 
 
 # ---------------------------------------------------------------- whole-game: length, triggers, ties
@@ -162,6 +185,17 @@ def game_end_section(rs: RunSet, length: str, unit: str, triggers=None, code=Non
     if trig is not None:
         sec.tables.insert(1, Table("end_triggers", trig, "Share of games ended by each trigger (95% CIs)."))
     sec.figures = [Fig("game_length", fig, _caption_of(fig))]
+    lines = []
+    for r in summ.iter_rows(named=True):
+        key = (r[rs.group], r["n_players"])
+        tr = trig.filter((pl.col(rs.group) == key[0]) & (pl.col("n_players") == key[1])) if trig is not None else None
+        ended = ", ".join(f"{t['trigger'].removeprefix('trigger_')} {t['share'] * 100:.1f}%"
+                          for t in tr.iter_rows(named=True) if t["ended"]) if tr is not None else ""
+        tie = ties.filter((pl.col(rs.group) == key[0]) & (pl.col("n_players") == key[1])).row(0, named=True)
+        lines.append(f"{key[0]}: {r['mean']:.1f} {unit} [{r['lo']:.1f}, {r['hi']:.1f}] over {r['n_games']:,} games; "
+                     f"ended by {ended or '—'}; top total tied in {tie['tied_share'] * 100:.1f}% "
+                     f"({tie['shared']:,} shared, {tie['broken']:,} broken by the tie-break)")
+    sec.terminal = "Game length (95% CI), end triggers and ties\n" + "\n".join(lines)
     return sec
 
 
