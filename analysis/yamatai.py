@@ -88,8 +88,9 @@ def fleet_turn_order(picks: Frame, by: str | Iterable[str] | None = None, level:
     -------
     Same kind as ``picks``, one row per (by..., n_players, fleet): ``n``
     (picks), ``pick_position`` (mean place in this round when taken,
-    0 = first), ``ability_use`` (share of picks that used the ability),
-    ``mean_boats``, ``n_next`` (picks followed by a round), ``next_position``,
+    0 = first) with ``position_lo``, ``position_hi`` (t), ``ability_use``
+    (share of picks that used the ability) with ``ability_lo``,
+    ``ability_hi`` (Wilson), ``mean_boats``, ``n_next`` (picks followed by a round), ``next_position``,
     ``next_lo``, ``next_hi`` (t interval), ``first_next`` (share leading the
     next round), ``first_lo``, ``first_hi`` (Wilson).
 
@@ -114,19 +115,24 @@ def fleet_turn_order(picks: Frame, by: str | Iterable[str] | None = None, level:
     out = (
         lf.group_by([*keys, "fleet"])
         .agg(pl.len().alias("n"), pl.col("pick_position").cast(pl.Float64).mean().alias("pick_position"),
+             pl.col("pick_position").cast(pl.Float64).std().alias("__psd"),
              pl.col("ability_used").cast(pl.Float64).mean().alias("ability_use"),
+             (pl.col("ability_used") > 0).sum().alias("__used"),
              pl.col("boats").cast(pl.Float64).mean().alias("mean_boats"),
              nxt.len().alias("n_next"), nxt.mean().alias("next_position"), nxt.std().alias("__sd"),
              (nxt == 0).sum().alias("__first"))
         .with_columns(*mean_ci_exprs("next_position", "__sd", "n_next", level, prefix="next_"),
+                      *mean_ci_exprs("pick_position", "__psd", "n", level, prefix="position_"),
+                      *wilson_exprs("__used", "n", level, prefix="ability_"),
                       (pl.col("__first") / pl.col("n_next")).alias("first_next"),
                       *wilson_exprs("__first", "n_next", level, prefix="first_"))
         .with_columns(pl.col(c).fill_nan(None) for c in ("next_position", "next_lo", "next_hi", "first_next",
-                                                          "first_lo", "first_hi"))
+                                                          "first_lo", "first_hi", "position_lo", "position_hi"))
         .with_columns(pl.when(pl.col("n_next") > 0).then(pl.col(c)).alias(c)
                       for c in ("first_lo", "first_hi", "first_next"))
         .sort([*keys, "fleet"])
-        .select(*keys, "fleet", "n", "pick_position", "ability_use", "mean_boats", "n_next", "next_position",
+        .select(*keys, "fleet", "n", "pick_position", "position_lo", "position_hi", "ability_use", "ability_lo",
+                "ability_hi", "mean_boats", "n_next", "next_position",
                 "next_lo", "next_hi", "first_next", "first_lo", "first_hi")
     )
     return like(out, picks)
