@@ -78,7 +78,7 @@ def _labelled(frame: pl.DataFrame, column: str, names: dict, prefix: str) -> pl.
 def component_section(rs: RunSet, title: str, takes: pl.DataFrame, component: str, what: str,
                       names: dict | None = None, prefix: str = "", relative: bool = False,
                       value: str | None = None, cost: str | None = None, paragraphs=(), name: str = "",
-                      extra_tables=(), extra_figures=()) -> Section:
+                      extra_tables=(), extra_figures=(), splits=()) -> Section:
     """Take rate, outcome of takers, and regression uplift of each component, with a figure.
 
     ``takes`` holds one row per take (game keys, ``seat``, ``component``);
@@ -125,6 +125,16 @@ def component_section(rs: RunSet, title: str, takes: pl.DataFrame, component: st
                        f"Regression of win share (logit; `effect` in win-chance units) and of final score "
                        f"(fixed effects; points) on the counts of each {what}.")]
     sec.tables += list(extra_tables)
+    for split in splits:
+        if split in takes.columns:
+            from analysis.components import take_shares
+
+            sh = take_shares(takes, component=component, split=split, by=rs.group)
+            sh = _labelled(sh, component, names, prefix) if names is not None else \
+                sh.with_columns(pl.col(component).cast(pl.String).alias("label"))
+            sec.tables.append(Table(f"{name}_take_share_by_{split}", sh,
+                                    f"Share of the {what} takes of each {split} per kind (95% Wilson CIs).",
+                                    show=False))
     sec.figures = [Fig(f"{name}_values", fig, _caption_of(fig))] + list(extra_figures)
     sec.terminal = _terminal(title, summ, reg, rs.group)
     return sec
@@ -250,6 +260,7 @@ def yamatai_specialist_section(rs: RunSet) -> Section:
                    lambda i, t: f"{t.get('name', i)} ({t.get('pp', '?')} PP)")
     return component_section(rs, "Specialist values (Yamataï)", takes, "specialist", "specialist",
                              names=names, prefix="specialist ", value="coins" if takes.height else None,
+                             splits=("round", "seat"),
                              paragraphs=[_data_note(rs, "specialists", "specialists.json"),
                                          "`value_per_take`: coins taken from the specialist when recruited."])
 
@@ -262,6 +273,7 @@ def yamatai_building_section(rs: RunSet) -> Section:
                    lambda i, t: f"{t.get('id', i)} {t.get('kind', '')} {t.get('pp', '?')} PP".replace("  ", " "))
     return component_section(rs, "Building-tile values (Yamataï)", takes, "tile", "building tile",
                              names=names, prefix="tile ", value="pp_tokens" if takes.height else None,
+                             splits=("round", "seat"),
                              paragraphs=[_data_note(rs, "buildings", "buildings.json"),
                                          "`value_per_take`: PP tokens gained by the build."], name="building")
 
@@ -299,7 +311,7 @@ def akrotiri_map_section(rs: RunSet) -> Section:
                        "Per map card: excavation rate and points per drachma.")]
     by_deck = component_section(rs, "Map-card values by deck (Akrotiri)", dug, "deck_name", "excavated map card",
                                 value="points" if dug.height else None, cost="cost" if dug.height else None,
-                                paragraphs=paras, extra_tables=extra, name="map_deck")
+                                paragraphs=paras, extra_tables=extra, name="map_deck", splits=("seat",))
     return by_deck
 
 
@@ -334,7 +346,7 @@ def akrotiri_goal_section(rs: RunSet) -> Section:
                                          "at set-up and one more at its 3rd and 5th temple, so the number kept "
                                          "measures progress: each goal is compared with the average goal kept, "
                                          "given how many the player kept."],
-                             extra_tables=extra, name="goal")
+                             extra_tables=extra, name="goal", splits=("seat",))
 
 
 def akrotiri_market_section(rs: RunSet) -> Section:
