@@ -11,8 +11,9 @@ with a label each, stacked into one table with the label in a column — so
 the same code reports one run, the runs of a study, or the variants of a
 comparison. Every game gets seat advantage, score distributions, categories
 and convergence; a game's own analyses are registered in
-:data:`GAME_SECTIONS` (``manifest["game"]`` -> builders), e.g. the Hellas
-quarries. In a notebook::
+:data:`GAME_SECTIONS` (``manifest["game"]`` -> builders): the Hellas
+quarries here, the Yamataï and Akrotiri component values, game length and
+end triggers in ``reports.game_sections``. In a notebook::
 
     from reports.report import RunSet, seat_section
     rs = RunSet.from_dirs({"3p": "runs/hellas-3p"})
