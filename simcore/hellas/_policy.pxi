@@ -11,6 +11,21 @@
 # The policy draws from prng only inside choose_action, which the kernel calls
 # only when n >= 2, identically in play_batch and play_actions.
 
+cdef extern from *:
+    """
+    /* one field's bit of a 128-bit mask through its 64-bit half (cheaper than a 128-bit shift) */
+    static inline int hx_mask_has(unsigned __int128 m, int f) {
+        uint64_t w = f < 64 ? (uint64_t)m : (uint64_t)(m >> 64);
+        return (int)((w >> (f & 63)) & 1);
+    }
+    static inline void hx_mask_set(unsigned __int128* m, int f) {
+        *m |= (unsigned __int128)((uint64_t)1 << (f & 63)) << (f & 64);
+    }
+    """
+    int mask_has "hx_mask_has" (u128 m, int f) nogil
+    void mask_set "hx_mask_set" (u128* m, int f) nogil
+
+
 cdef enum:
     F_MARBLE_GAIN = 0
     F_MARBLE_INCOME = 1
@@ -44,10 +59,9 @@ C_FEATURES = ("marble_gain", "marble_income", "cost", "marble_score", "piece", "
               "late_cost")
 
 ctypedef struct Geo:
-    # what a piece on a field does, independent of the piece's kind
-    double t1           # w_connect * own neighbours + w_deny_field * opponents' neighbours
-    double inc          # quarry value of the active quarries next to it (x quarry actions left: income)
-    int hq              # an active quarry next to it
+    # what a piece on a field does through the seat's own groups, independent of
+    # the piece's kind (the terms from neighbour counts and quarries are in
+    # PCtx.t1 / PCtx.inc: they change more often)
     int size            # size of the merged group
     int hh              # the merged group has a house (before the piece)
     int pp              # ... a palace
@@ -97,14 +111,16 @@ ctypedef struct PCtx:
     double gpts[MAXG]   # monument + temple points of a city group now
     double gap[MAXG]    # monument + temple points next to a group (city or not)
     int largest
-    # what a piece would do on each field (Geo), kept between the seat's
-    # decisions: make_ctx compares the state with the snapshot below and
-    # clears the fields next to whatever changed
-    Geo geo[MAXF]
+    # what a piece would do on each field, kept between the seat's decisions:
+    # make_ctx compares the state with the snapshot below and clears, per part,
+    # the fields next to whatever changed
+    Geo geo[MAXF]       # the group part (valid where geo_valid)
     u128 geo_valid
-    double val[MAXF][3] # geo_values of each field (valid where val_valid)
-    u128 val_valid
-    int val_largest     # the values' largest city
+    double xv[MAXF][3]  # its weighted terms per kind, house/agora/palace
+    double t1[MAXF]     # w_connect * own neighbours + w_deny_field * opponents' neighbours
+    double inc[MAXF]    # quarry value of the active quarries next to it
+    u128 ok             # fields whose t1, inc and xv are valid (a subset of geo_valid)
+    int ok_largest      # the largest city xv was computed for
     double cq[3]        # weight of a field's quarry value per kind (x quarry actions left)
     uint8_t land[MAXF]  # 0 coast, 1 inland
     int sn_p            # -1: no snapshot
@@ -188,7 +204,7 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
     x.key_p = -1
     x.sn_p = -1
     x.geo_valid = 0
-    x.val_valid = 0
+    x.ok = 0
     for f in range(MAXF):
         x.land[f] = 0 if has128(c.coast, f) else 1
 
@@ -283,10 +299,11 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
 
 
 cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int p) noexcept nogil:
-    # clear the cached Geo of every field whose Geo may differ from the snapshot's
-    cdef u128 inval = 0, d, act
+    # clear the cached parts of every field that may differ from the snapshot's:
+    # the group part (inval) after the seat's own pieces, temples, monuments;
+    # the neighbour and quarry terms (inval_t) after any piece or quarry change
+    cdef u128 inval = 0, inval_t = 0, d, act
     cdef int i, f, b, t, k
-    cdef double v
     if (x.sn_p != p or (x.sn_h & ~s.houses[p]) or (x.sn_a & ~s.agoras[p]) or (x.sn_pal & ~s.palaces[p])
             or x.sn_mon != s.monuments):
         x.geo_valid = 0         # another seat, a new game, or a monument (rare): all
@@ -298,21 +315,6 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
             b = ctz128(d)
             d &= d - 1
             inval |= x.gadj[x.gid[b]]
-        # opponents' pieces: the field and its neighbours
-        d = x.opp_own ^ x.sn_opp
-        inval |= d
-        while d:
-            inval |= c.nbr[ctz128(d)]
-            d &= d - 1
-        # quarries whose value changed: their neighbours
-        act = x.qmask ^ x.sn_qactive
-        while act:
-            inval |= c.nbr[ctz128(act)]
-            act &= act - 1
-        for i in range(x.nq):
-            f = x.qf[i]
-            if x.qv_of[f] != x.sn_qv[f]:
-                inval |= c.nbr[f]
         # temples with new columns: their neighbours and the groups next to them
         for t in range(c.n_temples):
             if s.temple_cols[t] != x.sn_tcols[t]:
@@ -321,10 +323,28 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
                     if x.gadj[k] & x.tbit[t]:
                         inval |= x.gadj[k]
         x.geo_valid &= ~inval
-    x.val_valid &= x.geo_valid
-    if x.val_largest != x.largest:
-        x.val_valid = 0
-        x.val_largest = x.largest
+        # own new pieces changed own neighbour counts (their group's fields are in inval)
+        inval_t = inval
+        # opponents' pieces: the field and its neighbours
+        d = x.opp_own ^ x.sn_opp
+        inval_t |= d
+        while d:
+            inval_t |= c.nbr[ctz128(d)]
+            d &= d - 1
+        # quarries whose value changed: their neighbours
+        act = x.qmask ^ x.sn_qactive
+        while act:
+            inval_t |= c.nbr[ctz128(act)]
+            act &= act - 1
+        for i in range(x.nq):
+            f = x.qf[i]
+            if x.qv_of[f] != x.sn_qv[f]:
+                inval_t |= c.nbr[f]
+        x.ok &= ~inval_t
+    x.ok &= x.geo_valid
+    if x.ok_largest != x.largest:
+        x.ok = 0
+        x.ok_largest = x.largest
     # a field's score = base + val + inc x cq[kind]
     x.cq[0] = x.qa_left * (pol.w[F_DENY_QUARRY] + pol.w[F_MARBLE_INCOME])
     x.cq[1] = x.qa_left * pol.w[F_DENY_QUARRY]
@@ -803,22 +823,13 @@ cdef inline double dmax(double a, double b) noexcept nogil:
     return b if b > a else a
 
 
-cdef inline void field_geo(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol, u128 nb,
-                           Geo* g) noexcept nogil:
+cdef inline void field_geo(const HCfg* c, const HState* s, const PCtx* x, u128 nb, Geo* g) noexcept nogil:
     # adj_points is a sum over fields, so the merged group's points are the old
     # groups' points plus those of the fresh fields (nb minus their neighbourhood)
-    cdef u128 own_nb = nb & x.own, oldadj = 0, q, fresh, t
+    cdef u128 own_nb = nb & x.own, oldadj = 0, fresh, t
     cdef uint64_t gb = 0
     cdef int k, cols = 0
-    cdef double inc = 0.0, extra = 0.0
-    g.t1 = pol.w[F_CONNECT] * popcount128(own_nb) + pol.w[F_DENY_FIELD] * popcount128(nb & x.opp_own)
-    q = nb & x.qmask
-    g.hq = q != 0
-    g.inc = 0.0
-    while q:
-        inc += x.qv_of[ctz128(q)]
-        q &= q - 1
-    g.inc = inc
+    cdef double extra = 0.0
     g.size = 1
     g.hh = 0
     g.pp = 0
@@ -856,35 +867,43 @@ cdef inline void field_geo(const HCfg* c, const HState* s, const PCtx* x, const 
     g.dpts = extra + (3 * g.mon + cols)
 
 
-cdef inline Geo* geo_of(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int f) noexcept nogil:
-    # the field's Geo, from the cache when still valid
-    cdef u128 b = bit128(f)
-    if not (x.geo_valid & b):
-        field_geo(c, s, x, pol, c.nbr[f], &x.geo[f])
-        x.geo_valid |= b
-    return &x.geo[f]
-
-
 cdef inline void geo_values(const PCtx* x, const Policy* pol, const Geo* g, double* v) noexcept nogil:
-    # build_score minus the plain-field base and the quarry terms (those scale with the
-    # quarry actions left: see geo_score), for a house, an agora and a palace (v[0..2]).
-    # A lone house or palace is no city; the piece makes one when the group has the other kind.
+    # build_score minus the plain-field base, the neighbour term t1 and the quarry
+    # terms (those scale with the quarry actions left: see field_score), for a
+    # house, an agora and a palace (v[0..2]). A field's value for kind k is
+    # t1 + v[k]. A lone house or palace is no city; the piece makes one when the
+    # group has the other kind.
     cdef double C = pol.w[F_CITY_POINTS] * g.dpts + pol.w[F_TEMPLE_REACH] * g.room
     cdef double N = pol.w[F_TEMPLE_REACH] * (0.5 * g.room) + pol.w[F_MONUMENT_REACH] * g.mon
     if g.size > x.largest:
         C += pol.w[F_CITY_GROWTH] * (g.size - x.largest)
-    v[0] = g.t1 + (C if g.pp else N)
-    v[1] = g.t1 + (C if (g.hh and g.pp) else N)
-    v[2] = g.t1 + (C if g.hh else N)
+    v[0] = C if g.pp else N
+    v[1] = C if (g.hh and g.pp) else N
+    v[2] = C if g.hh else N
 
 
-cdef inline double* vals_of(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int f) noexcept nogil:
-    # geo_values of field f, from the cache when still valid
-    cdef u128 b = bit128(f)
-    if not (x.val_valid & b):
-        geo_values(x, pol, geo_of(c, s, x, pol, f), x.val[f])
-        x.val_valid |= b
-    return x.val[f]
+cdef void field_fill(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int f) noexcept nogil:
+    # make x.t1[f], x.inc[f] and x.xv[f] valid (the slow path of field_ready);
+    # the group part only when it is not valid still
+    cdef u128 nb = c.nbr[f], q
+    cdef double inc = 0.0
+    x.t1[f] = pol.w[F_CONNECT] * popcount128(nb & x.own) + pol.w[F_DENY_FIELD] * popcount128(nb & x.opp_own)
+    q = nb & x.qmask
+    while q:
+        inc += x.qv_of[ctz128(q)]
+        q &= q - 1
+    x.inc[f] = inc
+    if not mask_has(x.geo_valid, f):
+        field_geo(c, s, x, nb, &x.geo[f])
+        mask_set(&x.geo_valid, f)
+    geo_values(x, pol, &x.geo[f], x.xv[f])
+    mask_set(&x.ok, f)
+
+
+cdef inline void field_ready(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int f) noexcept nogil:
+    # x.t1[f], x.inc[f] and x.xv[f] valid, from the cache when they are
+    if not mask_has(x.ok, f):
+        field_fill(c, s, x, pol, f)
 
 
 cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol,
@@ -894,11 +913,10 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     # and the seat's marble, so the maxima are kept per kind and land.
     cdef double mx[3][2]
     cdef double* vp
-    cdef double inc, v
+    cdef double inc, v, t1
     cdef u128 free = c.building & ~s.occupied, fields, b
     cdef int k, f, land, phase, left
     cdef const int* cost
-    cdef Geo* g
     for k in range(3):
         mx[k][0] = -INFINITY
         mx[k][1] = -INFINITY
@@ -906,11 +924,13 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     while fields:
         f = ctz128(fields)
         fields &= fields - 1
-        vp = vals_of(c, s, x, pol, f)
-        inc = x.geo[f].inc
+        field_ready(c, s, x, pol, f)
+        vp = x.xv[f]
+        t1 = x.t1[f]
+        inc = x.inc[f]
         land = x.land[f]
         for k in range(3):
-            v = vp[k] + inc * x.cq[k]
+            v = (t1 + vp[k]) + inc * x.cq[k]
             if v > mx[k][land]:
                 mx[k][land] = v
     for k in range(3):
@@ -1108,62 +1128,65 @@ cdef void score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx* 
         sc[i] = v
 
 
-cdef void score_actions(const HCfg* c, const HState* s, const Policy* pol, PCtx* x,
-                        const int16_t* buf, int n, double* sc) noexcept nogil:
+cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCtx* x,
+                          const int16_t* buf, int n, double* sc) noexcept nogil:
+    # sc[i] = w . F(buf[i]); returns the highest score (-INFINITY when n = 0)
     cdef double F[NF]
     cdef double cache[6]
     cdef double base[2]
     cdef double a[MAXT]
     cdef double ring_value[MAXT + 1]
-    cdef double tbase
-    cdef int i, act, cols, f, kind, ph = s.phase
-    cdef u128 nb
-    cdef double* vp
+    cdef double tbase, v, best = -INFINITY
+    cdef int i = 0, act, cols, f, kind, ph = s.phase
+    cdef double* xv
     if ph == PH_BUILD_HOUSE or ph == PH_BUILD_AGORA or ph == PH_BUILD_PALACE:
         base[0] = build_base(c, x, pol, ph, 0)
         base[1] = build_base(c, x, pol, ph, 1)
         kind = 0 if ph == PH_BUILD_HOUSE else (1 if ph == PH_BUILD_AGORA else 2)
-        for i in range(n):
-            act = buf[i]
-            if act == A_PASS:
-                sc[i] = 0.0
-                continue
-            f = act - A_FIELD
-            nb = c.nbr[f]
-            if not (nb & x.interesting):
-                sc[i] = base[x.land[f]]
-                continue
-            vp = vals_of(c, s, x, pol, f)        # fills x.geo[f] first
-            sc[i] = base[x.land[f]] + vp[kind] + x.geo[f].inc * x.cq[kind]
-        return
+        if n > 0 and buf[0] == A_PASS:       # sorted: PASS (16) comes before every field
+            sc[0] = 0.0
+            best = 0.0
+            i = 1
+        while i < n:
+            f = buf[i] - A_FIELD
+            if not (c.nbr[f] & x.interesting):
+                v = base[x.land[f]]
+            else:
+                field_ready(c, s, x, pol, f)
+                v = base[x.land[f]] + (x.t1[f] + x.xv[f][kind]) + x.inc[f] * x.cq[kind]
+            sc[i] = v
+            if v > best:
+                best = v
+            i += 1
+        return best
     if ph == PH_CHOOSE:
         score_spaces(c, s, pol, x, buf, n, sc)
-        return
-    if ph == PH_TEMPLE:
+    elif ph == PH_TEMPLE:
         split_terms(c, s, x, pol, s.space, a, ring_value, &tbase)
         cols = c.space_columns[s.space]
         for i in range(n):
             act = buf[i]
             sc[i] = 0.0 if act == A_PASS else split_score(c, s, cols, act - A_SPLIT, a, ring_value, tbase)
-        return
-    for i in range(6):
-        cache[i] = INFINITY
-    for i in range(n):
-        action_features(c, s, x, pol, buf[i], F, cache)
-        sc[i] = dot(pol, F)
-
-
-cdef int select_action(const Policy* pol, uint64_t* prng, const int16_t* buf, const double* sc,
-                       int n) noexcept nogil:
-    cdef int i, nt = 0
-    cdef int ties[MAXLEGAL]
-    cdef double best = -INFINITY, total, u
-    cdef double wts[MAXLEGAL]
-    if pol.epsilon > 0.0 and rng_uniform(prng) < pol.epsilon:
-        return buf[rng_below(prng, n)]
+    else:
+        for i in range(6):
+            cache[i] = INFINITY
+        for i in range(n):
+            action_features(c, s, x, pol, buf[i], F, cache)
+            sc[i] = dot(pol, F)
     for i in range(n):
         if sc[i] > best:
             best = sc[i]
+    return best
+
+
+cdef int select_action(const Policy* pol, uint64_t* prng, const int16_t* buf, const double* sc,
+                       int n, double best) noexcept nogil:
+    # best: the highest of sc[0..n-1]
+    cdef int i, nt = 0, first = 0, k
+    cdef double total, u, low
+    cdef double wts[MAXLEGAL]
+    if pol.epsilon > 0.0 and rng_uniform(prng) < pol.epsilon:
+        return buf[rng_below(prng, n)]
     if pol.temperature > 0.0:
         total = 0.0
         for i in range(n):
@@ -1175,13 +1198,22 @@ cdef int select_action(const Policy* pol, uint64_t* prng, const int16_t* buf, co
             if u < 0.0:
                 return buf[i]
         return buf[n - 1]
+    # ties: every score within 1e-9 of the best, one drawn uniformly (in buf order)
+    low = best - 1e-9
     for i in range(n):
-        if sc[i] >= best - 1e-9:
-            ties[nt] = i
+        if sc[i] >= low:
+            if nt == 0:
+                first = i
             nt += 1
     if nt == 1:
-        return buf[ties[0]]
-    return buf[ties[rng_below(prng, nt)]]
+        return buf[first]
+    k = <int>rng_below(prng, nt)
+    for i in range(first, n):
+        if sc[i] >= low:
+            if k == 0:
+                return buf[i]
+            k -= 1
+    return buf[n - 1]       # not reached
 
 
 cdef int choose_action(const HCfg* c, const HState* s, const Policy* pol, uint64_t* prng,
@@ -1191,5 +1223,4 @@ cdef int choose_action(const HCfg* c, const HState* s, const Policy* pol, uint64
     if pol.kind == 0:
         return buf[rng_below(prng, n)]
     make_ctx(c, s, x, pol)
-    score_actions(c, s, pol, x, buf, n, sc)
-    return select_action(pol, prng, buf, sc, n)
+    return select_action(pol, prng, buf, sc, n, score_actions(c, s, pol, x, buf, n, sc))
