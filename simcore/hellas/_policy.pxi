@@ -450,12 +450,22 @@ cdef void monument_features(const HCfg* c, const HState* s, const PCtx* x, int f
     F[F_DENY_FIELD] = popcount128(nb & x.opp_own)
 
 
-cdef inline int ring_points(const HCfg* c, const HState* s, int p, int r) noexcept nogil:
+cdef inline int most_rings(const HState* s, int p) noexcept nogil:
+    # the most rings of one of p's opponents
     cdef int o, most = 0
     for o in range(s.n_players):
         if o != p and s.rings[o] > most:
             most = s.rings[o]
+    return most
+
+
+cdef inline int ring_points_m(const HCfg* c, int r, int most) noexcept nogil:
+    # ring points of r rings when the opponents' most is `most`
     return 2 * r + (3 if r >= most and (r > 0 or c.ring_bonus_all_tied) else 0)
+
+
+cdef inline int ring_points(const HCfg* c, const HState* s, int p, int r) noexcept nogil:
+    return ring_points_m(c, r, most_rings(s, p))
 
 
 cdef void temple_coefs(const HCfg* c, const HState* s, const PCtx* x, double* mine, double* opp) noexcept nogil:
@@ -571,7 +581,8 @@ cdef inline void split_terms(const HCfg* c, const HState* s, const PCtx* x, cons
     # a split's score = base + sum_t x_t a_t + ring_value[completions]
     cdef double mine[MAXT]
     cdef double opp[MAXT]
-    cdef int t, k, rings, cost = c.space_cost[space]
+    cdef int t, k, rings, cost = c.space_cost[space], most = most_rings(s, x.p)
+    cdef int now = ring_points_m(c, s.rings[x.p], most)
     temple_coefs(c, s, x, mine, opp)
     for t in range(c.n_temples):
         a[t] = pol.w[F_TEMPLE_COLUMNS] * mine[t] + pol.w[F_OPPONENT_GAIN] * opp[t]
@@ -579,8 +590,7 @@ cdef inline void split_terms(const HCfg* c, const HState* s, const PCtx* x, cons
         rings = 1 + k
         if rings > s.supply_rings:
             rings = s.supply_rings
-        ring_value[k] = pol.w[F_RINGS] * (ring_points(c, s, x.p, s.rings[x.p] + rings)
-                                          - ring_points(c, s, x.p, s.rings[x.p]))
+        ring_value[k] = pol.w[F_RINGS] * (ring_points_m(c, s.rings[x.p] + rings, most) - now)
     base[0] = (pol.w[F_COST] * cost + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -cost)
                + (pol.w[F_LATE_COST] * cost if x.last_round else 0.0))
 
@@ -1026,14 +1036,15 @@ cdef void split_terms_fast(const HCfg* c, const HState* s, const PCtx* x, const 
                            double* ring_value) noexcept nogil:
     # split_terms without the cost part (the same for every space)
     cdef int t, k, rings
-    cdef double now = ring_points(c, s, x.p, s.rings[x.p])
+    cdef int most = most_rings(s, x.p)
+    cdef double now = ring_points_m(c, s.rings[x.p], most)
     for t in range(c.n_temples):
         a[t] = pol.w[F_TEMPLE_COLUMNS] * mine[t] + pol.w[F_OPPONENT_GAIN] * opp[t]
     for k in range(MAXT + 1):
         rings = 1 + k
         if rings > s.supply_rings:
             rings = s.supply_rings
-        ring_value[k] = pol.w[F_RINGS] * (ring_points(c, s, x.p, s.rings[x.p] + rings) - now)
+        ring_value[k] = pol.w[F_RINGS] * (ring_points_m(c, s.rings[x.p] + rings, most) - now)
 
 
 cdef double best_split_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol,
