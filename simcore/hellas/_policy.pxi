@@ -77,6 +77,7 @@ ctypedef struct PCtx:
     # fresh computation from the state, so decisions do not depend on it).
     const HCfg* cfg     # config the constants below belong to (NULL: none yet)
     double max_tile
+    double qval[256]    # quarry_value by top tile
     u128 tmask          # temple fields
     u128 tnear          # fields next to temples
     u128 tbit[MAXT]
@@ -110,6 +111,9 @@ ctypedef struct PCtx:
     uint8_t gcity[MAXG]
     double gpts[MAXG]   # monument + temple points of a city group now
     double gap[MAXG]    # monument + temple points next to a group (city or not)
+    int gap_stale       # gap and gpts need computing (new groups) ...
+    uint64_t gap_tc     # ... or temple columns (as one word) ...
+    u128 gap_mon        # ... or monuments differ from these
     int largest
     # what a piece would do on each field, kept between the seat's decisions:
     # make_ctx compares the state with the snapshot below and clears, per part,
@@ -131,7 +135,7 @@ ctypedef struct PCtx:
     u128 sn_mon
     u128 sn_qactive
     double sn_qv[MAXF]  # by field (active quarries of the snapshot)
-    uint8_t sn_tcols[MAXT]
+    uint64_t sn_tc      # temple columns, one byte per temple
 
 
 ctypedef struct Policy:
@@ -174,7 +178,7 @@ cdef inline double adj_points(const HCfg* c, const HState* s, u128 adj) noexcept
 
 cdef inline double quarry_value(const PCtx* x, int top, const HCfg* c) noexcept nogil:
     # expected yield of one quarry action; the highest quarries close first
-    return c.yield_of[top] * (1.0 - top / (2.0 * x.max_tile))
+    return x.qval[top]
 
 
 cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
@@ -185,6 +189,8 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
         if c.tiles[i] > mt:
             mt = c.tiles[i]
     x.max_tile = mt
+    for i in range(256):
+        x.qval[i] = c.yield_of[i] * (1.0 - i / (2.0 * x.max_tile))
     x.tmask = 0
     x.tnear = 0
     for f in range(MAXF):
@@ -202,6 +208,7 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
         if c.space_kind[i] == SK_QUARRY:
             x.quarry_spaces |= <uint16_t>(1 << i)
     x.key_p = -1
+    x.gap_stale = 1
     x.sn_p = -1
     x.geo_valid = 0
     x.ok = 0
@@ -220,6 +227,7 @@ cdef void ctx_groups(const HCfg* c, const HState* s, PCtx* x, int p) noexcept no
     x.key_h = s.houses[p]
     x.key_a = s.agoras[p]
     x.key_pal = s.palaces[p]
+    x.gap_stale = 1
     x.ng = 0
     x.largest = 0
     x.gadj_all = 0
@@ -254,8 +262,16 @@ cdef inline double adj_points_x(const PCtx* x, const HState* s, u128 adj) noexce
     return pts
 
 
+cdef inline uint64_t temple_word(const HState* s) noexcept nogil:
+    # the temples' columns as one word (MAXT = 8 bytes)
+    cdef uint64_t w
+    memcpy(&w, s.temple_cols, 8)
+    return w
+
+
 cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) noexcept nogil:
     cdef int p = s.current, i, f, o
+    cdef uint64_t tc
     cdef u128 remaining
     if x.cfg != c:
         ctx_config(c, x)
@@ -273,7 +289,7 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
         f = c.quarry_field[i]
         if s.quarry_status[f] == Q_ACTIVE:
             x.qf[x.nq] = f
-            x.qv[x.nq] = quarry_value(x, s.quarry_top[f], c)
+            x.qv[x.nq] = x.qval[s.quarry_top[f]]
             x.qv_of[f] = x.qv[x.nq]
             x.qmask |= bit128(f)
             x.near |= c.nbr[f]
@@ -292,17 +308,24 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
         return          # these decisions need no groups (the table keeps its own key)
     ctx_groups(c, s, x, p)
     x.near |= x.gadj_all
-    for i in range(x.ng):
-        x.gap[i] = adj_points_x(x, s, x.gadj[i])
-        x.gpts[i] = x.gap[i] if x.gcity[i] else 0.0
-    geo_refresh(c, s, x, pol, p)
+    tc = temple_word(s)
+    if x.gap_stale or x.gap_tc != tc or x.gap_mon != s.monuments:
+        for i in range(x.ng):
+            x.gap[i] = adj_points_x(x, s, x.gadj[i])
+            x.gpts[i] = x.gap[i] if x.gcity[i] else 0.0
+        x.gap_stale = 0
+        x.gap_tc = tc
+        x.gap_mon = s.monuments
+    geo_refresh(c, s, x, pol, p, tc)
 
 
-cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int p) noexcept nogil:
+cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int p,
+                      uint64_t tc) noexcept nogil:
     # clear the cached parts of every field that may differ from the snapshot's:
     # the group part (inval) after the seat's own pieces, temples, monuments;
     # the neighbour and quarry terms (inval_t) after any piece or quarry change
     cdef u128 inval = 0, inval_t = 0, d, act
+    cdef uint8_t old_cols[MAXT]
     cdef int i, f, b, t, k
     if (x.sn_p != p or (x.sn_h & ~s.houses[p]) or (x.sn_a & ~s.agoras[p]) or (x.sn_pal & ~s.palaces[p])
             or x.sn_mon != s.monuments):
@@ -316,12 +339,14 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
             d &= d - 1
             inval |= x.gadj[x.gid[b]]
         # temples with new columns: their neighbours and the groups next to them
-        for t in range(c.n_temples):
-            if s.temple_cols[t] != x.sn_tcols[t]:
-                inval |= c.nbr[c.temple_field[t]]
-                for k in range(x.ng):
-                    if x.gadj[k] & x.tbit[t]:
-                        inval |= x.gadj[k]
+        if tc != x.sn_tc:
+            memcpy(old_cols, &x.sn_tc, 8)
+            for t in range(c.n_temples):
+                if s.temple_cols[t] != old_cols[t]:
+                    inval |= c.nbr[c.temple_field[t]]
+                    for k in range(x.ng):
+                        if x.gadj[k] & x.tbit[t]:
+                            inval |= x.gadj[k]
         x.geo_valid &= ~inval
         # own new pieces changed own neighbour counts (their group's fields are in inval)
         inval_t = inval
@@ -358,8 +383,7 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     x.sn_qactive = x.qmask
     for i in range(x.nq):
         x.sn_qv[x.qf[i]] = x.qv_of[x.qf[i]]
-    for t in range(c.n_temples):
-        x.sn_tcols[t] = s.temple_cols[t]
+    x.sn_tc = tc
 
 
 cdef inline double marble_score_delta(const PCtx* x, int delta) noexcept nogil:
