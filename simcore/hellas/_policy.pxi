@@ -326,7 +326,7 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     # the neighbour and quarry terms (inval_t) after any piece or quarry change
     cdef u128 inval = 0, inval_t = 0, d, act
     cdef uint8_t old_cols[MAXT]
-    cdef int i, f, b, t, k
+    cdef int i, f, b, t, k, lo
     if (x.sn_p != p or (x.sn_h & ~s.houses[p]) or (x.sn_a & ~s.agoras[p]) or (x.sn_pal & ~s.palaces[p])
             or x.sn_mon != s.monuments):
         x.geo_valid = 0         # another seat, a new game, or a monument (rare): all
@@ -368,7 +368,14 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
         x.ok &= ~inval_t
     x.ok &= x.geo_valid
     if x.ok_largest != x.largest:
-        x.ok = 0
+        # the city-growth term changes where the merged group is larger than the smaller of the two
+        lo = x.largest if x.largest < x.ok_largest else x.ok_largest
+        d = x.ok
+        while d:
+            f = ctz128(d)
+            d &= d - 1
+            if x.geo[f].size > lo:
+                x.ok &= ~bit128(f)
         x.ok_largest = x.largest
     # a field's score = base + val + inc x cq[kind]
     x.cq[0] = x.qa_left * (pol.w[F_DENY_QUARRY] + pol.w[F_MARBLE_INCOME])
