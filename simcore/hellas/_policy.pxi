@@ -98,6 +98,10 @@ ctypedef struct PCtx:
     double qv[MAXQF]    # their yield x age discount
     double qv_of[MAXF]  # the same by field (active quarries only)
     u128 qmask
+    u128 qnear          # fields next to active quarries
+    int q_stale         # the quarry entries above need computing ...
+    uint8_t q_status[MAXF]      # ... or the state's quarry fields differ from these
+    uint8_t q_top[MAXF]
     u128 own
     u128 opp_own
     u128 interesting    # a field next to none of these is "plain"
@@ -209,6 +213,8 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
             x.quarry_spaces |= <uint16_t>(1 << i)
     x.key_p = -1
     x.gap_stale = 1
+    x.q_stale = 1
+    x.nq = 0
     x.sn_p = -1
     x.geo_valid = 0
     x.ok = 0
@@ -280,20 +286,27 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
     x.marble = s.marble[p]
     x.qa_left = (popcount128(<u128>(x.quarry_spaces & ~s.spaces_used))
                  + popcount128(<u128>x.quarry_spaces) * (2 - s.round))
-    for i in range(x.nq):
-        x.qv_of[x.qf[i]] = 0.0
-    x.nq = 0
-    x.qmask = 0
-    x.near = x.tnear
-    for i in range(c.n_quarry_fields):
-        f = c.quarry_field[i]
-        if s.quarry_status[f] == Q_ACTIVE:
-            x.qf[x.nq] = f
-            x.qv[x.nq] = x.qval[s.quarry_top[f]]
-            x.qv_of[f] = x.qv[x.nq]
-            x.qmask |= bit128(f)
-            x.near |= c.nbr[f]
-            x.nq += 1
+    if (x.q_stale or memcmp(x.q_status, s.quarry_status, c.n_fields) != 0
+            or memcmp(x.q_top, s.quarry_top, c.n_fields) != 0):
+        # the active quarries, only when a quarry field changed since the last call
+        for i in range(x.nq):
+            x.qv_of[x.qf[i]] = 0.0
+        x.nq = 0
+        x.qmask = 0
+        x.qnear = 0
+        for i in range(c.n_quarry_fields):
+            f = c.quarry_field[i]
+            if s.quarry_status[f] == Q_ACTIVE:
+                x.qf[x.nq] = f
+                x.qv[x.nq] = x.qval[s.quarry_top[f]]
+                x.qv_of[f] = x.qv[x.nq]
+                x.qmask |= bit128(f)
+                x.qnear |= c.nbr[f]
+                x.nq += 1
+        memcpy(x.q_status, s.quarry_status, c.n_fields)
+        memcpy(x.q_top, s.quarry_top, c.n_fields)
+        x.q_stale = 0
+    x.near = x.tnear | x.qnear
     x.own = s.own[p]
     x.opp_own = 0
     for o in range(s.n_players):
