@@ -223,39 +223,88 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
 
 
 cdef void ctx_groups(const HCfg* c, const HState* s, PCtx* x, int p) noexcept nogil:
-    # the seat's groups (H-D11), only when its pieces changed since the last call
-    cdef int i, k
-    cdef u128 remaining, group, adj
+    # the seat's groups (H-D11), only when its pieces changed since the last call:
+    # new pieces merge the groups next to them, a fresh start floods all groups
+    cdef int i, j, k, ng = 0, n, lo
+    cdef int gmin[MAXG]
+    cdef u128 remaining, group, adj, old, new, nb
+    cdef u128 gm[MAXG]
+    cdef u128 ga[MAXG]
     if (x.key_p == p and x.key_h == s.houses[p] and x.key_a == s.agoras[p]
             and x.key_pal == s.palaces[p]):
         return
+    old = x.key_h | x.key_a | x.key_pal
+    if (x.key_p == p and not c.no_agora_chains and not (x.key_h & ~s.houses[p])
+            and not (x.key_a & ~s.agoras[p]) and not (x.key_pal & ~s.palaces[p])):
+        # only new pieces: union them into the old groups (the groups are the connected
+        # components of the seat's pieces, adj the union of their neighbourhoods)
+        ng = x.ng
+        for i in range(ng):
+            gm[i] = x.gmask[i]
+            ga[i] = x.gadj[i]
+            gmin[i] = ctz128(gm[i])
+        new = s.own[p] & ~old
+        while new:
+            k = ctz128(new)
+            new &= new - 1
+            nb = c.nbr[k]
+            group = bit128(k)
+            adj = nb
+            lo = k
+            n = 0
+            for i in range(ng):
+                if gm[i] & nb:
+                    group |= gm[i]
+                    adj |= ga[i]
+                    if gmin[i] < lo:
+                        lo = gmin[i]
+                else:
+                    gm[n] = gm[i]
+                    ga[n] = ga[i]
+                    gmin[n] = gmin[i]
+                    n += 1
+            # keep the flood's order (by lowest field)
+            j = n
+            while j > 0 and gmin[j - 1] > lo:
+                gm[j] = gm[j - 1]
+                ga[j] = ga[j - 1]
+                gmin[j] = gmin[j - 1]
+                j -= 1
+            gm[j] = group
+            ga[j] = adj
+            gmin[j] = lo
+            ng = n + 1
+    else:
+        remaining = s.own[p]
+        while remaining and ng < MAXG:
+            group = flood_group(c, s, p, ctz128(remaining), &adj)
+            remaining &= ~group
+            gm[ng] = group
+            ga[ng] = adj
+            ng += 1
     x.key_p = p
     x.key_h = s.houses[p]
     x.key_a = s.agoras[p]
     x.key_pal = s.palaces[p]
     x.gap_stale = 1
-    x.ng = 0
+    x.ng = ng
     x.largest = 0
     x.gadj_all = 0
-    remaining = s.own[p]
-    while remaining and x.ng < MAXG:
-        group = flood_group(c, s, p, ctz128(remaining), &adj)
-        remaining &= ~group
-        i = x.ng
+    for i in range(ng):
+        group = gm[i]
         x.gmask[i] = group
-        x.gadj[i] = adj
+        x.gadj[i] = ga[i]
         x.gsize[i] = popcount128(group)
         x.ghouse[i] = (group & s.houses[p]) != 0
         x.gpalace[i] = (group & s.palaces[p]) != 0
         x.gcity[i] = x.ghouse[i] and x.gpalace[i]
-        x.gadj_all |= adj
+        x.gadj_all |= ga[i]
         if x.gcity[i] and x.gsize[i] > x.largest:
             x.largest = x.gsize[i]
         while group:
             k = ctz128(group)
             group &= group - 1
             x.gid[k] = <int8_t>i
-        x.ng += 1
 
 
 cdef inline double adj_points_x(const PCtx* x, const HState* s, u128 adj) noexcept nogil:
