@@ -104,6 +104,7 @@ ctypedef struct PCtx:
     uint8_t q_top[MAXF]
     u128 own
     u128 opp_own
+    u128 opp_near       # fields next to opponents' pieces (kept by geo_refresh)
     u128 interesting    # a field next to none of these is "plain"
     u128 near           # fields next to own pieces, active quarries, temples or monuments
     int ng
@@ -381,17 +382,27 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
     geo_refresh(c, s, x, pol, p, tc)
 
 
+cdef void opp_near_fresh(const HCfg* c, PCtx* x) noexcept nogil:
+    # x.opp_near from scratch
+    cdef u128 d = x.opp_own
+    x.opp_near = 0
+    while d:
+        x.opp_near |= c.nbr[ctz128(d)]
+        d &= d - 1
+
+
 cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int p,
                       uint64_t tc) noexcept nogil:
     # clear the cached parts of every field that may differ from the snapshot's:
     # the group part (inval) after the seat's own pieces, temples, monuments;
     # the neighbour and quarry terms (inval_t) after any piece or quarry change
-    cdef u128 inval = 0, inval_t = 0, d, act
+    cdef u128 inval = 0, inval_t = 0, d, act, nb
     cdef uint8_t old_cols[MAXT]
     cdef int i, f, b, t, k, lo
     if (x.sn_p != p or (x.sn_h & ~s.houses[p]) or (x.sn_a & ~s.agoras[p]) or (x.sn_pal & ~s.palaces[p])
             or x.sn_mon != s.monuments):
         x.geo_valid = 0         # another seat, a new game, or a monument (rare): all
+        opp_near_fresh(c, x)
     else:
         # the seat's new pieces: fields next to the group each one joined
         d = (s.houses[p] & ~x.sn_h) | (s.agoras[p] & ~x.sn_a) | (s.palaces[p] & ~x.sn_pal)
@@ -415,9 +426,17 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
         # opponents' pieces: the field and its neighbours
         d = x.opp_own ^ x.sn_opp
         inval_t |= d
-        while d:
-            inval_t |= c.nbr[ctz128(d)]
-            d &= d - 1
+        if x.sn_opp & ~x.opp_own:
+            opp_near_fresh(c, x)
+            while d:
+                inval_t |= c.nbr[ctz128(d)]
+                d &= d - 1
+        else:
+            while d:
+                nb = c.nbr[ctz128(d)]
+                inval_t |= nb
+                x.opp_near |= nb
+                d &= d - 1
         # quarries whose value changed: their neighbours
         act = x.qmask ^ x.sn_qactive
         while act:
@@ -1068,13 +1087,9 @@ cdef double best_monument_fast(const HCfg* c, const HState* s, const PCtx* x, co
     cdef double best = 0.0, v, base
     cdef int f, k, o
     cdef uint64_t gb
-    cdef u128 fields, nb, own_nb, d, near_pieces = x.gadj_all
+    cdef u128 fields, nb, own_nb, near_pieces = x.gadj_all | x.opp_near
     if s.supply_monuments <= 0 or x.marble < c.cost_monument:
         return 0.0
-    d = x.opp_own
-    while d:
-        near_pieces |= c.nbr[ctz128(d)]
-        d &= d - 1
     base = (pol.w[F_COST] * c.cost_monument + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -c.cost_monument)
             + (pol.w[F_LATE_COST] * c.cost_monument if x.last_round else 0.0))
     fields = c.inland_building & ~s.occupied
