@@ -105,6 +105,10 @@ ctypedef struct PCtx:
     u128 own
     u128 opp_own
     u128 opp_near       # fields next to opponents' pieces (kept by geo_refresh)
+    double tc_mine[MAXT]        # temple_coefs (valid unless tc_stale or a seat's
+    double tc_opp[MAXT]         # pieces differ from tc_key)
+    int tc_stale
+    u128 tc_key[MAXP]
     u128 interesting    # a field next to none of these is "plain"
     u128 near           # fields next to own pieces, active quarries, temples or monuments
     int ng
@@ -214,6 +218,7 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
             x.quarry_spaces |= <uint16_t>(1 << i)
     x.key_p = -1
     x.gap_stale = 1
+    x.tc_stale = 1
     x.q_stale = 1
     x.nq = 0
     x.sn_p = -1
@@ -288,6 +293,7 @@ cdef void ctx_groups(const HCfg* c, const HState* s, PCtx* x, int p) noexcept no
     x.key_a = s.agoras[p]
     x.key_pal = s.palaces[p]
     x.gap_stale = 1
+    x.tc_stale = 1
     x.ng = ng
     x.largest = 0
     x.gadj_all = 0
@@ -1139,6 +1145,21 @@ cdef void temple_coefs_fast(const HCfg* c, const HState* s, const PCtx* x, doubl
                     opp[t] += 1.0
 
 
+cdef inline void temple_coefs_memo(const HCfg* c, const HState* s, PCtx* x) noexcept nogil:
+    # x.tc_mine, x.tc_opp = temple_coefs, recomputed only after new groups or pieces
+    cdef int o
+    if not x.tc_stale:
+        for o in range(s.n_players):
+            if x.tc_key[o] != s.own[o]:
+                x.tc_stale = 1
+                break
+    if x.tc_stale:
+        temple_coefs_fast(c, s, x, x.tc_mine, x.tc_opp)
+        x.tc_stale = 0
+        for o in range(s.n_players):
+            x.tc_key[o] = s.own[o]
+
+
 cdef void split_terms_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol,
                            const double* mine, const double* opp, double* a,
                            double* ring_value) noexcept nogil:
@@ -1190,8 +1211,6 @@ cdef void score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx* 
                        const int16_t* buf, int n, double* sc) noexcept nogil:
     # choose_space: w . F of action_features, term by term in dot's order
     cdef double bb[3]
-    cdef double mine[MAXT]
-    cdef double opp[MAXT]
     cdef double a[MAXT]
     cdef double ring_value[MAXT + 1]
     cdef double inc_me = 0.0, inc_opp = 0.0, v, mon = 0.0, sv, gain
@@ -1219,8 +1238,8 @@ cdef void score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx* 
             sv = mon
         elif kind == SK_TEMPLE:
             if not have_temple:
-                temple_coefs_fast(c, s, x, mine, opp)
-                split_terms_fast(c, s, x, pol, mine, opp, a, ring_value)
+                temple_coefs_memo(c, s, x)
+                split_terms_fast(c, s, x, pol, x.tc_mine, x.tc_opp, a, ring_value)
                 have_temple = 1
             v = pol.w[F_TEMPLE_FIRST] * (1.0 if (s.temple_marker < 0 and not x.last_round) else 0.0)
             sv = best_split_fast(c, s, x, pol, sp, a, ring_value)
@@ -1256,7 +1275,7 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
     cdef double a[MAXT]
     cdef double ring_value[MAXT + 1]
     cdef double tbase, v, best = -INFINITY
-    cdef int i = 0, act, cols, f, kind, ph = s.phase
+    cdef int i = 0, act, cols, cost, f, kind, ph = s.phase
     cdef double* xv
     if ph == PH_BUILD_HOUSE or ph == PH_BUILD_AGORA or ph == PH_BUILD_PALACE:
         base[0] = build_base(c, x, pol, ph, 0)
@@ -1281,7 +1300,12 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
     if ph == PH_CHOOSE:
         score_spaces(c, s, pol, x, buf, n, sc)
     elif ph == PH_TEMPLE:
-        split_terms(c, s, x, pol, s.space, a, ring_value, &tbase)
+        # = split_terms, the temple coefficients from the memo
+        temple_coefs_memo(c, s, x)
+        split_terms_fast(c, s, x, pol, x.tc_mine, x.tc_opp, a, ring_value)
+        cost = c.space_cost[s.space]
+        tbase = (pol.w[F_COST] * cost + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -cost)
+                 + (pol.w[F_LATE_COST] * cost if x.last_round else 0.0))
         cols = c.space_columns[s.space]
         for i in range(n):
             act = buf[i]
