@@ -1041,7 +1041,7 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     # and the seat's marble, so the maxima are kept per kind and land.
     cdef double mx[3][2]
     cdef double* vp
-    cdef double inc, v, t1
+    cdef double inc, v, t1, cq0, cq1, cq2
     cdef u128 free = c.building & ~s.occupied, fields, b
     cdef int k, f, land, phase, left
     cdef const int* cost
@@ -1049,6 +1049,10 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
         mx[k][0] = -INFINITY
         mx[k][1] = -INFINITY
     fields = free & x.near
+    # locals: the compiler cannot keep x's fields in registers across field_fill
+    cq0 = x.cq[0]
+    cq1 = x.cq[1]
+    cq2 = x.cq[2]
     while fields:
         f = ctz128(fields)
         fields &= fields - 1
@@ -1057,10 +1061,15 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
         t1 = x.t1[f]
         inc = x.inc[f]
         land = x.land[f]
-        for k in range(3):
-            v = (t1 + vp[k]) + inc * x.cq[k]
-            if v > mx[k][land]:
-                mx[k][land] = v
+        v = (t1 + vp[0]) + inc * cq0
+        if v > mx[0][land]:
+            mx[0][land] = v
+        v = (t1 + vp[1]) + inc * cq1
+        if v > mx[1][land]:
+            mx[1][land] = v
+        v = (t1 + vp[2]) + inc * cq2
+        if v > mx[2][land]:
+            mx[2][land] = v
     for k in range(3):
         best[k] = 0.0
         if k == 0:
@@ -1274,7 +1283,8 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
     cdef double base[2]
     cdef double a[MAXT]
     cdef double ring_value[MAXT + 1]
-    cdef double tbase, v, best = -INFINITY
+    cdef double tbase, v, cqk, best = -INFINITY
+    cdef u128 interesting
     cdef int i = 0, act, cols, cost, f, kind, ph = s.phase
     cdef double* xv
     if ph == PH_BUILD_HOUSE or ph == PH_BUILD_AGORA or ph == PH_BUILD_PALACE:
@@ -1285,13 +1295,16 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
             sc[0] = 0.0
             best = 0.0
             i = 1
+        # locals: the compiler cannot keep x's fields in registers across field_fill
+        interesting = x.interesting
+        cqk = x.cq[kind]
         while i < n:
             f = buf[i] - A_FIELD
-            if not (c.nbr[f] & x.interesting):
+            if not (c.nbr[f] & interesting):
                 v = base[x.land[f]]
             else:
                 field_ready(c, s, x, pol, f)
-                v = base[x.land[f]] + (x.t1[f] + x.xv[f][kind]) + x.inc[f] * x.cq[kind]
+                v = base[x.land[f]] + (x.t1[f] + x.xv[f][kind]) + x.inc[f] * cqk
             sc[i] = v
             if v > best:
                 best = v
