@@ -22,6 +22,15 @@ Figures of the last full run (2026-12-01, commit 765e8c5, 2 shared cores):
         wall-clock on shared cores varies by about +-25 %). Instructions (callgrind,
         play_batch of 1,000 games incl. ~31 M fixed set-up): 734 M before the per-seat
         decision memo, 554 M after (1.33x fewer).
+
+After the speed work of 2026-12-01 evening (commit 0f6a130, same games: regress
+digest 566beba9... unchanged), 3 players, balanced x 3, callgrind
+(reports.bench.instructions_per_game, n = 500): 0.451 M instructions per game,
+was 0.526 M at 135e4a4 by the same method (14 % fewer); boardlab bench: 0.298 /
+0.450 / 0.475 M for 2 / 3 / 4 players. CPU time, best of 3 x 20,000 games, load
+average 4.0-4.5 on 2 cores: 108-112 us/game (8,900-9,200 games/s) vs 112-136 us
+for 135e4a4 in alternating runs. The 20,000 games/s goal (about 0.2 M
+instructions per game) is not met; see bench/README.md (Hellas).
 """
 import argparse
 import math

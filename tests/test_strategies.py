@@ -66,6 +66,22 @@ def test_fast_scores_equal_features_times_weights():
                 st.apply(hellas.policy_action(st, pol, g))
 
 
+def test_the_per_seat_memo_scores_like_a_cold_context():
+    # play_batch keeps each seat's decision context from one of its decisions to the
+    # next (group table, field cache, quarry and temple memos); at every decision it
+    # must give exactly the scores of a fresh context (memo_check breaks on, e.g.,
+    # opponents' pieces not clearing the fields next to them)
+    from simcore.hellas._engine import memo_check
+    cases = [(3, "balanced", {}), (2, "tuned", {}), (4, "city_builder", {}),
+             (3, "temple_builder", {"city_links": "no_agora_chains"}),
+             (3, "quarry_baron", {"closed_quarry": "reopens", "double_quarry_yield": "once"})]
+    for players, name, settings in cases:
+        for seed in range(3):
+            checked, worst = memo_check(players, seed, [_policy(name)] * players, **settings)
+            assert checked > 40, (name, seed)
+            assert worst == 0.0, (players, name, settings, seed, worst)
+
+
 # ---------------------------------------------------------------- strength
 
 def test_balanced_beats_random_two_players():

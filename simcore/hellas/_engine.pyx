@@ -6,7 +6,7 @@ the kernel. The decision encoding, chance and position format are in
 ``docs/hellas_engine.md``; the spec decisions H-Dn are listed in ``_rules.pxi``.
 """
 cimport cython
-from libc.string cimport memset, memcpy
+from libc.string cimport memset, memcpy, memcmp
 from libc.math cimport exp, INFINITY
 
 import numpy as np

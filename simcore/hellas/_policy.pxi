@@ -11,6 +11,21 @@
 # The policy draws from prng only inside choose_action, which the kernel calls
 # only when n >= 2, identically in play_batch and play_actions.
 
+cdef extern from *:
+    """
+    /* one field's bit of a 128-bit mask through its 64-bit half (cheaper than a 128-bit shift) */
+    static inline int hx_mask_has(unsigned __int128 m, int f) {
+        uint64_t w = f < 64 ? (uint64_t)m : (uint64_t)(m >> 64);
+        return (int)((w >> (f & 63)) & 1);
+    }
+    static inline void hx_mask_set(unsigned __int128* m, int f) {
+        *m |= (unsigned __int128)((uint64_t)1 << (f & 63)) << (f & 64);
+    }
+    """
+    int mask_has "hx_mask_has" (u128 m, int f) nogil
+    void mask_set "hx_mask_set" (u128* m, int f) nogil
+
+
 cdef enum:
     F_MARBLE_GAIN = 0
     F_MARBLE_INCOME = 1
@@ -44,10 +59,9 @@ C_FEATURES = ("marble_gain", "marble_income", "cost", "marble_score", "piece", "
               "late_cost")
 
 ctypedef struct Geo:
-    # what a piece on a field does, independent of the piece's kind
-    double t1           # w_connect * own neighbours + w_deny_field * opponents' neighbours
-    double inc          # quarry value of the active quarries next to it (x quarry actions left: income)
-    int hq              # an active quarry next to it
+    # what a piece on a field does through the seat's own groups, independent of
+    # the piece's kind (the terms from neighbour counts and quarries are in
+    # PCtx.t1 / PCtx.inc: they change more often)
     int size            # size of the merged group
     int hh              # the merged group has a house (before the piece)
     int pp              # ... a palace
@@ -63,6 +77,7 @@ ctypedef struct PCtx:
     # fresh computation from the state, so decisions do not depend on it).
     const HCfg* cfg     # config the constants below belong to (NULL: none yet)
     double max_tile
+    double qval[256]    # quarry_value by top tile
     u128 tmask          # temple fields
     u128 tnear          # fields next to temples
     u128 tbit[MAXT]
@@ -83,8 +98,17 @@ ctypedef struct PCtx:
     double qv[MAXQF]    # their yield x age discount
     double qv_of[MAXF]  # the same by field (active quarries only)
     u128 qmask
+    u128 qnear          # fields next to active quarries
+    int q_stale         # the quarry entries above need computing ...
+    uint8_t q_status[MAXF]      # ... or the state's quarry fields differ from these
+    uint8_t q_top[MAXF]
     u128 own
     u128 opp_own
+    u128 opp_near       # fields next to opponents' pieces (kept by geo_refresh)
+    double tc_mine[MAXT]        # temple_coefs (valid unless tc_stale or a seat's
+    double tc_opp[MAXT]         # pieces differ from tc_key)
+    int tc_stale
+    u128 tc_key[MAXP]
     u128 interesting    # a field next to none of these is "plain"
     u128 near           # fields next to own pieces, active quarries, temples or monuments
     int ng
@@ -96,15 +120,20 @@ ctypedef struct PCtx:
     uint8_t gcity[MAXG]
     double gpts[MAXG]   # monument + temple points of a city group now
     double gap[MAXG]    # monument + temple points next to a group (city or not)
+    int gap_stale       # gap and gpts need computing (new groups) ...
+    uint64_t gap_tc     # ... or temple columns (as one word) ...
+    u128 gap_mon        # ... or monuments differ from these
     int largest
-    # what a piece would do on each field (Geo), kept between the seat's
-    # decisions: make_ctx compares the state with the snapshot below and
-    # clears the fields next to whatever changed
-    Geo geo[MAXF]
+    # what a piece would do on each field, kept between the seat's decisions:
+    # make_ctx compares the state with the snapshot below and clears, per part,
+    # the fields next to whatever changed
+    Geo geo[MAXF]       # the group part (valid where geo_valid)
     u128 geo_valid
-    double val[MAXF][3] # geo_values of each field (valid where val_valid)
-    u128 val_valid
-    int val_largest     # the values' largest city
+    double xv[MAXF][3]  # its weighted terms per kind, house/agora/palace
+    double t1[MAXF]     # w_connect * own neighbours + w_deny_field * opponents' neighbours
+    double inc[MAXF]    # quarry value of the active quarries next to it
+    u128 ok             # fields whose t1, inc and xv are valid (a subset of geo_valid)
+    int ok_largest      # the largest city xv was computed for
     double cq[3]        # weight of a field's quarry value per kind (x quarry actions left)
     uint8_t land[MAXF]  # 0 coast, 1 inland
     int sn_p            # -1: no snapshot
@@ -115,7 +144,7 @@ ctypedef struct PCtx:
     u128 sn_mon
     u128 sn_qactive
     double sn_qv[MAXF]  # by field (active quarries of the snapshot)
-    uint8_t sn_tcols[MAXT]
+    uint64_t sn_tc      # temple columns, one byte per temple
 
 
 ctypedef struct Policy:
@@ -158,7 +187,7 @@ cdef inline double adj_points(const HCfg* c, const HState* s, u128 adj) noexcept
 
 cdef inline double quarry_value(const PCtx* x, int top, const HCfg* c) noexcept nogil:
     # expected yield of one quarry action; the highest quarries close first
-    return c.yield_of[top] * (1.0 - top / (2.0 * x.max_tile))
+    return x.qval[top]
 
 
 cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
@@ -169,6 +198,8 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
         if c.tiles[i] > mt:
             mt = c.tiles[i]
     x.max_tile = mt
+    for i in range(256):
+        x.qval[i] = c.yield_of[i] * (1.0 - i / (2.0 * x.max_tile))
     x.tmask = 0
     x.tnear = 0
     for f in range(MAXF):
@@ -186,46 +217,101 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
         if c.space_kind[i] == SK_QUARRY:
             x.quarry_spaces |= <uint16_t>(1 << i)
     x.key_p = -1
+    x.gap_stale = 1
+    x.tc_stale = 1
+    x.q_stale = 1
+    x.nq = 0
     x.sn_p = -1
     x.geo_valid = 0
-    x.val_valid = 0
+    x.ok = 0
     for f in range(MAXF):
         x.land[f] = 0 if has128(c.coast, f) else 1
 
 
 cdef void ctx_groups(const HCfg* c, const HState* s, PCtx* x, int p) noexcept nogil:
-    # the seat's groups (H-D11), only when its pieces changed since the last call
-    cdef int i, k
-    cdef u128 remaining, group, adj
+    # the seat's groups (H-D11), only when its pieces changed since the last call:
+    # new pieces merge the groups next to them, a fresh start floods all groups
+    cdef int i, j, k, ng = 0, n, lo
+    cdef int gmin[MAXG]
+    cdef u128 remaining, group, adj, old, new, nb
+    cdef u128 gm[MAXG]
+    cdef u128 ga[MAXG]
     if (x.key_p == p and x.key_h == s.houses[p] and x.key_a == s.agoras[p]
             and x.key_pal == s.palaces[p]):
         return
+    old = x.key_h | x.key_a | x.key_pal
+    if (x.key_p == p and not c.no_agora_chains and not (x.key_h & ~s.houses[p])
+            and not (x.key_a & ~s.agoras[p]) and not (x.key_pal & ~s.palaces[p])):
+        # only new pieces: union them into the old groups (the groups are the connected
+        # components of the seat's pieces, adj the union of their neighbourhoods)
+        ng = x.ng
+        for i in range(ng):
+            gm[i] = x.gmask[i]
+            ga[i] = x.gadj[i]
+            gmin[i] = ctz128(gm[i])
+        new = s.own[p] & ~old
+        while new:
+            k = ctz128(new)
+            new &= new - 1
+            nb = c.nbr[k]
+            group = bit128(k)
+            adj = nb
+            lo = k
+            n = 0
+            for i in range(ng):
+                if gm[i] & nb:
+                    group |= gm[i]
+                    adj |= ga[i]
+                    if gmin[i] < lo:
+                        lo = gmin[i]
+                else:
+                    gm[n] = gm[i]
+                    ga[n] = ga[i]
+                    gmin[n] = gmin[i]
+                    n += 1
+            # keep the flood's order (by lowest field)
+            j = n
+            while j > 0 and gmin[j - 1] > lo:
+                gm[j] = gm[j - 1]
+                ga[j] = ga[j - 1]
+                gmin[j] = gmin[j - 1]
+                j -= 1
+            gm[j] = group
+            ga[j] = adj
+            gmin[j] = lo
+            ng = n + 1
+    else:
+        remaining = s.own[p]
+        while remaining and ng < MAXG:
+            group = flood_group(c, s, p, ctz128(remaining), &adj)
+            remaining &= ~group
+            gm[ng] = group
+            ga[ng] = adj
+            ng += 1
     x.key_p = p
     x.key_h = s.houses[p]
     x.key_a = s.agoras[p]
     x.key_pal = s.palaces[p]
-    x.ng = 0
+    x.gap_stale = 1
+    x.tc_stale = 1
+    x.ng = ng
     x.largest = 0
     x.gadj_all = 0
-    remaining = s.own[p]
-    while remaining and x.ng < MAXG:
-        group = flood_group(c, s, p, ctz128(remaining), &adj)
-        remaining &= ~group
-        i = x.ng
+    for i in range(ng):
+        group = gm[i]
         x.gmask[i] = group
-        x.gadj[i] = adj
+        x.gadj[i] = ga[i]
         x.gsize[i] = popcount128(group)
         x.ghouse[i] = (group & s.houses[p]) != 0
         x.gpalace[i] = (group & s.palaces[p]) != 0
         x.gcity[i] = x.ghouse[i] and x.gpalace[i]
-        x.gadj_all |= adj
+        x.gadj_all |= ga[i]
         if x.gcity[i] and x.gsize[i] > x.largest:
             x.largest = x.gsize[i]
         while group:
             k = ctz128(group)
             group &= group - 1
             x.gid[k] = <int8_t>i
-        x.ng += 1
 
 
 cdef inline double adj_points_x(const PCtx* x, const HState* s, u128 adj) noexcept nogil:
@@ -238,8 +324,16 @@ cdef inline double adj_points_x(const PCtx* x, const HState* s, u128 adj) noexce
     return pts
 
 
+cdef inline uint64_t temple_word(const HState* s) noexcept nogil:
+    # the temples' columns as one word (MAXT = 8 bytes)
+    cdef uint64_t w
+    memcpy(&w, s.temple_cols, 8)
+    return w
+
+
 cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) noexcept nogil:
     cdef int p = s.current, i, f, o
+    cdef uint64_t tc
     cdef u128 remaining
     if x.cfg != c:
         ctx_config(c, x)
@@ -248,20 +342,27 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
     x.marble = s.marble[p]
     x.qa_left = (popcount128(<u128>(x.quarry_spaces & ~s.spaces_used))
                  + popcount128(<u128>x.quarry_spaces) * (2 - s.round))
-    for i in range(x.nq):
-        x.qv_of[x.qf[i]] = 0.0
-    x.nq = 0
-    x.qmask = 0
-    x.near = x.tnear
-    for i in range(c.n_quarry_fields):
-        f = c.quarry_field[i]
-        if s.quarry_status[f] == Q_ACTIVE:
-            x.qf[x.nq] = f
-            x.qv[x.nq] = quarry_value(x, s.quarry_top[f], c)
-            x.qv_of[f] = x.qv[x.nq]
-            x.qmask |= bit128(f)
-            x.near |= c.nbr[f]
-            x.nq += 1
+    if (x.q_stale or memcmp(x.q_status, s.quarry_status, c.n_fields) != 0
+            or memcmp(x.q_top, s.quarry_top, c.n_fields) != 0):
+        # the active quarries, only when a quarry field changed since the last call
+        for i in range(x.nq):
+            x.qv_of[x.qf[i]] = 0.0
+        x.nq = 0
+        x.qmask = 0
+        x.qnear = 0
+        for i in range(c.n_quarry_fields):
+            f = c.quarry_field[i]
+            if s.quarry_status[f] == Q_ACTIVE:
+                x.qf[x.nq] = f
+                x.qv[x.nq] = x.qval[s.quarry_top[f]]
+                x.qv_of[f] = x.qv[x.nq]
+                x.qmask |= bit128(f)
+                x.qnear |= c.nbr[f]
+                x.nq += 1
+        memcpy(x.q_status, s.quarry_status, c.n_fields)
+        memcpy(x.q_top, s.quarry_top, c.n_fields)
+        x.q_stale = 0
+    x.near = x.tnear | x.qnear
     x.own = s.own[p]
     x.opp_own = 0
     for o in range(s.n_players):
@@ -276,20 +377,38 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
         return          # these decisions need no groups (the table keeps its own key)
     ctx_groups(c, s, x, p)
     x.near |= x.gadj_all
-    for i in range(x.ng):
-        x.gap[i] = adj_points_x(x, s, x.gadj[i])
-        x.gpts[i] = x.gap[i] if x.gcity[i] else 0.0
-    geo_refresh(c, s, x, pol, p)
+    tc = temple_word(s)
+    if x.gap_stale or x.gap_tc != tc or x.gap_mon != s.monuments:
+        for i in range(x.ng):
+            x.gap[i] = adj_points_x(x, s, x.gadj[i])
+            x.gpts[i] = x.gap[i] if x.gcity[i] else 0.0
+        x.gap_stale = 0
+        x.gap_tc = tc
+        x.gap_mon = s.monuments
+    geo_refresh(c, s, x, pol, p, tc)
 
 
-cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int p) noexcept nogil:
-    # clear the cached Geo of every field whose Geo may differ from the snapshot's
-    cdef u128 inval = 0, d, act
-    cdef int i, f, b, t, k
-    cdef double v
+cdef void opp_near_fresh(const HCfg* c, PCtx* x) noexcept nogil:
+    # x.opp_near from scratch
+    cdef u128 d = x.opp_own
+    x.opp_near = 0
+    while d:
+        x.opp_near |= c.nbr[ctz128(d)]
+        d &= d - 1
+
+
+cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int p,
+                      uint64_t tc) noexcept nogil:
+    # clear the cached parts of every field that may differ from the snapshot's:
+    # the group part (inval) after the seat's own pieces, temples, monuments;
+    # the neighbour and quarry terms (inval_t) after any piece or quarry change
+    cdef u128 inval = 0, inval_t = 0, d, act, nb
+    cdef uint8_t old_cols[MAXT]
+    cdef int i, f, b, t, k, lo
     if (x.sn_p != p or (x.sn_h & ~s.houses[p]) or (x.sn_a & ~s.agoras[p]) or (x.sn_pal & ~s.palaces[p])
             or x.sn_mon != s.monuments):
         x.geo_valid = 0         # another seat, a new game, or a monument (rare): all
+        opp_near_fresh(c, x)
     else:
         # the seat's new pieces: fields next to the group each one joined
         d = (s.houses[p] & ~x.sn_h) | (s.agoras[p] & ~x.sn_a) | (s.palaces[p] & ~x.sn_pal)
@@ -298,33 +417,53 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
             b = ctz128(d)
             d &= d - 1
             inval |= x.gadj[x.gid[b]]
+        # temples with new columns: their neighbours and the groups next to them
+        if tc != x.sn_tc:
+            memcpy(old_cols, &x.sn_tc, 8)
+            for t in range(c.n_temples):
+                if s.temple_cols[t] != old_cols[t]:
+                    inval |= c.nbr[c.temple_field[t]]
+                    for k in range(x.ng):
+                        if x.gadj[k] & x.tbit[t]:
+                            inval |= x.gadj[k]
+        x.geo_valid &= ~inval
+        # own new pieces changed own neighbour counts (their group's fields are in inval)
+        inval_t = inval
         # opponents' pieces: the field and its neighbours
         d = x.opp_own ^ x.sn_opp
-        inval |= d
-        while d:
-            inval |= c.nbr[ctz128(d)]
-            d &= d - 1
+        inval_t |= d
+        if x.sn_opp & ~x.opp_own:
+            opp_near_fresh(c, x)
+            while d:
+                inval_t |= c.nbr[ctz128(d)]
+                d &= d - 1
+        else:
+            while d:
+                nb = c.nbr[ctz128(d)]
+                inval_t |= nb
+                x.opp_near |= nb
+                d &= d - 1
         # quarries whose value changed: their neighbours
         act = x.qmask ^ x.sn_qactive
         while act:
-            inval |= c.nbr[ctz128(act)]
+            inval_t |= c.nbr[ctz128(act)]
             act &= act - 1
         for i in range(x.nq):
             f = x.qf[i]
             if x.qv_of[f] != x.sn_qv[f]:
-                inval |= c.nbr[f]
-        # temples with new columns: their neighbours and the groups next to them
-        for t in range(c.n_temples):
-            if s.temple_cols[t] != x.sn_tcols[t]:
-                inval |= c.nbr[c.temple_field[t]]
-                for k in range(x.ng):
-                    if x.gadj[k] & x.tbit[t]:
-                        inval |= x.gadj[k]
-        x.geo_valid &= ~inval
-    x.val_valid &= x.geo_valid
-    if x.val_largest != x.largest:
-        x.val_valid = 0
-        x.val_largest = x.largest
+                inval_t |= c.nbr[f]
+        x.ok &= ~inval_t
+    x.ok &= x.geo_valid
+    if x.ok_largest != x.largest:
+        # the city-growth term changes where the merged group is larger than the smaller of the two
+        lo = x.largest if x.largest < x.ok_largest else x.ok_largest
+        d = x.ok
+        while d:
+            f = ctz128(d)
+            d &= d - 1
+            if x.geo[f].size > lo:
+                x.ok &= ~bit128(f)
+        x.ok_largest = x.largest
     # a field's score = base + val + inc x cq[kind]
     x.cq[0] = x.qa_left * (pol.w[F_DENY_QUARRY] + pol.w[F_MARBLE_INCOME])
     x.cq[1] = x.qa_left * pol.w[F_DENY_QUARRY]
@@ -338,8 +477,7 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     x.sn_qactive = x.qmask
     for i in range(x.nq):
         x.sn_qv[x.qf[i]] = x.qv_of[x.qf[i]]
-    for t in range(c.n_temples):
-        x.sn_tcols[t] = s.temple_cols[t]
+    x.sn_tc = tc
 
 
 cdef inline double marble_score_delta(const PCtx* x, int delta) noexcept nogil:
@@ -430,12 +568,22 @@ cdef void monument_features(const HCfg* c, const HState* s, const PCtx* x, int f
     F[F_DENY_FIELD] = popcount128(nb & x.opp_own)
 
 
-cdef inline int ring_points(const HCfg* c, const HState* s, int p, int r) noexcept nogil:
+cdef inline int most_rings(const HState* s, int p) noexcept nogil:
+    # the most rings of one of p's opponents
     cdef int o, most = 0
     for o in range(s.n_players):
         if o != p and s.rings[o] > most:
             most = s.rings[o]
+    return most
+
+
+cdef inline int ring_points_m(const HCfg* c, int r, int most) noexcept nogil:
+    # ring points of r rings when the opponents' most is `most`
     return 2 * r + (3 if r >= most and (r > 0 or c.ring_bonus_all_tied) else 0)
+
+
+cdef inline int ring_points(const HCfg* c, const HState* s, int p, int r) noexcept nogil:
+    return ring_points_m(c, r, most_rings(s, p))
 
 
 cdef void temple_coefs(const HCfg* c, const HState* s, const PCtx* x, double* mine, double* opp) noexcept nogil:
@@ -551,7 +699,8 @@ cdef inline void split_terms(const HCfg* c, const HState* s, const PCtx* x, cons
     # a split's score = base + sum_t x_t a_t + ring_value[completions]
     cdef double mine[MAXT]
     cdef double opp[MAXT]
-    cdef int t, k, rings, cost = c.space_cost[space]
+    cdef int t, k, rings, cost = c.space_cost[space], most = most_rings(s, x.p)
+    cdef int now = ring_points_m(c, s.rings[x.p], most)
     temple_coefs(c, s, x, mine, opp)
     for t in range(c.n_temples):
         a[t] = pol.w[F_TEMPLE_COLUMNS] * mine[t] + pol.w[F_OPPONENT_GAIN] * opp[t]
@@ -559,8 +708,7 @@ cdef inline void split_terms(const HCfg* c, const HState* s, const PCtx* x, cons
         rings = 1 + k
         if rings > s.supply_rings:
             rings = s.supply_rings
-        ring_value[k] = pol.w[F_RINGS] * (ring_points(c, s, x.p, s.rings[x.p] + rings)
-                                          - ring_points(c, s, x.p, s.rings[x.p]))
+        ring_value[k] = pol.w[F_RINGS] * (ring_points_m(c, s.rings[x.p] + rings, most) - now)
     base[0] = (pol.w[F_COST] * cost + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -cost)
                + (pol.w[F_LATE_COST] * cost if x.last_round else 0.0))
 
@@ -803,22 +951,13 @@ cdef inline double dmax(double a, double b) noexcept nogil:
     return b if b > a else a
 
 
-cdef inline void field_geo(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol, u128 nb,
-                           Geo* g) noexcept nogil:
+cdef inline void field_geo(const HCfg* c, const HState* s, const PCtx* x, u128 nb, Geo* g) noexcept nogil:
     # adj_points is a sum over fields, so the merged group's points are the old
     # groups' points plus those of the fresh fields (nb minus their neighbourhood)
-    cdef u128 own_nb = nb & x.own, oldadj = 0, q, fresh, t
+    cdef u128 own_nb = nb & x.own, oldadj = 0, fresh, t
     cdef uint64_t gb = 0
     cdef int k, cols = 0
-    cdef double inc = 0.0, extra = 0.0
-    g.t1 = pol.w[F_CONNECT] * popcount128(own_nb) + pol.w[F_DENY_FIELD] * popcount128(nb & x.opp_own)
-    q = nb & x.qmask
-    g.hq = q != 0
-    g.inc = 0.0
-    while q:
-        inc += x.qv_of[ctz128(q)]
-        q &= q - 1
-    g.inc = inc
+    cdef double extra = 0.0
     g.size = 1
     g.hh = 0
     g.pp = 0
@@ -856,35 +995,43 @@ cdef inline void field_geo(const HCfg* c, const HState* s, const PCtx* x, const 
     g.dpts = extra + (3 * g.mon + cols)
 
 
-cdef inline Geo* geo_of(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int f) noexcept nogil:
-    # the field's Geo, from the cache when still valid
-    cdef u128 b = bit128(f)
-    if not (x.geo_valid & b):
-        field_geo(c, s, x, pol, c.nbr[f], &x.geo[f])
-        x.geo_valid |= b
-    return &x.geo[f]
-
-
 cdef inline void geo_values(const PCtx* x, const Policy* pol, const Geo* g, double* v) noexcept nogil:
-    # build_score minus the plain-field base and the quarry terms (those scale with the
-    # quarry actions left: see geo_score), for a house, an agora and a palace (v[0..2]).
-    # A lone house or palace is no city; the piece makes one when the group has the other kind.
+    # build_score minus the plain-field base, the neighbour term t1 and the quarry
+    # terms (those scale with the quarry actions left: see field_score), for a
+    # house, an agora and a palace (v[0..2]). A field's value for kind k is
+    # t1 + v[k]. A lone house or palace is no city; the piece makes one when the
+    # group has the other kind.
     cdef double C = pol.w[F_CITY_POINTS] * g.dpts + pol.w[F_TEMPLE_REACH] * g.room
     cdef double N = pol.w[F_TEMPLE_REACH] * (0.5 * g.room) + pol.w[F_MONUMENT_REACH] * g.mon
     if g.size > x.largest:
         C += pol.w[F_CITY_GROWTH] * (g.size - x.largest)
-    v[0] = g.t1 + (C if g.pp else N)
-    v[1] = g.t1 + (C if (g.hh and g.pp) else N)
-    v[2] = g.t1 + (C if g.hh else N)
+    v[0] = C if g.pp else N
+    v[1] = C if (g.hh and g.pp) else N
+    v[2] = C if g.hh else N
 
 
-cdef inline double* vals_of(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int f) noexcept nogil:
-    # geo_values of field f, from the cache when still valid
-    cdef u128 b = bit128(f)
-    if not (x.val_valid & b):
-        geo_values(x, pol, geo_of(c, s, x, pol, f), x.val[f])
-        x.val_valid |= b
-    return x.val[f]
+cdef void field_fill(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int f) noexcept nogil:
+    # make x.t1[f], x.inc[f] and x.xv[f] valid (the slow path of field_ready);
+    # the group part only when it is not valid still
+    cdef u128 nb = c.nbr[f], q
+    cdef double inc = 0.0
+    x.t1[f] = pol.w[F_CONNECT] * popcount128(nb & x.own) + pol.w[F_DENY_FIELD] * popcount128(nb & x.opp_own)
+    q = nb & x.qmask
+    while q:
+        inc += x.qv_of[ctz128(q)]
+        q &= q - 1
+    x.inc[f] = inc
+    if not mask_has(x.geo_valid, f):
+        field_geo(c, s, x, nb, &x.geo[f])
+        mask_set(&x.geo_valid, f)
+    geo_values(x, pol, &x.geo[f], x.xv[f])
+    mask_set(&x.ok, f)
+
+
+cdef inline void field_ready(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int f) noexcept nogil:
+    # x.t1[f], x.inc[f] and x.xv[f] valid, from the cache when they are
+    if not mask_has(x.ok, f):
+        field_fill(c, s, x, pol, f)
 
 
 cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol,
@@ -894,25 +1041,35 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     # and the seat's marble, so the maxima are kept per kind and land.
     cdef double mx[3][2]
     cdef double* vp
-    cdef double inc, v
+    cdef double inc, v, t1, cq0, cq1, cq2
     cdef u128 free = c.building & ~s.occupied, fields, b
     cdef int k, f, land, phase, left
     cdef const int* cost
-    cdef Geo* g
     for k in range(3):
         mx[k][0] = -INFINITY
         mx[k][1] = -INFINITY
     fields = free & x.near
+    # locals: the compiler cannot keep x's fields in registers across field_fill
+    cq0 = x.cq[0]
+    cq1 = x.cq[1]
+    cq2 = x.cq[2]
     while fields:
         f = ctz128(fields)
         fields &= fields - 1
-        vp = vals_of(c, s, x, pol, f)
-        inc = x.geo[f].inc
+        field_ready(c, s, x, pol, f)
+        vp = x.xv[f]
+        t1 = x.t1[f]
+        inc = x.inc[f]
         land = x.land[f]
-        for k in range(3):
-            v = vp[k] + inc * x.cq[k]
-            if v > mx[k][land]:
-                mx[k][land] = v
+        v = (t1 + vp[0]) + inc * cq0
+        if v > mx[0][land]:
+            mx[0][land] = v
+        v = (t1 + vp[1]) + inc * cq1
+        if v > mx[1][land]:
+            mx[1][land] = v
+        v = (t1 + vp[2]) + inc * cq2
+        if v > mx[2][land]:
+            mx[2][land] = v
     for k in range(3):
         best[k] = 0.0
         if k == 0:
@@ -945,13 +1102,9 @@ cdef double best_monument_fast(const HCfg* c, const HState* s, const PCtx* x, co
     cdef double best = 0.0, v, base
     cdef int f, k, o
     cdef uint64_t gb
-    cdef u128 fields, nb, own_nb, d, near_pieces = x.gadj_all
+    cdef u128 fields, nb, own_nb, near_pieces = x.gadj_all | x.opp_near
     if s.supply_monuments <= 0 or x.marble < c.cost_monument:
         return 0.0
-    d = x.opp_own
-    while d:
-        near_pieces |= c.nbr[ctz128(d)]
-        d &= d - 1
     base = (pol.w[F_COST] * c.cost_monument + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -c.cost_monument)
             + (pol.w[F_LATE_COST] * c.cost_monument if x.last_round else 0.0))
     fields = c.inland_building & ~s.occupied
@@ -1001,19 +1154,35 @@ cdef void temple_coefs_fast(const HCfg* c, const HState* s, const PCtx* x, doubl
                     opp[t] += 1.0
 
 
+cdef inline void temple_coefs_memo(const HCfg* c, const HState* s, PCtx* x) noexcept nogil:
+    # x.tc_mine, x.tc_opp = temple_coefs, recomputed only after new groups or pieces
+    cdef int o
+    if not x.tc_stale:
+        for o in range(s.n_players):
+            if x.tc_key[o] != s.own[o]:
+                x.tc_stale = 1
+                break
+    if x.tc_stale:
+        temple_coefs_fast(c, s, x, x.tc_mine, x.tc_opp)
+        x.tc_stale = 0
+        for o in range(s.n_players):
+            x.tc_key[o] = s.own[o]
+
+
 cdef void split_terms_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol,
                            const double* mine, const double* opp, double* a,
                            double* ring_value) noexcept nogil:
     # split_terms without the cost part (the same for every space)
     cdef int t, k, rings
-    cdef double now = ring_points(c, s, x.p, s.rings[x.p])
+    cdef int most = most_rings(s, x.p)
+    cdef double now = ring_points_m(c, s.rings[x.p], most)
     for t in range(c.n_temples):
         a[t] = pol.w[F_TEMPLE_COLUMNS] * mine[t] + pol.w[F_OPPONENT_GAIN] * opp[t]
     for k in range(MAXT + 1):
         rings = 1 + k
         if rings > s.supply_rings:
             rings = s.supply_rings
-        ring_value[k] = pol.w[F_RINGS] * (ring_points(c, s, x.p, s.rings[x.p] + rings) - now)
+        ring_value[k] = pol.w[F_RINGS] * (ring_points_m(c, s.rings[x.p] + rings, most) - now)
 
 
 cdef double best_split_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol,
@@ -1051,8 +1220,6 @@ cdef void score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx* 
                        const int16_t* buf, int n, double* sc) noexcept nogil:
     # choose_space: w . F of action_features, term by term in dot's order
     cdef double bb[3]
-    cdef double mine[MAXT]
-    cdef double opp[MAXT]
     cdef double a[MAXT]
     cdef double ring_value[MAXT + 1]
     cdef double inc_me = 0.0, inc_opp = 0.0, v, mon = 0.0, sv, gain
@@ -1080,8 +1247,8 @@ cdef void score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx* 
             sv = mon
         elif kind == SK_TEMPLE:
             if not have_temple:
-                temple_coefs_fast(c, s, x, mine, opp)
-                split_terms_fast(c, s, x, pol, mine, opp, a, ring_value)
+                temple_coefs_memo(c, s, x)
+                split_terms_fast(c, s, x, pol, x.tc_mine, x.tc_opp, a, ring_value)
                 have_temple = 1
             v = pol.w[F_TEMPLE_FIRST] * (1.0 if (s.temple_marker < 0 and not x.last_round) else 0.0)
             sv = best_split_fast(c, s, x, pol, sp, a, ring_value)
@@ -1108,62 +1275,74 @@ cdef void score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx* 
         sc[i] = v
 
 
-cdef void score_actions(const HCfg* c, const HState* s, const Policy* pol, PCtx* x,
-                        const int16_t* buf, int n, double* sc) noexcept nogil:
+cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCtx* x,
+                          const int16_t* buf, int n, double* sc) noexcept nogil:
+    # sc[i] = w . F(buf[i]); returns the highest score (-INFINITY when n = 0)
     cdef double F[NF]
     cdef double cache[6]
     cdef double base[2]
     cdef double a[MAXT]
     cdef double ring_value[MAXT + 1]
-    cdef double tbase
-    cdef int i, act, cols, f, kind, ph = s.phase
-    cdef u128 nb
-    cdef double* vp
+    cdef double tbase, v, cqk, best = -INFINITY
+    cdef u128 interesting
+    cdef int i = 0, act, cols, cost, f, kind, ph = s.phase
+    cdef double* xv
     if ph == PH_BUILD_HOUSE or ph == PH_BUILD_AGORA or ph == PH_BUILD_PALACE:
         base[0] = build_base(c, x, pol, ph, 0)
         base[1] = build_base(c, x, pol, ph, 1)
         kind = 0 if ph == PH_BUILD_HOUSE else (1 if ph == PH_BUILD_AGORA else 2)
-        for i in range(n):
-            act = buf[i]
-            if act == A_PASS:
-                sc[i] = 0.0
-                continue
-            f = act - A_FIELD
-            nb = c.nbr[f]
-            if not (nb & x.interesting):
-                sc[i] = base[x.land[f]]
-                continue
-            vp = vals_of(c, s, x, pol, f)        # fills x.geo[f] first
-            sc[i] = base[x.land[f]] + vp[kind] + x.geo[f].inc * x.cq[kind]
-        return
+        if n > 0 and buf[0] == A_PASS:       # sorted: PASS (16) comes before every field
+            sc[0] = 0.0
+            best = 0.0
+            i = 1
+        # locals: the compiler cannot keep x's fields in registers across field_fill
+        interesting = x.interesting
+        cqk = x.cq[kind]
+        while i < n:
+            f = buf[i] - A_FIELD
+            if not (c.nbr[f] & interesting):
+                v = base[x.land[f]]
+            else:
+                field_ready(c, s, x, pol, f)
+                v = base[x.land[f]] + (x.t1[f] + x.xv[f][kind]) + x.inc[f] * cqk
+            sc[i] = v
+            if v > best:
+                best = v
+            i += 1
+        return best
     if ph == PH_CHOOSE:
         score_spaces(c, s, pol, x, buf, n, sc)
-        return
-    if ph == PH_TEMPLE:
-        split_terms(c, s, x, pol, s.space, a, ring_value, &tbase)
+    elif ph == PH_TEMPLE:
+        # = split_terms, the temple coefficients from the memo
+        temple_coefs_memo(c, s, x)
+        split_terms_fast(c, s, x, pol, x.tc_mine, x.tc_opp, a, ring_value)
+        cost = c.space_cost[s.space]
+        tbase = (pol.w[F_COST] * cost + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -cost)
+                 + (pol.w[F_LATE_COST] * cost if x.last_round else 0.0))
         cols = c.space_columns[s.space]
         for i in range(n):
             act = buf[i]
             sc[i] = 0.0 if act == A_PASS else split_score(c, s, cols, act - A_SPLIT, a, ring_value, tbase)
-        return
-    for i in range(6):
-        cache[i] = INFINITY
-    for i in range(n):
-        action_features(c, s, x, pol, buf[i], F, cache)
-        sc[i] = dot(pol, F)
-
-
-cdef int select_action(const Policy* pol, uint64_t* prng, const int16_t* buf, const double* sc,
-                       int n) noexcept nogil:
-    cdef int i, nt = 0
-    cdef int ties[MAXLEGAL]
-    cdef double best = -INFINITY, total, u
-    cdef double wts[MAXLEGAL]
-    if pol.epsilon > 0.0 and rng_uniform(prng) < pol.epsilon:
-        return buf[rng_below(prng, n)]
+    else:
+        for i in range(6):
+            cache[i] = INFINITY
+        for i in range(n):
+            action_features(c, s, x, pol, buf[i], F, cache)
+            sc[i] = dot(pol, F)
     for i in range(n):
         if sc[i] > best:
             best = sc[i]
+    return best
+
+
+cdef int select_action(const Policy* pol, uint64_t* prng, const int16_t* buf, const double* sc,
+                       int n, double best) noexcept nogil:
+    # best: the highest of sc[0..n-1]
+    cdef int i, nt = 0, first = 0, k
+    cdef double total, u, low
+    cdef double wts[MAXLEGAL]
+    if pol.epsilon > 0.0 and rng_uniform(prng) < pol.epsilon:
+        return buf[rng_below(prng, n)]
     if pol.temperature > 0.0:
         total = 0.0
         for i in range(n):
@@ -1175,13 +1354,22 @@ cdef int select_action(const Policy* pol, uint64_t* prng, const int16_t* buf, co
             if u < 0.0:
                 return buf[i]
         return buf[n - 1]
+    # ties: every score within 1e-9 of the best, one drawn uniformly (in buf order)
+    low = best - 1e-9
     for i in range(n):
-        if sc[i] >= best - 1e-9:
-            ties[nt] = i
+        if sc[i] >= low:
+            if nt == 0:
+                first = i
             nt += 1
     if nt == 1:
-        return buf[ties[0]]
-    return buf[ties[rng_below(prng, nt)]]
+        return buf[first]
+    k = <int>rng_below(prng, nt)
+    for i in range(first, n):
+        if sc[i] >= low:
+            if k == 0:
+                return buf[i]
+            k -= 1
+    return buf[n - 1]       # not reached
 
 
 cdef int choose_action(const HCfg* c, const HState* s, const Policy* pol, uint64_t* prng,
@@ -1191,5 +1379,4 @@ cdef int choose_action(const HCfg* c, const HState* s, const Policy* pol, uint64
     if pol.kind == 0:
         return buf[rng_below(prng, n)]
     make_ctx(c, s, x, pol)
-    score_actions(c, s, pol, x, buf, n, sc)
-    return select_action(pol, prng, buf, sc, n)
+    return select_action(pol, prng, buf, sc, n, score_actions(c, s, pol, x, buf, n, sc))

@@ -155,3 +155,48 @@ def policy_scores(State st, policy):
     make_ctx(&st.cc.c, &st.s, &pol.x, &pol)
     score_actions(&st.cc.c, &st.s, &pol, &pol.x, buf, n, sc)
     return [int(buf[i]) for i in range(n)], np.array([sc[i] for i in range(n)])
+
+
+def memo_check(players, seed, policies, config=None, **settings):
+    """Check the heuristic's per-seat memo on one game: ``(decisions, largest difference)``.
+
+    Plays the game as ``play_batch`` does (each seat's memo kept from one of
+    its decisions to the next) and, at every heuristic decision, scores the
+    legal actions once more from a cold memo. The memo is pure, so the largest
+    absolute difference of the two score vectors must be 0.
+    """
+    cfg = _resolve_config(players, config, settings)
+    cdef CConfig cc = compiled(cfg)
+    cdef const HCfg* c = &cc.c
+    cdef HState s
+    cdef Policy pol[MAXP]
+    cdef Policy fresh
+    cdef int16_t buf[MAXLEGAL]
+    cdef double sc[MAXLEGAL]
+    cdef double sc2[MAXLEGAL]
+    cdef uint64_t prng[4]
+    cdef int n, a, i, p, checked = 0
+    cdef double worst = 0.0, d
+    make_policies(pol, cfg.players, policies)
+    setup(c, &s, <uint64_t>int(seed))
+    rng_seed(prng, <uint64_t>int(seed), POLICY_SALT)
+    n = advance(c, &s, buf)
+    while n > 0:
+        p = s.current
+        if pol[p].kind == 1:
+            make_ctx(c, &s, &pol[p].x, &pol[p])
+            score_actions(c, &s, &pol[p], &pol[p].x, buf, n, sc)
+            memcpy(&fresh, &pol[p], sizeof(Policy))
+            memset(&fresh.x, 0, sizeof(PCtx))
+            make_ctx(c, &s, &fresh.x, &fresh)
+            score_actions(c, &s, &fresh, &fresh.x, buf, n, sc2)
+            for i in range(n):
+                d = sc[i] - sc2[i] if sc[i] >= sc2[i] else sc2[i] - sc[i]
+                if d > worst:
+                    worst = d
+            checked += 1
+        a = choose_action(c, &s, &pol[p], prng, buf, n)
+        apply_action(c, &s, a)
+        s.decisions += 1
+        n = advance(c, &s, buf)
+    return checked, worst
