@@ -73,6 +73,8 @@ cdef class CConfig:
                 c.island_nbr[i] |= (<uint64_t>1) << j
             for j in b.island_sea[i]:
                 c.sea_island[j] |= (<uint64_t>1) << i
+        for i in range(b.n_sea):
+            c.all_sea |= bit128(i)
         for j in b.entries:
             c.entries |= bit128(j)
         for j in b.edges:

@@ -121,6 +121,7 @@ ctypedef struct YCfg:
     u128 island_sea[MAXISL]
     uint64_t island_nbr[MAXISL]
     uint64_t sea_island[MAXSEA]
+    u128 all_sea                     # the board's sea spaces
     u128 entries
     u128 edges
     int n_tiles
