@@ -86,6 +86,9 @@ cdef class CConfig:
             c.tile_tp[i] = t.trading_post
             for col in range(NCOL):
                 c.tile_boats[i][col] = t.boats[col]
+                c.tile_need[i] |= (<uint64_t>t.boats[col]) << (8 * col)
+            for k in range(21):
+                c.tile_fit[i][k] = t.pp / (1.0 + k)
         for i in range(NSPEC):
             c.spec_pp[i] = cfg.spec_pp[i]
         for col in range(NCOL):

@@ -129,6 +129,8 @@ ctypedef struct YCfg:
     int tile_boats[MAXTILES][NCOL]
     int tile_pp[MAXTILES]
     int tile_tp[MAXTILES]            # trading post
+    uint64_t tile_need[MAXTILES]     # tile_boats packed, one byte per colour (for the policy)
+    double tile_fit[MAXTILES][21]    # tile_pp / (1 + m) for m boats missing (for the policy)
     int spec_pp[NSPEC]
     int buy[NCOL]
     int sell[NCOL]
