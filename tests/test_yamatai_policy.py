@@ -161,3 +161,20 @@ def test_kernel_plays_the_first_best_action_of_the_features(players):
             seen.add(st.to_dict()["turn_state"]["fleet"] if st.stage == "post" else 0)
             st.apply(a)
     assert {4, 6, 8} <= seen       # the fleet-ability features were exercised in post
+
+
+def test_every_feature_is_documented_in_the_engine_doc():
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "yamatai_engine.md").read_text(encoding="utf-8")
+    for name in yamatai.FEATURES:
+        assert f"| `{name}` |" in doc, name
+
+
+def test_tune_runs_for_yamatai_with_its_own_default_field(tmp_path):
+    from strategies import tune
+    assert tune.default_field("yamatai") == "balanced,builder,specialist_collector,merchant"
+    res = tune.cem("yamatai", players=3, budget=300, population=4, games=24, seed=2, log=lambda *a: None)
+    assert res["field"] == ["balanced", "builder", "specialist_collector", "merchant"]
+    assert res["n"] >= 30 and res["ci"][0] <= res["win_share"] <= res["ci"][1]
+    s = strategies.resolve("yamatai", str(tune.write_preset(tmp_path / "yamatai_t.toml", "t", res, "yamatai")))
+    assert s.weights == res["weights"]
