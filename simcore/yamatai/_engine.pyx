@@ -75,6 +75,8 @@ cdef class CConfig:
                 c.sea_island[j] |= (<uint64_t>1) << i
         for i in range(b.n_sea):
             c.all_sea |= bit128(i)
+        for i in range(b.n_islands):
+            c.all_isl |= (<uint64_t>1) << i
         for j in b.entries:
             c.entries |= bit128(j)
         for j in b.edges:

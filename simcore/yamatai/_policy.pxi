@@ -137,9 +137,15 @@ cdef inline int boats_missing(uint64_t need, uint64_t have) noexcept nogil:
     return <int>(((d * <uint64_t>0x0101010101) >> 32) & 0xFF)
 
 
+cdef inline uint64_t sign_bits(uint64_t w) noexcept nogil:
+    """Bit k = the sign bit of byte k of w."""
+    return ((w & <uint64_t>0x8080808080808080) * <uint64_t>0x0002040810204081) >> 56
+
+
 cdef void ctx_base(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
     cdef int p = me(s), k, t, i
     cdef uint32_t m
+    cdef uint64_t wt, wb, empty, notok
     x.ready |= 1
     x.p = p
     x.allow = 1 if s.fleet == 9 else 0
@@ -157,13 +163,17 @@ cdef void ctx_base(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
         x.tiles |= (<uint32_t>1) << t
         if c.tile_pp[t] > x.max_pp:
             x.max_pp = c.tile_pp[t]
-    # empty islands and islands holding a token, without branches
-    x.empty = 0
-    x.tok = 0
-    for i in range(c.n_islands):
-        x.empty |= (<uint64_t>((s.token[i] < 0) & (s.building[i] == B_NONE))) << i
-        x.tok |= (<uint64_t>(s.token[i] >= 0)) << i
-    x.empty &= ~s.sacred
+    # empty islands and islands holding a token, 8 islands a word: no token and no building are the
+    # int8 values -1, i.e. the sign bits (the arrays are MAXISL long, zero past n_islands)
+    empty = 0
+    notok = 0
+    for i in range(0, c.n_islands, 8):
+        memcpy(&wt, &s.token[i], 8)
+        memcpy(&wb, &s.building[i], 8)
+        notok |= sign_bits(wt) << i
+        empty |= sign_bits(wt & wb) << i
+    x.tok = ~notok & c.all_isl
+    x.empty = empty & ~s.sacred & c.all_isl
     x.have_done = 0
     x.hand_fit_done = False
     memset(x.memo_done, 0, sizeof(x.memo_done))
@@ -458,6 +468,29 @@ cdef uint32_t action_features(const YCfg* c, const YState* s, Ctx* x, int a, dou
             F[F_SET_ASIDE] = (s.set_aside[p] + n) // 2 - s.set_aside[p] // 2
             mask |= (<uint32_t>1) << F_SET_ASIDE
         return mask
+    if A_PLACE <= a < A_BUILD:
+        sp = (a - A_PLACE) // 5
+        col = (a - A_PLACE) % 5
+        F[F_PLACE] = 1.0
+        n = 0
+        isl = c.sea_island[sp]
+        while isl:
+            i = __builtin_ctzll(isl)
+            isl &= isl - 1
+            if s.token[i] >= 0:
+                n += 1
+        F[F_PLACE_TOKENS] = n
+        ready(c, s, x, CX_BASE)
+        best = 0.0
+        isl = c.sea_island[sp] & x.empty
+        while isl:
+            i = __builtin_ctzll(isl)
+            isl &= isl - 1
+            v = fit_of(c, s, x, i, NOCOL, col)
+            if v > best:
+                best = v
+        F[F_PLACE_FIT] = best / 5.0
+        return ((<uint32_t>1) << F_PLACE) | ((<uint32_t>1) << F_PLACE_TOKENS) | ((<uint32_t>1) << F_PLACE_FIT)
     if st == ST_FLEET:
         F[F_FLEET_BOATS] = 0.0
         F[F_FLEET_GOLD] = 0.0
@@ -574,29 +607,6 @@ cdef uint32_t action_features(const YCfg* c, const YState* s, Ctx* x, int a, dou
             return 0
         F[F_DENY] = v / 5.0
         return (<uint32_t>1) << F_DENY
-    if A_PLACE <= a < A_BUILD:
-        sp = (a - A_PLACE) // 5
-        col = (a - A_PLACE) % 5
-        F[F_PLACE] = 1.0
-        n = 0
-        isl = c.sea_island[sp]
-        while isl:
-            i = __builtin_ctzll(isl)
-            isl &= isl - 1
-            if s.token[i] >= 0:
-                n += 1
-        F[F_PLACE_TOKENS] = n
-        ready(c, s, x, CX_BASE)
-        best = 0.0
-        isl = c.sea_island[sp] & x.empty
-        while isl:
-            i = __builtin_ctzll(isl)
-            isl &= isl - 1
-            v = fit_of(c, s, x, i, NOCOL, col)
-            if v > best:
-                best = v
-        F[F_PLACE_FIT] = best / 5.0
-        return ((<uint32_t>1) << F_PLACE) | ((<uint32_t>1) << F_PLACE_TOKENS) | ((<uint32_t>1) << F_PLACE_FIT)
     if A_BUILD <= a < A_SWAPTOK:
         return build_features(c, s, p, (a - A_BUILD) >> 6, (a - A_BUILD) & 63, F)
     # fleets 6, 4 and 8 act (for the features) in post: after placing, before collecting/building
@@ -702,7 +712,8 @@ cdef int choose_action(const YCfg* c, const YState* s, const Policy* pol, uint64
         return buf[rng_below(prng, n)]
     x.ready = 0
     best = -1e300
-    for i in range(n):
+    i = 0
+    while i < n:
         a = buf[i]
         if a >= A_SWAPTOK and s.stage != ST_POST:
             # fleets 4, 6, 8 outside post: all features 0, and so for every later action (sorted list)
@@ -714,7 +725,30 @@ cdef int choose_action(const YCfg* c, const YState* s, const Policy* pol, uint64
             if best < 0.0:
                 best = 0.0
                 arg = i
+            i += 1
             continue
+        if a >= A_SWAPBOATS:
+            # the rest of the list: fleet 8's swaps in post; most move no mark and recolour nothing
+            # next to a candidate island (flags 0): score 0 without a call
+            ready(c, s, &x, CX_SWAP)
+            while i < n:
+                a = buf[i]
+                if (((x.sflag[(a - A_SWAPBOATS) >> 7] | x.sflag[(a - A_SWAPBOATS) & 127]) & 3) == 0
+                        or swap_is_zero(c, s, &x, a)):
+                    sc = 0.0
+                else:
+                    mask = action_features(c, s, &x, a, F)
+                    sc = 0.0
+                    while mask:
+                        k = __builtin_ctz(mask)
+                        mask &= mask - 1
+                        sc += pol.w[k] * F[k]
+                scores[i] = sc
+                if sc > best:
+                    best = sc
+                    arg = i
+                i += 1
+            break
         if a >= A_SACRED and quick_zero(c, s, &x, a):
             sc = 0.0
         else:
@@ -729,6 +763,7 @@ cdef int choose_action(const YCfg* c, const YState* s, const Policy* pol, uint64
         if sc > best:
             best = sc
             arg = i
+        i += 1
     if pol.temperature <= 0.0:
         return buf[arg]
     total = 0.0

@@ -122,6 +122,7 @@ ctypedef struct YCfg:
     uint64_t island_nbr[MAXISL]
     uint64_t sea_island[MAXSEA]
     u128 all_sea                     # the board's sea spaces
+    uint64_t all_isl                 # the board's islands
     u128 entries
     u128 edges
     int n_tiles
