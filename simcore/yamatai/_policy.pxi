@@ -105,8 +105,8 @@ ctypedef struct Ctx:
     uint64_t have_done
     uint64_t have[MAXISL]         # boats next to each island, one byte per colour
     uint64_t memo_done[NOCOL + 1][NOCOL + 1]
-    double fit[MAXISL][NOCOL + 1][NOCOL + 1]   # best tile PP / (1 + boats missing); island boats - rem + add
-    int8_t bv[MAXISL][NOCOL + 1][NOCOL + 1]    # best PP buildable (missing <= allow), 0 = none
+    double fit[NOCOL + 1][NOCOL + 1][MAXISL]   # [rem][add][island]: best tile PP / (1 + boats missing)
+    int8_t bv[NOCOL + 1][NOCOL + 1][MAXISL]    # [rem][add][island]: best PP buildable (missing <= allow)
     # ability baseline (windows)
     u128 marked
     uint64_t adj                  # islands next to a marked boat
@@ -205,21 +205,21 @@ cdef void island_memo(const YCfg* c, const YState* s, Ctx* x, int i, int rem, in
             best = v
         if missing <= x.allow and c.tile_pp[t] > bvv:
             bvv = c.tile_pp[t]
-    x.fit[i][rem][add] = best
-    x.bv[i][rem][add] = bvv
+    x.fit[rem][add][i] = best
+    x.bv[rem][add][i] = bvv
     x.memo_done[rem][add] |= (<uint64_t>1) << i
 
 
 cdef inline double fit_of(const YCfg* c, const YState* s, Ctx* x, int i, int rem, int add) noexcept nogil:
     if not ((x.memo_done[rem][add] >> i) & 1):
         island_memo(c, s, x, i, rem, add)
-    return x.fit[i][rem][add]
+    return x.fit[rem][add][i]
 
 
 cdef inline int bv_of(const YCfg* c, const YState* s, Ctx* x, int i, int rem, int add) noexcept nogil:
     if not ((x.memo_done[rem][add] >> i) & 1):
         island_memo(c, s, x, i, rem, add)
-    return x.bv[i][rem][add]
+    return x.bv[rem][add][i]
 
 
 cdef void ctx_ability(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:

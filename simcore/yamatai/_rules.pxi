@@ -300,11 +300,13 @@ cdef int legal_actions(const YCfg* c, const YState* s, int32_t* buf) noexcept no
         return 0
     p = me(s)
     if st == ST_FLEET:
-        for k in range(1, NFLEET + 1):
-            for i in range(s.face_up):
-                if s.track[i] == k:
-                    buf[n] = k
-                    n += 1
+        im = 0
+        for i in range(s.face_up):
+            im |= (<uint64_t>1) << s.track[i]
+        while im:
+            buf[n] = __builtin_ctzll(im)
+            im &= im - 1
+            n += 1
         return n
     if st == ST_FLEET10:
         buf[n] = A_PASS
