@@ -115,6 +115,7 @@ ctypedef struct Ctx:
     int nmarked
     int tokens_now                # tokens collectable now (at most one per marked boat, no matching)
     int best_now                  # best PP buildable now
+    uint64_t hope                 # okisl islands a one-boat change could make beat best_now
     double hand_fit_now           # hand_fit of the hand as it is (allow as discount), filled lazily
     bint hand_fit_done
     # fleet 8 (swaps), stage post
@@ -179,6 +180,18 @@ cdef void ctx_base(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
     memset(x.memo_done, 0, sizeof(x.memo_done))
 
 
+cdef inline uint64_t have_of(const YCfg* c, const YState* s, Ctx* x, int i) noexcept nogil:
+    """The boats next to island i, one byte per colour (cached)."""
+    cdef int col
+    cdef int h[NCOL]
+    if not ((x.have_done >> i) & 1):
+        for col in range(NCOL):
+            h[col] = popcount128(c.island_sea[i] & s.boat[col])
+        x.have[i] = pack_boats(h)
+        x.have_done |= (<uint64_t>1) << i
+    return x.have[i]
+
+
 cdef void island_memo(const YCfg* c, const YState* s, Ctx* x, int i, int rem, int add) noexcept nogil:
     """Fill fit and bv of island i with its boats minus ``rem`` plus ``add`` (NOCOL: none)."""
     cdef int col, t, missing, bvv = 0
@@ -186,12 +199,7 @@ cdef void island_memo(const YCfg* c, const YState* s, Ctx* x, int i, int rem, in
     cdef uint32_t m = x.tiles
     cdef uint64_t hp
     cdef double best = 0.0, v
-    if not ((x.have_done >> i) & 1):
-        for col in range(NCOL):
-            h[col] = popcount128(c.island_sea[i] & s.boat[col])
-        x.have[i] = pack_boats(h)
-        x.have_done |= (<uint64_t>1) << i
-    hp = x.have[i]
+    hp = have_of(c, s, x, i)
     if rem < NOCOL:
         hp -= (<uint64_t>1) << (8 * rem)
     if add < NOCOL:
@@ -223,8 +231,9 @@ cdef inline int bv_of(const YCfg* c, const YState* s, Ctx* x, int i, int rem, in
 
 
 cdef void ctx_ability(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
-    cdef int i, p = x.p
+    cdef int i, t, p = x.p
     cdef uint64_t m
+    cdef uint32_t tm
     x.ready |= 2
     x.marked = s.marked
     x.nmarked = popcount128(s.marked)
@@ -247,12 +256,28 @@ cdef void ctx_ability(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
         m &= m - 1
         if bv_of(c, s, x, i, NOCOL, NOCOL) > x.best_now:
             x.best_now = bv_of(c, s, x, i, NOCOL, NOCOL)
+    # islands where one boat more (and one other less) could beat best_now: a tile better than it
+    # lacks at most allow + 1 boats; moving boats (fleets 4, 8) changes an island by at most that
+    x.hope = x.okisl
+    if (s.fleet == 4 or s.fleet == 8) and x.max_pp > x.best_now:
+        x.hope = 0
+        m = x.okisl
+        while m:
+            i = __builtin_ctzll(m)
+            m &= m - 1
+            tm = x.tiles
+            while tm:
+                t = __builtin_ctz(tm)
+                tm &= tm - 1
+                if c.tile_pp[t] > x.best_now and boats_missing(c.tile_need[t], have_of(c, s, x, i)) <= x.allow + 1:
+                    x.hope |= (<uint64_t>1) << i
+                    break
 
 
 cdef void ctx_swap(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
     cdef int col, r, b, i
     cdef u128 m, near = 0
-    cdef uint64_t cand = x.okisl & x.adj, im, g
+    cdef uint64_t cand = x.okisl & x.adj & x.hope, im, g
     x.ready |= 4
     memset(x.col_at, -1, sizeof(x.col_at))
     memset(x.sflag, 0, sizeof(x.sflag))
@@ -340,7 +365,7 @@ cdef uint32_t boat_change(const YCfg* c, const YState* s, Ctx* x, int s1, int ol
             mask |= (<uint32_t>1) << F_ABILITY_TOKENS
     if x.max_pp <= x.best_now:
         return mask
-    chg = (near1 | near2) & x.okisl & adj
+    chg = (near1 | near2) & x.hope & adj
     while chg:
         i = __builtin_ctzll(chg)
         chg &= chg - 1
