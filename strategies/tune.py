@@ -8,8 +8,10 @@ weights of the built-in heuristic against a field of presets:
    (at least 0.1).
 2. Each generation samples ``--population`` weight vectors and plays each one
    ``--games`` games, in one seat (rotated over the seats) against the field
-   (the other seats cycle through the ``--field`` presets), all candidates on
-   the same game seeds (common random numbers).
+   (the other seats cycle through the ``--field`` presets; by default the
+   heuristic presets of the game's own preset file, ``presets/<game>.toml``,
+   in file order: :func:`default_field`), all candidates on the same game
+   seeds (common random numbers).
 3. The best quarter (the elite) by mean win share gives the next mean and
    standard deviation (smoothed 0.7 new / 0.3 old; a noise floor that shrinks
    over the generations keeps the search from collapsing early).
@@ -26,7 +28,21 @@ import numpy as np
 
 import strategies
 
-DEFAULT_FIELD = "balanced,city_builder,temple_builder,quarry_baron"
+
+
+def default_field(game):
+    """The default opponents of ``game``: the heuristic presets of ``presets/<game>.toml``, in file order.
+
+    Tuned preset files (``<game>_*.toml``) are left out, so a tuning run never
+    plays against an earlier tuning result unless asked to with ``--field``.
+    """
+    path = strategies.PRESET_DIR / f"{game}.toml"
+    if not path.exists():
+        raise ValueError(f"no preset file for {game!r} ({path}): give the opponents with --field")
+    names = [name for name, s in strategies.load_presets(path, game).items() if s.kind == "heuristic"]
+    if not names:
+        raise ValueError(f"{path} has no heuristic preset: give the opponents with --field")
+    return ",".join(names)
 
 
 def _seeds(run_seed, start, n):
@@ -71,7 +87,7 @@ def mean_ci(x, z=1.96):
     return m, m - half, m + half
 
 
-def cem(game="hellas", players=3, budget=50_000, population=12, games=None, field=DEFAULT_FIELD,
+def cem(game="hellas", players=3, budget=50_000, population=12, games=None, field=None,
         start="balanced", seed=0, log=print):
     """Run the cross-entropy search; return a dict with the tuned weights and their evaluation.
 
@@ -83,8 +99,9 @@ def cem(game="hellas", players=3, budget=50_000, population=12, games=None, fiel
         Weight vectors per generation.
     games : int, optional
         Games per candidate per generation (default: sized for about 8 generations, at least 60).
-    field : str or list
-        Comma-separated preset names (or files) of the opponents.
+    field : str or list, optional
+        Comma-separated preset names (or files) of the opponents; default
+        :func:`default_field` of ``game``.
     """
     import simcore
     mod = simcore.games[game]
@@ -92,6 +109,8 @@ def cem(game="hellas", players=3, budget=50_000, population=12, games=None, fiel
     base = strategies.resolve(game, start)
     if base.kind != "heuristic":
         raise ValueError(f"--start must be a heuristic preset, not {start!r}")
+    if field is None:
+        field = default_field(game)
     field_names = [f.strip() for f in field.split(",")] if isinstance(field, str) else list(field)
     field_strats = [strategies.resolve(game, n) for n in field_names]
     field_pols = [s.as_policy() for s in field_strats]
@@ -175,7 +194,10 @@ def add_parser(subparsers):
     p.add_argument("--budget", type=int, default=50_000, help="total games, final evaluation included")
     p.add_argument("--population", type=int, default=12, help="candidates per generation (default 12)")
     p.add_argument("--games", type=int, default=None, help="games per candidate per generation")
-    p.add_argument("--field", default=DEFAULT_FIELD, help=f"opponent presets (default {DEFAULT_FIELD})")
+    p.add_argument("--field", default=None,
+                   help="opponent presets, comma-separated (default: the heuristic presets of "
+                        "strategies/presets/GAME.toml, e.g. for hellas balanced,city_builder,temple_builder,"
+                        "quarry_baron)")
     p.add_argument("--start", default="balanced", help="preset to start from (default balanced)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--name", default="tuned", help="name of the new preset (default tuned)")

@@ -73,6 +73,10 @@ cdef class CConfig:
                 c.island_nbr[i] |= (<uint64_t>1) << j
             for j in b.island_sea[i]:
                 c.sea_island[j] |= (<uint64_t>1) << i
+        for i in range(b.n_sea):
+            c.all_sea |= bit128(i)
+        for i in range(b.n_islands):
+            c.all_isl |= (<uint64_t>1) << i
         for j in b.entries:
             c.entries |= bit128(j)
         for j in b.edges:
@@ -84,6 +88,9 @@ cdef class CConfig:
             c.tile_tp[i] = t.trading_post
             for col in range(NCOL):
                 c.tile_boats[i][col] = t.boats[col]
+                c.tile_need[i] |= (<uint64_t>t.boats[col]) << (8 * col)
+            for k in range(21):
+                c.tile_fit[i][k] = t.pp / (1.0 + k)
         for i in range(NSPEC):
             c.spec_pp[i] = cfg.spec_pp[i]
         for col in range(NCOL):

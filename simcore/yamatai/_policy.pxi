@@ -6,7 +6,10 @@
 # best one (the first among equals); epsilon-random and softmax noise come from
 # the policy stream, which is drawn from only in choose_action (n >= 2), the
 # same in play_batch and play_actions. Only public information is read: never
-# s.deck, s.spec_deck or the face-down fleets (Y-D38).
+# s.deck (except the tiles fleet 3 lets its owner peek at), s.spec_deck or the
+# face-down fleets (Y-D38). Each action sets only a few features; the score
+# sums w[k] * F[k] over those, in feature order, which is the full dot product
+# exactly (the terms left out are w[k] * 0).
 
 cdef enum:
     F_FLEET_BOATS = 0
@@ -29,11 +32,22 @@ cdef enum:
     F_SET_ASIDE = 17
     F_RESERVE = 18
     F_PASS = 19
-    NF = 20
+    F_FLEET_FIT = 20
+    F_TRADE_FIT = 21
+    F_PRESTIGE_ADJ = 22
+    F_MOUNTAIN = 23
+    F_ABILITY_BUILD = 24
+    F_ABILITY_TOKENS = 25
+    F_TOKEN_SWAP = 26
+    F_DENY = 27
+    F_PEEK_TOP = 28
+    NF = 29
 
 C_FEATURES = ("fleet_boats", "fleet_gold", "fleet_early", "fleet_ability", "coins", "hand_boats",
               "place", "place_tokens", "place_fit", "build_pp", "pp_tokens", "group", "collect",
-              "token_set", "recruit_pp", "specialist_value", "keep", "set_aside", "reserve", "pass")
+              "token_set", "recruit_pp", "specialist_value", "keep", "set_aside", "reserve", "pass",
+              "fleet_fit", "trade_fit", "prestige_adjacent", "mountain", "ability_build", "ability_tokens",
+              "token_swap", "deny", "peek_top")
 
 # designed value of each specialist's ability (0-3), by id
 cdef double SPEC_VALUE[NSPEC]
@@ -69,63 +83,383 @@ cdef inline double boat_weight(int col) noexcept nogil:
     return 2.0 if col == 4 else 1.0
 
 
-cdef double place_fit(const YCfg* c, const YState* s, int p, int sp, int col) noexcept nogil:
-    cdef uint64_t isl = c.sea_island[sp]
-    cdef uint32_t tiles = s.reserved[p] & ~s.reserved_now
+# ---------------------------------------------------------------- per-decision caches
+#
+# Everything below is a pure function of the position, cached for one decision
+# (one choose_action call, or one policy_features call) so that the many legal
+# actions of a window share the work. NOCOL stands for "no boat" in (rem, add).
+
+cdef enum:
+    NOCOL = 5
+    CX_BASE = 1
+    CX_ABILITY = 3                # includes CX_BASE
+    CX_SWAP = 7                   # includes CX_ABILITY
+
+ctypedef struct Ctx:
+    int ready                     # CX_* bits filled
+    int p
+    int allow                     # boats a build may lack (1 with fleet 9)
+    uint32_t tiles                # tiles p may build: row + own earlier reservations (pieces checked)
+    int max_pp                    # the best PP among them
+    uint64_t empty                # empty islands (no token, building or sacred site)
+    uint64_t have_done
+    uint64_t have[MAXISL]         # boats next to each island, one byte per colour
+    uint64_t memo_done[NOCOL + 1][NOCOL + 1]
+    double fit[NOCOL + 1][NOCOL + 1][MAXISL]   # [rem][add][island]: best tile PP / (1 + boats missing)
+    int8_t bv[NOCOL + 1][NOCOL + 1][MAXISL]    # [rem][add][island]: best PP buildable (missing <= allow)
+    # ability baseline (windows)
+    u128 marked
+    uint64_t adj                  # islands next to a marked boat
+    uint64_t tok                  # islands holding a culture token
+    uint64_t okisl                # empty islands p may build on (Ananda's toll payable)
+    int nmarked
+    int tokens_now                # tokens collectable now (at most one per marked boat, no matching)
+    int best_now                  # best PP buildable now
+    uint64_t hope                 # okisl islands a one-boat change could make beat best_now
+    double hand_fit_now           # hand_fit of the hand as it is (allow as discount), filled lazily
+    bint hand_fit_done
+    # fleet 8 (swaps), stage post
+    int8_t col_at[MAXSEA]         # boat colour per sea space, -1 empty
+    int8_t sflag[MAXSEA]          # per sea space: 1 marked, 2 in gset
+    u128 gset                     # spaces whose boat, recoloured, lets a candidate island beat best_now
+    uint64_t gm[MAXSEA][NCOL]     # for those: the islands that improve, by the new colour
+
+
+cdef inline uint64_t pack_boats(const int* h) noexcept nogil:
+    return (<uint64_t>h[0]) | (<uint64_t>h[1]) << 8 | (<uint64_t>h[2]) << 16 | (<uint64_t>h[3]) << 24 \
+        | (<uint64_t>h[4]) << 32
+
+
+cdef inline int boats_missing(uint64_t need, uint64_t have) noexcept nogil:
+    """sum over colours of max(0, need - have), one byte per colour (need <= 4, have < 128)."""
+    cdef uint64_t d = (need | <uint64_t>0x8080808080) - have
+    cdef uint64_t sel = d & <uint64_t>0x8080808080
+    d &= sel - (sel >> 7)
+    return <int>(((d * <uint64_t>0x0101010101) >> 32) & 0xFF)
+
+
+cdef inline uint64_t sign_bits(uint64_t w) noexcept nogil:
+    """Bit k = the sign bit of byte k of w."""
+    return ((w & <uint64_t>0x8080808080808080) * <uint64_t>0x0002040810204081) >> 56
+
+
+cdef void ctx_base(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
+    cdef int p = me(s), k, t, i
     cdef uint32_t m
-    cdef int i, k, t, cc, missing
-    cdef int have[NCOL]
-    cdef double best = 0.0, v
+    cdef uint64_t wt, wb, empty, notok
+    x.ready |= 1
+    x.p = p
+    x.allow = 1 if s.fleet == 9 else 0
+    m = s.reserved[p] & ~s.reserved_now
     for k in range(5):
         if s.row[k] >= 0:
-            tiles |= (<uint32_t>1) << s.row[k]
-    while isl:
-        i = __builtin_ctzll(isl)
-        isl &= isl - 1
-        if not island_empty(s, i):
+            m |= (<uint32_t>1) << s.row[k]
+    x.tiles = 0
+    x.max_pp = 0
+    while m:
+        t = __builtin_ctz(m)
+        m &= m - 1
+        if c.tile_kind[t] == 0 and s.pieces[p] == 0:
             continue
-        for cc in range(NCOL):
-            have[cc] = popcount128(c.island_sea[i] & s.boat[cc])
-        have[col] += 1
-        m = tiles
+        x.tiles |= (<uint32_t>1) << t
+        if c.tile_pp[t] > x.max_pp:
+            x.max_pp = c.tile_pp[t]
+    # empty islands and islands holding a token, 8 islands a word: no token and no building are the
+    # int8 values -1, i.e. the sign bits (the arrays are MAXISL long, zero past n_islands)
+    empty = 0
+    notok = 0
+    for i in range(0, c.n_islands, 8):
+        memcpy(&wt, &s.token[i], 8)
+        memcpy(&wb, &s.building[i], 8)
+        notok |= sign_bits(wt) << i
+        empty |= sign_bits(wt & wb) << i
+    x.tok = ~notok & c.all_isl
+    x.empty = empty & ~s.sacred & c.all_isl
+    x.have_done = 0
+    x.hand_fit_done = False
+    memset(x.memo_done, 0, sizeof(x.memo_done))
+
+
+cdef inline uint64_t have_of(const YCfg* c, const YState* s, Ctx* x, int i) noexcept nogil:
+    """The boats next to island i, one byte per colour (cached)."""
+    cdef int col
+    cdef int h[NCOL]
+    if not ((x.have_done >> i) & 1):
+        for col in range(NCOL):
+            h[col] = popcount128(c.island_sea[i] & s.boat[col])
+        x.have[i] = pack_boats(h)
+        x.have_done |= (<uint64_t>1) << i
+    return x.have[i]
+
+
+cdef void island_memo(const YCfg* c, const YState* s, Ctx* x, int i, int rem, int add) noexcept nogil:
+    """Fill fit and bv of island i with its boats minus ``rem`` plus ``add`` (NOCOL: none)."""
+    cdef int col, t, missing, bvv = 0
+    cdef int h[NCOL]
+    cdef uint32_t m = x.tiles
+    cdef uint64_t hp
+    cdef double best = 0.0, v
+    hp = have_of(c, s, x, i)
+    if rem < NOCOL:
+        hp -= (<uint64_t>1) << (8 * rem)
+    if add < NOCOL:
+        hp += (<uint64_t>1) << (8 * add)
+    while m:
+        t = __builtin_ctz(m)
+        m &= m - 1
+        missing = boats_missing(c.tile_need[t], hp)
+        v = c.tile_fit[t][missing]          # = tile_pp / (1.0 + missing)
+        if v > best:
+            best = v
+        if missing <= x.allow and c.tile_pp[t] > bvv:
+            bvv = c.tile_pp[t]
+    x.fit[rem][add][i] = best
+    x.bv[rem][add][i] = bvv
+    x.memo_done[rem][add] |= (<uint64_t>1) << i
+
+
+cdef inline double fit_of(const YCfg* c, const YState* s, Ctx* x, int i, int rem, int add) noexcept nogil:
+    if not ((x.memo_done[rem][add] >> i) & 1):
+        island_memo(c, s, x, i, rem, add)
+    return x.fit[rem][add][i]
+
+
+cdef inline int bv_of(const YCfg* c, const YState* s, Ctx* x, int i, int rem, int add) noexcept nogil:
+    if not ((x.memo_done[rem][add] >> i) & 1):
+        island_memo(c, s, x, i, rem, add)
+    return x.bv[rem][add][i]
+
+
+cdef void ctx_ability(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
+    cdef int i, t, p = x.p
+    cdef uint64_t m
+    cdef uint32_t tm
+    x.ready |= 2
+    x.marked = s.marked
+    x.nmarked = popcount128(s.marked)
+    x.adj = islands_by_marked(c, s)
+    x.tokens_now = __builtin_popcountll(x.tok & x.adj)
+    if x.tokens_now > x.nmarked:
+        x.tokens_now = x.nmarked
+    x.okisl = 0
+    m = x.empty
+    while m:
+        i = __builtin_ctzll(m)
+        m &= m - 1
+        if ananda_toll(c, s, i, p) >= 0 and s.coins[p] < 2:
+            continue
+        x.okisl |= (<uint64_t>1) << i
+    x.best_now = 0
+    m = x.okisl & x.adj
+    while m:
+        i = __builtin_ctzll(m)
+        m &= m - 1
+        if bv_of(c, s, x, i, NOCOL, NOCOL) > x.best_now:
+            x.best_now = bv_of(c, s, x, i, NOCOL, NOCOL)
+    # islands where one boat more (and one other less) could beat best_now: a tile better than it
+    # lacks at most allow + 1 boats; moving boats (fleets 4, 8) changes an island by at most that
+    x.hope = x.okisl
+    if (s.fleet == 4 or s.fleet == 8) and x.max_pp > x.best_now:
+        x.hope = 0
+        m = x.okisl
         while m:
-            t = __builtin_ctz(m)
+            i = __builtin_ctzll(m)
             m &= m - 1
-            if c.tile_kind[t] == 0 and s.pieces[p] == 0:
+            tm = x.tiles
+            while tm:
+                t = __builtin_ctz(tm)
+                tm &= tm - 1
+                if c.tile_pp[t] > x.best_now and boats_missing(c.tile_need[t], have_of(c, s, x, i)) <= x.allow + 1:
+                    x.hope |= (<uint64_t>1) << i
+                    break
+
+
+cdef void ctx_swap(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
+    cdef int col, r, b, i
+    cdef u128 m, near = 0
+    cdef uint64_t cand = x.okisl & x.adj & x.hope, im, g
+    x.ready |= 4
+    memset(x.col_at, -1, sizeof(x.col_at))
+    memset(x.sflag, 0, sizeof(x.sflag))
+    m = s.marked
+    while m:
+        x.sflag[ctz128(m)] = 1
+        m &= m - 1
+    for col in range(NCOL):
+        m = s.boat[col]
+        while m:
+            x.col_at[ctz128(m)] = col
+            m &= m - 1
+    x.gset = 0
+    if x.max_pp <= x.best_now:
+        return
+    im = cand
+    while im:
+        near |= c.island_sea[__builtin_ctzll(im)]
+        im &= im - 1
+    m = near & s.occ
+    while m:
+        r = ctz128(m)
+        m &= m - 1
+        g = 0
+        for b in range(NCOL):
+            x.gm[r][b] = 0
+            if b == x.col_at[r]:
                 continue
+            im = c.sea_island[r] & cand
+            while im:
+                i = __builtin_ctzll(im)
+                im &= im - 1
+                if bv_of(c, s, x, i, x.col_at[r], b) > x.best_now:
+                    x.gm[r][b] |= (<uint64_t>1) << i
+            g |= x.gm[r][b]
+        if g:
+            x.gset |= bit128(r)
+            x.sflag[r] |= 2
+
+
+cdef void ctx_fill(const YCfg* c, const YState* s, Ctx* x, int what) noexcept nogil:
+    if not (x.ready & 1):
+        ctx_base(c, s, x)
+    if (what & 2) and not (x.ready & 2):
+        ctx_ability(c, s, x)
+    if (what & 4) and not (x.ready & 4):
+        ctx_swap(c, s, x)
+
+
+cdef inline void ready(const YCfg* c, const YState* s, Ctx* x, int what) noexcept nogil:
+    if (x.ready & what) != what:
+        ctx_fill(c, s, x, what)
+
+
+cdef uint32_t boat_change(const YCfg* c, const YState* s, Ctx* x, int s1, int old1, int new1, bint mk1,
+                          int s2, int old2, int new2, bint mk2, double* F) noexcept nogil:
+    """ability_build / ability_tokens of moving boats: space s1 (and s2 >= 0) gets colour new (-1 none)
+    and the "placed this turn" mark mk. Only islands next to s1 or s2 can change, so the best build
+    improves exactly when one of them (a candidate afterwards) beats the best build now."""
+    cdef u128 mk = x.marked & ~bit128(s1)
+    cdef uint64_t adj = 0, chg, near1, near2 = 0
+    cdef int i, best = 0, v, rem, add, r1, r2, a1, a2, tokens
+    cdef uint32_t mask = 0
+    cdef u128 m
+    if mk1:
+        mk |= bit128(s1)
+    if s2 >= 0:
+        mk &= ~bit128(s2)
+        if mk2:
+            mk |= bit128(s2)
+        near2 = c.sea_island[s2]
+    near1 = c.sea_island[s1]
+    if mk == x.marked:
+        adj = x.adj
+    else:
+        m = mk
+        while m:
+            adj |= c.sea_island[ctz128(m)]
+            m &= m - 1
+        tokens = __builtin_popcountll(x.tok & adj)
+        if tokens > popcount128(mk):
+            tokens = popcount128(mk)
+        if tokens > x.tokens_now:
+            F[F_ABILITY_TOKENS] = tokens - x.tokens_now
+            mask |= (<uint32_t>1) << F_ABILITY_TOKENS
+    if x.max_pp <= x.best_now:
+        return mask
+    chg = (near1 | near2) & x.hope & adj
+    while chg:
+        i = __builtin_ctzll(chg)
+        chg &= chg - 1
+        r1 = a1 = r2 = a2 = -1
+        if (near1 >> i) & 1:
+            r1 = old1
+            a1 = new1
+        if (near2 >> i) & 1:
+            r2 = old2
+            a2 = new2
+        # cancel a colour both removed and added (a swap or slide within the island's waters)
+        if r1 >= 0 and r1 == a2:
+            r1 = a2 = -1
+        if r2 >= 0 and r2 == a1:
+            r2 = a1 = -1
+        if r1 >= 0 and r1 == a1:
+            r1 = a1 = -1
+        if r2 >= 0 and r2 == a2:
+            r2 = a2 = -1
+        # at most one boat leaves and one arrives (two moved spaces; a swap inside cancels)
+        rem = r1 if r1 >= 0 else (r2 if r2 >= 0 else NOCOL)
+        add = a1 if a1 >= 0 else (a2 if a2 >= 0 else NOCOL)
+        v = bv_of(c, s, x, i, rem, add)
+        if v > best:
+            best = v
+    if best > x.best_now:
+        F[F_ABILITY_BUILD] = best
+        mask |= (<uint32_t>1) << F_ABILITY_BUILD
+    return mask
+
+
+cdef double hand_fit(const YCfg* c, Ctx* x, const int* hand, int discount) noexcept nogil:
+    """Best visible tile PP / (1 + boats the hand lacks for it, less ``discount``), / 5."""
+    cdef uint32_t m = x.tiles
+    cdef int t, missing, col
+    cdef int h[NCOL]
+    cdef uint64_t hp
+    cdef double best = 0.0, v
+    for col in range(NCOL):
+        h[col] = hand[col] if hand[col] < 100 else 100
+    hp = pack_boats(h)
+    while m:
+        t = __builtin_ctz(m)
+        m &= m - 1
+        missing = boats_missing(c.tile_need[t], hp) - discount
+        if missing < 0:
             missing = 0
-            for cc in range(NCOL):
-                if c.tile_boats[t][cc] > have[cc]:
-                    missing += c.tile_boats[t][cc] - have[cc]
-            v = c.tile_pp[t] / (1.0 + missing)
-            if v > best:
-                best = v
+        v = c.tile_fit[t][missing]          # = tile_pp / (1.0 + missing)
+        if v > best:
+            best = v
     return best / 5.0
 
 
-cdef void build_features(const YCfg* c, const YState* s, int p, int t, int i, double* F) noexcept nogil:
+cdef inline double token_value(const YState* s, int p, int k) noexcept nogil:
+    """token_set of taking a token of type k: completes a pair 1, a new type 0.5, else 0."""
+    cdef int have = s.tokens[p][k]
+    return 1.0 if have % 2 == 1 else (0.5 if have == 0 else 0.0)
+
+
+# ---------------------------------------------------------------- features
+
+cdef uint32_t build_features(const YCfg* c, const YState* s, int p, int t, int i, double* F) noexcept nogil:
     cdef uint64_t m, mine, seen
-    cdef int j, prestige = 0, g, n
+    cdef int j, prestige = 0, g, n, mountain
+    cdef double coins = 0.0
+    cdef uint32_t mask = ((<uint32_t>1) << F_BUILD_PP)
     m = c.island_nbr[i]
     while m:
         j = __builtin_ctzll(m)
         m &= m - 1
         if s.building[j] == B_TORII or s.building[j] == B_PALACE:
             prestige += 1
+    mountain = <int>((s.mountain >> i) & 1)
     mine = own_buildings(c, s, p)
     F[F_BUILD_PP] = c.tile_pp[t]
     if ananda_toll(c, s, i, p) >= 0:
-        F[F_COINS] -= 2
+        coins -= 2
     if c.tile_kind[t] == 0:
-        F[F_PP_TOKENS] = prestige + <int>((s.mountain >> i) & 1)
+        F[F_PP_TOKENS] = prestige + mountain
         if owns(s, SP_KAGUTSUCHI, p) and (c.island_nbr[i] & mine) == 0:
             F[F_PP_TOKENS] += 1
+        F[F_PRESTIGE_ADJ] = prestige
+        F[F_MOUNTAIN] = mountain
+        mask |= ((<uint32_t>1) << F_PP_TOKENS) | ((<uint32_t>1) << F_PRESTIGE_ADJ) | ((<uint32_t>1) << F_MOUNTAIN)
         g = __builtin_popcountll(group_of(c, mine, i))
         if g >= 2:
             F[F_GROUP] = g
-            F[F_COINS] += g * (2 if c.tile_tp[t] else 1)
+            mask |= (<uint32_t>1) << F_GROUP
+            coins += g * (2 if c.tile_tp[t] else 1)
     elif owns(s, SP_AWASHIMA, p):
-        F[F_PP_TOKENS] = prestige + <int>((s.mountain >> i) & 1)
+        F[F_PP_TOKENS] = prestige + mountain
+        F[F_PRESTIGE_ADJ] = prestige
+        F[F_MOUNTAIN] = mountain
+        mask |= ((<uint32_t>1) << F_PP_TOKENS) | ((<uint32_t>1) << F_PRESTIGE_ADJ) | ((<uint32_t>1) << F_MOUNTAIN)
         seen = 0
         m = c.island_nbr[i] & mine
         while m:
@@ -135,56 +469,127 @@ cdef void build_features(const YCfg* c, const YState* s, int p, int t, int i, do
                 seen |= group_of(c, mine, j)
         n = 1 + __builtin_popcountll(seen)
         if n >= 2:
-            F[F_COINS] += n
+            coins += n
+    if coins != 0.0:
+        F[F_COINS] = coins
+        mask |= (<uint32_t>1) << F_COINS
+    return mask
 
 
-cdef void action_features(const YCfg* c, const YState* s, int a, double* F) noexcept nogil:
-    cdef int st = s.stage, p = me(s), col, k, i, sp, slot, spec, have, n, coins, iz
+cdef uint32_t action_features(const YCfg* c, const YState* s, Ctx* x, int a, double* F) noexcept nogil:
+    """The features of action ``a``: sets F[k] for the bits k of the returned mask (the others are 0)."""
+    cdef int st = s.stage, p = me(s), col, k, i, j, sp, t, slot, spec, n, coins, iz, cs, ct, cut, kk
     cdef uint64_t isl
-    memset(F, 0, NF * sizeof(double))
+    cdef uint32_t mask = 0
+    cdef int hand[NCOL]
+    cdef double v, best
     if a == A_PASS:
         F[F_PASS] = 1.0
+        mask = (<uint32_t>1) << F_PASS
         if st == ST_PORT:
             n = 0
             for col in range(NCOL):
                 n += s.hand[col]
             F[F_SET_ASIDE] = (s.set_aside[p] + n) // 2 - s.set_aside[p] // 2
-        return
+            mask |= (<uint32_t>1) << F_SET_ASIDE
+        return mask
+    if A_PLACE <= a < A_BUILD:
+        sp = (a - A_PLACE) // 5
+        col = (a - A_PLACE) % 5
+        F[F_PLACE] = 1.0
+        n = 0
+        isl = c.sea_island[sp]
+        while isl:
+            i = __builtin_ctzll(isl)
+            isl &= isl - 1
+            if s.token[i] >= 0:
+                n += 1
+        F[F_PLACE_TOKENS] = n
+        ready(c, s, x, CX_BASE)
+        best = 0.0
+        isl = c.sea_island[sp] & x.empty
+        while isl:
+            i = __builtin_ctzll(isl)
+            isl &= isl - 1
+            v = fit_of(c, s, x, i, NOCOL, col)
+            if v > best:
+                best = v
+        F[F_PLACE_FIT] = best / 5.0
+        return ((<uint32_t>1) << F_PLACE) | ((<uint32_t>1) << F_PLACE_TOKENS) | ((<uint32_t>1) << F_PLACE_FIT)
     if st == ST_FLEET:
+        F[F_FLEET_BOATS] = 0.0
+        F[F_FLEET_GOLD] = 0.0
         for col in range(NCOL):
+            hand[col] = s.hand[col]
             if c.fleet_boats[a][col] and s.supply[col] >= c.fleet_boats[a][col]:
                 F[F_FLEET_BOATS] += c.fleet_boats[a][col]
+                hand[col] += c.fleet_boats[a][col]
                 if col == 4:
                     F[F_FLEET_GOLD] += 1
         F[F_FLEET_EARLY] = (11 - a) / 10.0
+        mask = ((<uint32_t>1) << F_FLEET_BOATS) | ((<uint32_t>1) << F_FLEET_GOLD) | ((<uint32_t>1) << F_FLEET_EARLY) | ((<uint32_t>1) << F_FLEET_FIT)
         if a == 10:
             F[F_FLEET_BOATS] += 1
         elif a >= 2:
             F[F_FLEET_ABILITY] = 1.0
-        return
-    if A_TAKE <= a < A_BUY:
-        F[F_FLEET_BOATS] = 1.0
-        F[F_FLEET_GOLD] = 1.0 if a - A_TAKE == 4 else 0.0
-        F[F_HAND_BOATS] = boat_weight(a - A_TAKE)
-    elif A_BUY <= a < A_SELL:
-        F[F_COINS] = -buy_price(c, a - A_BUY)
-        F[F_HAND_BOATS] = boat_weight(a - A_BUY)
-    elif A_SELL <= a < A_KEEP:
-        F[F_COINS] = sell_price(c, s, a - A_SELL, p)
-        F[F_HAND_BOATS] = -boat_weight(a - A_SELL)
-    elif A_KEEP <= a < A_RESERVE:
+            mask |= (<uint32_t>1) << F_FLEET_ABILITY
+        ready(c, s, x, CX_BASE)
+        F[F_FLEET_FIT] = hand_fit(c, x, hand, 1 if (a == 9 or a == 10) else 0)
+        return mask
+    if A_TAKE <= a < A_SELL + 5:
+        # fleet 10's extra boat, buying or selling a boat: the hand's fit changes
+        col = (a - A_TAKE) % 5
+        for k in range(NCOL):
+            hand[k] = s.hand[k]
+        ready(c, s, x, CX_BASE)
+        if not x.hand_fit_done:
+            x.hand_fit_now = hand_fit(c, x, hand, x.allow)
+            x.hand_fit_done = True
+        v = x.hand_fit_now
+        hand[col] += -1 if a >= A_SELL else 1
+        F[F_TRADE_FIT] = hand_fit(c, x, hand, x.allow) - v
+        mask = ((<uint32_t>1) << F_TRADE_FIT) | ((<uint32_t>1) << F_HAND_BOATS)
+        if a < A_BUY:
+            F[F_FLEET_BOATS] = 1.0
+            F[F_FLEET_GOLD] = 1.0 if col == 4 else 0.0
+            F[F_HAND_BOATS] = boat_weight(col)
+            mask |= ((<uint32_t>1) << F_FLEET_BOATS) | ((<uint32_t>1) << F_FLEET_GOLD)
+        elif a < A_SELL:
+            F[F_COINS] = -buy_price(c, col)
+            F[F_HAND_BOATS] = boat_weight(col)
+            mask |= (<uint32_t>1) << F_COINS
+        else:
+            F[F_COINS] = sell_price(c, s, col, p)
+            F[F_HAND_BOATS] = -boat_weight(col)
+            mask |= (<uint32_t>1) << F_COINS
+        return mask
+    if A_KEEP <= a < A_RESERVE:
         F[F_KEEP] = boat_weight(a - A_KEEP)
-    elif A_RESERVE <= a < A_ARRANGE:
+        return (<uint32_t>1) << F_KEEP
+    if A_RESERVE <= a < A_ARRANGE:
         F[F_RESERVE] = c.tile_pp[s.row[a - A_RESERVE]] / 5.0
-    elif A_RAIJIN <= a < A_NAKATSU:
+        return (<uint32_t>1) << F_RESERVE
+    if A_ARRANGE <= a < A_RAIJIN:
+        # fleet 3: the tile left on top of the deck (its owner sees the peeked tiles, Y-D38)
+        kk = s.n_deck if s.n_deck < 3 else 3
+        if c.arr[kk][a - A_ARRANGE][0] == kk:
+            return 0
+        F[F_PEEK_TOP] = c.tile_pp[s.deck[c.arr[kk][a - A_ARRANGE][0]]] / 5.0
+        return (<uint32_t>1) << F_PEEK_TOP
+    if A_RAIJIN <= a < A_NAKATSU:
         F[F_HAND_BOATS] = 2.0 - boat_weight((a - A_RAIJIN) // 5) - boat_weight((a - A_RAIJIN) % 5)
-    elif A_MICHIMATA <= a < A_HETSUKA:
+        return (<uint32_t>1) << F_HAND_BOATS
+    if A_NAKATSU <= a < A_MICHIMATA:
+        return 0
+    if A_MICHIMATA <= a < A_HETSUKA:
         F[F_HAND_BOATS] = 2.0
         F[F_TOKEN_SET] = -0.5
-    elif A_HETSUKA <= a < A_HETSUKA + 6:
+        return ((<uint32_t>1) << F_HAND_BOATS) | ((<uint32_t>1) << F_TOKEN_SET)
+    if A_HETSUKA <= a < A_HETSUKA + 6:
         F[F_COINS] = 4.0
         F[F_TOKEN_SET] = -0.5
-    elif A_RECRUIT <= a < A_COLLECT:
+        return ((<uint32_t>1) << F_COINS) | ((<uint32_t>1) << F_TOKEN_SET)
+    if A_RECRUIT <= a < A_COLLECT:
         slot = (a - A_RECRUIT) // 26
         spec = s.slots[slot]
         coins = s.slot_coins[slot]
@@ -194,57 +599,196 @@ cdef void action_features(const YCfg* c, const YState* s, int a, double* F) noex
         F[F_RECRUIT_PP] = c.spec_pp[spec]
         F[F_SPEC_VALUE] = SPEC_VALUE[spec]
         F[F_COINS] = coins
-    elif A_COLLECT <= a < A_SACRED:
+        return ((<uint32_t>1) << F_RECRUIT_PP) | ((<uint32_t>1) << F_SPEC_VALUE) | ((<uint32_t>1) << F_COINS)
+    if A_COLLECT <= a < A_SACRED:
         i = (a - A_COLLECT) if a < A_EBISU else (a - A_EBISU)
-        have = s.tokens[p][s.token[i]]
         F[F_COLLECT] = 1.0
-        F[F_TOKEN_SET] = 1.0 if have % 2 == 1 else (0.5 if have == 0 else 0.0)
-    elif A_KACHIKO <= a < A_REMOVE:
+        F[F_TOKEN_SET] = token_value(s, p, s.token[i])
+        return ((<uint32_t>1) << F_COLLECT) | ((<uint32_t>1) << F_TOKEN_SET)
+    if A_SACRED <= a < A_KACHIKO:
+        # fleet 5 after building: close the most promising empty island to everyone
+        if st != ST_AFTER:
+            return 0
+        ready(c, s, x, CX_BASE)
+        F[F_DENY] = fit_of(c, s, x, a - A_SACRED, NOCOL, NOCOL) / 5.0
+        return (<uint32_t>1) << F_DENY
+    if A_KACHIKO <= a < A_REMOVE:
         F[F_COINS] = -2.0
-    elif A_PLACE <= a < A_BUILD:
-        sp = (a - A_PLACE) // 5
-        col = (a - A_PLACE) % 5
-        F[F_PLACE] = 1.0
-        isl = c.sea_island[sp]
+        return (<uint32_t>1) << F_COINS
+    if A_REMOVE <= a < A_PLACE:
+        # fleet 7 after building: take away boats the empty islands around need
+        if not (st == ST_AFTER or (st == ST_REMOVE and s.return_stage == ST_AFTER)):
+            return 0        # in post a removal never adds a build or a token
+        sp = a - A_REMOVE
+        cs = boat_at(s, sp)
+        ready(c, s, x, CX_BASE)
+        v = 0.0
+        isl = c.sea_island[sp] & x.empty
         while isl:
             i = __builtin_ctzll(isl)
             isl &= isl - 1
-            if s.token[i] >= 0:
-                F[F_PLACE_TOKENS] += 1
-        F[F_PLACE_FIT] = place_fit(c, s, p, sp, col)
-    elif A_BUILD <= a < A_SWAPTOK:
-        build_features(c, s, p, (a - A_BUILD) >> 6, (a - A_BUILD) & 63, F)
+            v += fit_of(c, s, x, i, NOCOL, NOCOL) - fit_of(c, s, x, i, cs, NOCOL)
+        if v == 0.0:
+            return 0
+        F[F_DENY] = v / 5.0
+        return (<uint32_t>1) << F_DENY
+    if A_BUILD <= a < A_SWAPTOK:
+        return build_features(c, s, p, (a - A_BUILD) >> 6, (a - A_BUILD) & 63, F)
+    # fleets 6, 4 and 8 act (for the features) in post: after placing, before collecting/building
+    if st != ST_POST:
+        return 0
+    ready(c, s, x, CX_ABILITY)
+    if a < A_SLIDE:
+        i = (a - A_SWAPTOK) >> 6
+        j = (a - A_SWAPTOK) & 63
+        if ((x.adj >> i) & 1) == ((x.adj >> j) & 1):
+            return 0
+        if (x.adj >> j) & 1:
+            i, j = j, i
+        # island i (next to this turn's boats) receives j's token
+        v = token_value(s, p, s.token[j]) - token_value(s, p, s.token[i])
+        if v == 0.0:
+            return 0
+        F[F_TOKEN_SWAP] = v
+        return (<uint32_t>1) << F_TOKEN_SWAP
+    if a < A_SWAPBOATS:
+        sp = (a - A_SLIDE) >> 7
+        t = (a - A_SLIDE) & 127
+        cs = boat_at(s, sp)
+        return boat_change(c, s, x, sp, cs, -1, False, t, -1, cs, has128(x.marked, sp), F)
+    sp = (a - A_SWAPBOATS) >> 7
+    t = (a - A_SWAPBOATS) & 127
+    ready(c, s, x, CX_SWAP)
+    cs = x.col_at[sp]
+    ct = x.col_at[t]
+    if has128(x.marked, sp) == has128(x.marked, t):
+        # the marks stay: only a recoloured space next to a candidate island can help (an island
+        # next to both spaces keeps its boats)
+        if cs == ct:
+            return 0
+        isl = 0
+        if has128(x.gset, sp):
+            isl |= x.gm[sp][ct] & ~c.sea_island[t]
+        if has128(x.gset, t):
+            isl |= x.gm[t][cs] & ~c.sea_island[sp]
+        if isl == 0:
+            return 0
+    return boat_change(c, s, x, sp, cs, ct, has128(x.marked, t), t, ct, cs, has128(x.marked, sp), F)
 
 
-cdef inline bint zero_features(int a) noexcept nogil:
-    """Actions whose features are all 0 (fleet 3, 4, 5, 6, 7, 8 abilities): score 0 without work."""
-    return (a >= A_SWAPTOK or (A_SACRED <= a < A_KACHIKO) or (A_REMOVE <= a < A_PLACE)
-            or (A_ARRANGE <= a < A_RAIJIN))
+cdef inline bint swap_is_zero(const YCfg* c, const YState* s, Ctx* x, int a) noexcept nogil:
+    """A quick test that SWAPBOATS ``a`` (stage post) has all features 0: the filter of its branch
+    in action_features, without the call."""
+    cdef int sp = (a - A_SWAPBOATS) >> 7, t = (a - A_SWAPBOATS) & 127, cs, ct
+    cdef int fs, ft
+    cdef uint64_t isl = 0
+    ready(c, s, x, CX_SWAP)
+    fs = x.sflag[sp]
+    ft = x.sflag[t]
+    if (fs ^ ft) & 1:
+        return False
+    if not ((fs | ft) & 2):
+        return True
+    cs = x.col_at[sp]
+    ct = x.col_at[t]
+    if cs == ct:
+        return True
+    if fs & 2:
+        isl |= x.gm[sp][ct] & ~c.sea_island[t]
+    if ft & 2:
+        isl |= x.gm[t][cs] & ~c.sea_island[sp]
+    return isl == 0
+
+
+cdef inline bint quick_zero(const YCfg* c, const YState* s, Ctx* x, int a) noexcept nogil:
+    """For a >= A_SACRED: True when the features of ``a`` are surely all 0 (tests of action_features)."""
+    cdef int st = s.stage, i, j
+    if a < A_KACHIKO:
+        return st != ST_AFTER                               # SACRED
+    if a < A_REMOVE:
+        return False                                        # KACHIKO
+    if a < A_PLACE:                                         # REMOVE
+        return not (st == ST_AFTER or (st == ST_REMOVE and s.return_stage == ST_AFTER))
+    if a < A_SWAPTOK:
+        return False                                        # PLACE, BUILD
+    if st != ST_POST:
+        return True
+    if a < A_SLIDE:                                         # SWAPTOK: one island next to the marks
+        ready(c, s, x, CX_ABILITY)
+        i = (a - A_SWAPTOK) >> 6
+        j = (a - A_SWAPTOK) & 63
+        return not (((x.adj >> i) ^ (x.adj >> j)) & 1)
+    if a < A_SWAPBOATS:
+        return False
+    return swap_is_zero(c, s, x, a)
 
 
 cdef int choose_action(const YCfg* c, const YState* s, const Policy* pol, uint64_t* prng,
                        const int32_t* buf, int n) noexcept nogil:
     cdef double F[NF]
     cdef double sc, best, total, r
-    cdef int i, k, arg = 0
+    cdef int i, k, a, arg = 0
+    cdef uint32_t mask
     cdef double scores[MAXLEGAL]
+    cdef Ctx x
     if pol.kind == 0:
         return buf[rng_below(prng, n)]
     if pol.epsilon > 0.0 and rng_uniform(prng) < pol.epsilon:
         return buf[rng_below(prng, n)]
+    x.ready = 0
     best = -1e300
-    for i in range(n):
-        if zero_features(buf[i]):
+    i = 0
+    while i < n:
+        a = buf[i]
+        if a >= A_SWAPTOK and s.stage != ST_POST:
+            # fleets 4, 6, 8 outside post: all features 0, and so for every later action (sorted list)
+            if pol.temperature <= 0.0:
+                if best < 0.0:
+                    arg = i
+                break
+            scores[i] = 0.0
+            if best < 0.0:
+                best = 0.0
+                arg = i
+            i += 1
+            continue
+        if a >= A_SWAPBOATS:
+            # the rest of the list: fleet 8's swaps in post; most move no mark and recolour nothing
+            # next to a candidate island (flags 0): score 0 without a call
+            ready(c, s, &x, CX_SWAP)
+            while i < n:
+                a = buf[i]
+                if (((x.sflag[(a - A_SWAPBOATS) >> 7] | x.sflag[(a - A_SWAPBOATS) & 127]) & 3) == 0
+                        or swap_is_zero(c, s, &x, a)):
+                    sc = 0.0
+                else:
+                    mask = action_features(c, s, &x, a, F)
+                    sc = 0.0
+                    while mask:
+                        k = __builtin_ctz(mask)
+                        mask &= mask - 1
+                        sc += pol.w[k] * F[k]
+                scores[i] = sc
+                if sc > best:
+                    best = sc
+                    arg = i
+                i += 1
+            break
+        if a >= A_SACRED and quick_zero(c, s, &x, a):
             sc = 0.0
         else:
-            action_features(c, s, buf[i], F)
+            mask = action_features(c, s, &x, a, F)
+            # the dot product over the features set, in feature order (the others are 0)
             sc = 0.0
-            for k in range(NF):
+            while mask:
+                k = __builtin_ctz(mask)
+                mask &= mask - 1
                 sc += pol.w[k] * F[k]
         scores[i] = sc
         if sc > best:
             best = sc
             arg = i
+        i += 1
     if pol.temperature <= 0.0:
         return buf[arg]
     total = 0.0
@@ -262,5 +806,8 @@ cdef int choose_action(const YCfg* c, const YState* s, const Policy* pol, uint64
 def policy_features(State st, int action):
     """The heuristic's feature values of ``action`` in position ``st`` (``FEATURES`` order)."""
     cdef double F[NF]
-    action_features(&st.cc.c, &st.s, action, F)
-    return [float(F[k]) for k in range(NF)]
+    cdef Ctx x
+    x.ready = 0
+    memset(F, 0, sizeof(F))
+    mask = action_features(&st.cc.c, &st.s, &x, action, F)
+    return [float(F[k]) if (mask >> k) & 1 else 0.0 for k in range(NF)]

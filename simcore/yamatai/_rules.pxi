@@ -74,10 +74,11 @@ cdef bint augment(const YCfg* c, const YState* s, int i, u128* seen, int16_t* ma
 
 cdef bint has_matching(const YCfg* c, const YState* s, uint64_t islands) noexcept nogil:
     cdef int16_t match_of[MAXSEA]
-    cdef u128 seen
+    cdef u128 seen, m = s.marked
     cdef int i
-    for i in range(c.n_sea):
-        match_of[i] = -1
+    while m:        # augment only reads match_of at marked spaces
+        match_of[ctz128(m)] = -1
+        m &= m - 1
     while islands:
         i = __builtin_ctzll(islands)
         islands &= islands - 1
@@ -87,12 +88,26 @@ cdef bint has_matching(const YCfg* c, const YState* s, uint64_t islands) noexcep
     return True
 
 
+cdef inline uint64_t islands_by_marked(const YCfg* c, const YState* s) noexcept nogil:
+    """Islands next to at least one boat placed this turn."""
+    cdef u128 m = s.marked
+    cdef uint64_t isl = 0
+    while m:
+        isl |= c.sea_island[ctz128(m)]
+        m &= m - 1
+    return isl
+
+
 cdef int collectable(const YCfg* c, const YState* s, int32_t* out) noexcept nogil:
     cdef int i, n = 0
-    for i in range(c.n_islands):
-        if s.token[i] < 0 or (c.island_sea[i] & s.marked) == 0:
+    cdef uint64_t cand = islands_by_marked(c, s)
+    while cand:
+        i = __builtin_ctzll(cand)
+        cand &= cand - 1
+        if s.token[i] < 0:
             continue
-        if has_matching(c, s, s.collected | ((<uint64_t>1) << i)):
+        # with nothing collected yet, the island's own marked neighbour is a matching
+        if s.collected == 0 or has_matching(c, s, s.collected | ((<uint64_t>1) << i)):
             out[n] = A_COLLECT + i
             n += 1
     return n
@@ -146,15 +161,18 @@ cdef int builds(const YCfg* c, const YState* s, int32_t* out) noexcept nogil:
     cdef int p = me(s), n = 0, t, i, col, missing, allow, k
     cdef uint32_t tiles = 0
     cdef int have[MAXISL][NCOL]
-    cdef uint64_t cand = 0
+    cdef uint64_t cand = 0, im
     for k in range(5):
         if s.row[k] >= 0:
             tiles |= (<uint32_t>1) << s.row[k]
     tiles |= s.reserved[p] & ~s.reserved_now
     if tiles == 0 or s.marked == 0:
         return 0
-    for i in range(c.n_islands):
-        if island_empty(s, i) and (c.island_sea[i] & s.marked):
+    im = islands_by_marked(c, s)
+    while im:
+        i = __builtin_ctzll(im)
+        im &= im - 1
+        if island_empty(s, i):
             if ananda_toll(c, s, i, p) >= 0 and s.coins[p] < 2:
                 continue
             cand |= (<uint64_t>1) << i
@@ -166,9 +184,10 @@ cdef int builds(const YCfg* c, const YState* s, int32_t* out) noexcept nogil:
         tiles &= tiles - 1
         if c.tile_kind[t] == 0 and s.pieces[p] == 0:
             continue
-        for i in range(c.n_islands):
-            if not ((cand >> i) & 1):
-                continue
+        im = cand
+        while im:
+            i = __builtin_ctzll(im)
+            im &= im - 1
             missing = 0
             for col in range(NCOL):
                 if c.tile_boats[t][col] > have[i][col]:
@@ -240,10 +259,31 @@ cdef void do_build(const YCfg* c, YState* s, int t, int i) noexcept nogil:
 
 # ---------------------------------------------------------------- legal actions
 
-cdef inline bint first_boat_ok(const YCfg* c, const YState* s, int sp, int col, bint toyo) noexcept nogil:
-    if has128(c.entries, sp) or (toyo and has128(c.edges, sp)):
-        return True
-    return (c.sea_nbr[sp] & s.boat[col]) != 0
+cdef inline int emit_mask(int32_t* buf, int n, u128 m, int base) noexcept nogil:
+    """Append ``base + s`` for every set bit ``s`` of ``m``, ascending; return the new length."""
+    cdef uint64_t lo = <uint64_t>m, hi = <uint64_t>(m >> 64)
+    while lo:
+        buf[n] = base + __builtin_ctzll(lo)
+        lo &= lo - 1
+        n += 1
+    while hi:
+        buf[n] = base + 64 + __builtin_ctzll(hi)
+        hi &= hi - 1
+        n += 1
+    return n
+
+
+cdef inline u128 sea_nbrs_of(const YCfg* c, u128 m) noexcept nogil:
+    """Sea spaces next to at least one space of ``m``."""
+    cdef u128 out = 0
+    cdef uint64_t lo = <uint64_t>m, hi = <uint64_t>(m >> 64)
+    while lo:
+        out |= c.sea_nbr[__builtin_ctzll(lo)]
+        lo &= lo - 1
+    while hi:
+        out |= c.sea_nbr[64 + __builtin_ctzll(hi)]
+        hi &= hi - 1
+    return out
 
 
 cdef int legal_actions(const YCfg* c, const YState* s, int32_t* buf) noexcept nogil:
@@ -253,18 +293,20 @@ cdef int legal_actions(const YCfg* c, const YState* s, int32_t* buf) noexcept no
     cdef bint window, free_fleet
     cdef int32_t tmp_c[MAXISL]
     cdef int32_t tmp_b[MAXTILES * MAXISL]
-    cdef u128 m, m2
+    cdef u128 m, m2, free, any_ok
+    cdef u128 ok[NCOL]
     cdef uint64_t im, im2
-    cdef bint toyo
     if st == ST_OVER:
         return 0
     p = me(s)
     if st == ST_FLEET:
-        for k in range(1, NFLEET + 1):
-            for i in range(s.face_up):
-                if s.track[i] == k:
-                    buf[n] = k
-                    n += 1
+        im = 0
+        for i in range(s.face_up):
+            im |= (<uint64_t>1) << s.track[i]
+        while im:
+            buf[n] = __builtin_ctzll(im)
+            im &= im - 1
+            n += 1
         return n
     if st == ST_FLEET10:
         buf[n] = A_PASS
@@ -299,13 +341,7 @@ cdef int legal_actions(const YCfg* c, const YState* s, int32_t* buf) noexcept no
     if st == ST_REMOVE:
         buf[n] = A_PASS
         n += 1
-        m = s.occ
-        while m:
-            sp = ctz128(m)
-            m &= m - 1
-            buf[n] = A_REMOVE + sp
-            n += 1
-        return n
+        return emit_mask(buf, n, s.occ, A_REMOVE)
     if st == ST_PORT:
         buf[n] = A_PASS
         n += 1
@@ -318,17 +354,23 @@ cdef int legal_actions(const YCfg* c, const YState* s, int32_t* buf) noexcept no
     if st == ST_RECRUIT:
         buf[n] = A_PASS
         n += 1
+        nc = 0          # the payments the player can make, ascending
+        for i in range(26):
+            if i < 6:
+                if s.tokens[p][i] < 2:
+                    continue
+            elif not (s.tokens[p][PAY3[i - 6][0]] and s.tokens[p][PAY3[i - 6][1]]
+                      and s.tokens[p][PAY3[i - 6][2]]):
+                continue
+            tmp_c[nc] = i
+            nc += 1
+        if nc == 0:
+            return n
         for k in range(5):
             if s.slots[k] < 0:
                 continue
-            for i in range(26):
-                if i < 6:
-                    if s.tokens[p][i] < 2:
-                        continue
-                elif not (s.tokens[p][PAY3[i - 6][0]] and s.tokens[p][PAY3[i - 6][1]]
-                          and s.tokens[p][PAY3[i - 6][2]]):
-                    continue
-                buf[n] = A_RECRUIT + 26 * k + i
+            for i in range(nc):
+                buf[n] = A_RECRUIT + 26 * k + tmp_c[i]
                 n += 1
         return n
     # the windows ST_PRE, ST_POST, ST_AFTER
@@ -396,54 +438,54 @@ cdef int legal_actions(const YCfg* c, const YState* s, int32_t* buf) noexcept no
             buf[n] = A_KACHIKO + i
             n += 1
     if free_fleet and s.fleet == 7:
-        m = s.occ
-        while m:
-            sp = ctz128(m)
-            m &= m - 1
-            buf[n] = A_REMOVE + sp
-            n += 1
+        n = emit_mask(buf, n, s.occ, A_REMOVE)
     if st == ST_PRE:
-        toyo = owns(s, SP_TOYOTAMA, p)
-        for sp in range(c.n_sea):
-            if has128(s.occ, sp):
-                continue
+        # first boats: an empty entry (Toyo Tama: edge) space, or next to a boat of its colour
+        free = c.all_sea & ~s.occ
+        m = c.entries
+        if owns(s, SP_TOYOTAMA, p):
+            m |= c.edges
+        any_ok = 0
+        for col in range(NCOL):
+            ok[col] = 0
+            if s.hand[col] > 0:
+                ok[col] = free & (m | sea_nbrs_of(c, s.boat[col]))
+                any_ok |= ok[col]
+        while any_ok:
+            sp = ctz128(any_ok)
+            any_ok &= any_ok - 1
             for col in range(NCOL):
-                if s.hand[col] > 0 and first_boat_ok(c, s, sp, col, toyo):
+                if has128(ok[col], sp):
                     buf[n] = A_PLACE + 5 * sp + col
                     n += 1
     for i in range(nb):
         buf[n] = tmp_b[i]
         n += 1
     if free_fleet and s.fleet == 6:
+        im = 0
         for i in range(c.n_islands):
-            if s.token[i] < 0:
-                continue
-            for j in range(i + 1, c.n_islands):
-                if s.token[j] >= 0:
-                    buf[n] = A_SWAPTOK + 64 * i + j
-                    n += 1
+            if s.token[i] >= 0:
+                im |= (<uint64_t>1) << i
+        while im:
+            i = __builtin_ctzll(im)
+            im &= im - 1
+            im2 = im
+            while im2:
+                buf[n] = A_SWAPTOK + 64 * i + __builtin_ctzll(im2)
+                im2 &= im2 - 1
+                n += 1
     if free_fleet and s.fleet == 4:
         m = s.occ
         while m:
             sp = ctz128(m)
             m &= m - 1
-            m2 = c.sea_nbr[sp] & ~s.occ
-            while m2:
-                t = ctz128(m2)
-                m2 &= m2 - 1
-                buf[n] = A_SLIDE + 128 * sp + t
-                n += 1
+            n = emit_mask(buf, n, c.sea_nbr[sp] & ~s.occ, A_SLIDE + 128 * sp)
     if free_fleet and s.fleet == 8:
         m = s.occ
         while m:
             sp = ctz128(m)
             m &= m - 1
-            m2 = m
-            while m2:
-                t = ctz128(m2)
-                m2 &= m2 - 1
-                buf[n] = A_SWAPBOATS + 128 * sp + t
-                n += 1
+            n = emit_mask(buf, n, m, A_SWAPBOATS + 128 * sp)
     return n
 
 

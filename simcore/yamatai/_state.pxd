@@ -121,6 +121,8 @@ ctypedef struct YCfg:
     u128 island_sea[MAXISL]
     uint64_t island_nbr[MAXISL]
     uint64_t sea_island[MAXSEA]
+    u128 all_sea                     # the board's sea spaces
+    uint64_t all_isl                 # the board's islands
     u128 entries
     u128 edges
     int n_tiles
@@ -128,6 +130,8 @@ ctypedef struct YCfg:
     int tile_boats[MAXTILES][NCOL]
     int tile_pp[MAXTILES]
     int tile_tp[MAXTILES]            # trading post
+    uint64_t tile_need[MAXTILES]     # tile_boats packed, one byte per colour (for the policy)
+    double tile_fit[MAXTILES][21]    # tile_pp / (1 + m) for m boats missing (for the policy)
     int spec_pp[NSPEC]
     int buy[NCOL]
     int sell[NCOL]

@@ -42,6 +42,26 @@ FEATURE_DOCS = {
     "set_aside": "port PASS: boats set aside beyond the kept ones, in pairs (each pair costs 1 PP)",
     "reserve": "RESERVE: the reserved tile's PP / 5 (it must be built later, or costs 1 PP)",
     "pass": "PASS in any decision (a bias towards stopping: end placement, stop collecting, no trade)",
+    "fleet_fit": "FLEET n: how well the hand after taking the tile covers a visible tile (row, own earlier "
+                 "reservations): the best tile PP / (1 + boats still lacking), divided by 5; fleets 9 "
+                 "and 10 may lack one boat more (build discount, free extra boat)",
+    "trade_fit": "BUY c / SELL c / TAKE c: change of that hand fit (as fleet_fit, fleet 9's discount "
+                 "if taken) made by the boat bought, sold or taken",
+    "prestige_adjacent": "BUILD: torii and palaces next to the island that pay a PP token (standard "
+                         "buildings; prestige ones with Awashima)",
+    "mountain": "BUILD: 1 if the island's mountain pays a PP token (standard buildings; prestige ones "
+                "with Awashima)",
+    "ability_build": "SLIDE / SWAPBOATS (fleets 4, 8) in post: PP of the best tile buildable after the "
+                     "move when it beats the best build possible now (boats' colours and the "
+                     "placed-this-turn marks moved), else 0",
+    "ability_tokens": "SLIDE / SWAPBOATS in post: culture tokens collectable after the move minus now "
+                      "when more (islands with a token next to a marked boat, at most one per marked boat)",
+    "token_swap": "SWAPTOK (fleet 6) in post: token_set gained on the island next to this turn's boats "
+                  "that receives the other island's token (negative: lost)",
+    "deny": "SACRED i (fleet 5) in after: island i's place fit (best tile PP / (1 + boats missing), / 5), "
+            "closed to everyone; REMOVE s (fleet 7) in after: the fit the empty islands next to s lose",
+    "peek_top": "ARRANGE (fleet 3): PP / 5 of the peeked tile left on top of the building deck (0 if all "
+                "go under); its owner sees the peeked tiles",
 }
 
 FEATURES = tuple(FEATURE_DOCS)

@@ -31,6 +31,7 @@ SWAPTOK, SLIDE, SWAPBOATS = 3392, 7488, 23872
 AMATERASU, IZANAGI, RAIJIN_S, ANANDA, IZANAMI, RIU, AWASHIMA, KACHIKO_S, SUSANOO, EBISU_S, \
     KAGUTSUCHI, TOMOE, FU_HSI, MICHIMATA_S, TOYO_TAMA, HETSUKA_S, NAKATSU_S, YASOMA = range(18)
 GOLD = 4
+USED = ("fleet", "raijin", "nakatsu", "michimata", "hetsuka", "kachiko", "ebisu")   # to_dict order
 NEEDS = [[pay.count(x) for x in range(6)] for pay in PAYMENTS]   # tokens of each type a payment takes
 
 
@@ -101,6 +102,103 @@ class RefState:
         st.events = []
         st._legal = None
         st._start_turn()
+        st._run_forced()
+        return st
+
+    # ------------------------------------------------------------ position dictionary
+    def to_dict(self):
+        """The position in the format of the Cython engine's ``State.to_dict`` (docs/yamatai_engine.md)."""
+        names = {"fleet": [], "build": [], "recruit": []}
+        for e in self.events:
+            names[e[0]].append(e[1:])
+        events = {
+            "fleets": [{"round": r, "seat": p, "fleet": f, "boats": g, "ability_used": bool(u), "extra_boat": bool(x)}
+                       for r, p, f, g, u, x in names["fleet"]],
+            "buildings": [{"round": r, "seat": p, "tile": t, "island": i, "coins": c, "pp_tokens": pp}
+                          for r, p, t, i, c, pp in names["build"]],
+            "recruits": [{"round": r, "seat": p, "specialist": s, "coins": c} for r, p, s, c, _, _ in names["recruit"]],
+        }
+        return {
+            "game": "yamatai", "format": 1, "config": self.cfg.settings(),
+            "round": self.round, "stage": "over" if self.over else self.stage, "turn": self.turn,
+            "order": list(self.order), "last_order": list(self.last_order), "pawn_owner": list(self.pawn_owner),
+            "fleet_taken": list(self.fleet_taken), "track": list(self.track), "face_up": self.face_up,
+            "sea": list(self.sea), "marked": sorted(self.marked), "islands": [dict(i) for i in self.islands],
+            "supply": {"boats": list(self.supply), "sacred": self.sacred_supply},
+            "row": list(self.row), "deck": list(self.deck), "slots": list(self.slots),
+            "slot_coins": list(self.slot_coins), "spec_deck": list(self.spec_deck),
+            "spec_owner": list(self.spec_owner), "coins": list(self.coins), "pp_tokens": list(self.pp_tokens),
+            "set_aside": list(self.set_aside), "pieces": list(self.pieces),
+            "port": [list(x) for x in self.port], "tokens": [list(x) for x in self.tokens],
+            "built": [sorted(x) for x in self.built], "reserved": [sorted(x) for x in self.reserved],
+            "hand": list(self.hand),
+            "turn_state": {"fleet": self.fleet, "transactions": self.transactions,
+                           "used": [u for u in USED if u in self.used], "last": self.last,
+                           "collected": sorted(self.collected), "reserved_now": sorted(self.reserved_now),
+                           "kept": self.kept, "return_stage": self.return_stage or "fleet",
+                           "ev_fleet": list(self.ev_fleet or (0, 0, 0, 0))},
+            "triggers": [t for t in TRIGGERS if t in self.triggers], "decisions": self.decisions,
+            "rng": list(self.rng.s), "events": events,
+        }
+
+    @classmethod
+    def from_dict(cls, d, config=None):
+        """The position of a ``to_dict`` dictionary (either engine's); forced steps are then applied.
+
+        It trusts the dictionary (the Cython ``State.from_dict`` is the one that checks it) but for
+        a missing or mistyped field, which raises ``ValueError``.
+        """
+        if not isinstance(d, dict) or d.get("game") != "yamatai":
+            raise ValueError("bad yamatai position: not a yamatai position dictionary")
+        try:
+            if config is None:
+                settings = dict(d["config"])
+                config = make_config(settings.pop("players"), **settings)
+            st = cls()
+            st.cfg = config
+            st.seed = None
+            st.players = config.players
+            for key in ("round", "turn", "face_up", "decisions"):
+                setattr(st, key, int(d[key]))
+            for key in ("order", "last_order", "pawn_owner", "fleet_taken", "track", "sea", "row", "deck",
+                        "slots", "slot_coins", "spec_deck", "spec_owner", "coins", "pp_tokens", "set_aside",
+                        "pieces", "hand"):
+                setattr(st, key, [int(x) for x in d[key]])
+            st.port = [[int(x) for x in row] for row in d["port"]]
+            st.tokens = [[int(x) for x in row] for row in d["tokens"]]
+            st.built = [sorted(int(t) for t in row) for row in d["built"]]
+            st.reserved = [sorted(int(t) for t in row) for row in d["reserved"]]
+            st.islands = [{"token": int(i["token"]), "building": i["building"], "sacred": bool(i["sacred"]),
+                           "mountain": bool(i["mountain"])} for i in d["islands"]]
+            st.marked = {int(s) for s in d["marked"]}
+            st.supply = [int(x) for x in d["supply"]["boats"]]
+            st.sacred_supply = int(d["supply"]["sacred"])
+            st.stage = d["stage"]
+            st.over = st.stage == "over"
+            st.triggers = set(d["triggers"])
+            ts = d["turn_state"]
+            st.fleet = int(ts["fleet"])
+            st.transactions = int(ts["transactions"])
+            st.used = set(ts["used"])
+            st.last = int(ts["last"])
+            st.collected = sorted(int(i) for i in ts["collected"])
+            st.reserved_now = sorted(int(t) for t in ts["reserved_now"])
+            st.kept = int(ts["kept"])
+            st.return_stage = ts.get("return_stage", "fleet")
+            st.ev_fleet = [int(x) for x in ts.get("ev_fleet", (st.fleet, 0, 0, 0))]
+            st.rng = Xoshiro256(0)
+            if d.get("rng") is not None:
+                st.rng.s = [int(x) for x in d["rng"]]
+            ev = d.get("events") or {}
+            st.events = ([("fleet", e["round"], e["seat"], e["fleet"], e["boats"], int(e["ability_used"]),
+                           int(e["extra_boat"])) for e in ev.get("fleets", [])]
+                         + [("build", e["round"], e["seat"], e["tile"], e["island"], e["coins"], e["pp_tokens"])
+                            for e in ev.get("buildings", [])]
+                         + [("recruit", e["round"], e["seat"], e["specialist"], e["coins"], 0, 0)
+                            for e in ev.get("recruits", [])])
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ValueError(f"bad yamatai position: missing or bad field {exc!r}") from None
+        st._legal = None
         st._run_forced()
         return st
 
