@@ -21,6 +21,10 @@
 #   A-D27 turn_cap; A-D28 goal keeps sequential, seat 0 first;
 #   A-D29..A-D32, A-D35 goal conditions (score()); A-D33 goal_values; A-D34 strategist refill
 
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+
+
 cdef inline int cell_index(int X, int Y) noexcept nogil:
     return Y * 16 + X
 
@@ -41,11 +45,53 @@ cdef inline int side_node(int X, int Y, int side) noexcept nogil:
         return 272 + Y * 17 + X
     return 272 + Y * 17 + X + 1
 
+cdef inline int uf_find(const AState* s, int a) noexcept nogil:
+    """Root of a route node's component (union by size, no path compression: depth <= log2 NNODE)."""
+    while s.uf_parent[a] != a:
+        a = s.uf_parent[a]
+    return a
+
+
 cdef inline void add_link(AState* s, int a, int b) noexcept nogil:
+    cdef int ra, rb
     s.nbr[a][s.deg[a]] = <uint16_t>b
     s.deg[a] += 1
     s.nbr[b][s.deg[b]] = <uint16_t>a
     s.deg[b] += 1
+    ra = uf_find(s, a)
+    rb = uf_find(s, b)
+    if ra != rb:
+        if s.uf_size[ra] < s.uf_size[rb]:
+            ra, rb = rb, ra
+        s.uf_parent[rb] = <uint16_t>ra
+        s.uf_size[ra] += s.uf_size[rb]
+
+
+cdef inline void front_add(AState* s, int cell) noexcept nogil:
+    if s.cell[cell] == CELL_EMPTY:
+        s.front[cell >> 6] |= (<uint64_t>1) << (cell & 63)
+
+
+cdef void occupy(AState* s, int cell) noexcept nogil:
+    """Cell became occupied: update the placement frontier (in-window neighbours only)."""
+    cdef int X = cell & 15, Y = cell >> 4
+    s.front[cell >> 6] &= ~((<uint64_t>1) << (cell & 63))
+    if X > 0:
+        front_add(s, cell - 1)
+    if X < 15:
+        front_add(s, cell + 1)
+    if Y > 0:
+        front_add(s, cell - 16)
+    if Y < 15:
+        front_add(s, cell + 16)
+
+
+cdef inline void sorted_insert(uint8_t* a, int n, int v) noexcept nogil:
+    cdef int k = n - 1
+    while k >= 0 and a[k] > v:
+        a[k + 1] = a[k]
+        k -= 1
+    a[k + 1] = <uint8_t>v
 
 
 cdef int island(const AState* s, int q, int* out) noexcept nogil:
@@ -98,6 +144,24 @@ cdef inline int island_id(const AState* s, int q) noexcept nogil:
     cdef int buf[4]
     island(s, q, buf)
     return buf[0]
+
+
+cdef void refresh_point(AState* s, int PR, int PC) noexcept nogil:
+    """Recompute isl_id for the land quarters around grid point (PR, PC) (islands only change there)."""
+    cdef int dr, dc, R, C
+    for dr in range(-1, 1):
+        for dc in range(-1, 1):
+            R = PR + dr
+            C = PC + dc
+            if is_land(s, R, C):
+                s.isl_id[R * 32 + C] = <uint16_t>island_id(s, R * 32 + C)
+
+
+cdef void refresh_roots(AState* s) noexcept nogil:
+    cdef int j, q
+    for j in range(s.n_on):
+        q = s.ports_on[j]
+        s.port_root[q] = <uint16_t>uf_find(s, NODE_PORT + q)
 
 
 cdef int completed(const AState* s, const int* isl, int n) noexcept nogil:
@@ -167,9 +231,15 @@ cdef void setup(const ACfg* c, AState* s, uint64_t seed) noexcept nogil:
     rng_seed(s.rng, seed, CHANCE_SALT)
     for i in range(NCELL):
         s.cell[i] = CELL_EMPTY
+    for i in range(NNODE):
+        s.uf_parent[i] = <uint16_t>i
+        s.uf_size[i] = 1
     for X in range(7, 9):
         for Y in range(7, 9):
             s.cell[cell_index(X, Y)] = CELL_START
+    for X in range(7, 9):
+        for Y in range(7, 9):
+            occupy(s, cell_index(X, Y))
     for i in range(NQ):
         s.lmark[i] = -1
     # start board land: Thera (quarters 15..16 x 15..16) and the 4 corner pieces
@@ -184,6 +254,9 @@ cdef void setup(const ACfg* c, AState* s, uint64_t seed) noexcept nogil:
         s.port_q[i] = -1
     s.port_q[PORT_T0] = quarter_index(16, 16)
     s.port_q[PORT_T1] = quarter_index(15, 15)
+    s.n_on = 2
+    s.ports_on[0] = PORT_T0
+    s.ports_on[1] = PORT_T1
     add_link(s, side_node(7, 7, 0), NODE_R)
     add_link(s, side_node(8, 7, 0), NODE_R)
     add_link(s, side_node(7, 8, 2), NODE_R)
@@ -194,6 +267,12 @@ cdef void setup(const ACfg* c, AState* s, uint64_t seed) noexcept nogil:
     add_link(s, side_node(8, 8, 1), NODE_R)
     add_link(s, NODE_R, NODE_PORT + PORT_T0)
     add_link(s, NODE_R, NODE_PORT + PORT_T1)
+    refresh_point(s, 16, 16)
+    refresh_point(s, 14, 14)
+    refresh_point(s, 14, 18)
+    refresh_point(s, 18, 14)
+    refresh_point(s, 18, 18)
+    refresh_roots(s)
     # chance (spec 15.3): tiles, easy, medium, hard, goals
     s.pile_n = NTILE
     for i in range(NTILE):
@@ -221,11 +300,12 @@ cdef void setup(const ACfg* c, AState* s, uint64_t seed) noexcept nogil:
 
 cdef void place_tile(const ACfg* c, AState* s, int tile, int rot, int cell) noexcept nogil:
     cdef int X = cell & 15, Y = cell >> 4
-    cdef int lq, k, a, b, na, nb, q
+    cdef int lq, k, a, b, na, nb, q, t
     s.cell[cell] = tile
     s.cell_rot[cell] = rot
     s.placed[s.n_placed] = cell
     s.n_placed += 1
+    occupy(s, cell)
     for lq in range(4):
         if (c.land[tile][rot] >> lq) & 1:
             s.land[quarter_index(2 * Y + (lq >> 1), 2 * X + (lq & 1))] = 1
@@ -236,15 +316,25 @@ cdef void place_tile(const ACfg* c, AState* s, int tile, int rot, int cell) noex
     s.lm_c[s.n_lm] = q & 31
     s.lm_t[s.n_lm] = c.lm_type[tile]
     s.n_lm += 1
+    t = c.lm_type[tile]
+    sorted_insert(s.lm_rows[t], s.lm_n[t], q >> 5)
+    sorted_insert(s.lm_cols[t], s.lm_n[t], q & 31)
+    s.lm_n[t] += 1
     for k in range(c.n_ports[tile]):
         lq = c.port_q[tile][rot][k]
         s.port_q[4 * tile + k] = quarter_index(2 * Y + (lq >> 1), 2 * X + (lq & 1))
+        sorted_insert(s.ports_on, s.n_on, 4 * tile + k)
+        s.n_on += 1
     for k in range(c.n_links[tile]):
         a = c.link_a[tile][rot][k]
         b = c.link_b[tile][rot][k]
         na = side_node(X, Y, a) if a < 4 else (544 + cell if a == 4 else NODE_PORT + 4 * tile + a - 5)
         nb = side_node(X, Y, b) if b < 4 else (544 + cell if b == 4 else NODE_PORT + 4 * tile + b - 5)
         add_link(s, na, nb)
+    for a in range(2):
+        for b in range(2):
+            refresh_point(s, 2 * Y + 2 * a, 2 * X + 2 * b)
+    refresh_roots(s)
 
 
 cdef void reach(const AState* s, int start, int blocked, uint8_t* seen) noexcept nogil:
@@ -289,9 +379,29 @@ cdef int landmark_count(const AState* s, int t, int d, int q, int seat) noexcept
 
 cdef int satisfied(const ACfg* c, const AState* s, int card, int q, int seat) noexcept nogil:
     """Spec 7.3: the exact per-direction, per-type test for a temple on quarter q."""
-    cdef int k
+    # count(t, D) >= n  <=>  the n-th nearest landmark of type t on the far side of the temple's row
+    # (or column) lies strictly beyond it: the n-th smallest row < rt for N, the n-th largest > rt for S,
+    # likewise over columns for W and E. Same result as comparing landmark_count() with n.
+    cdef int k, t, d, n, cnt, rt = q >> 5, ct = q & 31
     for k in range(c.n_req[card]):
-        if landmark_count(s, c.req_type[card][k], c.req_dir[card][k], q, seat) < c.req_n[card][k]:
+        t = c.req_type[card][k]
+        d = c.req_dir[card][k]
+        n = c.req_n[card][k]
+        cnt = s.lm_n[t]
+        if cnt < n:
+            return 0
+        if seat == 1:
+            d ^= 2
+        if d == 0:
+            if s.lm_rows[t][n - 1] >= rt:
+                return 0
+        elif d == 2:
+            if s.lm_rows[t][cnt - n] <= rt:
+                return 0
+        elif d == 1:
+            if s.lm_cols[t][cnt - n] <= ct:
+                return 0
+        elif s.lm_cols[t][n - 1] >= ct:
             return 0
     return 1
 
@@ -313,27 +423,34 @@ cdef inline int at_thera(const AState* s, int p) noexcept nogil:
 cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept nogil:
     cdef int n = 0, p = s.current, X, Y, cell, r, col, lq, tile, rot, k, q, i, d, ok
     cdef int isl[4]
-    cdef int nisl, my_isl, base, opp, room, cost, cnt
+    cdef int nisl, my_isl, base, opp, room, cost, cnt, nrot, j, root, blocked, mine, ntr
+    cdef int16_t tr[NPORT]
+    cdef uint64_t bits
     cdef int have[4]
     cdef uint8_t seen1[NNODE]
-    cdef uint8_t seen2[NNODE]
     if s.phase == PH_OVER:
         return 0
     if s.phase == PH_PLACE:
+        nrot = 4 if c.rotation else 1
+        if s.stage == ST_PLAY:             # the frontier: empty cells next to an occupied one, ascending
+            for i in range(4):
+                bits = s.front[i]
+                while bits:
+                    cell = (i << 6) | <int>__builtin_ctzll(bits)
+                    bits &= bits - 1
+                    for r in range(nrot):
+                        out[n] = A_PLACE + cell * 4 + r
+                        n += 1
+            return n
         for cell in range(NCELL):
             if s.cell[cell] != CELL_EMPTY:
                 continue
             X = cell & 15
             Y = cell >> 4
-            ok = 0
-            if s.stage == ST_SETUP:
-                ok = ((X > 0 and s.cell[cell - 1] == CELL_START) or (X < 15 and s.cell[cell + 1] == CELL_START)
-                      or (Y > 0 and s.cell[cell - 16] == CELL_START) or (Y < 15 and s.cell[cell + 16] == CELL_START))
-            else:
-                ok = ((X > 0 and s.cell[cell - 1] != CELL_EMPTY) or (X < 15 and s.cell[cell + 1] != CELL_EMPTY)
-                      or (Y > 0 and s.cell[cell - 16] != CELL_EMPTY) or (Y < 15 and s.cell[cell + 16] != CELL_EMPTY))
+            ok = ((X > 0 and s.cell[cell - 1] == CELL_START) or (X < 15 and s.cell[cell + 1] == CELL_START)
+                  or (Y > 0 and s.cell[cell - 16] == CELL_START) or (Y < 15 and s.cell[cell + 16] == CELL_START))
             if ok:
-                for r in range(4 if c.rotation else 1):
+                for r in range(nrot):
                     out[n] = A_PLACE + cell * 4 + r
                     n += 1
         return n
@@ -361,25 +478,32 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
     my_isl = isl[0]
     base = 0 if s.bonus else 1
     if s.actions >= base:
-        reach(s, s.port[p], opp, seen1)
-        reach(s, s.port[p], -1, seen2)
-        for q in range(NPORT):            # sea moves
-            if s.port_q[q] < 0 or q == s.port[p] or q == opp:
+        # reachable = same route component; the opponent's port only blocks when it is a
+        # through-port of that component, and then one search that avoids it finds the 1-action moves
+        root = s.port_root[s.port[p]]
+        blocked = s.deg[NODE_PORT + opp] >= 2 and s.port_root[opp] == root
+        if blocked:
+            reach(s, s.port[p], opp, seen1)
+        ntr = 0
+        for j in range(s.n_on):           # sea moves, then transports (kept aside, appended after)
+            q = s.ports_on[j]
+            if q == s.port[p] or q == opp:
                 continue
-            if not seen2[NODE_PORT + q]:
+            mine = s.isl_id[s.port_q[q]] == my_isl
+            if mine:
+                tr[ntr] = <int16_t>(A_TRANSPORT + q)
+                ntr += 1
+                if not c.same_island_sail:
+                    continue
+            if s.port_root[q] != root:
                 continue
-            if island_id(s, s.port_q[q]) == my_isl and not c.same_island_sail:
-                continue
-            cost = base + (0 if seen1[NODE_PORT + q] else 1)
+            cost = base + (1 if blocked and not seen1[NODE_PORT + q] else 0)
             if cost <= s.actions:
                 out[n] = A_SAIL + q
                 n += 1
-        for q in range(NPORT):            # transports
-            if s.port_q[q] < 0 or q == s.port[p] or q == opp:
-                continue
-            if island_id(s, s.port_q[q]) == my_isl:
-                out[n] = A_TRANSPORT + q
-                n += 1
+        for j in range(ntr):
+            out[n] = tr[j]
+            n += 1
     if s.actions >= 1:
         room = 3 - (s.cargo[p][0] + s.cargo[p][1] + s.cargo[p][2] + s.cargo[p][3])
         for col in range(4):
@@ -549,9 +673,11 @@ cdef void apply_action(const ACfg* c, AState* s, int a) noexcept nogil:
         cost = 0 if s.bonus else 1
         if a < A_TRANSPORT:
             q = a - A_SAIL
-            reach(s, s.port[p], s.port[1 - p], seen)
-            if not seen[NODE_PORT + q]:
-                cost += 1
+            k = s.port[1 - p]
+            if s.deg[NODE_PORT + k] >= 2 and s.port_root[k] == s.port_root[s.port[p]]:
+                reach(s, s.port[p], k, seen)
+                if not seen[NODE_PORT + q]:
+                    cost += 1
         else:
             q = a - A_TRANSPORT
         s.actions -= cost

@@ -127,6 +127,17 @@ ctypedef struct AState:
     uint8_t lm_t[NTILE]
     uint16_t nbr[NNODE][MAXDEG]
     uint8_t deg[NNODE]
+    # derived structures, kept up to date by add_link and place_tile (never part of to_dict)
+    uint16_t uf_parent[NNODE]         # union-find over route nodes: route components only ever merge
+    uint16_t uf_size[NNODE]
+    uint16_t isl_id[NQ]               # island id (smallest quarter index) of each land quarter
+    uint16_t port_root[NPORT]         # union-find root of each port on the table
+    uint8_t n_on                      # ports on the table, ascending
+    uint8_t ports_on[NPORT]
+    uint64_t front[4]                 # empty cells in the window next to an occupied cell (bit = cell)
+    uint8_t lm_n[4]                   # per landmark type: count, rows and columns in ascending order
+    uint8_t lm_rows[4][NTILE]
+    uint8_t lm_cols[4][NTILE]
     int16_t port_q[NPORT]             # quarter index, -1 when the port is not on the table
     uint8_t out[4]                    # cubes of each colour off the market
     uint8_t pile[NTILE]
