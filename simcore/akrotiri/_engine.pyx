@@ -235,12 +235,13 @@ cdef class State:
         cdef int16_t buf[MAXLEGAL]
         cdef uint64_t prng[4]
         cdef Policy pol
+        cdef Ctx ctx
         load_policy(&pol, policy)
         rng_seed(prng, <uint64_t>int(seed), POLICY_SALT)
         n = legal_actions(&self.cc.c, &self.s, buf)
         if n == 0:
             raise ValueError("the game is over: no action to choose")
-        return int(choose_action(&self.cc.c, &self.s, &pol, prng, buf, n))
+        return int(choose_action(&self.cc.c, &self.s, &pol, prng, buf, n, &ctx))
 
     def transcript(self):
         """Every decision, forced step and tile taken so far, as dicts with a ``text``."""
@@ -548,12 +549,13 @@ cdef int play_game(const ACfg* c, AState* s, uint64_t seed, const Policy* pol,
     """Play one whole game with the seats' policies; return the number of decisions."""
     cdef int16_t buf[MAXLEGAL]
     cdef uint64_t prng[4]
+    cdef Ctx ctx
     cdef int n, a, k = 0
     setup(c, s, seed)
     rng_seed(prng, seed, POLICY_SALT)
     n = advance(c, s, buf)
     while n > 0:
-        a = choose_action(c, s, &pol[s.current], prng, buf, n)
+        a = choose_action(c, s, &pol[s.current], prng, buf, n, &ctx)
         if record != NULL and k < max_record:
             record[k] = a
         k += 1
