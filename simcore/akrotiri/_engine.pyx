@@ -236,6 +236,7 @@ cdef class State:
         cdef uint64_t prng[4]
         cdef Policy pol
         cdef Ctx ctx
+        ctx_reset(&ctx)
         load_policy(&pol, policy)
         rng_seed(prng, <uint64_t>int(seed), POLICY_SALT)
         n = legal_actions(&self.cc.c, &self.s, buf)
@@ -502,6 +503,8 @@ cdef State _from_dict(d, config):
             _need(s.n_temples[p] <= 6, f"seat {p} has more than 6 temples")
             for k, rc in enumerate(x["temples"]):
                 s.temple_q[p][k] = _qi(rc)
+                _need(0 <= s.temple_q[p][k] < NQ and s.land[s.temple_q[p][k]], f"seat {p}: temple {rc} not on land")
+                s.temple_at[s.temple_q[p][k]] = 1
             s.hand[p] = 0
             for k in x["hand"]:
                 s.hand[p] |= (<uint64_t>1) << int(k)
@@ -551,6 +554,7 @@ cdef int play_game(const ACfg* c, AState* s, uint64_t seed, const Policy* pol,
     cdef uint64_t prng[4]
     cdef Ctx ctx
     cdef int n, a, k = 0
+    ctx_reset(&ctx)
     setup(c, s, seed)
     rng_seed(prng, seed, POLICY_SALT)
     n = advance(c, s, buf)

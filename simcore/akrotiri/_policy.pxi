@@ -53,10 +53,11 @@ ctypedef struct Ctx:
     int place_cell                    # cell whose quarter masks are in place_mask, -1 none
     uint64_t place_mask[4]            # per local quarter of place_cell: hand slots fitting there
     int n_dest                        # destination islands evaluated so far
+    int16_t slot_of[NQ]               # island id -> entry, -1 none (reset entry by entry)
     uint16_t dest_id[NPORT]
     double dest_cubes[NPORT]
     int dest_fit[NPORT]
-    uint8_t seen[NNODE]
+    const uint8_t* labels
 
 
 cdef void map_rect(const ACfg* c, const AState* s, int card, int seat,
@@ -118,6 +119,8 @@ cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
         tq = s.temple_q[p][k]
         x.quads |= 1 << ((((tq >> 5) < 16) << 1) | ((tq & 31) < 16))
     x.place_cell = -1
+    for k in range(x.n_dest):
+        x.slot_of[x.dest_id[k]] = -1
     x.n_dest = 0
     x.have_seen = 0
     x.blocked = 0
@@ -145,12 +148,12 @@ cdef int dest_slot(const ACfg* c, const AState* s, Ctx* x, int q) noexcept nogil
     cdef int isl[4]
     cdef int cnt[4]
     cdef double v = 0
-    for j in range(x.n_dest):
-        if x.dest_id[j] == iid:
-            return j
+    if x.slot_of[iid] >= 0:
+        return x.slot_of[iid]
     j = x.n_dest
     x.n_dest += 1
     x.dest_id[j] = <uint16_t>iid
+    x.slot_of[iid] = <int16_t>j
     n = island(s, s.port_q[q], isl)
     for col in range(4):
         cnt[col] = 0
@@ -251,8 +254,8 @@ cdef double move_value(const ACfg* c, const AState* s, const Policy* pol, Ctx* x
             k = s.port[1 - x.p]
             x.blocked = s.deg[NODE_PORT + k] >= 2 and s.port_root[k] == s.port_root[s.port[x.p]]
             if x.blocked:
-                reach(s, s.port[x.p], k, x.seen)
-        if x.blocked and not x.seen[NODE_PORT + q]:
+                x.labels = piece_labels(s, k)
+        if x.blocked and x.labels[q] != x.labels[s.port[x.p]]:
             cost += 1
     v += pol.w[F_MOVE_COST] * cost
     if q == PORT_T0 or q == PORT_T1:
@@ -341,17 +344,30 @@ cdef double action_value(const ACfg* c, const AState* s, const Policy* pol, Ctx*
     return -3.0          # unload
 
 
+cdef void ctx_reset(Ctx* x) noexcept nogil:
+    """Once before a Ctx is first used."""
+    memset(x.slot_of, 0xff, sizeof(x.slot_of))
+    x.n_dest = 0
+
+
 cdef int choose_action(const ACfg* c, const AState* s, const Policy* pol, uint64_t* prng,
                        const int16_t* buf, int n, Ctx* x) noexcept nogil:
-    cdef int i, best = 0
+    """Random: a uniform legal action. Heuristic: epsilon-uniform, else the best score, exact ties
+    broken uniformly (reservoir sampling: the k-th tie replaces the pick with chance 1/k)."""
+    cdef int i, best = 0, ties = 1
     cdef double v, bv
     if pol.kind == POL_RANDOM or (pol.eps > 0 and rng_uniform(prng) < pol.eps):
         return buf[rng_below(prng, n)]
     ctx_init(c, s, x)
-    bv = -1e300
-    for i in range(n):
-        v = action_value(c, s, pol, x, buf[i]) + 1e-6 * rng_uniform(prng)
+    bv = action_value(c, s, pol, x, buf[0])
+    for i in range(1, n):
+        v = action_value(c, s, pol, x, buf[i])
         if v > bv:
             bv = v
             best = i
+            ties = 1
+        elif v == bv:
+            ties += 1
+            if rng_below(prng, ties) == 0:
+                best = i
     return buf[best]

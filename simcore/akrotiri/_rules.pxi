@@ -94,49 +94,61 @@ cdef inline void sorted_insert(uint8_t* a, int n, int v) noexcept nogil:
     a[k + 1] = <uint8_t>v
 
 
+cdef uint8_t ISL_MEMB[16][4]   # [land bits of the ring around a grid point][ring slot of q] -> slots of q's island
+
+
+cdef void _init_isl_memb() noexcept nogil:
+    """The ring around a grid point is NW 0, NE 1, SE 2, SW 3; land quarters next to each other on
+    the ring join (A-D1). An island is the run of land slots through q's slot (all 4 if all are land)."""
+    cdef int m, st, k, out
+    for m in range(16):
+        for st in range(4):
+            if not (m >> st) & 1:
+                ISL_MEMB[m][st] = 0
+                continue
+            if m == 15:
+                ISL_MEMB[m][st] = 15
+                continue
+            out = 1 << st
+            k = (st + 1) & 3
+            while (m >> k) & 1 and k != st:
+                out |= 1 << k
+                k = (k + 1) & 3
+            k = (st + 3) & 3
+            while (m >> k) & 1 and k != st:
+                out |= 1 << k
+                k = (k + 3) & 3
+            ISL_MEMB[m][st] = <uint8_t>out
+
+
+_init_isl_memb()
+
+
 cdef int island(const AState* s, int q, int* out) noexcept nogil:
     """Quarters of the island of land quarter q, ascending; returns their number (1..4)."""
     cdef int R = q >> 5, C = q & 31
     cdef int PR = R + (R & 1), PC = C + (C & 1)
-    cdef int ring[4]
-    cdef int land[4]
-    cdef int i, k, n = 0, start = 0, t
-    ring[0] = (PR - 1) * 32 + (PC - 1)
-    ring[1] = (PR - 1) * 32 + PC
-    ring[2] = PR * 32 + PC
-    ring[3] = PR * 32 + (PC - 1)
-    land[0] = is_land(s, PR - 1, PC - 1)
-    land[1] = is_land(s, PR - 1, PC)
-    land[2] = is_land(s, PR, PC)
-    land[3] = is_land(s, PR, PC - 1)
-    for i in range(4):
-        if land[i] and ring[i] == q:
-            start = i
-    if land[0] and land[1] and land[2] and land[3]:
-        for i in range(4):
-            out[i] = ring[i]
-        n = 4
+    cdef int b = (PR - 1) * 32 + (PC - 1)        # the ring's NW quarter; NE b+1, SW b+32, SE b+33
+    cdef int m, st, memb, n = 0
+    if PR >= 1 and PR <= 31 and PC >= 1 and PC <= 31:
+        m = s.land[b] | (s.land[b + 1] << 1) | (s.land[b + 33] << 2) | (s.land[b + 32] << 3)
     else:
-        out[0] = q
-        n = 1
-        k = (start + 1) & 3
-        while land[k] and k != start:
-            out[n] = ring[k]
-            n += 1
-            k = (k + 1) & 3
-        k = (start + 3) & 3
-        while land[k] and k != start:
-            out[n] = ring[k]
-            n += 1
-            k = (k + 3) & 3
-    # sort ascending (at most 4)
-    for i in range(1, n):
-        t = out[i]
-        k = i - 1
-        while k >= 0 and out[k] > t:
-            out[k + 1] = out[k]
-            k -= 1
-        out[k + 1] = t
+        m = (is_land(s, PR - 1, PC - 1) | (is_land(s, PR - 1, PC) << 1) | (is_land(s, PR, PC) << 2)
+             | (is_land(s, PR, PC - 1) << 3))
+    st = (0 if C < PC else 1) if R < PR else (3 if C < PC else 2)
+    memb = ISL_MEMB[m][st]
+    if memb & 1:
+        out[n] = b
+        n += 1
+    if memb & 2:
+        out[n] = b + 1
+        n += 1
+    if memb & 8:
+        out[n] = b + 32
+        n += 1
+    if memb & 4:
+        out[n] = b + 33
+        n += 1
     return n
 
 
@@ -158,10 +170,45 @@ cdef void refresh_point(AState* s, int PR, int PC) noexcept nogil:
 
 
 cdef void refresh_roots(AState* s) noexcept nogil:
-    cdef int j, q
+    """Cache each port's route component: its root, a component number and each component's port bits."""
+    cdef int16_t idx[NNODE]
+    cdef int j, q, r, k
+    memset(idx, 0xff, sizeof(idx))
+    s.n_comp = 0
     for j in range(s.n_on):
         q = s.ports_on[j]
-        s.port_root[q] = <uint16_t>uf_find(s, NODE_PORT + q)
+        r = uf_find(s, NODE_PORT + q)
+        s.port_root[q] = <uint16_t>r
+        if idx[r] < 0:
+            idx[r] = s.n_comp
+            s.comp_ports[s.n_comp][0] = 0
+            s.comp_ports[s.n_comp][1] = 0
+            s.comp_ports[s.n_comp][2] = 0
+            s.n_comp += 1
+        k = idx[r]
+        s.port_comp[q] = <uint8_t>k
+        s.comp_ports[k][q >> 6] |= (<uint64_t>1) << (q & 63)
+
+
+cdef void island_ports(const ACfg* c, const AState* s, const int* isl, int n, uint64_t* bits) noexcept nogil:
+    """Bits of the ports on the island's quarters."""
+    cdef int i, k, q, t, port
+    bits[0] = 0
+    bits[1] = 0
+    bits[2] = 0
+    for i in range(n):
+        q = isl[i]
+        t = s.cell[(((q >> 5) >> 1) << 4) | ((q & 31) >> 1)]
+        if t < NTILE:
+            for k in range(c.n_ports[t]):
+                port = 4 * t + k
+                if s.port_q[port] == q:
+                    bits[port >> 6] |= (<uint64_t>1) << (port & 63)
+        elif t == CELL_START:
+            if q == s.port_q[PORT_T0]:
+                bits[PORT_T0 >> 6] |= (<uint64_t>1) << (PORT_T0 & 63)
+            elif q == s.port_q[PORT_T1]:
+                bits[PORT_T1 >> 6] |= (<uint64_t>1) << (PORT_T1 & 63)
 
 
 cdef int completed(const AState* s, const int* isl, int n) noexcept nogil:
@@ -292,6 +339,7 @@ cdef void setup(const ACfg* c, AState* s, uint64_t seed) noexcept nogil:
         s.drachmas[p] = c.start_drachmas
         s.tile[p] = NO_TILE
     s.placed_cell = -1
+    s.blk_x = -1
     s.phase = PH_PLACE
     s.stage = ST_SETUP
     s.current = 0
@@ -358,6 +406,52 @@ cdef void reach(const AState* s, int start, int blocked, uint8_t* seen) noexcept
                 tail += 1
 
 
+cdef const uint8_t* piece_labels(const AState* cs, int x) noexcept nogil:
+    """Label the pieces the route component of port x falls into when x is removed (spec 5.1: a move
+    passing the opponent's port x costs 1 more): two ports of the component other than x reach each
+    other without passing x iff their labels are equal.
+
+    A pure function of the position, cached in the state (blk_*) until a tile is placed or x changes,
+    so the const position is written through a cast; the cache is never part of to_dict.
+    """
+    cdef AState* s = <AState*>cs
+    cdef uint8_t seen[NNODE]
+    cdef uint16_t queue[NNODE]
+    cdef int i, q, head, tail, n, m, j, lab = 0, word
+    cdef uint64_t bits
+    if s.blk_x == x and s.blk_placed == s.n_placed:
+        return s.blk_label
+    s.blk_x = <int16_t>x
+    s.blk_placed = s.n_placed
+    memset(s.blk_label, 0, NPORT)
+    memset(seen, 0, NNODE)
+    seen[NODE_PORT + x] = 1
+    for word in range(3):
+        bits = s.comp_ports[s.port_comp[x]][word]
+        while bits:
+            q = (word << 6) | <int>__builtin_ctzll(bits)
+            bits &= bits - 1
+            if seen[NODE_PORT + q]:
+                continue
+            lab += 1
+            seen[NODE_PORT + q] = 1
+            queue[0] = NODE_PORT + q
+            head = 0
+            tail = 1
+            while head < tail:
+                n = queue[head]
+                head += 1
+                if n >= NODE_PORT and n < NODE_PORT + NPORT:
+                    s.blk_label[n - NODE_PORT] = <uint8_t>lab
+                for j in range(s.deg[n]):
+                    m = s.nbr[n][j]
+                    if not seen[m]:
+                        seen[m] = 1
+                        queue[tail] = m
+                        tail += 1
+    return s.blk_label
+
+
 cdef int landmark_count(const AState* s, int t, int d, int q, int seat) noexcept nogil:
     """count(t, D) of spec 7.3: landmarks of type t in the open half-plane D of quarter q, read by seat."""
     cdef int i, cnt = 0, rt = q >> 5, ct = q & 31
@@ -406,13 +500,11 @@ cdef int satisfied(const ACfg* c, const AState* s, int card, int q, int seat) no
     return 1
 
 
-cdef int has_temple(const AState* s, const int* isl, int n) noexcept nogil:
-    cdef int p, k, i
-    for p in range(2):
-        for k in range(s.n_temples[p]):
-            for i in range(n):
-                if s.temple_q[p][k] == isl[i]:
-                    return 1
+cdef inline int has_temple(const AState* s, const int* isl, int n) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        if s.temple_at[isl[i]]:
+            return 1
     return 0
 
 
@@ -423,8 +515,8 @@ cdef inline int at_thera(const AState* s, int p) noexcept nogil:
 cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept nogil:
     cdef int n = 0, p = s.current, X, Y, cell, r, col, lq, tile, rot, k, q, i, d, ok
     cdef int isl[4]
-    cdef int nisl, my_isl, base, opp, room, cost, cnt, nrot, j, root, blocked, mine, ntr
-    cdef int16_t tr[NPORT]
+    cdef int nisl, my_isl, base, opp, room, cost, cnt, nrot, j, root, blocked
+    cdef uint64_t ib[3]
     cdef uint64_t bits
     cdef int have[4]
     cdef uint8_t seen1[NNODE]
@@ -483,27 +575,34 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
         root = s.port_root[s.port[p]]
         blocked = s.deg[NODE_PORT + opp] >= 2 and s.port_root[opp] == root
         if blocked:
-            reach(s, s.port[p], opp, seen1)
-        ntr = 0
-        for j in range(s.n_on):           # sea moves, then transports (kept aside, appended after)
-            q = s.ports_on[j]
-            if q == s.port[p] or q == opp:
-                continue
-            mine = s.isl_id[s.port_q[q]] == my_isl
-            if mine:
-                tr[ntr] = <int16_t>(A_TRANSPORT + q)
-                ntr += 1
-                if not c.same_island_sail:
-                    continue
-            if s.port_root[q] != root:
-                continue
-            cost = base + (1 if blocked and not seen1[NODE_PORT + q] else 0)
-            if cost <= s.actions:
-                out[n] = A_SAIL + q
+            lab = piece_labels(s, opp)
+        island_ports(c, s, isl, nisl, ib)
+        k = s.port_comp[s.port[p]]
+        for i in range(3):                # sea moves: the ports of the component, not on this island
+            bits = s.comp_ports[k][i]
+            if not c.same_island_sail:
+                bits &= ~ib[i]
+            if i == s.port[p] >> 6:
+                bits &= ~((<uint64_t>1) << (s.port[p] & 63))
+            if i == opp >> 6:
+                bits &= ~((<uint64_t>1) << (opp & 63))
+            while bits:
+                q = (i << 6) | <int>__builtin_ctzll(bits)
+                bits &= bits - 1
+                cost = base + (1 if blocked and lab[q] != lab[s.port[p]] else 0)
+                if cost <= s.actions:
+                    out[n] = A_SAIL + q
+                    n += 1
+        for i in range(3):                # transports: the other ports of this island
+            bits = ib[i]
+            if i == s.port[p] >> 6:
+                bits &= ~((<uint64_t>1) << (s.port[p] & 63))
+            if i == opp >> 6:
+                bits &= ~((<uint64_t>1) << (opp & 63))
+            while bits:
+                out[n] = A_TRANSPORT + ((i << 6) | <int>__builtin_ctzll(bits))
                 n += 1
-        for j in range(ntr):
-            out[n] = tr[j]
-            n += 1
+                bits &= bits - 1
     if s.actions >= 1:
         room = 3 - (s.cargo[p][0] + s.cargo[p][1] + s.cargo[p][2] + s.cargo[p][3])
         for col in range(4):
@@ -591,7 +690,6 @@ cdef void take_cube(AState* s, int col, int q) noexcept nogil:
 cdef void apply_action(const ACfg* c, AState* s, int a) noexcept nogil:
     cdef int p = s.current, cell, rot, tile, X, Y, lq, col, q, i, k, card, cost, nisl, d, t
     cdef int isl[4]
-    cdef uint8_t seen[NNODE]
     if s.phase == PH_PLACE:
         cell = (a - A_PLACE) >> 2
         rot = (a - A_PLACE) & 3
@@ -675,8 +773,7 @@ cdef void apply_action(const ACfg* c, AState* s, int a) noexcept nogil:
             q = a - A_SAIL
             k = s.port[1 - p]
             if s.deg[NODE_PORT + k] >= 2 and s.port_root[k] == s.port_root[s.port[p]]:
-                reach(s, s.port[p], k, seen)
-                if not seen[NODE_PORT + q]:
+                if piece_labels(s, k)[q] != piece_labels(s, k)[s.port[p]]:
                     cost += 1
         else:
             q = a - A_TRANSPORT
@@ -722,6 +819,7 @@ cdef void apply_action(const ACfg* c, AState* s, int a) noexcept nogil:
         s.hand[p] &= ~((<uint64_t>1) << card)
         s.excavated[p] |= (<uint64_t>1) << card
         s.temple_q[p][s.n_temples[p]] = isl[i]
+        s.temple_at[isl[i]] = 1
         s.n_temples[p] += 1
         s.drachmas[p] -= c.card_cost[card]
         log_event(s, EV_EXCAVATED, p, c.card_deck[card], card, c.card_cost[card], c.card_points[card], -1, 0, 1, -1)

@@ -132,6 +132,13 @@ ctypedef struct AState:
     uint16_t uf_size[NNODE]
     uint16_t isl_id[NQ]               # island id (smallest quarter index) of each land quarter
     uint16_t port_root[NPORT]         # union-find root of each port on the table
+    uint8_t n_comp                    # route components holding a port, numbered at each placement
+    uint8_t port_comp[NPORT]          # component number of each port on the table
+    uint64_t comp_ports[NPORT][3]     # ports of each numbered component (bit = port id)
+    uint8_t temple_at[NQ]             # 1 on a quarter holding a temple (either seat)
+    int16_t blk_x                     # cache of piece_labels(): the blocking port, -1 none
+    uint8_t blk_placed                # ... and n_placed when it was made
+    uint8_t blk_label[NPORT]          # pieces of the blocking port's component without it (0: not in it)
     uint8_t n_on                      # ports on the table, ascending
     uint8_t ports_on[NPORT]
     uint64_t front[4]                 # empty cells in the window next to an occupied cell (bit = cell)
