@@ -503,7 +503,7 @@ cdef State _from_dict(d, config):
             _need(s.n_temples[p] <= 6, f"seat {p} has more than 6 temples")
             for k, rc in enumerate(x["temples"]):
                 s.temple_q[p][k] = _qi(rc)
-                _need(0 <= s.temple_q[p][k] < NQ and s.land[s.temple_q[p][k]], f"seat {p}: temple {rc} not on land")
+                _need(0 <= s.temple_q[p][k] < NQ, f"seat {p}: temple {rc} outside the window")
                 s.temple_at[s.temple_q[p][k]] = 1
             s.hand[p] = 0
             for k in x["hand"]:
