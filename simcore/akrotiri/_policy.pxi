@@ -358,6 +358,9 @@ cdef int choose_action(const ACfg* c, const AState* s, const Policy* pol, uint64
     cdef double v, bv
     if pol.kind == POL_RANDOM or (pol.eps > 0 and rng_uniform(prng) < pol.eps):
         return buf[rng_below(prng, n)]
+    if ((s.phase == PH_PLACE and (pol.w[F_PLACE_FIT] == 0 or s.hand[s.current] == 0))
+            or (s.phase == PH_CUBE and pol.w[F_CUBE_VALUE] == 0)):
+        return buf[rng_below(prng, n)]     # every action scores 0: all tie
     ctx_init(c, s, x)
     bv = action_value(c, s, pol, x, buf[0])
     for i in range(1, n):
