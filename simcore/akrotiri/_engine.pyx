@@ -11,7 +11,7 @@ from libc.stdlib cimport malloc, free
 import numpy as np
 cimport numpy as cnp
 
-from simcore._types cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint64_t
+from simcore._types cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from simcore._rng cimport rng_seed, rng_next, rng_below, rng_uniform
 from simcore.akrotiri._state cimport *
 

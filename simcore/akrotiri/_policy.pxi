@@ -43,6 +43,8 @@ ctypedef struct Policy:
     double eps
 
 ctypedef struct Ctx:
+    int valid                         # the fields below 'version' hold for (version, p)
+    uint32_t version
     int p, cargo, room, nhand, nafford, thera_q, blocked, have_seen
     int cards[NCARD]                  # hand cards
     int rlo[NCARD]                    # satisfied iff rlo < r < rhi and clo < c < chi (per hand slot)
@@ -101,7 +103,16 @@ cdef inline int rect_has(const Ctx* x, int k, int q) noexcept nogil:
 
 
 cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
+    """Per-decision context. Movements change nothing it holds but the boat's port, so after a
+    movement (same version, same seat) the hand's map regions and the destination entries are kept."""
     cdef int p = s.current, k, tq
+    x.place_cell = -1
+    x.have_seen = 0
+    x.blocked = 0
+    if x.valid and x.version == s.version and x.p == p and s.phase == PH_ACTION:
+        return
+    x.valid = s.phase == PH_ACTION
+    x.version = s.version
     x.p = p
     x.cargo = s.cargo[p][0] + s.cargo[p][1] + s.cargo[p][2] + s.cargo[p][3]
     x.room = 3 - x.cargo
@@ -118,12 +129,9 @@ cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
     for k in range(s.n_temples[p]):
         tq = s.temple_q[p][k]
         x.quads |= 1 << ((((tq >> 5) < 16) << 1) | ((tq & 31) < 16))
-    x.place_cell = -1
     for k in range(x.n_dest):
         x.slot_of[x.dest_id[k]] = -1
     x.n_dest = 0
-    x.have_seen = 0
-    x.blocked = 0
 
 
 cdef int best_fit(const ACfg* c, const AState* s, const Ctx* x, const int* isl, int n) noexcept nogil:
@@ -145,6 +153,7 @@ cdef int best_fit(const ACfg* c, const AState* s, const Ctx* x, const int* isl, 
 cdef int dest_slot(const ACfg* c, const AState* s, Ctx* x, int q) noexcept nogil:
     """The Ctx entry of the island of port q: cube value a visit could load and the best dig there."""
     cdef int iid = s.isl_id[s.port_q[q]], j, n, i, col, take, left
+    cdef uint32_t tot, w4
     cdef int isl[4]
     cdef int cnt[4]
     cdef double v = 0
@@ -155,23 +164,28 @@ cdef int dest_slot(const ACfg* c, const AState* s, Ctx* x, int q) noexcept nogil
     x.dest_id[j] = <uint16_t>iid
     x.slot_of[iid] = <int16_t>j
     n = island(s, s.port_q[q], isl)
-    for col in range(4):
-        cnt[col] = 0
-        for i in range(n):
-            cnt[col] += s.cubes[isl[i]][col]
-    left = x.room                          # the cubes a visit could load, dearest colour first
-    while left > 0:
-        take = -1
+    tot = 0
+    for i in range(n):                     # the 4 colour counts as bytes of one word (each < 256)
+        memcpy(&w4, s.cubes[isl[i]], 4)
+        tot += w4
+    if tot != 0 and x.room > 0:
         for col in range(4):
-            if cnt[col] > 0 and (take < 0 or s.out[col] > s.out[take]):
-                take = col
-        if take < 0:
-            break
-        v += MARKET[s.out[take] - 1]
-        cnt[take] -= 1
-        left -= 1
+            cnt[col] = (tot >> (8 * col)) & 255
+        if cnt[0] + cnt[1] + cnt[2] + cnt[3] <= x.room:
+            for col in range(4):
+                v += cnt[col] * MARKET[s.out[col] - 1 if s.out[col] > 0 else 0]
+        else:
+            left = x.room                  # the cubes a visit could load, dearest colour first
+            while left > 0:
+                take = -1
+                for col in range(4):
+                    if cnt[col] > 0 and (take < 0 or s.out[col] > s.out[take]):
+                        take = col
+                v += MARKET[s.out[take] - 1]
+                cnt[take] -= 1
+                left -= 1
     x.dest_cubes[j] = v
-    x.dest_fit[j] = best_fit(c, s, x, isl, n)
+    x.dest_fit[j] = best_fit(c, s, x, isl, n) if x.nafford > 0 else 0
     return j
 
 
@@ -348,6 +362,7 @@ cdef void ctx_reset(Ctx* x) noexcept nogil:
     """Once before a Ctx is first used."""
     memset(x.slot_of, 0xff, sizeof(x.slot_of))
     x.n_dest = 0
+    x.valid = 0
 
 
 cdef int choose_action(const ACfg* c, const AState* s, const Policy* pol, uint64_t* prng,

@@ -690,6 +690,8 @@ cdef void take_cube(AState* s, int col, int q) noexcept nogil:
 cdef void apply_action(const ACfg* c, AState* s, int a) noexcept nogil:
     cdef int p = s.current, cell, rot, tile, X, Y, lq, col, q, i, k, card, cost, nisl, d, t
     cdef int isl[4]
+    if not (s.phase == PH_ACTION and a >= A_SAIL and a < A_LOAD):
+        s.version += 1
     if s.phase == PH_PLACE:
         cell = (a - A_PLACE) >> 2
         rot = (a - A_PLACE) & 3

@@ -1,5 +1,5 @@
 # The Akrotiri position and configuration as plain C structs (see docs/akrotiri_engine.md).
-from simcore._types cimport int8_t, int16_t, uint8_t, uint16_t, uint64_t
+from simcore._types cimport int8_t, int16_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 cdef enum:
     NCELL = 256         # 16 x 16 cells
@@ -136,6 +136,7 @@ ctypedef struct AState:
     uint8_t port_comp[NPORT]          # component number of each port on the table
     uint64_t comp_ports[NPORT][3]     # ports of each numbered component (bit = port id)
     uint8_t temple_at[NQ]             # 1 on a quarter holding a temple (either seat)
+    uint32_t version                  # bumped by every applied action but movements (policy caches)
     int16_t blk_x                     # cache of piece_labels(): the blocking port, -1 none
     uint8_t blk_placed                # ... and n_placed when it was made
     uint8_t blk_label[NPORT]          # pieces of the blocking port's component without it (0: not in it)
