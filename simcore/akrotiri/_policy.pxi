@@ -60,6 +60,7 @@ ctypedef struct Ctx:
     double dest_cubes[NPORT]
     int dest_fit[NPORT]
     const uint8_t* labels
+    int16_t tie[MAXLEGAL]             # indices of the actions tied for the best score
 
 
 cdef void map_rect(const ACfg* c, const AState* s, int card, int seat,
@@ -288,8 +289,6 @@ cdef double place_value(const ACfg* c, const AState* s, const Policy* pol, Ctx* 
     """place_fit: maps in hand satisfied at a land quarter of the placed tile (existing landmarks)."""
     cdef int cell = (a - A_PLACE) >> 2, rot = (a - A_PLACE) & 3, lq, k, q, X, Y, n = 0
     cdef uint64_t m = 0
-    if x.nhand == 0 or pol.w[F_PLACE_FIT] == 0:
-        return 0.0
     if cell != x.place_cell:
         x.place_cell = cell
         X = cell & 15
@@ -368,24 +367,24 @@ cdef void ctx_reset(Ctx* x) noexcept nogil:
 cdef int choose_action(const ACfg* c, const AState* s, const Policy* pol, uint64_t* prng,
                        const int16_t* buf, int n, Ctx* x) noexcept nogil:
     """Random: a uniform legal action. Heuristic: epsilon-uniform, else the best score, exact ties
-    broken uniformly (reservoir sampling: the k-th tie replaces the pick with chance 1/k)."""
-    cdef int i, best = 0, ties = 1
-    cdef double v, bv
+    broken uniformly (one draw among the tied actions)."""
+    cdef int i, ties = 0
+    cdef double v, bv = -1e300
     if pol.kind == POL_RANDOM or (pol.eps > 0 and rng_uniform(prng) < pol.eps):
         return buf[rng_below(prng, n)]
     if ((s.phase == PH_PLACE and (pol.w[F_PLACE_FIT] == 0 or s.hand[s.current] == 0))
             or (s.phase == PH_CUBE and pol.w[F_CUBE_VALUE] == 0)):
         return buf[rng_below(prng, n)]     # every action scores 0: all tie
     ctx_init(c, s, x)
-    bv = action_value(c, s, pol, x, buf[0])
-    for i in range(1, n):
-        v = action_value(c, s, pol, x, buf[i])
+    for i in range(n):
+        v = place_value(c, s, pol, x, buf[i]) if s.phase == PH_PLACE else action_value(c, s, pol, x, buf[i])
         if v > bv:
             bv = v
-            best = i
+            x.tie[0] = <int16_t>i
             ties = 1
         elif v == bv:
+            x.tie[ties] = <int16_t>i
             ties += 1
-            if rng_below(prng, ties) == 0:
-                best = i
-    return buf[best]
+    if ties == 1:
+        return buf[x.tie[0]]
+    return buf[x.tie[rng_below(prng, ties)]]
