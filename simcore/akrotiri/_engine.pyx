@@ -230,6 +230,18 @@ cdef class State:
             card = [x["id"] for x in self.cc.py.data["cards"]].index(card)
         return bool(satisfied(&self.cc.c, &self.s, card, _qi((r, c)), seat))
 
+    def map_region(self, card, int seat):
+        """The quarters where map ``card`` is satisfied for ``seat``, as the open rectangle the policy uses:
+        ``(rlo, rhi, clo, chi)`` in spec coordinates, satisfied iff ``rlo < r < rhi`` and ``clo < c < chi``
+        (``None`` when no quarter can satisfy it)."""
+        cdef int rlo, rhi, clo, chi
+        if isinstance(card, str):
+            card = [x["id"] for x in self.cc.py.data["cards"]].index(card)
+        map_rect(&self.cc.c, &self.s, card, seat, &rlo, &rhi, &clo, &chi)
+        if rhi <= rlo + 1 or chi <= clo + 1:
+            return None
+        return (rlo - 16, rhi - 16, clo - 16, chi - 16)
+
     def policy_action(self, policy, seed=0):
         """The action the built-in ``policy`` (vector or None) picks here, its noise drawn from ``seed``."""
         cdef int16_t buf[MAXLEGAL]
