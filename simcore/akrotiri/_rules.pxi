@@ -609,15 +609,19 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
             have[col] = 0
             for i in range(nisl):
                 have[col] += s.cubes[isl[i]][col]
-        for k in range(34):
-            if c.load_n[k] <= room and c.load_c[k][0] <= have[0] and c.load_c[k][1] <= have[1] \
-                    and c.load_c[k][2] <= have[2] and c.load_c[k][3] <= have[3]:
-                out[n] = A_LOAD + k
-                n += 1
+        if room > 0 and have[0] + have[1] + have[2] + have[3] > 0:
+            for k in range(34):
+                if c.load_n[k] <= room and c.load_c[k][0] <= have[0] and c.load_c[k][1] <= have[1] \
+                        and c.load_c[k][2] <= have[2] and c.load_c[k][3] <= have[3]:
+                    out[n] = A_LOAD + k
+                    n += 1
         if (my_isl != quarter_index(15, 15) and s.n_temples[p] < 6 and s.hand[p] != 0
                 and not has_temple(s, isl, nisl)):
-            for k in range(NCARD):
-                if (s.hand[p] >> k) & 1 and c.card_cost[k] <= s.drachmas[p]:
+            bits = s.hand[p]
+            while bits:                   # hand cards in ascending id
+                k = <int>__builtin_ctzll(bits)
+                bits &= bits - 1
+                if c.card_cost[k] <= s.drachmas[p]:
                     for i in range(nisl):
                         if satisfied(c, s, k, isl[i], p):
                             out[n] = A_EXCAVATE + k * 4 + i
