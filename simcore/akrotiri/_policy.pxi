@@ -13,7 +13,7 @@
 cdef enum:
     POL_RANDOM = 0
     POL_HEURISTIC = 1
-    NFEAT = 19
+    NFEAT = 20
 
 # feature indices (names and meaning in features.py, same order)
 cdef enum:
@@ -36,6 +36,7 @@ cdef enum:
     F_GOAL_KEEP = 16
     F_BUY_GOLD = 17
     F_MOVE_COST = 18
+    F_THERA_ROUTE = 19
 
 ctypedef struct Policy:
     int kind
@@ -45,7 +46,7 @@ ctypedef struct Policy:
 ctypedef struct Ctx:
     int valid                         # the fields below 'version' hold for (version, p)
     uint32_t version
-    int p, cargo, room, nhand, nafford, thera_q, blocked, have_seen
+    int p, cargo, room, nhand, nafford, nlive, thera_q, blocked, have_seen
     int cards[NCARD]                  # hand cards
     int rlo[NCARD]                    # satisfied iff rlo < r < rhi and clo < c < chi (per hand slot)
     int rhi[NCARD]
@@ -120,11 +121,13 @@ cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
     x.thera_q = quarter_index(15, 15)
     x.nhand = 0
     x.nafford = 0
+    x.nlive = 0
     for k in range(NCARD):
         if (s.hand[p] >> k) & 1:
             x.cards[x.nhand] = k
             map_rect(c, s, k, p, &x.rlo[x.nhand], &x.rhi[x.nhand], &x.clo[x.nhand], &x.chi[x.nhand])
             x.nafford += c.card_cost[k] <= s.drachmas[p]
+            x.nlive += x.rhi[x.nhand] > x.rlo[x.nhand] + 1 and x.chi[x.nhand] > x.clo[x.nhand] + 1
             x.nhand += 1
     x.quads = 0
     for k in range(s.n_temples[p]):
@@ -273,6 +276,8 @@ cdef double move_value(const ACfg* c, const AState* s, const Policy* pol, Ctx* x
         if x.blocked and x.labels[q] != x.labels[s.port[x.p]]:
             cost += 1
     v += pol.w[F_MOVE_COST] * cost
+    if x.cargo > 0 and s.port_root[q] == s.port_root[PORT_T0]:
+        v += pol.w[F_THERA_ROUTE] * x.cargo
     if q == PORT_T0 or q == PORT_T1:
         v += pol.w[F_SAIL_THERA] * x.cargo
         if x.nhand < 2 and s.drachmas[x.p] >= 1:
@@ -338,8 +343,8 @@ cdef double action_value(const ACfg* c, const AState* s, const Policy* pol, Ctx*
         return v
     if a >= A_BUY and a < A_ORACLE:
         k = a - A_BUY
-        if x.nhand >= 2 or s.drachmas[p] - PURCHASE[c.buy_n[k]] < 2:
-            return -5.0          # keep money for the excavation cost
+        if x.nlive >= 2 or s.drachmas[p] - PURCHASE[c.buy_n[k]] < 2:
+            return -5.0          # keep money for the excavation cost (maps no board quarter fits don't count)
         return pol.w[F_BUY] * c.buy_n[k] + pol.w[F_BUY_HARD] * (c.buy_d[k][1] + c.buy_d[k][2]) \
             + pol.w[F_BUY_GOLD] * c.buy_d[k][2] - 0.5 * PURCHASE[c.buy_n[k]]
     if a >= A_ORACLE and a < A_SELL:

@@ -40,11 +40,13 @@ FEATURE_DOCS = {
     "buy_gold": "buy maps: per hard card in the purchase (on top of buy_hard)",
     "move_cost": "move (sea move or transport): the actions it costs (0 as the empty-boat bonus, +1 "
                  "passing the opponent's port)",
+    "thera_route": "move: per cube aboard, when the destination port reaches Thera by sea (its route "
+                   "component holds T0 and T1), so a loaded boat cut off from Thera looks for a way back",
 }
 FEATURES = tuple(FEATURE_DOCS)
 # features added after the first presets: a weight table may leave them out (weight 0)
 OPTIONAL = {"dig_cost": 0.0, "sail_buy": 0.0, "oracle_need": 0.0, "cube_value": 0.0, "goal_keep": 0.0,
-            "buy_gold": 0.0, "move_cost": 0.0}
+            "buy_gold": 0.0, "move_cost": 0.0, "thera_route": 0.0}
 
 
 def policy_vector(weights, temperature=0.0, epsilon=0.0):
