@@ -2,13 +2,16 @@
 
 At every decision both engines list the same legal actions; at the end the
 scores agree category by category. ``BOARDLAB_DIFF_GAMES`` raises the count
-for a long run by hand (20000 for the release figure).
+for a long run by hand (20000 for the release figure), ``BOARDLAB_DIFF_LONG``
+the full-length random games and ``BOARDLAB_DIFF_HEURISTIC`` the games per
+preset pairing of the heuristic policies (whose games end by the temples).
 """
 import os
 
 import numpy as np
 import pytest
 
+import strategies
 from simcore import akrotiri
 from simcore.akrotiri import reference as ref
 
@@ -41,6 +44,20 @@ def test_random_games_agree():
 def test_full_length_games_agree():
     for seed in range(int(os.environ.get("BOARDLAB_DIFF_LONG", "2"))):
         _replay_both(seed)
+
+
+def test_heuristic_games_agree():
+    # the presets reach boards random play does not: six temples, merged islands, goal draws
+    names = ("balanced", "trader", "explorer", "goal_hunter")
+    pols = {n: strategies.resolve("akrotiri", n).as_policy() for n in names}
+    per = int(os.environ.get("BOARDLAB_DIFF_HEURISTIC", "2"))
+    temples = 0
+    for i, a in enumerate(names):
+        for j, b in enumerate(names):
+            for k in range(per):
+                cy = _replay_both(1000 + 100 * (4 * i + j) + k, [pols[a], pols[b]])
+                temples += sum(len(s["temples"]) for s in cy.to_dict()["seats"])
+    assert temples >= 6 * 16 * per
 
 
 VARIANTS = [

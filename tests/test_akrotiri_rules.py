@@ -345,3 +345,25 @@ def test_two_players_only():
         akrotiri.make_config(3)
     with pytest.raises(ValueError, match="akrotiri takes 2 players, not 3"):
         akrotiri.new_game(players=3)
+
+
+def test_a_map_is_satisfied_exactly_on_the_policys_rectangle():
+    # spec 7.3 per-direction counts are thresholds on the temple's row or column, so the satisfied
+    # quarters form an open rectangle; the heuristic relies on it (State.map_region)
+    import strategies
+    v = strategies.resolve("akrotiri", "balanced").as_policy()
+    checked = 0
+    for seed in (3, 11):
+        st = akrotiri.new_game(seed=seed)
+        for step, a in enumerate(akrotiri.play_actions(2, seed, [v, v])):
+            if step in (30, 120) and not st.is_over():
+                for card in range(36):
+                    for seat in (0, 1):
+                        region = st.map_region(card, seat)
+                        for r in range(-16, 16, 3):
+                            for c in range(-16, 16, 2):
+                                inside = region is not None and region[0] < r < region[1] and region[2] < c < region[3]
+                                assert st.map_fits(card, r, c, seat) == inside, (seed, step, card, seat, r, c)
+                                checked += inside
+            st.apply(a)
+    assert checked > 100

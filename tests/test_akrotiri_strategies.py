@@ -5,7 +5,7 @@ import pytest
 import strategies
 from simcore import akrotiri
 
-PRESETS = ("balanced", "trader", "explorer", "goal_hunter")
+PRESETS = ("balanced", "trader", "explorer", "goal_hunter", "tuned")
 
 
 @pytest.mark.parametrize("name", PRESETS)

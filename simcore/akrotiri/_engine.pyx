@@ -11,7 +11,7 @@ from libc.stdlib cimport malloc, free
 import numpy as np
 cimport numpy as cnp
 
-from simcore._types cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint64_t
+from simcore._types cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from simcore._rng cimport rng_seed, rng_next, rng_below, rng_uniform
 from simcore.akrotiri._state cimport *
 
@@ -230,17 +230,31 @@ cdef class State:
             card = [x["id"] for x in self.cc.py.data["cards"]].index(card)
         return bool(satisfied(&self.cc.c, &self.s, card, _qi((r, c)), seat))
 
+    def map_region(self, card, int seat):
+        """The quarters where map ``card`` is satisfied for ``seat``, as the open rectangle the policy uses:
+        ``(rlo, rhi, clo, chi)`` in spec coordinates, satisfied iff ``rlo < r < rhi`` and ``clo < c < chi``
+        (``None`` when no quarter can satisfy it)."""
+        cdef int rlo, rhi, clo, chi
+        if isinstance(card, str):
+            card = [x["id"] for x in self.cc.py.data["cards"]].index(card)
+        map_rect(&self.cc.c, &self.s, card, seat, &rlo, &rhi, &clo, &chi)
+        if rhi <= rlo + 1 or chi <= clo + 1:
+            return None
+        return (rlo - 16, rhi - 16, clo - 16, chi - 16)
+
     def policy_action(self, policy, seed=0):
         """The action the built-in ``policy`` (vector or None) picks here, its noise drawn from ``seed``."""
         cdef int16_t buf[MAXLEGAL]
         cdef uint64_t prng[4]
         cdef Policy pol
+        cdef Ctx ctx
+        ctx_reset(&ctx)
         load_policy(&pol, policy)
         rng_seed(prng, <uint64_t>int(seed), POLICY_SALT)
         n = legal_actions(&self.cc.c, &self.s, buf)
         if n == 0:
             raise ValueError("the game is over: no action to choose")
-        return int(choose_action(&self.cc.c, &self.s, &pol, prng, buf, n))
+        return int(choose_action(&self.cc.c, &self.s, &pol, prng, buf, n, &ctx))
 
     def transcript(self):
         """Every decision, forced step and tile taken so far, as dicts with a ``text``."""
@@ -501,6 +515,8 @@ cdef State _from_dict(d, config):
             _need(s.n_temples[p] <= 6, f"seat {p} has more than 6 temples")
             for k, rc in enumerate(x["temples"]):
                 s.temple_q[p][k] = _qi(rc)
+                _need(0 <= s.temple_q[p][k] < NQ, f"seat {p}: temple {rc} outside the window")
+                s.temple_at[s.temple_q[p][k]] = 1
             s.hand[p] = 0
             for k in x["hand"]:
                 s.hand[p] |= (<uint64_t>1) << int(k)
@@ -548,12 +564,14 @@ cdef int play_game(const ACfg* c, AState* s, uint64_t seed, const Policy* pol,
     """Play one whole game with the seats' policies; return the number of decisions."""
     cdef int16_t buf[MAXLEGAL]
     cdef uint64_t prng[4]
+    cdef Ctx ctx
     cdef int n, a, k = 0
+    ctx_reset(&ctx)
     setup(c, s, seed)
     rng_seed(prng, seed, POLICY_SALT)
     n = advance(c, s, buf)
     while n > 0:
-        a = choose_action(c, s, &pol[s.current], prng, buf, n)
+        a = choose_action(c, s, &pol[s.current], prng, buf, n, &ctx)
         if record != NULL and k < max_record:
             record[k] = a
         k += 1

@@ -2,80 +2,332 @@
 #
 # A policy reads only public information plus its own seat's hand, goals and tile
 # (spec 15.4): the features below look at the board, the market, its own boat, its
-# own drachmas and its own map cards, never at the opponent's hand, goals, tile or
-# the order of a pile.
+# own drachmas and its own map and goal cards, never at the opponent's hand, goals,
+# tile or the order of a pile.
+#
+# The heuristic is a weighted sum of features per legal action, argmax (ties broken by
+# the policy stream), with epsilon noise. What every action's score needs is worked out
+# once per decision (Ctx): the satisfied region of each map in hand, which for a card is
+# a rectangle of quarters (see map_rect), and, lazily, one entry per destination island.
 
 cdef enum:
     POL_RANDOM = 0
     POL_HEURISTIC = 1
-    NFEAT = 12
+    NFEAT = 20
 
-# feature indices (names in features.py, same order)
+# feature indices (names and meaning in features.py, same order)
 cdef enum:
-    F_EXCAVATE_POINTS = 0     # points of the excavated map
-    F_GOAL_FIT = 1            # the excavation's island helps a held goal
-    F_SELL_VALUE = 2          # drachmas of a sale
-    F_LOAD_VALUE = 3          # market value of the cubes loaded
-    F_BUY = 4                 # buying maps (per card)
-    F_BUY_HARD = 5            # per medium/hard card bought
-    F_SAIL_THERA = 6          # sailing to Thera with cargo
-    F_SAIL_CUBES = 7          # cubes on the destination island (empty boat)
-    F_SAIL_FIT = 8            # the destination island fits a map in hand
-    F_ORACLE = 9              # consulting the Oracle
-    F_PLACE_FIT = 10          # maps in hand that fit around the placed tile
-    F_END = 11                # ending the turn
+    F_EXCAVATE_POINTS = 0
+    F_GOAL_FIT = 1
+    F_SELL_VALUE = 2
+    F_LOAD_VALUE = 3
+    F_BUY = 4
+    F_BUY_HARD = 5
+    F_SAIL_THERA = 6
+    F_SAIL_CUBES = 7
+    F_SAIL_FIT = 8
+    F_ORACLE = 9
+    F_PLACE_FIT = 10
+    F_END = 11
+    F_DIG_COST = 12
+    F_SAIL_BUY = 13
+    F_ORACLE_NEED = 14
+    F_CUBE_VALUE = 15
+    F_GOAL_KEEP = 16
+    F_BUY_GOLD = 17
+    F_MOVE_COST = 18
+    F_THERA_ROUTE = 19
 
 ctypedef struct Policy:
     int kind
     double w[NFEAT]
     double eps
 
+ctypedef struct Ctx:
+    int valid                         # the fields below 'version' hold for (version, p)
+    uint32_t version
+    int p, cargo, room, nhand, nafford, nlive, thera_q, blocked, have_seen
+    int cards[NCARD]                  # hand cards
+    int rlo[NCARD]                    # satisfied iff rlo < r < rhi and clo < c < chi (per hand slot)
+    int rhi[NCARD]
+    int clo[NCARD]
+    int chi[NCARD]
+    int quads                         # quadrants of own temples (bits)
+    int place_cell                    # cell whose quarter masks are in place_mask, -1 none
+    uint64_t place_mask[4]            # per local quarter of place_cell: hand slots fitting there
+    int n_dest                        # destination islands evaluated so far
+    int16_t slot_of[NQ]               # island id -> entry, -1 none (reset entry by entry)
+    uint16_t dest_id[NPORT]
+    double dest_cubes[NPORT]
+    int dest_fit[NPORT]
+    const uint8_t* labels
+    int16_t tie[MAXLEGAL]             # indices of the actions tied for the best score
 
-cdef double island_cube_value(const AState* s, int q) noexcept nogil:
+
+cdef void map_rect(const ACfg* c, const AState* s, int card, int seat,
+                   int* rlo, int* rhi, int* clo, int* chi) noexcept nogil:
+    """The quarters where ``card`` is satisfied for ``seat``: the open rectangle rlo < r < rhi, clo < c < chi.
+
+    Same test as satisfied(): each requirement bounds the temple's row or column by the
+    n-th nearest landmark of its type; an unmeetable one leaves the rectangle empty.
+    """
+    cdef int k, t, d, n, cnt
+    rlo[0] = -1
+    rhi[0] = 32
+    clo[0] = -1
+    chi[0] = 32
+    for k in range(c.n_req[card]):
+        t = c.req_type[card][k]
+        d = c.req_dir[card][k]
+        n = c.req_n[card][k]
+        cnt = s.lm_n[t]
+        if cnt < n:
+            rhi[0] = -1
+            return
+        if seat == 1:
+            d ^= 2
+        if d == 0:
+            if s.lm_rows[t][n - 1] > rlo[0]:
+                rlo[0] = s.lm_rows[t][n - 1]
+        elif d == 2:
+            if s.lm_rows[t][cnt - n] < rhi[0]:
+                rhi[0] = s.lm_rows[t][cnt - n]
+        elif d == 1:
+            if s.lm_cols[t][cnt - n] < chi[0]:
+                chi[0] = s.lm_cols[t][cnt - n]
+        elif s.lm_cols[t][n - 1] > clo[0]:
+            clo[0] = s.lm_cols[t][n - 1]
+
+
+cdef inline int rect_has(const Ctx* x, int k, int q) noexcept nogil:
+    cdef int r = q >> 5, col = q & 31
+    return x.rlo[k] < r and r < x.rhi[k] and x.clo[k] < col and col < x.chi[k]
+
+
+cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
+    """Per-decision context. Movements change nothing it holds but the boat's port, so after a
+    movement (same version, same seat) the hand's map regions and the destination entries are kept."""
+    cdef int p = s.current, k, tq
+    x.place_cell = -1
+    x.have_seen = 0
+    x.blocked = 0
+    if x.valid and x.version == s.version and x.p == p and s.phase == PH_ACTION:
+        return
+    x.valid = s.phase == PH_ACTION
+    x.version = s.version
+    x.p = p
+    x.cargo = s.cargo[p][0] + s.cargo[p][1] + s.cargo[p][2] + s.cargo[p][3]
+    x.room = 3 - x.cargo
+    x.thera_q = quarter_index(15, 15)
+    x.nhand = 0
+    x.nafford = 0
+    x.nlive = 0
+    for k in range(NCARD):
+        if (s.hand[p] >> k) & 1:
+            x.cards[x.nhand] = k
+            map_rect(c, s, k, p, &x.rlo[x.nhand], &x.rhi[x.nhand], &x.clo[x.nhand], &x.chi[x.nhand])
+            x.nafford += c.card_cost[k] <= s.drachmas[p]
+            x.nlive += x.rhi[x.nhand] > x.rlo[x.nhand] + 1 and x.chi[x.nhand] > x.clo[x.nhand] + 1
+            x.nhand += 1
+    x.quads = 0
+    for k in range(s.n_temples[p]):
+        tq = s.temple_q[p][k]
+        x.quads |= 1 << ((((tq >> 5) < 16) << 1) | ((tq & 31) < 16))
+    for k in range(x.n_dest):
+        x.slot_of[x.dest_id[k]] = -1
+    x.n_dest = 0
+
+
+cdef int best_fit(const ACfg* c, const AState* s, const Ctx* x, const int* isl, int n) noexcept nogil:
+    """Points of the best affordable map in hand satisfied somewhere on the island (0: none, or no dig site)."""
+    cdef int k, i, best = 0, card
+    if isl[0] == x.thera_q or has_temple(s, isl, n):
+        return 0
+    for k in range(x.nhand):
+        card = x.cards[k]
+        if c.card_cost[card] > s.drachmas[x.p] or c.card_points[card] <= best:
+            continue
+        for i in range(n):
+            if rect_has(x, k, isl[i]):
+                best = c.card_points[card]
+                break
+    return best
+
+
+cdef int dest_slot(const ACfg* c, const AState* s, Ctx* x, int q) noexcept nogil:
+    """The Ctx entry of the island of port q: cube value a visit could load and the best dig there."""
+    cdef int iid = s.isl_id[s.port_q[q]], j, n, i, col, take, left
+    cdef uint32_t tot, w4
     cdef int isl[4]
-    cdef int n = island(s, q, isl), i, col
+    cdef int cnt[4]
     cdef double v = 0
-    for i in range(n):
+    if x.slot_of[iid] >= 0:
+        return x.slot_of[iid]
+    j = x.n_dest
+    x.n_dest += 1
+    x.dest_id[j] = <uint16_t>iid
+    x.slot_of[iid] = <int16_t>j
+    n = island(s, s.port_q[q], isl)
+    tot = 0
+    for i in range(n):                     # the 4 colour counts as bytes of one word (each < 256)
+        memcpy(&w4, s.cubes[isl[i]], 4)
+        tot += w4
+    if tot != 0 and x.room > 0:
         for col in range(4):
-            if s.cubes[isl[i]][col]:
-                v += s.cubes[isl[i]][col] * MARKET[s.out[col] - 1 if s.out[col] > 0 else 0]
+            cnt[col] = (tot >> (8 * col)) & 255
+        if cnt[0] + cnt[1] + cnt[2] + cnt[3] <= x.room:
+            for col in range(4):
+                v += cnt[col] * MARKET[s.out[col] - 1 if s.out[col] > 0 else 0]
+        else:
+            left = x.room                  # the cubes a visit could load, dearest colour first
+            while left > 0:
+                take = -1
+                for col in range(4):
+                    if cnt[col] > 0 and (take < 0 or s.out[col] > s.out[take]):
+                        take = col
+                v += MARKET[s.out[take] - 1]
+                cnt[take] -= 1
+                left -= 1
+    x.dest_cubes[j] = v
+    x.dest_fit[j] = best_fit(c, s, x, isl, n) if x.nafford > 0 else 0
+    return j
+
+
+cdef int goal_gain(const ACfg* c, const AState* s, const Ctx* x, const int* isl, int n, int q) noexcept nogil:
+    """Points the seat's held goals gain from a temple on quarter q of this island (per-temple goals
+    whose test is local: G03, G04, G05, G08, G09..G12; the others count 0)."""
+    cdef int g, types = 0, i, nt, total = 0, quad
+    cdef int goals = s.goals[x.p]
+    if goals == 0:
+        return 0
+    for i in range(n):
+        if s.lmark[isl[i]] >= 0:
+            types |= 1 << s.lmark[isl[i]]
+    nt = (types & 1) + ((types >> 1) & 1) + ((types >> 2) & 1) + ((types >> 3) & 1)
+    for g in range(NGOAL):
+        if not (goals >> g) & 1:
+            continue
+        if g == 2:
+            total += c.goal_points[g] * (nt >= 3)
+        elif g == 3:
+            total += c.goal_points[g] * (nt == 0)
+        elif g == 4:
+            quad = 1 << ((((q >> 5) < 16) << 1) | ((q & 31) < 16))
+            total += c.goal_points[g] * ((x.quads & quad) == 0)
+        elif g == 7:
+            total += c.goal_points[g] * (not completed(s, isl, n))
+        elif g == 8:
+            total += c.goal_points[g] * ((types >> 3) & 1)
+        elif g == 9:
+            total += c.goal_points[g] * ((types >> 2) & 1)
+        elif g == 10:
+            total += c.goal_points[g] * (types & 1)
+        elif g == 11:
+            total += c.goal_points[g] * ((types >> 1) & 1)
+    return total
+
+
+cdef double goal_keep_value(const ACfg* c, const AState* s, const Ctx* x, int g) noexcept nogil:
+    """Rough worth of keeping goal g: its points per temple times (own temples meeting it now, for the
+    local landmark goals, plus half the temples still to dig)."""
+    cdef int k, n, i, types, nt, now = 0, left = 6 - s.n_temples[x.p]
+    cdef int isl[4]
+    cdef double pts = c.goal_points[g]
+    if g == 4:
+        now = (x.quads & 1) + ((x.quads >> 1) & 1) + ((x.quads >> 2) & 1) + ((x.quads >> 3) & 1)
+        return pts * (now + 0.5 * left if now + 0.5 * left < 4 else 4)
+    if g == 5:
+        return pts * 3
+    for k in range(s.n_temples[x.p]):
+        n = island(s, s.temple_q[x.p][k], isl)
+        types = 0
+        for i in range(n):
+            if s.lmark[isl[i]] >= 0:
+                types |= 1 << s.lmark[isl[i]]
+        nt = (types & 1) + ((types >> 1) & 1) + ((types >> 2) & 1) + ((types >> 3) & 1)
+        if g == 2:
+            now += nt >= 3
+        elif g == 3:
+            now += nt == 0
+        elif g == 8:
+            now += (types >> 3) & 1
+        elif g == 9:
+            now += (types >> 2) & 1
+        elif g == 10:
+            now += types & 1
+        elif g == 11:
+            now += (types >> 1) & 1
+    return pts * (now + 0.5 * left)
+
+
+cdef double move_value(const ACfg* c, const AState* s, const Policy* pol, Ctx* x, int a) noexcept nogil:
+    cdef int q, j, cost, k
+    cdef double v = 0
+    cdef int sail = a < A_TRANSPORT
+    q = a - A_SAIL if sail else a - A_TRANSPORT
+    cost = 0 if s.bonus else 1
+    if sail:
+        if not x.have_seen:
+            x.have_seen = 1
+            k = s.port[1 - x.p]
+            x.blocked = s.deg[NODE_PORT + k] >= 2 and s.port_root[k] == s.port_root[s.port[x.p]]
+            if x.blocked:
+                x.labels = piece_labels(s, k)
+        if x.blocked and x.labels[q] != x.labels[s.port[x.p]]:
+            cost += 1
+    v += pol.w[F_MOVE_COST] * cost
+    if x.cargo > 0 and s.port_root[q] == s.port_root[PORT_T0]:
+        v += pol.w[F_THERA_ROUTE] * x.cargo
+    if q == PORT_T0 or q == PORT_T1:
+        v += pol.w[F_SAIL_THERA] * x.cargo
+        if x.nhand < 2 and s.drachmas[x.p] >= 1:
+            v += pol.w[F_SAIL_BUY]
+        return v
+    j = dest_slot(c, s, x, q)
+    if x.room > 0:
+        v += pol.w[F_SAIL_CUBES] * x.dest_cubes[j] / 10.0
+    v += pol.w[F_SAIL_FIT] * x.dest_fit[j]
     return v
 
 
-cdef int fits_hand(const ACfg* c, const AState* s, int p, int q) noexcept nogil:
-    """Number of maps in p's hand satisfied somewhere on the island of q (own information only)."""
-    cdef int isl[4]
-    cdef int n = island(s, q, isl), i, k, cnt = 0
-    if isl[0] == quarter_index(15, 15) or has_temple(s, isl, n):
-        return 0
-    for k in range(NCARD):
-        if (s.hand[p] >> k) & 1:
-            for i in range(n):
-                if satisfied(c, s, k, isl[i], p):
-                    cnt += 1
-                    break
-    return cnt
+cdef double place_value(const ACfg* c, const AState* s, const Policy* pol, Ctx* x, int a) noexcept nogil:
+    """place_fit: maps in hand satisfied at a land quarter of the placed tile (existing landmarks)."""
+    cdef int cell = (a - A_PLACE) >> 2, rot = (a - A_PLACE) & 3, lq, k, q, X, Y, n = 0
+    cdef uint64_t m = 0
+    if cell != x.place_cell:
+        x.place_cell = cell
+        X = cell & 15
+        Y = cell >> 4
+        for lq in range(4):
+            q = quarter_index(2 * Y + (lq >> 1), 2 * X + (lq & 1))
+            x.place_mask[lq] = 0
+            for k in range(x.nhand):
+                if rect_has(x, k, q):
+                    x.place_mask[lq] |= (<uint64_t>1) << k
+    for lq in range(4):
+        if (c.land[s.tile[x.p]][rot] >> lq) & 1:
+            m |= x.place_mask[lq]
+    while m:
+        n += 1
+        m &= m - 1
+    return pol.w[F_PLACE_FIT] * n
 
 
-cdef double action_value(const ACfg* c, const AState* s, const Policy* pol, int a) noexcept nogil:
-    cdef int p = s.current, k, col, q, card, cargo, n, i
+cdef double action_value(const ACfg* c, const AState* s, const Policy* pol, Ctx* x, int a) noexcept nogil:
+    cdef int p = x.p, k, col, card, n, i
     cdef double v = 0
-    cargo = s.cargo[p][0] + s.cargo[p][1] + s.cargo[p][2] + s.cargo[p][3]
+    cdef int isl[4]
     if a == A_END:
         return pol.w[F_END]
     if s.phase == PH_PLACE:
-        return 0.0
-    if s.phase == PH_CUBE or s.phase == PH_GOAL:
-        return 0.0
+        return place_value(c, s, pol, x, a)
+    if s.phase == PH_CUBE:
+        col = (a - A_CUBE) >> 2
+        return pol.w[F_CUBE_VALUE] * MARKET[s.out[col]]
+    if s.phase == PH_GOAL:
+        return pol.w[F_GOAL_KEEP] * goal_keep_value(c, s, x, s.options[a - A_GOAL])
     if a >= A_SAIL and a < A_LOAD:
-        q = a - A_SAIL if a < A_TRANSPORT else a - A_TRANSPORT
-        if q == PORT_T0 or q == PORT_T1:
-            v += pol.w[F_SAIL_THERA] * cargo
-        elif cargo < 3:
-            v += pol.w[F_SAIL_CUBES] * island_cube_value(s, s.port_q[q]) / 10.0
-        if s.hand[p] != 0 and q != PORT_T0 and q != PORT_T1:
-            v += pol.w[F_SAIL_FIT] * fits_hand(c, s, p, s.port_q[q])
-        return v
+        return move_value(c, s, pol, x, a)
     if a >= A_LOAD and a < A_EXCAVATE:
         k = a - A_LOAD
         for col in range(4):
@@ -83,34 +335,61 @@ cdef double action_value(const ACfg* c, const AState* s, const Policy* pol, int 
         return pol.w[F_LOAD_VALUE] * v
     if a >= A_EXCAVATE and a < A_BUY:
         card = (a - A_EXCAVATE) >> 2
-        return pol.w[F_EXCAVATE_POINTS] * c.card_points[card]
+        i = (a - A_EXCAVATE) & 3
+        v = pol.w[F_EXCAVATE_POINTS] * c.card_points[card] + pol.w[F_DIG_COST] * c.card_cost[card]
+        if pol.w[F_GOAL_FIT] != 0 and s.goals[p] != 0:
+            n = island(s, s.port_q[s.port[p]], isl)
+            v += pol.w[F_GOAL_FIT] * goal_gain(c, s, x, isl, n, isl[i])
+        return v
     if a >= A_BUY and a < A_ORACLE:
         k = a - A_BUY
-        n = 0
-        for i in range(NCARD):
-            n += (s.hand[p] >> i) & 1
-        if n >= 2 or s.drachmas[p] - PURCHASE[c.buy_n[k]] < 2:
-            return -5.0          # keep money for the excavation cost
+        if x.nlive >= 2 or s.drachmas[p] - PURCHASE[c.buy_n[k]] < 2:
+            return -5.0          # keep money for the excavation cost (maps no board quarter fits don't count)
         return pol.w[F_BUY] * c.buy_n[k] + pol.w[F_BUY_HARD] * (c.buy_d[k][1] + c.buy_d[k][2]) \
-            - 0.5 * PURCHASE[c.buy_n[k]]
+            + pol.w[F_BUY_GOLD] * c.buy_d[k][2] - 0.5 * PURCHASE[c.buy_n[k]]
     if a >= A_ORACLE and a < A_SELL:
-        return pol.w[F_ORACLE]
+        k = a - A_ORACLE
+        n = 0                    # icons of this landmark type that the hand's maps cannot meet now
+        for i in range(x.nhand):
+            card = x.cards[i]
+            for col in range(c.n_req[card]):
+                if c.req_type[card][col] == k and s.lm_n[k] < c.req_n[card][col]:
+                    n += c.req_n[card][col] - s.lm_n[k]
+        return pol.w[F_ORACLE] + pol.w[F_ORACLE_NEED] * n
     if a >= A_SELL and a < A_UNLOAD:
         col = a - A_SELL
         return pol.w[F_SELL_VALUE] * MARKET[s.out[col] - 1]
     return -3.0          # unload
 
 
+cdef void ctx_reset(Ctx* x) noexcept nogil:
+    """Once before a Ctx is first used."""
+    memset(x.slot_of, 0xff, sizeof(x.slot_of))
+    x.n_dest = 0
+    x.valid = 0
+
+
 cdef int choose_action(const ACfg* c, const AState* s, const Policy* pol, uint64_t* prng,
-                       const int16_t* buf, int n) noexcept nogil:
-    cdef int i, best = 0
-    cdef double v, bv
+                       const int16_t* buf, int n, Ctx* x) noexcept nogil:
+    """Random: a uniform legal action. Heuristic: epsilon-uniform, else the best score, exact ties
+    broken uniformly (one draw among the tied actions)."""
+    cdef int i, ties = 0
+    cdef double v, bv = -1e300
     if pol.kind == POL_RANDOM or (pol.eps > 0 and rng_uniform(prng) < pol.eps):
         return buf[rng_below(prng, n)]
-    bv = -1e300
+    if ((s.phase == PH_PLACE and (pol.w[F_PLACE_FIT] == 0 or s.hand[s.current] == 0))
+            or (s.phase == PH_CUBE and pol.w[F_CUBE_VALUE] == 0)):
+        return buf[rng_below(prng, n)]     # every action scores 0: all tie
+    ctx_init(c, s, x)
     for i in range(n):
-        v = action_value(c, s, pol, buf[i]) + 1e-6 * rng_uniform(prng)
+        v = place_value(c, s, pol, x, buf[i]) if s.phase == PH_PLACE else action_value(c, s, pol, x, buf[i])
         if v > bv:
             bv = v
-            best = i
-    return buf[best]
+            x.tie[0] = <int16_t>i
+            ties = 1
+        elif v == bv:
+            x.tie[ties] = <int16_t>i
+            ties += 1
+    if ties == 1:
+        return buf[x.tie[0]]
+    return buf[x.tie[rng_below(prng, ties)]]

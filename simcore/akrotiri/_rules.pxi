@@ -21,6 +21,10 @@
 #   A-D27 turn_cap; A-D28 goal keeps sequential, seat 0 first;
 #   A-D29..A-D32, A-D35 goal conditions (score()); A-D33 goal_values; A-D34 strategist refill
 
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+
+
 cdef inline int cell_index(int X, int Y) noexcept nogil:
     return Y * 16 + X
 
@@ -41,56 +45,110 @@ cdef inline int side_node(int X, int Y, int side) noexcept nogil:
         return 272 + Y * 17 + X
     return 272 + Y * 17 + X + 1
 
+cdef inline int uf_find(const AState* s, int a) noexcept nogil:
+    """Root of a route node's component (union by size, no path compression: depth <= log2 NNODE)."""
+    while s.uf_parent[a] != a:
+        a = s.uf_parent[a]
+    return a
+
+
 cdef inline void add_link(AState* s, int a, int b) noexcept nogil:
+    cdef int ra, rb
     s.nbr[a][s.deg[a]] = <uint16_t>b
     s.deg[a] += 1
     s.nbr[b][s.deg[b]] = <uint16_t>a
     s.deg[b] += 1
+    ra = uf_find(s, a)
+    rb = uf_find(s, b)
+    if ra != rb:
+        if s.uf_size[ra] < s.uf_size[rb]:
+            ra, rb = rb, ra
+        s.uf_parent[rb] = <uint16_t>ra
+        s.uf_size[ra] += s.uf_size[rb]
+
+
+cdef inline void front_add(AState* s, int cell) noexcept nogil:
+    if s.cell[cell] == CELL_EMPTY:
+        s.front[cell >> 6] |= (<uint64_t>1) << (cell & 63)
+
+
+cdef void occupy(AState* s, int cell) noexcept nogil:
+    """Cell became occupied: update the placement frontier (in-window neighbours only)."""
+    cdef int X = cell & 15, Y = cell >> 4
+    s.front[cell >> 6] &= ~((<uint64_t>1) << (cell & 63))
+    if X > 0:
+        front_add(s, cell - 1)
+    if X < 15:
+        front_add(s, cell + 1)
+    if Y > 0:
+        front_add(s, cell - 16)
+    if Y < 15:
+        front_add(s, cell + 16)
+
+
+cdef inline void sorted_insert(uint8_t* a, int n, int v) noexcept nogil:
+    cdef int k = n - 1
+    while k >= 0 and a[k] > v:
+        a[k + 1] = a[k]
+        k -= 1
+    a[k + 1] = <uint8_t>v
+
+
+cdef uint8_t ISL_MEMB[16][4]   # [land bits of the ring around a grid point][ring slot of q] -> slots of q's island
+
+
+cdef void _init_isl_memb() noexcept nogil:
+    """The ring around a grid point is NW 0, NE 1, SE 2, SW 3; land quarters next to each other on
+    the ring join (A-D1). An island is the run of land slots through q's slot (all 4 if all are land)."""
+    cdef int m, st, k, out
+    for m in range(16):
+        for st in range(4):
+            if not (m >> st) & 1:
+                ISL_MEMB[m][st] = 0
+                continue
+            if m == 15:
+                ISL_MEMB[m][st] = 15
+                continue
+            out = 1 << st
+            k = (st + 1) & 3
+            while (m >> k) & 1 and k != st:
+                out |= 1 << k
+                k = (k + 1) & 3
+            k = (st + 3) & 3
+            while (m >> k) & 1 and k != st:
+                out |= 1 << k
+                k = (k + 3) & 3
+            ISL_MEMB[m][st] = <uint8_t>out
+
+
+_init_isl_memb()
 
 
 cdef int island(const AState* s, int q, int* out) noexcept nogil:
     """Quarters of the island of land quarter q, ascending; returns their number (1..4)."""
     cdef int R = q >> 5, C = q & 31
     cdef int PR = R + (R & 1), PC = C + (C & 1)
-    cdef int ring[4]
-    cdef int land[4]
-    cdef int i, k, n = 0, start = 0, t
-    ring[0] = (PR - 1) * 32 + (PC - 1)
-    ring[1] = (PR - 1) * 32 + PC
-    ring[2] = PR * 32 + PC
-    ring[3] = PR * 32 + (PC - 1)
-    land[0] = is_land(s, PR - 1, PC - 1)
-    land[1] = is_land(s, PR - 1, PC)
-    land[2] = is_land(s, PR, PC)
-    land[3] = is_land(s, PR, PC - 1)
-    for i in range(4):
-        if land[i] and ring[i] == q:
-            start = i
-    if land[0] and land[1] and land[2] and land[3]:
-        for i in range(4):
-            out[i] = ring[i]
-        n = 4
+    cdef int b = (PR - 1) * 32 + (PC - 1)        # the ring's NW quarter; NE b+1, SW b+32, SE b+33
+    cdef int m, st, memb, n = 0
+    if PR >= 1 and PR <= 31 and PC >= 1 and PC <= 31:
+        m = s.land[b] | (s.land[b + 1] << 1) | (s.land[b + 33] << 2) | (s.land[b + 32] << 3)
     else:
-        out[0] = q
-        n = 1
-        k = (start + 1) & 3
-        while land[k] and k != start:
-            out[n] = ring[k]
-            n += 1
-            k = (k + 1) & 3
-        k = (start + 3) & 3
-        while land[k] and k != start:
-            out[n] = ring[k]
-            n += 1
-            k = (k + 3) & 3
-    # sort ascending (at most 4)
-    for i in range(1, n):
-        t = out[i]
-        k = i - 1
-        while k >= 0 and out[k] > t:
-            out[k + 1] = out[k]
-            k -= 1
-        out[k + 1] = t
+        m = (is_land(s, PR - 1, PC - 1) | (is_land(s, PR - 1, PC) << 1) | (is_land(s, PR, PC) << 2)
+             | (is_land(s, PR, PC - 1) << 3))
+    st = (0 if C < PC else 1) if R < PR else (3 if C < PC else 2)
+    memb = ISL_MEMB[m][st]
+    if memb & 1:
+        out[n] = b
+        n += 1
+    if memb & 2:
+        out[n] = b + 1
+        n += 1
+    if memb & 8:
+        out[n] = b + 32
+        n += 1
+    if memb & 4:
+        out[n] = b + 33
+        n += 1
     return n
 
 
@@ -98,6 +156,59 @@ cdef inline int island_id(const AState* s, int q) noexcept nogil:
     cdef int buf[4]
     island(s, q, buf)
     return buf[0]
+
+
+cdef void refresh_point(AState* s, int PR, int PC) noexcept nogil:
+    """Recompute isl_id for the land quarters around grid point (PR, PC) (islands only change there)."""
+    cdef int dr, dc, R, C
+    for dr in range(-1, 1):
+        for dc in range(-1, 1):
+            R = PR + dr
+            C = PC + dc
+            if is_land(s, R, C):
+                s.isl_id[R * 32 + C] = <uint16_t>island_id(s, R * 32 + C)
+
+
+cdef void refresh_roots(AState* s) noexcept nogil:
+    """Cache each port's route component: its root, a component number and each component's port bits."""
+    cdef int16_t idx[NNODE]
+    cdef int j, q, r, k
+    memset(idx, 0xff, sizeof(idx))
+    s.n_comp = 0
+    for j in range(s.n_on):
+        q = s.ports_on[j]
+        r = uf_find(s, NODE_PORT + q)
+        s.port_root[q] = <uint16_t>r
+        if idx[r] < 0:
+            idx[r] = s.n_comp
+            s.comp_ports[s.n_comp][0] = 0
+            s.comp_ports[s.n_comp][1] = 0
+            s.comp_ports[s.n_comp][2] = 0
+            s.n_comp += 1
+        k = idx[r]
+        s.port_comp[q] = <uint8_t>k
+        s.comp_ports[k][q >> 6] |= (<uint64_t>1) << (q & 63)
+
+
+cdef void island_ports(const ACfg* c, const AState* s, const int* isl, int n, uint64_t* bits) noexcept nogil:
+    """Bits of the ports on the island's quarters."""
+    cdef int i, k, q, t, port
+    bits[0] = 0
+    bits[1] = 0
+    bits[2] = 0
+    for i in range(n):
+        q = isl[i]
+        t = s.cell[(((q >> 5) >> 1) << 4) | ((q & 31) >> 1)]
+        if t < NTILE:
+            for k in range(c.n_ports[t]):
+                port = 4 * t + k
+                if s.port_q[port] == q:
+                    bits[port >> 6] |= (<uint64_t>1) << (port & 63)
+        elif t == CELL_START:
+            if q == s.port_q[PORT_T0]:
+                bits[PORT_T0 >> 6] |= (<uint64_t>1) << (PORT_T0 & 63)
+            elif q == s.port_q[PORT_T1]:
+                bits[PORT_T1 >> 6] |= (<uint64_t>1) << (PORT_T1 & 63)
 
 
 cdef int completed(const AState* s, const int* isl, int n) noexcept nogil:
@@ -167,9 +278,15 @@ cdef void setup(const ACfg* c, AState* s, uint64_t seed) noexcept nogil:
     rng_seed(s.rng, seed, CHANCE_SALT)
     for i in range(NCELL):
         s.cell[i] = CELL_EMPTY
+    for i in range(NNODE):
+        s.uf_parent[i] = <uint16_t>i
+        s.uf_size[i] = 1
     for X in range(7, 9):
         for Y in range(7, 9):
             s.cell[cell_index(X, Y)] = CELL_START
+    for X in range(7, 9):
+        for Y in range(7, 9):
+            occupy(s, cell_index(X, Y))
     for i in range(NQ):
         s.lmark[i] = -1
     # start board land: Thera (quarters 15..16 x 15..16) and the 4 corner pieces
@@ -184,6 +301,9 @@ cdef void setup(const ACfg* c, AState* s, uint64_t seed) noexcept nogil:
         s.port_q[i] = -1
     s.port_q[PORT_T0] = quarter_index(16, 16)
     s.port_q[PORT_T1] = quarter_index(15, 15)
+    s.n_on = 2
+    s.ports_on[0] = PORT_T0
+    s.ports_on[1] = PORT_T1
     add_link(s, side_node(7, 7, 0), NODE_R)
     add_link(s, side_node(8, 7, 0), NODE_R)
     add_link(s, side_node(7, 8, 2), NODE_R)
@@ -194,6 +314,12 @@ cdef void setup(const ACfg* c, AState* s, uint64_t seed) noexcept nogil:
     add_link(s, side_node(8, 8, 1), NODE_R)
     add_link(s, NODE_R, NODE_PORT + PORT_T0)
     add_link(s, NODE_R, NODE_PORT + PORT_T1)
+    refresh_point(s, 16, 16)
+    refresh_point(s, 14, 14)
+    refresh_point(s, 14, 18)
+    refresh_point(s, 18, 14)
+    refresh_point(s, 18, 18)
+    refresh_roots(s)
     # chance (spec 15.3): tiles, easy, medium, hard, goals
     s.pile_n = NTILE
     for i in range(NTILE):
@@ -213,6 +339,7 @@ cdef void setup(const ACfg* c, AState* s, uint64_t seed) noexcept nogil:
         s.drachmas[p] = c.start_drachmas
         s.tile[p] = NO_TILE
     s.placed_cell = -1
+    s.blk_x = -1
     s.phase = PH_PLACE
     s.stage = ST_SETUP
     s.current = 0
@@ -221,11 +348,12 @@ cdef void setup(const ACfg* c, AState* s, uint64_t seed) noexcept nogil:
 
 cdef void place_tile(const ACfg* c, AState* s, int tile, int rot, int cell) noexcept nogil:
     cdef int X = cell & 15, Y = cell >> 4
-    cdef int lq, k, a, b, na, nb, q
+    cdef int lq, k, a, b, na, nb, q, t
     s.cell[cell] = tile
     s.cell_rot[cell] = rot
     s.placed[s.n_placed] = cell
     s.n_placed += 1
+    occupy(s, cell)
     for lq in range(4):
         if (c.land[tile][rot] >> lq) & 1:
             s.land[quarter_index(2 * Y + (lq >> 1), 2 * X + (lq & 1))] = 1
@@ -236,15 +364,25 @@ cdef void place_tile(const ACfg* c, AState* s, int tile, int rot, int cell) noex
     s.lm_c[s.n_lm] = q & 31
     s.lm_t[s.n_lm] = c.lm_type[tile]
     s.n_lm += 1
+    t = c.lm_type[tile]
+    sorted_insert(s.lm_rows[t], s.lm_n[t], q >> 5)
+    sorted_insert(s.lm_cols[t], s.lm_n[t], q & 31)
+    s.lm_n[t] += 1
     for k in range(c.n_ports[tile]):
         lq = c.port_q[tile][rot][k]
         s.port_q[4 * tile + k] = quarter_index(2 * Y + (lq >> 1), 2 * X + (lq & 1))
+        sorted_insert(s.ports_on, s.n_on, 4 * tile + k)
+        s.n_on += 1
     for k in range(c.n_links[tile]):
         a = c.link_a[tile][rot][k]
         b = c.link_b[tile][rot][k]
         na = side_node(X, Y, a) if a < 4 else (544 + cell if a == 4 else NODE_PORT + 4 * tile + a - 5)
         nb = side_node(X, Y, b) if b < 4 else (544 + cell if b == 4 else NODE_PORT + 4 * tile + b - 5)
         add_link(s, na, nb)
+    for a in range(2):
+        for b in range(2):
+            refresh_point(s, 2 * Y + 2 * a, 2 * X + 2 * b)
+    refresh_roots(s)
 
 
 cdef void reach(const AState* s, int start, int blocked, uint8_t* seen) noexcept nogil:
@@ -268,6 +406,52 @@ cdef void reach(const AState* s, int start, int blocked, uint8_t* seen) noexcept
                 tail += 1
 
 
+cdef const uint8_t* piece_labels(const AState* cs, int x) noexcept nogil:
+    """Label the pieces the route component of port x falls into when x is removed (spec 5.1: a move
+    passing the opponent's port x costs 1 more): two ports of the component other than x reach each
+    other without passing x iff their labels are equal.
+
+    A pure function of the position, cached in the state (blk_*) until a tile is placed or x changes,
+    so the const position is written through a cast; the cache is never part of to_dict.
+    """
+    cdef AState* s = <AState*>cs
+    cdef uint8_t seen[NNODE]
+    cdef uint16_t queue[NNODE]
+    cdef int i, q, head, tail, n, m, j, lab = 0, word
+    cdef uint64_t bits
+    if s.blk_x == x and s.blk_placed == s.n_placed:
+        return s.blk_label
+    s.blk_x = <int16_t>x
+    s.blk_placed = s.n_placed
+    memset(s.blk_label, 0, NPORT)
+    memset(seen, 0, NNODE)
+    seen[NODE_PORT + x] = 1
+    for word in range(3):
+        bits = s.comp_ports[s.port_comp[x]][word]
+        while bits:
+            q = (word << 6) | <int>__builtin_ctzll(bits)
+            bits &= bits - 1
+            if seen[NODE_PORT + q]:
+                continue
+            lab += 1
+            seen[NODE_PORT + q] = 1
+            queue[0] = NODE_PORT + q
+            head = 0
+            tail = 1
+            while head < tail:
+                n = queue[head]
+                head += 1
+                if n >= NODE_PORT and n < NODE_PORT + NPORT:
+                    s.blk_label[n - NODE_PORT] = <uint8_t>lab
+                for j in range(s.deg[n]):
+                    m = s.nbr[n][j]
+                    if not seen[m]:
+                        seen[m] = 1
+                        queue[tail] = m
+                        tail += 1
+    return s.blk_label
+
+
 cdef int landmark_count(const AState* s, int t, int d, int q, int seat) noexcept nogil:
     """count(t, D) of spec 7.3: landmarks of type t in the open half-plane D of quarter q, read by seat."""
     cdef int i, cnt = 0, rt = q >> 5, ct = q & 31
@@ -289,20 +473,38 @@ cdef int landmark_count(const AState* s, int t, int d, int q, int seat) noexcept
 
 cdef int satisfied(const ACfg* c, const AState* s, int card, int q, int seat) noexcept nogil:
     """Spec 7.3: the exact per-direction, per-type test for a temple on quarter q."""
-    cdef int k
+    # count(t, D) >= n  <=>  the n-th nearest landmark of type t on the far side of the temple's row
+    # (or column) lies strictly beyond it: the n-th smallest row < rt for N, the n-th largest > rt for S,
+    # likewise over columns for W and E. Same result as comparing landmark_count() with n.
+    cdef int k, t, d, n, cnt, rt = q >> 5, ct = q & 31
     for k in range(c.n_req[card]):
-        if landmark_count(s, c.req_type[card][k], c.req_dir[card][k], q, seat) < c.req_n[card][k]:
+        t = c.req_type[card][k]
+        d = c.req_dir[card][k]
+        n = c.req_n[card][k]
+        cnt = s.lm_n[t]
+        if cnt < n:
+            return 0
+        if seat == 1:
+            d ^= 2
+        if d == 0:
+            if s.lm_rows[t][n - 1] >= rt:
+                return 0
+        elif d == 2:
+            if s.lm_rows[t][cnt - n] <= rt:
+                return 0
+        elif d == 1:
+            if s.lm_cols[t][cnt - n] <= ct:
+                return 0
+        elif s.lm_cols[t][n - 1] >= ct:
             return 0
     return 1
 
 
-cdef int has_temple(const AState* s, const int* isl, int n) noexcept nogil:
-    cdef int p, k, i
-    for p in range(2):
-        for k in range(s.n_temples[p]):
-            for i in range(n):
-                if s.temple_q[p][k] == isl[i]:
-                    return 1
+cdef inline int has_temple(const AState* s, const int* isl, int n) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        if s.temple_at[isl[i]]:
+            return 1
     return 0
 
 
@@ -313,27 +515,34 @@ cdef inline int at_thera(const AState* s, int p) noexcept nogil:
 cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept nogil:
     cdef int n = 0, p = s.current, X, Y, cell, r, col, lq, tile, rot, k, q, i, d, ok
     cdef int isl[4]
-    cdef int nisl, my_isl, base, opp, room, cost, cnt
+    cdef int nisl, my_isl, base, opp, room, cost, cnt, nrot, j, root, blocked
+    cdef uint64_t ib[3]
+    cdef uint64_t bits
     cdef int have[4]
     cdef uint8_t seen1[NNODE]
-    cdef uint8_t seen2[NNODE]
     if s.phase == PH_OVER:
         return 0
     if s.phase == PH_PLACE:
+        nrot = 4 if c.rotation else 1
+        if s.stage == ST_PLAY:             # the frontier: empty cells next to an occupied one, ascending
+            for i in range(4):
+                bits = s.front[i]
+                while bits:
+                    cell = (i << 6) | <int>__builtin_ctzll(bits)
+                    bits &= bits - 1
+                    for r in range(nrot):
+                        out[n] = A_PLACE + cell * 4 + r
+                        n += 1
+            return n
         for cell in range(NCELL):
             if s.cell[cell] != CELL_EMPTY:
                 continue
             X = cell & 15
             Y = cell >> 4
-            ok = 0
-            if s.stage == ST_SETUP:
-                ok = ((X > 0 and s.cell[cell - 1] == CELL_START) or (X < 15 and s.cell[cell + 1] == CELL_START)
-                      or (Y > 0 and s.cell[cell - 16] == CELL_START) or (Y < 15 and s.cell[cell + 16] == CELL_START))
-            else:
-                ok = ((X > 0 and s.cell[cell - 1] != CELL_EMPTY) or (X < 15 and s.cell[cell + 1] != CELL_EMPTY)
-                      or (Y > 0 and s.cell[cell - 16] != CELL_EMPTY) or (Y < 15 and s.cell[cell + 16] != CELL_EMPTY))
+            ok = ((X > 0 and s.cell[cell - 1] == CELL_START) or (X < 15 and s.cell[cell + 1] == CELL_START)
+                  or (Y > 0 and s.cell[cell - 16] == CELL_START) or (Y < 15 and s.cell[cell + 16] == CELL_START))
             if ok:
-                for r in range(4 if c.rotation else 1):
+                for r in range(nrot):
                     out[n] = A_PLACE + cell * 4 + r
                     n += 1
         return n
@@ -361,40 +570,58 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
     my_isl = isl[0]
     base = 0 if s.bonus else 1
     if s.actions >= base:
-        reach(s, s.port[p], opp, seen1)
-        reach(s, s.port[p], -1, seen2)
-        for q in range(NPORT):            # sea moves
-            if s.port_q[q] < 0 or q == s.port[p] or q == opp:
-                continue
-            if not seen2[NODE_PORT + q]:
-                continue
-            if island_id(s, s.port_q[q]) == my_isl and not c.same_island_sail:
-                continue
-            cost = base + (0 if seen1[NODE_PORT + q] else 1)
-            if cost <= s.actions:
-                out[n] = A_SAIL + q
+        # reachable = same route component; the opponent's port only blocks when it is a
+        # through-port of that component, and then one search that avoids it finds the 1-action moves
+        root = s.port_root[s.port[p]]
+        blocked = s.deg[NODE_PORT + opp] >= 2 and s.port_root[opp] == root
+        if blocked:
+            lab = piece_labels(s, opp)
+        island_ports(c, s, isl, nisl, ib)
+        k = s.port_comp[s.port[p]]
+        for i in range(3):                # sea moves: the ports of the component, not on this island
+            bits = s.comp_ports[k][i]
+            if not c.same_island_sail:
+                bits &= ~ib[i]
+            if i == s.port[p] >> 6:
+                bits &= ~((<uint64_t>1) << (s.port[p] & 63))
+            if i == opp >> 6:
+                bits &= ~((<uint64_t>1) << (opp & 63))
+            while bits:
+                q = (i << 6) | <int>__builtin_ctzll(bits)
+                bits &= bits - 1
+                cost = base + (1 if blocked and lab[q] != lab[s.port[p]] else 0)
+                if cost <= s.actions:
+                    out[n] = A_SAIL + q
+                    n += 1
+        for i in range(3):                # transports: the other ports of this island
+            bits = ib[i]
+            if i == s.port[p] >> 6:
+                bits &= ~((<uint64_t>1) << (s.port[p] & 63))
+            if i == opp >> 6:
+                bits &= ~((<uint64_t>1) << (opp & 63))
+            while bits:
+                out[n] = A_TRANSPORT + ((i << 6) | <int>__builtin_ctzll(bits))
                 n += 1
-        for q in range(NPORT):            # transports
-            if s.port_q[q] < 0 or q == s.port[p] or q == opp:
-                continue
-            if island_id(s, s.port_q[q]) == my_isl:
-                out[n] = A_TRANSPORT + q
-                n += 1
+                bits &= bits - 1
     if s.actions >= 1:
         room = 3 - (s.cargo[p][0] + s.cargo[p][1] + s.cargo[p][2] + s.cargo[p][3])
         for col in range(4):
             have[col] = 0
             for i in range(nisl):
                 have[col] += s.cubes[isl[i]][col]
-        for k in range(34):
-            if c.load_n[k] <= room and c.load_c[k][0] <= have[0] and c.load_c[k][1] <= have[1] \
-                    and c.load_c[k][2] <= have[2] and c.load_c[k][3] <= have[3]:
-                out[n] = A_LOAD + k
-                n += 1
+        if room > 0 and have[0] + have[1] + have[2] + have[3] > 0:
+            for k in range(34):
+                if c.load_n[k] <= room and c.load_c[k][0] <= have[0] and c.load_c[k][1] <= have[1] \
+                        and c.load_c[k][2] <= have[2] and c.load_c[k][3] <= have[3]:
+                    out[n] = A_LOAD + k
+                    n += 1
         if (my_isl != quarter_index(15, 15) and s.n_temples[p] < 6 and s.hand[p] != 0
                 and not has_temple(s, isl, nisl)):
-            for k in range(NCARD):
-                if (s.hand[p] >> k) & 1 and c.card_cost[k] <= s.drachmas[p]:
+            bits = s.hand[p]
+            while bits:                   # hand cards in ascending id
+                k = <int>__builtin_ctzll(bits)
+                bits &= bits - 1
+                if c.card_cost[k] <= s.drachmas[p]:
                     for i in range(nisl):
                         if satisfied(c, s, k, isl[i], p):
                             out[n] = A_EXCAVATE + k * 4 + i
@@ -467,7 +694,8 @@ cdef void take_cube(AState* s, int col, int q) noexcept nogil:
 cdef void apply_action(const ACfg* c, AState* s, int a) noexcept nogil:
     cdef int p = s.current, cell, rot, tile, X, Y, lq, col, q, i, k, card, cost, nisl, d, t
     cdef int isl[4]
-    cdef uint8_t seen[NNODE]
+    if not (s.phase == PH_ACTION and a >= A_SAIL and a < A_LOAD):
+        s.version += 1
     if s.phase == PH_PLACE:
         cell = (a - A_PLACE) >> 2
         rot = (a - A_PLACE) & 3
@@ -549,9 +777,10 @@ cdef void apply_action(const ACfg* c, AState* s, int a) noexcept nogil:
         cost = 0 if s.bonus else 1
         if a < A_TRANSPORT:
             q = a - A_SAIL
-            reach(s, s.port[p], s.port[1 - p], seen)
-            if not seen[NODE_PORT + q]:
-                cost += 1
+            k = s.port[1 - p]
+            if s.deg[NODE_PORT + k] >= 2 and s.port_root[k] == s.port_root[s.port[p]]:
+                if piece_labels(s, k)[q] != piece_labels(s, k)[s.port[p]]:
+                    cost += 1
         else:
             q = a - A_TRANSPORT
         s.actions -= cost
@@ -596,6 +825,7 @@ cdef void apply_action(const ACfg* c, AState* s, int a) noexcept nogil:
         s.hand[p] &= ~((<uint64_t>1) << card)
         s.excavated[p] |= (<uint64_t>1) << card
         s.temple_q[p][s.n_temples[p]] = isl[i]
+        s.temple_at[isl[i]] = 1
         s.n_temples[p] += 1
         s.drachmas[p] -= c.card_cost[card]
         log_event(s, EV_EXCAVATED, p, c.card_deck[card], card, c.card_cost[card], c.card_points[card], -1, 0, 1, -1)

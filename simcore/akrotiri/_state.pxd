@@ -1,5 +1,5 @@
 # The Akrotiri position and configuration as plain C structs (see docs/akrotiri_engine.md).
-from simcore._types cimport int8_t, int16_t, uint8_t, uint16_t, uint64_t
+from simcore._types cimport int8_t, int16_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 cdef enum:
     NCELL = 256         # 16 x 16 cells
@@ -127,6 +127,25 @@ ctypedef struct AState:
     uint8_t lm_t[NTILE]
     uint16_t nbr[NNODE][MAXDEG]
     uint8_t deg[NNODE]
+    # derived structures, kept up to date by add_link and place_tile (never part of to_dict)
+    uint16_t uf_parent[NNODE]         # union-find over route nodes: route components only ever merge
+    uint16_t uf_size[NNODE]
+    uint16_t isl_id[NQ]               # island id (smallest quarter index) of each land quarter
+    uint16_t port_root[NPORT]         # union-find root of each port on the table
+    uint8_t n_comp                    # route components holding a port, numbered at each placement
+    uint8_t port_comp[NPORT]          # component number of each port on the table
+    uint64_t comp_ports[NPORT][3]     # ports of each numbered component (bit = port id)
+    uint8_t temple_at[NQ]             # 1 on a quarter holding a temple (either seat)
+    uint32_t version                  # bumped by every applied action but movements (policy caches)
+    int16_t blk_x                     # cache of piece_labels(): the blocking port, -1 none
+    uint8_t blk_placed                # ... and n_placed when it was made
+    uint8_t blk_label[NPORT]          # pieces of the blocking port's component without it (0: not in it)
+    uint8_t n_on                      # ports on the table, ascending
+    uint8_t ports_on[NPORT]
+    uint64_t front[4]                 # empty cells in the window next to an occupied cell (bit = cell)
+    uint8_t lm_n[4]                   # per landmark type: count, rows and columns in ascending order
+    uint8_t lm_rows[4][NTILE]
+    uint8_t lm_cols[4][NTILE]
     int16_t port_q[NPORT]             # quarter index, -1 when the port is not on the table
     uint8_t out[4]                    # cubes of each colour off the market
     uint8_t pile[NTILE]
