@@ -47,8 +47,9 @@ def test_example_and_demo_files_parse():
         ("hellas", "balance"), ("hellas", "variants"), ("hellas", "compare"),
         ("yamatai", "balance"), ("yamatai", "compare"), ("akrotiri", "balance")]
     assert demo.quick_games > 0
-    akrotiri = next(p for p in demo.parts if p.game == "akrotiri")
-    assert 0 < akrotiri.quick_games < demo.quick_games
+    by_part = {(p.game, p.kind): p for p in demo.parts}
+    assert 0 < by_part["yamatai", "compare"].quick_games < demo.quick_games   # the part's own cap
+    assert by_part["akrotiri", "balance"].quick_games == demo.quick_games     # the study's cap
 
 
 def test_parts_of_other_games_and_their_quick_caps(tmp_path):
