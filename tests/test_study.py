@@ -49,7 +49,7 @@ def test_example_and_demo_files_parse():
     assert demo.quick_games > 0
     by_part = {(p.game, p.kind): p for p in demo.parts}
     assert 0 < by_part["yamatai", "compare"].quick_games < demo.quick_games   # the part's own cap
-    assert by_part["akrotiri", "balance"].quick_games == demo.quick_games     # the study's cap
+    assert by_part["akrotiri", "balance"].quick_games == 0     # none of its own: the study's applies
 
 
 def test_parts_of_other_games_and_their_quick_caps(tmp_path):
