@@ -291,7 +291,7 @@ def _map_names(rs):
 
 def akrotiri_map_section(rs: RunSet) -> Section:
     """Map cards by deck and by card: excavation rate, points per drachma, uplift."""
-    from analysis.akrotiri import map_excavation, maps_excavated
+    from analysis.akrotiri import DECKS, map_excavation, maps_excavated
 
     ev = rs.events
     dug = maps_excavated(ev) if ev.height else pl.DataFrame()
@@ -309,7 +309,9 @@ def akrotiri_map_section(rs: RunSet) -> Section:
                  Table("map_excavation_by_card", card.select(rs.group, "n_players", "deck_name", "label",
                                                               *card.columns[5:-1]),
                        "Per map card: excavation rate and points per drachma.")]
-    by_deck = component_section(rs, "Map-card values by deck (Akrotiri)", dug, "deck_name", "excavated map card",
+    # decks by number (easy, medium, hard), not alphabetically
+    by_deck = component_section(rs, "Map-card values by deck (Akrotiri)", dug, "deck", "excavated map card",
+                                names=dict(enumerate(DECKS)),
                                 value="points" if dug.height else None, cost="cost" if dug.height else None,
                                 paragraphs=paras, extra_tables=extra, name="map_deck", splits=("seat",))
     return by_deck
