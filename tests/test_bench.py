@@ -26,6 +26,7 @@ def test_bench_cli_json_and_table(tmp_path, capsys):
         us = k["us_per_game"]
         assert us["min"] <= us["median"] <= us["max"] and len(us["runs"]) == 2
         assert k["games_per_second"] > 0 and k["peak_alloc_bytes"] > 0
+        assert abs(k["games_per_cpu_second"] * k["cpu_us_per_game"]["median"] / 1e6 - 1) < 1e-9
         assert k["reference"]["games"] == 2 and k["reference_ratio"] > 0
     run = e["runner"]
     assert set(run["workers"]) == {"1", "2"} and run["efficiency"] > 0
