@@ -618,10 +618,14 @@ cdef int play_game(const YCfg* c, YState* s, uint64_t seed, const Policy* pol,
     """Play one whole game with the seats' policies; return the number of decisions."""
     cdef int32_t buf[MAXLEGAL]
     cdef uint64_t prng[4]
-    cdef int n, a, k = 0
+    cdef int n, a, k = 0, p
+    cdef bint cut[MAXP]
+    for p in range(c.n_players):
+        # deterministic seats: the fleet 4/6/8 blocks outside post are never scored (legal_actions_cut)
+        cut[p] = pol[p].kind != 0 and pol[p].epsilon <= 0.0 and pol[p].temperature <= 0.0
     setup(c, s, seed)
     rng_seed(prng, seed, POLICY_SALT)
-    n = advance(c, s, buf)
+    n = advance_cut(c, s, buf, cut)
     while n > 0:
         a = choose_action(c, s, &pol[me(s)], prng, buf, n)
         if record != NULL and k < max_record:
@@ -629,7 +633,7 @@ cdef int play_game(const YCfg* c, YState* s, uint64_t seed, const Policy* pol,
         k += 1
         apply_action(c, s, a)
         s.decisions += 1
-        n = advance(c, s, buf)
+        n = advance_cut(c, s, buf, cut)
     return k
 
 

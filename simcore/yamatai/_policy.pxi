@@ -497,15 +497,8 @@ cdef uint32_t action_features(const YCfg* c, const YState* s, Ctx* x, int a, dou
         sp = (a - A_PLACE) // 5
         col = (a - A_PLACE) % 5
         F[F_PLACE] = 1.0
-        n = 0
-        isl = c.sea_island[sp]
-        while isl:
-            i = __builtin_ctzll(isl)
-            isl &= isl - 1
-            if s.token[i] >= 0:
-                n += 1
-        F[F_PLACE_TOKENS] = n
         ready(c, s, x, CX_BASE)
+        F[F_PLACE_TOKENS] = __builtin_popcountll(c.sea_island[sp] & x.tok)    # islands with a token
         best = 0.0
         isl = c.sea_island[sp] & x.empty
         while isl:

@@ -288,7 +288,17 @@ cdef inline u128 sea_nbrs_of(const YCfg* c, u128 m) noexcept nogil:
 
 cdef int legal_actions(const YCfg* c, const YState* s, int32_t* buf) noexcept nogil:
     """The sorted legal actions of the current decision."""
-    cdef int n = 0, p, k, col, c1, c2, i, j, sp, t, nb = 0, nc = 0
+    return legal_actions_cut(c, s, buf, False)
+
+
+cdef int legal_actions_cut(const YCfg* c, const YState* s, int32_t* buf, bint cut) noexcept nogil:
+    """legal_actions; with ``cut``, outside ST_POST only the first two actions of the fleet 4/6/8 block.
+
+    A seat whose choice is deterministic (heuristic, no temperature, no epsilon) never scores those
+    actions outside ST_POST (choose_action stops at the first one), so only the block's first
+    action and whether it has more than one (n == 1 is a forced step) can matter.
+    """
+    cdef int n = 0, p, k, col, c1, c2, i, j, sp, t, nb = 0, nc = 0, lim
     cdef int st = s.stage
     cdef bint window, free_fleet
     cdef int32_t tmp_c[MAXISL]
@@ -461,6 +471,7 @@ cdef int legal_actions(const YCfg* c, const YState* s, int32_t* buf) noexcept no
     for i in range(nb):
         buf[n] = tmp_b[i]
         n += 1
+    lim = n + 2 if cut and st != ST_POST else MAXLEGAL
     if free_fleet and s.fleet == 6:
         im = 0
         for i in range(c.n_islands):
@@ -474,19 +485,21 @@ cdef int legal_actions(const YCfg* c, const YState* s, int32_t* buf) noexcept no
                 buf[n] = A_SWAPTOK + 64 * i + __builtin_ctzll(im2)
                 im2 &= im2 - 1
                 n += 1
+            if n >= lim:
+                break
     if free_fleet and s.fleet == 4:
         m = s.occ
-        while m:
+        while m and n < lim:
             sp = ctz128(m)
             m &= m - 1
             n = emit_mask(buf, n, c.sea_nbr[sp] & ~s.occ, A_SLIDE + 128 * sp)
     if free_fleet and s.fleet == 8:
         m = s.occ
-        while m:
+        while m and n < lim:
             sp = ctz128(m)
             m &= m - 1
             n = emit_mask(buf, n, m, A_SWAPBOATS + 128 * sp)
-    return n
+    return n if n < lim else lim
 
 
 # ---------------------------------------------------------------- applying
@@ -886,9 +899,14 @@ cdef void apply_action(const YCfg* c, YState* s, int a) noexcept nogil:
 
 cdef int advance(const YCfg* c, YState* s, int32_t* buf) noexcept nogil:
     """Apply forced steps; return the number of legal actions now in buf (0 = game over)."""
+    return advance_cut(c, s, buf, NULL)
+
+
+cdef int advance_cut(const YCfg* c, YState* s, int32_t* buf, const bint* cut) noexcept nogil:
+    """advance; ``cut`` (NULL or one flag per seat) asks legal_actions_cut for the seats flagged."""
     cdef int n
     while s.stage != ST_OVER:
-        n = legal_actions(c, s, buf)
+        n = legal_actions_cut(c, s, buf, cut != NULL and cut[me(s)])
         if n != 1:
             return n
         apply_action(c, s, buf[0])
