@@ -202,12 +202,19 @@ def add_parser(subparsers):
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--name", default="tuned", help="name of the new preset (default tuned)")
     p.add_argument("--out", default=None,
-                   help="preset file to write (default strategies/presets/<game>_<name>.toml)")
+                   help="preset file to write (default ./<game>_<name>.toml; a file named <game>_*.toml in "
+                        "strategies/presets/ becomes a named preset)")
+    p.add_argument("--force", action="store_true", help="overwrite --out if it exists")
     p.set_defaults(func=run)
     return p
 
 
 def run(args):
+    out = Path(args.out or f"{args.game}_{args.name}.toml")
+    if out.exists() and not args.force:
+        raise ValueError(f"{out} exists: pass --force to overwrite it, or another --out")
+    if not out.parent.is_dir():
+        raise ValueError(f"cannot write {out}: folder {out.parent} does not exist")
     res = cem(args.game, args.players, args.budget, args.population, args.games, args.field,
               args.start, args.seed)
     width = max(len(k) for k in res["weights"])
@@ -218,8 +225,7 @@ def run(args):
     print(f"win share in one seat of {res['players']} vs {', '.join(res['field'])}: {res['win_share']:.3f} "
           f"(95% CI {lo:.3f}-{hi:.3f}, n={res['n']}; fair share {1 / res['players']:.3f}); "
           f"{res['games_used']} games in {res['seconds']:.0f} s")
-    out = args.out or str(strategies.PRESET_DIR / f"{args.game}_{args.name}.toml")
     write_preset(out, args.name, res, args.game)
-    in_presets = Path(out).resolve().parent == strategies.PRESET_DIR and Path(out).name.startswith(args.game + "_")
+    in_presets = out.resolve().parent == strategies.PRESET_DIR.resolve() and out.name.startswith(args.game + "_")
     print(f"wrote {out} (use it as --strategy {args.name if in_presets else out})")
     return 0

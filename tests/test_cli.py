@@ -152,3 +152,26 @@ def test_hellas_simulate_and_replay(tmp_path, capsys):
     assert manifest["settings"]["city_links"] == "no_agora_chains"
     rc, text, _ = _run(["replay", str(out), "--game", "17"], capsys)
     assert rc == 0 and "set-up:" in text and "scores equal the stored players rows" in text
+
+
+def test_tune_writes_into_the_current_folder_and_never_overwrites(tmp_path, monkeypatch, capsys):
+    import strategies
+
+    monkeypatch.chdir(tmp_path)
+    before = sorted(p.name for p in strategies.PRESET_DIR.iterdir())
+    args = ["tune", "hellas", "--players", "2", "--budget", "240", "--population", "4", "--games", "20",
+            "--field", "balanced", "--seed", "3"]
+    rc, out, _ = _run(args, capsys)
+    assert rc == 0
+    written = tmp_path / "hellas_tuned.toml"
+    assert f"wrote {written.name} (use it as --strategy {written.name})" in out
+    assert strategies.resolve("hellas", str(written)).name == "tuned"
+    assert sorted(p.name for p in strategies.PRESET_DIR.iterdir()) == before
+    text = written.read_text()
+    rc, _, err = _run(args, capsys)
+    _assert_one_line_error(rc, err, "hellas_tuned.toml exists", "--force")
+    assert written.read_text() == text
+    rc, _, _ = _run(args + ["--force", "--seed", "4"], capsys)
+    assert rc == 0 and written.read_text() != text
+    rc, _, err = _run(args + ["--out", str(tmp_path / "missing" / "t.toml")], capsys)
+    _assert_one_line_error(rc, err, "does not exist")
