@@ -102,6 +102,7 @@ def compare_tables(players: pl.DataFrame, group="lineup"):
     win matrix, long), ``ratings`` (Bradley–Terry with CIs, Elo scale).
     """
     from analysis.ratings import bradley_terry, pairwise_win_matrix
+    from analysis.stats import wilson_bounds
     from analysis.summary import seat_strategy_counts, win_share_by_seat
 
     by = [group] if group in players.columns else []
@@ -113,8 +114,18 @@ def compare_tables(players: pl.DataFrame, group="lineup"):
     matrix = (adv.with_columns((pl.col("win_share") * 100).round(1).alias("pct"),
                                pl.format("seat {}", pl.col("seat")).alias("seat_name"))
               .pivot(on="seat_name", index=["n_players", "strategy"], values="pct"))
-    overall = (p.group_by("strategy").agg(pl.col("win_share").cast(pl.Float64).mean().alias("all seats"))
-               .with_columns((pl.col("all seats") * 100).round(1)))
+    # all seats: the strategy's share over its rows; the 95% Wilson CI takes whole
+    # games as the units (a strategy holding two seats of one game counts once:
+    # its seats' wins are negatively correlated, so this errs on the wide side)
+    per_game = (p.group_by([*by, "game_index", "strategy"])
+                .agg(pl.col("win_share").cast(pl.Float64).sum().alias("wins"), pl.len().alias("seats")))
+    overall = (per_game.group_by("strategy")
+               .agg((pl.col("wins").sum() / pl.col("seats").sum()).alias("all seats"),
+                    pl.len().alias("all seats games")))
+    lo, hi = wilson_bounds(overall["all seats"].to_numpy() * overall["all seats games"].to_numpy(),
+                           overall["all seats games"].to_numpy())
+    overall = overall.with_columns(pl.Series("all seats lo", lo), pl.Series("all seats hi", hi)).with_columns(
+        (pl.col(c) * 100).round(1) for c in ("all seats", "all seats lo", "all seats hi"))
     matrix = matrix.join(overall, on="strategy", how="left").sort("all seats", descending=True)
     pair = pairwise_win_matrix(p, by=None) if not by else pairwise_win_matrix(p.rename({group: "run"}))
     bt = bradley_terry(p.rename({group: "run"}) if by else p).sort("elo", descending=True)
@@ -156,7 +167,12 @@ def compare_section(rs: RunSet, title="Strategy comparison") -> Section:
     for r in t["win_share_matrix"].iter_rows(named=True):
         b = bt.get(r["strategy"])
         elo = f"{b['elo']:.0f} [{b['elo_lo']:.0f}, {b['elo_hi']:.0f}]" if b else "—"
-        rows.append([r["strategy"], *[f"{r[s]:.1f}" for s in seats], f"{r['all seats']:.1f}", elo])
-    sec.terminal = (f"{title}: win share % by seat, Bradley–Terry rating (95% CI); {gt}\n"
-                    + text_table(["strategy", *seats, "all", "rating"], rows))
+        rows.append([r["strategy"], *[f"{r[s]:.1f}" for s in seats],
+                     f"{r['all seats']:.1f} [{r['all seats lo']:.1f}, {r['all seats hi']:.1f}]", elo])
+    adv = t["win_share_by_seat"]
+    half = float(((adv["win_hi"] - adv["win_lo"]) / 2).max()) * 100
+    n_cell = f"{adv['n'].min():,}" if adv["n"].min() == adv["n"].max() else f"{adv['n'].min():,}–{adv['n'].max():,}"
+    sec.terminal = (f"{title}: win share % by seat (n = {n_cell} per cell, 95% CI ±{half:.1f} pp at most), "
+                    f"over all seats and Bradley–Terry rating with 95% CIs; {gt}\n"
+                    + text_table(["strategy", *seats, "all seats", "rating"], rows))
     return sec

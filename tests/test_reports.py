@@ -137,7 +137,14 @@ def test_compare_every_strategy_every_seat(tmp_path, capsys):
     assert counts["balanced"].all()
     # the matrix: win share per strategy and seat, consistent with the counts
     matrix = pl.read_csv(os.path.join(out, "tables", "compare_win_share_matrix.csv"))
-    assert set(matrix.columns) >= {"strategy", *seat_cols, "all seats"}
+    assert set(matrix.columns) >= {"strategy", *seat_cols, "all seats", "all seats lo", "all seats hi"}
+    # over all seats: the mean of the seat cells (every seat equally often), inside its CI,
+    # counted over whole games (48 games; each strategy sits at 36 of them)
+    for r in matrix.iter_rows(named=True):
+        assert abs(r["all seats"] - sum(r[c] for c in seat_cols) / 3) < 0.11, r
+        assert r["all seats lo"] <= r["all seats"] < r["all seats hi"] and r["all seats hi"] > 0, r
+        assert r["all seats games"] == 36, r
+    assert "all seats" in printed and "per cell" in printed
     pair = pl.read_csv(os.path.join(out, "tables", "compare_pairwise.csv"))
     back = pair.join(pair, left_on=["strategy", "opponent"], right_on=["opponent", "strategy"])
     assert ((back["win_share"] + back["win_share_right"] - 1).abs() < 1e-9).all()
