@@ -19,7 +19,7 @@ from simcore._types cimport bit128, popcount128, ctz128, has128
 from simcore._rng cimport rng_seed, rng_next, rng_below, rng_uniform
 from simcore.yamatai._state cimport *
 
-from simcore.yamatai.config import (COLOURS, PAYMENTS, SCORE_CATEGORIES, TRIGGERS, make_config)
+from simcore.yamatai.config import (COLOURS, PAYMENTS, SCORE_CATEGORIES, TRIGGERS, default_token_names, make_config)
 
 cnp.import_array()
 
@@ -40,10 +40,7 @@ include "_rules.pxi"
 
 STAGES = ("fleet", "fleet10", "pre", "place", "post", "collect", "after", "remove", "port", "recruit", "over")
 PASS = A_PASS
-TYPE_NAMES = ("orange", "green", "violet", "blue", "beige", "white")
-FLEET_BOATS = {1: (1, 0, 0, 0, 0), 2: (0, 1, 0, 0, 0), 3: (0, 0, 1, 0, 0), 4: (0, 0, 0, 1, 0),
-               5: (0, 0, 0, 0, 1), 6: (1, 1, 0, 0, 0), 7: (1, 0, 1, 0, 0), 8: (1, 0, 0, 1, 0),
-               9: (0, 1, 1, 0, 0), 10: (0, 1, 0, 1, 0)}
+TYPE_NAMES = default_token_names()   # for action texts; a config's own names: cfg.token_names
 _USED = (("fleet", U_FLEET), ("raijin", U_RAIJIN), ("nakatsu", U_NAKATSU), ("michimata", U_MICHIMATA),
          ("hetsuka", U_HETSUKA), ("kachiko", U_KACHIKO), ("ebisu", U_EBISU))
 
@@ -109,9 +106,13 @@ cdef class CConfig:
         c.coins_per_pp = int(pb["coins_per_pp"])
         c.fuhsi_per_pp = int(pb["fu_hsi_coins_per_pp"])
         c.round_cap = cfg.round_cap
-        for k, boats in FLEET_BOATS.items():
+        for k, boats in enumerate(cfg.fleet_boats, 1):
             for col in range(NCOL):
                 c.fleet_boats[k][col] = boats[col]
+        c.n_bag = len(cfg.token_bag)
+        for i, (k, mountain) in enumerate(cfg.token_bag):
+            c.bag_type[i] = k
+            c.bag_mnt[i] = mountain
         for k in range(1, 4):
             perms = list(itertools.permutations(range(k + 1)))
             c.n_arr[k] = len(perms)

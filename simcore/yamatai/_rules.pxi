@@ -953,16 +953,10 @@ cdef void setup(const YCfg* c, YState* s, uint64_t seed) noexcept nogil:
     s.n_track = NFLEET
     s.face_up = 5
     # culture tokens: index = position in the unshuffled list
-    n = 0
-    for k in range(NTYPE):
-        for i in range(5):
-            tok[n] = k
-            mnt[n] = i == 0
-            n += 1
-    for i in range(4):
-        tok[n] = -1
-        mnt[n] = i == 0
-        n += 1
+    n = c.n_bag
+    for i in range(n):
+        tok[i] = c.bag_type[i]
+        mnt[i] = c.bag_mnt[i]
     for i in range(n):
         idx[i] = i
     shuffle8(s.rng, idx, n)

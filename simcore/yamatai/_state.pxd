@@ -148,6 +148,9 @@ ctypedef struct YCfg:
     int fuhsi_per_pp
     int round_cap
     int fleet_boats[NFLEET + 1][NCOL]
+    int n_bag                        # culture tokens in the bag (= islands), unshuffled order
+    int8_t bag_type[MAXISL]          # type of each token, -1 blank
+    int8_t bag_mnt[MAXISL]           # 1 if its border calls a mountain tile
     int n_arr[4]
     int8_t arr[4][24][4]             # arrangements of k peeked tiles (symbol k = divider)
 

@@ -2,7 +2,7 @@
 
 A :class:`YamataiConfig` is built by :func:`make_config` from a player count
 and keyword settings; it loads the board, building tiles, specialists and the
-player board from JSON files (package data by default, or a user's own files),
+player board, fleet tiles and culture tokens from JSON files (package data by default, or a user's own files),
 validates them and says which data is assumed (:meth:`YamataiConfig.data_status`).
 See ``docs/yamatai_engine.md`` for the table of settings (every decision Y-Dn).
 """
@@ -36,10 +36,16 @@ SETTINGS = {
     "buildings": ("Y-D41", "default", ("default",)),
     "specialists": ("Y-D22", "default", ("default",)),
     "player_board": ("Y-D31", "default", ("default",)),
+    "fleets": ("§9", "default", ("default",)),
+    "culture_tokens": ("Y-D42", "default", ("default",)),
     "round_cap": ("Y-D37", 60, None),
 }
 DEFAULT_FILES = {"board": "board.json", "buildings": "buildings.json",
-                 "specialists": "specialists.json", "player_board": "player_board.json"}
+                 "specialists": "specialists.json", "player_board": "player_board.json",
+                 "fleets": "fleets.json", "culture_tokens": "culture_tokens.json"}
+# the fleet tiles' abilities, by number (the rules: what each one does is engine code)
+FLEET_ABILITIES = ("none", "reserve_building", "peek_building_deck", "slide_boat", "sacred_site",
+                   "swap_culture_tokens", "remove_boats", "swap_boats", "build_discount", "extra_boat")
 
 
 def _read_json(path, what):
@@ -144,6 +150,59 @@ def load_specialists(path):
     return names, pp, _assumed(doc)
 
 
+def load_fleets(path):
+    """Boats of fleet tiles 1..10 (one count per colour each), checked against the abilities."""
+    doc = _read_json(path, "fleets")
+    where = f"fleets file {path}"
+    try:
+        tiles = sorted(doc["tiles"], key=lambda t: int(t["number"]))
+        numbers = [int(t["number"]) for t in tiles]
+        abilities = tuple(str(t["ability"]) for t in tiles)
+        boats = tuple(tuple(int(x) for x in t["boat_vector"]) for t in tiles)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{where}: each tile needs number, ability, boat_vector ({exc})") from None
+    if numbers != list(range(1, len(FLEET_ABILITIES) + 1)) or abilities != FLEET_ABILITIES:
+        raise ValueError(f"{where}: the tiles must be numbered 1..{len(FLEET_ABILITIES)} with the abilities "
+                         f"in the spec's order ({', '.join(FLEET_ABILITIES)})")
+    for n, b in zip(numbers, boats):
+        if len(b) != len(COLOURS) or any(not 0 <= x <= 2 for x in b) or sum(b) == 0:
+            raise ValueError(f"{where}: fleet {n} needs {len(COLOURS)} boat counts of 0..2, at least one boat")
+    return boats, _assumed(doc)
+
+
+def load_culture_tokens(path):
+    """The culture-token bag in its unshuffled order: ``((type or -1, mountain), ...)``, and the type names.
+
+    Types in id order, each ``count`` tokens of which the first
+    ``mountain_tokens`` have the border calling a mountain tile, then the
+    blank tokens the same way (the order the set-up shuffle starts from).
+    """
+    doc = _read_json(path, "culture tokens")
+    where = f"culture tokens file {path}"
+    try:
+        types = sorted(doc["types"], key=lambda t: int(t["id"]))
+        groups = [(int(t["id"]), int(t["count"]), int(t["mountain_tokens"])) for t in types]
+        groups.append((-1, int(doc["blank"]["count"]), int(doc["blank"]["mountain_tokens"])))
+        names = tuple(str(t["name"]) for t in types)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{where}: needs types (id, name, count, mountain_tokens) and blank "
+                         f"(count, mountain_tokens) ({exc})") from None
+    if [g[0] for g in groups[:-1]] != list(range(N_TYPES)):
+        raise ValueError(f"{where}: the rules have {N_TYPES} token types, ids 0..{N_TYPES - 1}")
+    bag = []
+    for k, count, mountains in groups:
+        if not 0 <= mountains <= count:
+            what = "blank" if k < 0 else f"type {k}"
+            raise ValueError(f"{where}: {what} has {count} tokens and {mountains} mountain tokens")
+        bag += [(k, int(j < mountains)) for j in range(count)]
+    return tuple(bag), names, _assumed(doc)
+
+
+def default_token_names():
+    """Names of the culture-token types in the package data (placeholders, Y-D42)."""
+    return load_culture_tokens(DATA_DIR / DEFAULT_FILES["culture_tokens"])[1]
+
+
 @dataclass(frozen=True)
 class YamataiConfig:
     """Resolved settings and component data of a Yamataï game (immutable, hashable)."""
@@ -153,12 +212,17 @@ class YamataiConfig:
     buildings: str = "default"
     specialists: str = "default"
     player_board: str = "default"
+    fleets: str = "default"
+    culture_tokens: str = "default"
     round_cap: int = 60
     board_data: Board = field(default=None, compare=False, repr=False)
     tiles: tuple = field(default=None, compare=False, repr=False)
     spec_names: tuple = field(default=None, compare=False, repr=False)
     spec_pp: tuple = field(default=None, compare=False, repr=False)
     pb: dict = field(default=None, compare=False, repr=False, hash=False)
+    fleet_boats: tuple = field(default=None, compare=False, repr=False)   # fleet n -> boats per colour
+    token_bag: tuple = field(default=None, compare=False, repr=False)     # (type or -1, mountain) unshuffled
+    token_names: tuple = field(default=None, compare=False, repr=False)
     assumed: dict = field(default=None, compare=False, repr=False, hash=False)
 
     def settings(self):
@@ -216,13 +280,16 @@ def _make(players, items):
         int(pb["setup"]["sacred_site_tokens"]), pb["tomoe_gold_price"]["buy"]
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"player board file {cfg._path('player_board')}: missing or bad {exc}") from None
-    n_tokens = 6 * 5 + 4
-    if board.n_islands != n_tokens:
-        raise ValueError(f"the board has {board.n_islands} islands but there are {n_tokens} culture tokens")
+    fleet_boats, f_assumed = load_fleets(cfg._path("fleets"))
+    bag, token_names, c_assumed = load_culture_tokens(cfg._path("culture_tokens"))
+    if board.n_islands != len(bag):
+        raise ValueError(f"the board has {board.n_islands} islands but there are {len(bag)} culture tokens "
+                         f"({cfg._path('board')}, {cfg._path('culture_tokens')})")
     assumed = {"board": board.assumed, "buildings": t_assumed, "specialists": s_assumed,
-               "player_board": _assumed(pb)}
+               "player_board": _assumed(pb), "fleets": f_assumed, "culture_tokens": c_assumed}
     return YamataiConfig(players=players, **kw, board_data=board, tiles=tiles, spec_names=names,
-                         spec_pp=pp, pb=pb, assumed=assumed)
+                         spec_pp=pp, pb=pb, fleet_boats=fleet_boats, token_bag=bag, token_names=token_names,
+                         assumed=assumed)
 
 
 def make_config(players=3, **settings):
@@ -234,8 +301,8 @@ def make_config(players=3, **settings):
         2, 3 or 4.
     **settings
         Any of ``SETTINGS`` (see ``docs/yamatai_engine.md``): ``board``,
-        ``buildings``, ``specialists``, ``player_board`` (``default`` or a JSON
-        path) and ``round_cap``.
+        ``buildings``, ``specialists``, ``player_board``, ``fleets``,
+        ``culture_tokens`` (``default`` or a JSON path) and ``round_cap``.
 
     Raises
     ------

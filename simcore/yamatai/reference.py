@@ -66,11 +66,7 @@ class RefState:
         st.row, st.deck = tiles[:5], tiles[5:]
         fleets = shuffle(list(range(1, 11)))
         st.track, st.face_up = fleets, 5
-        tokens = []
-        for k in range(6):
-            tokens += [(k, j == 0) for j in range(5)]
-        tokens += [(-1, j == 0) for j in range(4)]
-        shuffle(tokens)
+        tokens = shuffle([(k, bool(m)) for k, m in cfg.token_bag])
         st.islands = [{"token": t, "building": None, "sacred": False, "mountain": m} for t, m in tokens]
         if P == 2:
             st.pawn_owner = [0, 1, 0, 1]
@@ -467,7 +463,7 @@ class RefState:
             self.fleet = a
             self.fleet_taken[self.pawn] = a
             gained = 0
-            for c, n in enumerate(FLEET_BOATS[a]):
+            for c, n in enumerate(cfg.fleet_boats[a - 1]):
                 if n and self.supply[c] >= n:
                     self.supply[c] -= n
                     self.hand[c] += n
@@ -781,11 +777,6 @@ class RefState:
         pos = [min(k for k, pw in enumerate(self.last_order) if self.pawn_owner[pw] == p)
                for p in range(self.players)]
         return min(range(self.players), key=lambda p: (-tot[p], pos[p]))
-
-
-FLEET_BOATS = {1: (1, 0, 0, 0, 0), 2: (0, 1, 0, 0, 0), 3: (0, 0, 1, 0, 0), 4: (0, 0, 0, 1, 0),
-               5: (0, 0, 0, 0, 1), 6: (1, 1, 0, 0, 0), 7: (1, 0, 1, 0, 0), 8: (1, 0, 0, 1, 0),
-               9: (0, 1, 1, 0, 0), 10: (0, 1, 0, 1, 0)}
 
 
 def replay(players, seed, actions, **settings):
