@@ -29,7 +29,8 @@ CAVEAT = ("Uplifts compare players who took a component with players who did not
 def _data_entry(rs: RunSet, key: str):
     """The manifest's data_status entry for ``key`` (first run that has it), or None."""
     for run in rs.runs.values():
-        entry = (run.manifest.get("data_status") or {}).get(key)
+        status = run.manifest.get("data_status") or {}
+        entry = status.get(key) or status.get(f"{key}.json")   # runs before 2026-12-02 keyed Akrotiri by file
         if entry:
             return entry if isinstance(entry, dict) else {"file": str(entry)}
     return None
@@ -286,7 +287,7 @@ def yamatai_end_section(rs: RunSet) -> Section:
 # ---------------------------------------------------------------- Akrotiri
 
 def _map_names(rs):
-    return _names(rs, "maps.json", "maps.json", lambda i, t: f"{t.get('id', i)} ({t.get('points', '?')} pts)")
+    return _names(rs, "maps", "maps.json", lambda i, t: f"{t.get('id', i)} ({t.get('points', '?')} pts)")
 
 
 def akrotiri_map_section(rs: RunSet) -> Section:
@@ -295,7 +296,7 @@ def akrotiri_map_section(rs: RunSet) -> Section:
 
     ev = rs.events
     dug = maps_excavated(ev) if ev.height else pl.DataFrame()
-    paras = [_data_note(rs, "maps.json"),
+    paras = [_data_note(rs, "maps", "maps.json"),
              "Excavation rate: share of *bought* cards that were excavated (n = cards bought). Cards dealt at "
              "set-up have no event in the results (the engine writes map_bought and map_excavated only), so "
              "their excavations are counted apart (`excavated_unbought`) and left out of the rate. Points per "
@@ -324,7 +325,7 @@ def akrotiri_card_section(rs: RunSet) -> Section:
     return component_section(rs, "Map-card values by card (Akrotiri)", dug, "card", "excavated map card",
                              names=_map_names(rs), prefix="map ", relative=True,
                              value="points" if dug.height else None, name="map_card",
-                             paragraphs=[_data_note(rs, "maps.json"),
+                             paragraphs=[_data_note(rs, "maps", "maps.json"),
                                          "Each card against the average excavated card, given how many maps "
                                          "the player excavated: the number of excavations is the player's "
                                          "progress (temples), which the by-deck section credits to the decks."])
@@ -334,7 +335,7 @@ def akrotiri_goal_section(rs: RunSet) -> Section:
     from analysis.akrotiri import goal_scoring, goals
 
     g = goals(rs.events) if rs.events.height else pl.DataFrame()
-    names = _names(rs, "goals.json", "goals.json", lambda i, t: f"{t.get('id', i)} {t.get('key', '')}".strip())
+    names = _names(rs, "goals", "goals.json", lambda i, t: f"{t.get('id', i)} {t.get('key', '')}".strip())
     extra = []
     if g.height:
         sc = _labelled(goal_scoring(g, by=rs.group), "goal", names, "goal ")
@@ -342,7 +343,7 @@ def akrotiri_goal_section(rs: RunSet) -> Section:
                        "Per goal kept: how often it scored (95% Wilson CI) and its points (95% t CI).")]
     return component_section(rs, "Goal-card values (Akrotiri)", g, "goal", "goal card kept", names=names,
                              prefix="goal ", relative=True, value="points" if g.height else None,
-                             paragraphs=[_data_note(rs, "goals.json"),
+                             paragraphs=[_data_note(rs, "goals", "goals.json"),
                                          "A goal is taken when kept; `value_per_take` is the points it scored "
                                          "at the end (0 when its condition failed). Every player keeps one goal "
                                          "at set-up and one more at its 3rd and 5th temple, so the number kept "
@@ -354,7 +355,7 @@ def akrotiri_goal_section(rs: RunSet) -> Section:
 def akrotiri_market_section(rs: RunSet) -> Section:
     from analysis.akrotiri import goods_sold, market_prices
 
-    doc, where, _ = _load(rs, "market.json", "market.json")
+    doc, where, _ = _load(rs, "market", "market.json")
     colours = dict(enumerate((doc or {}).get("colours") or ["blue", "green", "grey", "orange"]))
     sec = Section("Market prices realised (Akrotiri)", paragraphs=[f"Component data: {where}."])
     if not rs.events.height:

@@ -36,7 +36,14 @@ SETTINGS = {
     "tile_rotation": ("A-D7", True, (True, False)),
     "same_island_sail": ("A-D10", False, (True, False)),
     "turn_cap": ("A-D27", 60, None),
+    # component data: "default" (the package's data/ folder) or a JSON file of the same format
+    "tiles": ("A-D2, A-D3", "default", None),
+    "maps": ("A-D36, A-D37", "default", None),
+    "goals": ("section 11", "default", None),
+    "market": ("A-D4", "default", None),
+    "player_board": ("A-D22", "default", None),
 }
+DATA_FILES = ("tiles", "maps", "goals", "market", "player_board")
 
 
 def _parse_value(key, value):
@@ -61,9 +68,23 @@ def _parse_value(key, value):
     return value
 
 
-def _read(name):
-    with open(DATA_DIR / name, encoding="utf-8") as fh:
-        return json.load(fh)
+def _read(name, path=None):
+    """A data file: ``path``, or ``data/<name>`` when it is None or "default"."""
+    path = DATA_DIR / name if path in (None, "default") else Path(path)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            doc = json.load(fh)
+    except FileNotFoundError:
+        raise ValueError(f"{name} file not found: {path}") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{name} file {path} is not valid JSON: {exc}") from None
+    if not isinstance(doc, dict):
+        raise ValueError(f"{name} file {path} must hold a JSON object")
+    return doc
+
+
+def _data_path(key, value):
+    return str(DATA_DIR / f"{key}.json") if value == "default" else value
 
 
 def rotate_quarter(q, rot):
@@ -82,45 +103,87 @@ class TileLayout:
     links: tuple         # (node, node) with nodes "N" "E" "S" "W" "C" or port index 0..3
 
 
-@lru_cache(maxsize=1)
-def load_data():
-    """The component data: tiles (with the 4 rotated layouts), maps, goals, market, board."""
-    tiles = _read("tiles.json")["tiles"]
-    layouts = []
-    for t in tiles:
-        lm = LANDMARKS.index(t["landmark"])
-        port_ids = [p["id"] for p in t["ports"]]
-        per_rot = []
-        for rot in range(4):
-            land = tuple(sorted(rotate_quarter(QUARTERS.index(q), rot) for q in t["land"]))
-            ports = tuple(rotate_quarter(QUARTERS.index(p["quarter"]), rot) for p in t["ports"])
+@lru_cache(maxsize=16)
+def load_data(tiles="default", maps="default", goals="default", market="default", player_board="default"):
+    """The component data: tiles (with the 4 rotated layouts), maps, goals, market, board.
 
-            def node(n):
-                if n in SIDES:
-                    return SIDES[(SIDES.index(n) + rot) % 4]
-                if n == "C":
-                    return "C"
-                return port_ids.index(n)
-            links = tuple((node(a), node(b)) for a, b in t["routes"])
-            per_rot.append(TileLayout(land, lm, rotate_quarter(QUARTERS.index(t["landmark_quarter"]), rot),
-                                      ports, links))
-        layouts.append(tuple(per_rot))
-    maps = _read("maps.json")
-    cards = []
-    for c in maps["cards"]:
-        req = tuple((SIDES.index(d), LANDMARKS.index(t), int(n))
-                    for d in SIDES for t, n in sorted(c["require"].get(d, {}).items(),
-                                                      key=lambda kv: LANDMARKS.index(kv[0])))
-        cards.append({"id": c["id"], "deck": DECKS.index(c["deck"]), "cost": int(c["cost"]),
-                      "points": int(c["points"]), "require": req})
-    goals = _read("goals.json")["cards"]
-    assert tuple(g["key"] for g in goals) == GOAL_KEYS
-    market = _read("market.json")
-    assert tuple(market["colours"]) == COLOURS and tuple(market["square_values"]) == MARKET_VALUES
-    assert all(COLOURS.index(market["landmark_colour"][lm]) == i for i, lm in enumerate(LANDMARKS))
-    board = _read("player_board.json")
-    return {"layouts": tuple(layouts), "cards": tuple(cards), "goals": goals,
-            "start_drachmas": int(board["start_drachmas"]), "capacity": int(board["boat_capacity"])}
+    Each argument is "default" (the package data) or a JSON path; a bad file
+    raises ValueError naming it. The engine's tables are sized for the
+    rulebook's counts: 36 tiles, 36 map cards (12 per deck), the 12 goals.
+    """
+    where = {k: f"{k} file {_data_path(k, v)}" for k, v in
+             dict(tiles=tiles, maps=maps, goals=goals, market=market, player_board=player_board).items()}
+    tiles_doc = _read("tiles.json", tiles)
+    try:
+        tiles_doc = tiles_doc["tiles"]
+        layouts = []
+        for t in tiles_doc:
+            lm = LANDMARKS.index(t["landmark"])
+            port_ids = [p["id"] for p in t["ports"]]
+            per_rot = []
+            for rot in range(4):
+                land = tuple(sorted(rotate_quarter(QUARTERS.index(q), rot) for q in t["land"]))
+                ports = tuple(rotate_quarter(QUARTERS.index(p["quarter"]), rot) for p in t["ports"])
+
+                def node(n):
+                    if n in SIDES:
+                        return SIDES[(SIDES.index(n) + rot) % 4]
+                    if n == "C":
+                        return "C"
+                    return port_ids.index(n)
+                links = tuple((node(a), node(b)) for a, b in t["routes"])
+                per_rot.append(TileLayout(land, lm, rotate_quarter(QUARTERS.index(t["landmark_quarter"]), rot),
+                                          ports, links))
+            layouts.append(tuple(per_rot))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{where['tiles']}: each tile needs landmark, landmark_quarter, land, ports "
+                         f"(id, quarter), routes with known names ({exc})") from None
+    if len(layouts) != 36 or any(len(t[0].ports) > 4 or len(t[0].links) > 8 for t in layouts):
+        raise ValueError(f"{where['tiles']}: needs 36 tiles of at most 4 ports and 8 routes each")
+    maps_doc = _read("maps.json", maps)
+    try:
+        cards = []
+        for c in maps_doc["cards"]:
+            req = tuple((SIDES.index(d), LANDMARKS.index(t), int(n))
+                        for d in SIDES for t, n in sorted(c["require"].get(d, {}).items(),
+                                                          key=lambda kv: LANDMARKS.index(kv[0])))
+            cards.append({"id": c["id"], "deck": DECKS.index(c["deck"]), "cost": int(c["cost"]),
+                          "points": int(c["points"]), "require": req})
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ValueError(f"{where['maps']}: each card needs id, deck ({'/'.join(DECKS)}), cost, points and "
+                         f"require (side -> landmark -> count) ({exc})") from None
+    if [sum(c["deck"] == d for c in cards) for d in range(3)] != [12, 12, 12]:
+        raise ValueError(f"{where['maps']}: needs 12 cards in each deck ({', '.join(DECKS)})")
+    goals_doc = _read("goals.json", goals)
+    try:
+        goal_cards = goals_doc["cards"]
+        keys = tuple(g["key"] for g in goal_cards)
+        for g in goal_cards:
+            for ed in ("hu", "en1"):
+                int(g["points_by_edition"][ed])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{where['goals']}: each card needs key and points_by_edition (hu, en1) ({exc})") from None
+    if keys != GOAL_KEYS:
+        raise ValueError(f"{where['goals']}: the 12 goals must be, in order: {', '.join(GOAL_KEYS)}")
+    market_doc = _read("market.json", market)
+    try:
+        ok = (tuple(market_doc["colours"]) == COLOURS and tuple(market_doc["square_values"]) == MARKET_VALUES
+              and all(COLOURS.index(market_doc["landmark_colour"][lm]) == i for i, lm in enumerate(LANDMARKS)))
+    except (KeyError, TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise ValueError(f"{where['market']}: colours must be {', '.join(COLOURS)}, square_values "
+                         f"{list(MARKET_VALUES)}, landmark_colour the colour of each landmark in that order")
+    board = _read("player_board.json", player_board)
+    try:
+        start, capacity = int(board["start_drachmas"]), int(board["boat_capacity"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{where['player_board']}: needs start_drachmas and boat_capacity ({exc})") from None
+    if not 0 <= start <= 100 or not 1 <= capacity <= 3:
+        raise ValueError(f"{where['player_board']}: start_drachmas 0..100 and boat_capacity 1..3, "
+                         f"not {start} and {capacity}")
+    return {"layouts": tuple(layouts), "cards": tuple(cards), "goals": goal_cards,
+            "start_drachmas": start, "capacity": capacity}
 
 
 @dataclass(frozen=True)
@@ -134,6 +197,11 @@ class AkrotiriConfig:
     tile_rotation: bool = True
     same_island_sail: bool = False
     turn_cap: int = 60
+    tiles: str = "default"
+    maps: str = "default"
+    goals: str = "default"
+    market: str = "default"
+    player_board: str = "default"
     data: dict = field(default=None, compare=False, repr=False, hash=False)
 
     def settings(self):
@@ -149,9 +217,18 @@ class AkrotiriConfig:
         return tuple(int(g["points_by_edition"][self.goal_values]) for g in self.data["goals"])
 
     def data_status(self):
-        return {name: {"file": str(DATA_DIR / name), "assumed": "assumed" in str(_read(name).get("status", ""))}
-                for name in ("tiles.json", "thera.json", "maps.json", "goals.json", "market.json",
-                             "player_board.json")}
+        """Which component data this configuration uses and whether it is assumed.
+
+        The Thera start board (``thera.json``, assumed, A-D5) is built into both
+        engines; its entry says so, as it cannot be replaced by a setting.
+        """
+        out = {}
+        for key in DATA_FILES:
+            path = _data_path(key, getattr(self, key))
+            out[key] = {"file": path, "assumed": "assumed" in str(_read(f"{key}.json", path).get("status", ""))}
+        out["thera"] = {"file": str(DATA_DIR / "thera.json"), "assumed": True,
+                        "note": "the start board's layout is built into the engines (not a setting)"}
+        return out
 
 
 def make_config(players=2, **settings):
@@ -180,7 +257,13 @@ def make_config(players=2, **settings):
         if key not in SETTINGS:
             raise ValueError(f"unknown akrotiri setting '{key}' (known: {', '.join(SETTINGS)})")
         value = _parse_value(key, value)
-        if key == "turn_cap":
+        if key in DATA_FILES:
+            value = str(value).strip()
+            if value != "default":
+                if not Path(value).is_file():
+                    raise ValueError(f"{key} must be 'default' or a JSON file path; '{value}' is neither")
+                value = str(Path(value).resolve())
+        elif key == "turn_cap":
             if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 200:
                 raise ValueError(f"turn_cap must be a whole number 1..200, not {value!r}")
         elif value not in SETTINGS[key][2]:
@@ -191,4 +274,5 @@ def make_config(players=2, **settings):
 
 @lru_cache(maxsize=64)
 def _make(players, items):
-    return AkrotiriConfig(players=players, **dict(items), data=load_data())
+    kw = dict(items)
+    return AkrotiriConfig(players=players, **kw, data=load_data(**{k: kw[k] for k in DATA_FILES}))
