@@ -88,3 +88,12 @@ def test_missing_and_unreadable_files(tmp_path):
     bad.write_text("{not json")
     with pytest.raises(ValueError, match="is not valid JSON"):
         akrotiri.make_config(tiles=str(bad))
+
+
+def test_a_data_file_edited_in_place_is_read_again(tmp_path):
+    doc = _doc("player_board.json")
+    path = _write(tmp_path, "board.json", doc)
+    assert [s["drachmas"] for s in akrotiri.new_game(2, 1, player_board=path).to_dict()["seats"]] == [2, 2]
+    doc["start_drachmas"] = 7
+    (tmp_path / "board.json").write_text(json.dumps(doc, indent=1))
+    assert [s["drachmas"] for s in akrotiri.new_game(2, 1, player_board=path).to_dict()["seats"]] == [7, 7]

@@ -100,3 +100,17 @@ def test_bad_component_files_name_the_problem(tmp_path, file, change, words):
     assert "\n" not in msg
     for w in words:
         assert w in msg, msg
+
+
+def test_a_data_file_edited_in_place_is_read_again(tmp_path):
+    doc = _doc("fleets.json")
+    path = _write(tmp_path, "fleets.json", doc)
+    seed = _first_with_fleet1(3)
+    st = yamatai.new_game(3, seed, fleets=path)
+    st.apply(1)
+    assert st.to_dict()["hand"][0] == 1
+    doc["tiles"][0]["boat_vector"] = [2, 0, 0, 0, 0]
+    (tmp_path / "fleets.json").write_text(json.dumps(doc, indent=1))   # same path, new content and size
+    st = yamatai.new_game(3, seed, fleets=path)
+    st.apply(1)
+    assert st.to_dict()["hand"][0] == 2        # the config cache and the engine's tables saw the edit

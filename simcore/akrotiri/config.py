@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from simcore._data import data_stamp
+
 DATA_DIR = Path(__file__).resolve().parent / "data"
 PLAYERS = (2,)
 SCORE_CATEGORIES = ("maps", "goals", "money")
@@ -104,12 +106,14 @@ class TileLayout:
 
 
 @lru_cache(maxsize=16)
-def load_data(tiles="default", maps="default", goals="default", market="default", player_board="default"):
+def load_data(tiles="default", maps="default", goals="default", market="default", player_board="default",
+              stamp=()):
     """The component data: tiles (with the 4 rotated layouts), maps, goals, market, board.
 
     Each argument is "default" (the package data) or a JSON path; a bad file
     raises ValueError naming it. The engine's tables are sized for the
     rulebook's counts: 36 tiles, 36 map cards (12 per deck), the 12 goals.
+    ``stamp`` (the files' :func:`~simcore._data.data_stamp`) only keys the cache.
     """
     where = {k: f"{k} file {_data_path(k, v)}" for k, v in
              dict(tiles=tiles, maps=maps, goals=goals, market=market, player_board=player_board).items()}
@@ -202,6 +206,8 @@ class AkrotiriConfig:
     goals: str = "default"
     market: str = "default"
     player_board: str = "default"
+    # every data file's (path, mtime, size): an edited file makes another config
+    data_stamp: tuple = field(default=(), repr=False)
     data: dict = field(default=None, compare=False, repr=False, hash=False)
 
     def settings(self):
@@ -269,10 +275,11 @@ def make_config(players=2, **settings):
         elif value not in SETTINGS[key][2]:
             raise ValueError(f"{key} must be one of {', '.join(map(str, SETTINGS[key][2]))}, not {value!r}")
         kw[key] = value
-    return _make(players, tuple(sorted(kw.items())))
+    stamp = data_stamp(DATA_DIR, [kw[k] for k in DATA_FILES])
+    return _make(players, tuple(sorted(kw.items())) + (("data_stamp", stamp),))
 
 
 @lru_cache(maxsize=64)
 def _make(players, items):
     kw = dict(items)
-    return AkrotiriConfig(players=players, **kw, data=load_data(**{k: kw[k] for k in DATA_FILES}))
+    return AkrotiriConfig(players=players, **kw, data=load_data(**{k: kw[k] for k in DATA_FILES}, stamp=kw["data_stamp"]))

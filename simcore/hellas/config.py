@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from simcore._data import data_stamp
+
 DATA_DIR = Path(__file__).resolve().parent / "data"
 PLAYERS = (2, 3, 4)
 SCORE_CATEGORIES = ("city", "monuments", "temples", "rings", "marble")
@@ -178,6 +180,8 @@ class HellasConfig:
     double_quarry_yield: str = "each"
     closed_quarry: str = "occupied"
     city_links: str = "any"
+    # every data file's (path, mtime, size): an edited file makes another config
+    data_stamp: tuple = field(default=(), repr=False)
     # loaded data (not settings)
     board_data: Board = field(default=None, compare=False, repr=False)
     tiles: Tiles = field(default=None, compare=False, repr=False)
@@ -299,4 +303,5 @@ def make_config(players=3, **settings):
         elif value not in allowed:
             raise ValueError(f"{key} must be one of {', '.join(map(str, allowed))}, not {value!r}")
         kw[key] = value
-    return _make(players, tuple(sorted(kw.items())))
+    stamp = data_stamp(DATA_DIR, [kw[k] for k in ("board", "quarry_yields")])
+    return _make(players, tuple(sorted(kw.items())) + (("data_stamp", stamp),))

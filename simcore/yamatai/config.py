@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from simcore._data import data_stamp
+
 DATA_DIR = Path(__file__).resolve().parent / "data"
 PLAYERS = (2, 3, 4)
 SCORE_CATEGORIES = ("coins", "pp_tokens", "buildings", "specialists", "reserved", "set_aside")
@@ -215,6 +217,8 @@ class YamataiConfig:
     fleets: str = "default"
     culture_tokens: str = "default"
     round_cap: int = 60
+    # every data file's (path, mtime, size): an edited file makes another config
+    data_stamp: tuple = field(default=(), repr=False)
     board_data: Board = field(default=None, compare=False, repr=False)
     tiles: tuple = field(default=None, compare=False, repr=False)
     spec_names: tuple = field(default=None, compare=False, repr=False)
@@ -333,4 +337,5 @@ def make_config(players=3, **settings):
                     raise ValueError(f"{key} must be 'default' or a JSON file path; '{value}' is neither")
                 value = str(Path(value).resolve())
         kw[key] = value
-    return _make(players, tuple(sorted(kw.items())))
+    stamp = data_stamp(DATA_DIR, [kw[k] for k in DEFAULT_FILES])
+    return _make(players, tuple(sorted(kw.items())) + (("data_stamp", stamp),))
