@@ -77,9 +77,10 @@ def test_the_per_seat_memo_scores_like_a_cold_context():
              (3, "quarry_baron", {"closed_quarry": "reopens", "double_quarry_yield": "once"})]
     for players, name, settings in cases:
         for seed in range(3):
-            checked, worst = memo_check(players, seed, [_policy(name)] * players, **settings)
+            checked, worst, mismatches = memo_check(players, seed, [_policy(name)] * players, **settings)
             assert checked > 40, (name, seed)
             assert worst == 0.0, (players, name, settings, seed, worst)
+            assert mismatches == 0, (players, name, settings, seed, mismatches)
 
 
 # ---------------------------------------------------------------- strength

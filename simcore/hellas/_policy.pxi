@@ -1380,3 +1380,86 @@ cdef int choose_action(const HCfg* c, const HState* s, const Policy* pol, uint64
         return buf[rng_below(prng, n)]
     make_ctx(c, s, x, pol)
     return select_action(pol, prng, buf, sc, n, score_actions(c, s, pol, x, buf, n, sc))
+
+
+cdef inline int nth_field(u128 m, int k) noexcept nogil:
+    # the k-th (from 0) set bit of m, ascending
+    cdef uint64_t w = <uint64_t>m
+    cdef int c = popcount128(<u128>w), off = 0
+    if k >= c:
+        k -= c
+        w = <uint64_t>(m >> 64)
+        off = 64
+    while k > 0:
+        w &= w - 1
+        k -= 1
+    return off + __builtin_ctzll(w)
+
+
+cdef inline int build_by_mask(const Policy* pol) noexcept nogil:
+    # choose_build gives this policy's choose_action (softmax needs every score)
+    return pol.kind == 1 and not (pol.temperature > 0.0)
+
+
+cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_t* prng,
+                      u128 fields) noexcept nogil:
+    # = choose_action on a build decision whose actions are PASS and `fields`
+    # (build_by_mask(pol), c.nbr_symmetric, fields not empty), without listing
+    # them: a plain field scores base[land], so only the fields next to
+    # something interesting are scored one by one, and the ties are drawn from
+    # masks in the order of the legal actions (PASS, then ascending fields)
+    cdef PCtx* x = &(<Policy*>pol).x      # the seat's memo (mutable by design)
+    cdef double base[2]
+    cdef double val[MAXF]
+    cdef double v, best = 0.0, low, cqk     # PASS scores 0
+    cdef u128 near, scored, plain0, plain1, ties = 0, d
+    cdef int ph = s.phase, kind, f, nt, k, pass_tie
+    make_ctx(c, s, x, pol)
+    base[0] = build_base(c, x, pol, ph, 0)
+    base[1] = build_base(c, x, pol, ph, 1)
+    kind = 0 if ph == PH_BUILD_HOUSE else (1 if ph == PH_BUILD_AGORA else 2)
+    # fields next to an interesting one (occupied, temple, active quarry): with
+    # symmetric neighbours, those next to own pieces, temples, quarries, monuments
+    # (x.near) or opponents' pieces (x.opp_near)
+    near = x.near | x.opp_near
+    scored = fields & near
+    plain0 = fields & ~near & c.coast
+    plain1 = fields & ~near & ~c.coast
+    if plain0 and base[0] > best:
+        best = base[0]
+    if plain1 and base[1] > best:
+        best = base[1]
+    cqk = x.cq[kind]
+    d = scored
+    while d:
+        f = ctz128(d)
+        d &= d - 1
+        field_ready(c, s, x, pol, f)
+        v = base[x.land[f]] + (x.t1[f] + x.xv[f][kind]) + x.inc[f] * cqk
+        val[f] = v
+        if v > best:
+            best = v
+    if pol.epsilon > 0.0 and rng_uniform(prng) < pol.epsilon:
+        k = <int>rng_below(prng, 1 + popcount128(fields))
+        return A_PASS if k == 0 else A_FIELD + nth_field(fields, k - 1)
+    low = best - 1e-9
+    if base[0] >= low:
+        ties |= plain0
+    if base[1] >= low:
+        ties |= plain1
+    d = scored
+    while d:
+        f = ctz128(d)
+        d &= d - 1
+        if val[f] >= low:
+            mask_set(&ties, f)
+    pass_tie = 0.0 >= low
+    nt = pass_tie + popcount128(ties)
+    if nt == 1:
+        return A_PASS if pass_tie else A_FIELD + ctz128(ties)
+    k = <int>rng_below(prng, nt)
+    if pass_tie:
+        if k == 0:
+            return A_PASS
+        k -= 1
+    return A_FIELD + nth_field(ties, k)

@@ -62,6 +62,7 @@ ctypedef struct HCfg:
     int n_players
     int n_fields
     u128 nbr[MAXF]
+    int nbr_symmetric            # f next to g exactly when g next to f (the policy's field masks need it)
     u128 building
     u128 coast
     u128 inland_building
