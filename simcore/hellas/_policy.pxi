@@ -1043,7 +1043,8 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     cdef double* vp
     cdef double inc, v, t1, cq0, cq1, cq2
     cdef u128 free = c.building & ~s.occupied, fields, b
-    cdef int k, f, land, phase, left
+    cdef int k, f, land, phase, left, h
+    cdef uint64_t w
     cdef const int* cost
     for k in range(3):
         mx[k][0] = -INFINITY
@@ -1053,23 +1054,25 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     cq0 = x.cq[0]
     cq1 = x.cq[1]
     cq2 = x.cq[2]
-    while fields:
-        f = ctz128(fields)
-        fields &= fields - 1
-        field_ready(c, s, x, pol, f)
-        vp = x.xv[f]
-        t1 = x.t1[f]
-        inc = x.inc[f]
-        land = x.land[f]
-        v = (t1 + vp[0]) + inc * cq0
-        if v > mx[0][land]:
-            mx[0][land] = v
-        v = (t1 + vp[1]) + inc * cq1
-        if v > mx[1][land]:
-            mx[1][land] = v
-        v = (t1 + vp[2]) + inc * cq2
-        if v > mx[2][land]:
-            mx[2][land] = v
+    for h in range(2):
+        w = <uint64_t>fields if h == 0 else <uint64_t>(fields >> 64)
+        while w:
+            f = (h << 6) + __builtin_ctzll(w)
+            w &= w - 1
+            field_ready(c, s, x, pol, f)
+            vp = x.xv[f]
+            t1 = x.t1[f]
+            inc = x.inc[f]
+            land = x.land[f]
+            v = (t1 + vp[0]) + inc * cq0
+            if v > mx[0][land]:
+                mx[0][land] = v
+            v = (t1 + vp[1]) + inc * cq1
+            if v > mx[1][land]:
+                mx[1][land] = v
+            v = (t1 + vp[2]) + inc * cq2
+            if v > mx[2][land]:
+                mx[2][land] = v
     for k in range(3):
         best[k] = 0.0
         if k == 0:
@@ -1412,8 +1415,9 @@ cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_
     cdef double base[2]
     cdef double val[MAXF]
     cdef double v, best = 0.0, low, cqk     # PASS scores 0
-    cdef u128 near, scored, plain0, plain1, ties = 0, d
-    cdef int ph = s.phase, kind, f, nt, k, pass_tie
+    cdef u128 near, scored, plain0, plain1, ties = 0, cand = 0, d
+    cdef uint64_t w
+    cdef int ph = s.phase, kind, f, nt, k, pass_tie, h
     make_ctx(c, s, x, pol)
     base[0] = build_base(c, x, pol, ph, 0)
     base[1] = build_base(c, x, pol, ph, 1)
@@ -1430,15 +1434,22 @@ cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_
     if plain1 and base[1] > best:
         best = base[1]
     cqk = x.cq[kind]
-    d = scored
-    while d:
-        f = ctz128(d)
-        d &= d - 1
-        field_ready(c, s, x, pol, f)
-        v = base[x.land[f]] + (x.t1[f] + x.xv[f][kind]) + x.inc[f] * cqk
-        val[f] = v
-        if v > best:
-            best = v
+    # cand: the fields within 1e-9 of the best so far when scored, a superset of the
+    # final ties (the best only grows); the two 64-bit halves separately (cheaper)
+    low = best - 1e-9
+    for h in range(2):
+        w = <uint64_t>scored if h == 0 else <uint64_t>(scored >> 64)
+        while w:
+            f = (h << 6) + __builtin_ctzll(w)
+            w &= w - 1
+            field_ready(c, s, x, pol, f)
+            v = base[x.land[f]] + (x.t1[f] + x.xv[f][kind]) + x.inc[f] * cqk
+            val[f] = v
+            if v > best:
+                best = v
+                low = best - 1e-9
+            if v >= low:
+                mask_set(&cand, f)
     if pol.epsilon > 0.0 and rng_uniform(prng) < pol.epsilon:
         k = <int>rng_below(prng, 1 + popcount128(fields))
         return A_PASS if k == 0 else A_FIELD + nth_field(fields, k - 1)
@@ -1447,7 +1458,7 @@ cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_
         ties |= plain0
     if base[1] >= low:
         ties |= plain1
-    d = scored
+    d = cand
     while d:
         f = ctz128(d)
         d &= d - 1
