@@ -452,7 +452,13 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
             f = x.qf[i]
             if x.qv_of[f] != x.sn_qv[f]:
                 inval_t |= c.nbr[f]
-        x.ok &= ~inval_t
+        # fields whose group part stays valid get their neighbour and quarry terms
+        # now (cheap), so they stay in x.ok
+        x.ok &= ~(inval | (inval_t & s.occupied))
+        d = x.ok & inval_t
+        while d:
+            field_terms(c, x, pol, ctz128(d))
+            d &= d - 1
     x.ok &= x.geo_valid
     if x.ok_largest != x.largest:
         # the city-growth term changes where the merged group is larger than the smaller of the two
@@ -1010,9 +1016,8 @@ cdef inline void geo_values(const PCtx* x, const Policy* pol, const Geo* g, doub
     v[2] = C if g.hh else N
 
 
-cdef void field_fill(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int f) noexcept nogil:
-    # make x.t1[f], x.inc[f] and x.xv[f] valid (the slow path of field_ready);
-    # the group part only when it is not valid still
+cdef inline void field_terms(const HCfg* c, PCtx* x, const Policy* pol, int f) noexcept nogil:
+    # x.t1[f] and x.inc[f] from the neighbours now
     cdef u128 nb = c.nbr[f], q
     cdef double inc = 0.0
     x.t1[f] = pol.w[F_CONNECT] * popcount128(nb & x.own) + pol.w[F_DENY_FIELD] * popcount128(nb & x.opp_own)
@@ -1021,6 +1026,13 @@ cdef void field_fill(const HCfg* c, const HState* s, PCtx* x, const Policy* pol,
         inc += x.qv_of[ctz128(q)]
         q &= q - 1
     x.inc[f] = inc
+
+
+cdef void field_fill(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int f) noexcept nogil:
+    # make x.t1[f], x.inc[f] and x.xv[f] valid (the slow path of field_ready);
+    # the group part only when it is not valid still
+    cdef u128 nb = c.nbr[f]
+    field_terms(c, x, pol, f)
     if not mask_has(x.geo_valid, f):
         field_geo(c, s, x, nb, &x.geo[f])
         mask_set(&x.geo_valid, f)
