@@ -121,6 +121,9 @@ cdef class CConfig:
                 for t in range(c.n_temples):
                     c.splits[cols][k][t] = v[t]
                     c.split_packed[cols][k] |= (<uint64_t>v[t]) << (8 * t)
+                    if v[t]:
+                        c.split_nzt[cols][k][c.split_nz[cols][k]] = t
+                        c.split_nz[cols][k] += 1
         self.splits = tuple(tuple(table.get(i, ())) for i in range(MAXCOL + 1))
 
 

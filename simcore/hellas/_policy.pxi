@@ -106,7 +106,7 @@ ctypedef struct PCtx:
     u128 opp_own
     u128 opp_near       # fields next to opponents' pieces (kept by geo_refresh)
     double tc_mine[MAXT]        # temple_coefs (valid unless tc_stale or a seat's
-    double tc_opp[MAXT]         # pieces differ from tc_key)
+    double tc_opp[MAXT]         # pieces next to temples differ from tc_key)
     int tc_stale
     u128 tc_key[MAXP]
     u128 interesting    # a field next to none of these is "plain"
@@ -721,14 +721,17 @@ cdef inline void split_terms(const HCfg* c, const HState* s, const PCtx* x, cons
 
 cdef inline double split_score(const HCfg* c, const HState* s, int cols, int k, const double* a,
                                const double* ring_value, double base) noexcept nogil:
-    cdef int t, v, comp = 0
+    # the temples with columns only, ascending (the order of the sum)
+    cdef int j, t, v, comp = 0
     cdef double sc = base
-    for t in range(c.n_temples):
-        v = c.splits[cols][k][t]
-        if v:
-            sc += v * a[t]
-            if s.temple_cols[t] + v == c.temple_size[t]:
-                comp += 1
+    cdef const uint8_t* ts = c.split_nzt[cols][k]
+    cdef const uint8_t* vs = c.splits[cols][k]
+    for j in range(c.split_nz[cols][k]):
+        t = ts[j]
+        v = vs[t]
+        sc += v * a[t]
+        if s.temple_cols[t] + v == c.temple_size[t]:
+            comp += 1
     return sc + ring_value[comp]
 
 
@@ -1174,14 +1177,14 @@ cdef inline void temple_coefs_memo(const HCfg* c, const HState* s, PCtx* x) noex
     cdef int o
     if not x.tc_stale:
         for o in range(s.n_players):
-            if x.tc_key[o] != s.own[o]:
+            if x.tc_key[o] != (s.own[o] & x.tnear):
                 x.tc_stale = 1
                 break
     if x.tc_stale:
         temple_coefs_fast(c, s, x, x.tc_mine, x.tc_opp)
         x.tc_stale = 0
         for o in range(s.n_players):
-            x.tc_key[o] = s.own[o]
+            x.tc_key[o] = s.own[o] & x.tnear
 
 
 cdef void split_terms_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol,
