@@ -228,17 +228,20 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
         x.land[f] = 0 if has128(c.coast, f) else 1
 
 
-cdef void ctx_groups(const HCfg* c, const HState* s, PCtx* x, int p) noexcept nogil:
-    # the seat's groups (H-D11), only when its pieces changed since the last call:
+cdef inline void ctx_groups(const HCfg* c, const HState* s, PCtx* x, int p) noexcept nogil:
+    # the seat's groups (H-D11), only when its pieces changed since the last call
+    if (x.key_p != p or x.key_h != s.houses[p] or x.key_a != s.agoras[p]
+            or x.key_pal != s.palaces[p]):
+        ctx_groups_new(c, s, x, p)
+
+
+cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcept nogil:
     # new pieces merge the groups next to them, a fresh start floods all groups
     cdef int i, j, k, ng = 0, n, lo
     cdef int gmin[MAXG]
     cdef u128 remaining, group, adj, old, new, nb
     cdef u128 gm[MAXG]
     cdef u128 ga[MAXG]
-    if (x.key_p == p and x.key_h == s.houses[p] and x.key_a == s.agoras[p]
-            and x.key_pal == s.palaces[p]):
-        return
     old = x.key_h | x.key_a | x.key_pal
     if (x.key_p == p and not c.no_agora_chains and not (x.key_h & ~s.houses[p])
             and not (x.key_a & ~s.agoras[p]) and not (x.key_pal & ~s.palaces[p])):
@@ -993,7 +996,7 @@ cdef inline void field_geo(const HCfg* c, const HState* s, const PCtx* x, u128 n
                 extra -= x.gpts[k]
             extra += adj_points_x(x, s, oldadj)
             fresh = nb & ~oldadj
-    g.mon = popcount128(fresh & s.monuments)
+    g.mon = popcount128(fresh & s.monuments) if s.monuments else 0
     g.room = 0
     t = fresh & x.tmask
     while t:
@@ -1196,7 +1199,7 @@ cdef void split_terms_fast(const HCfg* c, const HState* s, const PCtx* x, const 
     cdef double now = ring_points_m(c, s.rings[x.p], most)
     for t in range(c.n_temples):
         a[t] = pol.w[F_TEMPLE_COLUMNS] * mine[t] + pol.w[F_OPPONENT_GAIN] * opp[t]
-    for k in range(MAXT + 1):
+    for k in range(c.n_temples + 1):        # a split completes at most every temple
         rings = 1 + k
         if rings > s.supply_rings:
             rings = s.supply_rings
