@@ -1306,7 +1306,8 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
     cdef double ring_value[MAXT + 1]
     cdef double tbase, v, cqk, best = -INFINITY
     cdef u128 interesting
-    cdef int i = 0, act, cols, cost, f, kind, ph = s.phase
+    cdef int i = 0, act, cols, cost, f, kind, ph = s.phase, myh, opph, o
+    cdef double dv
     cdef double* xv
     if ph == PH_BUILD_HOUSE or ph == PH_BUILD_AGORA or ph == PH_BUILD_PALACE:
         base[0] = build_base(c, x, pol, ph, 0)
@@ -1344,6 +1345,22 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
         for i in range(n):
             act = buf[i]
             sc[i] = 0.0 if act == A_PASS else split_score(c, s, cols, act - A_SPLIT, a, ring_value, tbase)
+    elif ph == PH_QUARRY_PLACE or ph == PH_WORKER_MOVE:
+        # = dot of action_features: the two non-zero terms in dot's order (the
+        # zero terms add nothing to a non-zero sum)
+        for i in range(n):
+            f = buf[i] - A_FIELD
+            myh = popcount128(s.houses[x.p] & c.nbr[f])
+            opph = 0
+            for o in range(s.n_players):
+                if o != x.p:
+                    opph += popcount128(s.houses[o] & c.nbr[f])
+            if ph == PH_QUARRY_PLACE:
+                dv = quarry_value(x, s.tile, c) - quarry_value(x, s.quarry_top[f], c)
+            else:
+                dv = 0.5
+            sc[i] = (pol.w[F_MARBLE_INCOME] * (myh * dv * x.qa_left)
+                     + pol.w[F_DENY_QUARRY] * (-opph * dv * x.qa_left))
     else:
         for i in range(6):
             cache[i] = INFINITY
