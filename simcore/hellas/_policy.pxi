@@ -239,6 +239,7 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
     # new pieces merge the groups next to them, a fresh start floods all groups
     cdef int i, j, k, ng = 0, n, lo
     cdef int gmin[MAXG]
+    cdef uint64_t w
     cdef u128 remaining, group, adj, old, new, nb
     cdef u128 gm[MAXG]
     cdef u128 ga[MAXG]
@@ -311,10 +312,14 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
         x.gadj_all |= ga[i]
         if x.gcity[i] and x.gsize[i] > x.largest:
             x.largest = x.gsize[i]
-        while group:
-            k = ctz128(group)
-            group &= group - 1
-            x.gid[k] = <int8_t>i
+        w = <uint64_t>group
+        while w:
+            x.gid[__builtin_ctzll(w)] = <int8_t>i
+            w &= w - 1
+        w = <uint64_t>(group >> 64)
+        while w:
+            x.gid[64 + __builtin_ctzll(w)] = <int8_t>i
+            w &= w - 1
 
 
 cdef inline double adj_points_x(const PCtx* x, const HState* s, u128 adj) noexcept nogil:
@@ -406,6 +411,8 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     # the group part (inval) after the seat's own pieces, temples, monuments;
     # the neighbour and quarry terms (inval_t) after any piece or quarry change
     cdef u128 inval = 0, inval_t = 0, d, act, nb
+    cdef uint64_t w
+    cdef int h
     cdef uint8_t old_cols[MAXT]
     cdef int i, f, b, t, k, lo
     if (x.sn_p != p or (x.sn_h & ~s.houses[p]) or (x.sn_a & ~s.agoras[p]) or (x.sn_pal & ~s.palaces[p])
@@ -459,19 +466,24 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
         # now (cheap), so they stay in x.ok
         x.ok &= ~(inval | (inval_t & s.occupied))
         d = x.ok & inval_t
-        while d:
-            field_terms(c, x, pol, ctz128(d))
-            d &= d - 1
+        for h in range(2):
+            w = <uint64_t>d if h == 0 else <uint64_t>(d >> 64)
+            while w:
+                field_terms(c, x, pol, (h << 6) + __builtin_ctzll(w))
+                w &= w - 1
     x.ok &= x.geo_valid
     if x.ok_largest != x.largest:
         # the city-growth term changes where the merged group is larger than the smaller of the two
         lo = x.largest if x.largest < x.ok_largest else x.ok_largest
-        d = x.ok
-        while d:
-            f = ctz128(d)
-            d &= d - 1
-            if x.geo[f].size > lo:
-                x.ok &= ~bit128(f)
+        d = 0
+        for h in range(2):
+            w = <uint64_t>x.ok if h == 0 else <uint64_t>(x.ok >> 64)
+            while w:
+                f = (h << 6) + __builtin_ctzll(w)
+                w &= w - 1
+                if x.geo[f].size > lo:
+                    mask_set(&d, f)
+        x.ok &= ~d
         x.ok_largest = x.largest
     # a field's score = base + val + inc x cq[kind]
     x.cq[0] = x.qa_left * (pol.w[F_DENY_QUARRY] + pol.w[F_MARBLE_INCOME])
