@@ -1133,8 +1133,8 @@ cdef double best_monument_fast(const HCfg* c, const HState* s, const PCtx* x, co
     # = best_monument, weighted directly: a field with no seat's piece next to it
     # scores like a plain one (cost terms only)
     cdef double best = 0.0, v, base
-    cdef int f, k, o
-    cdef uint64_t gb
+    cdef int f, k, o, h
+    cdef uint64_t gb, w
     cdef u128 fields, nb, own_nb, near_pieces = x.gadj_all | x.opp_near
     if s.supply_monuments <= 0 or x.marble < c.cost_monument:
         return 0.0
@@ -1144,26 +1144,28 @@ cdef double best_monument_fast(const HCfg* c, const HState* s, const PCtx* x, co
     if fields & ~near_pieces:
         best = dmax(best, base)
     fields &= near_pieces
-    while fields:
-        f = ctz128(fields)
-        fields &= fields - 1
-        nb = c.nbr[f]
-        v = base
-        own_nb = nb & x.own
-        gb = 0
-        while own_nb:
-            gb |= (<uint64_t>1) << x.gid[ctz128(own_nb)]
-            own_nb &= own_nb - 1
-        while gb:
-            k = __builtin_ctzll(gb)
-            gb &= gb - 1
-            v += pol.w[F_MONUMENT_VALUE] * (3.0 if x.gcity[k] else 1.5)
-        if nb & x.opp_own:
-            for o in range(s.n_players):
-                if o != x.p and (nb & s.own[o]):
-                    v += pol.w[F_OPPONENT_GAIN] * 3.0
-            v += pol.w[F_DENY_FIELD] * popcount128(nb & x.opp_own)
-        best = dmax(best, v)
+    for h in range(2):
+        w = <uint64_t>fields if h == 0 else <uint64_t>(fields >> 64)
+        while w:
+            f = (h << 6) + __builtin_ctzll(w)
+            w &= w - 1
+            nb = c.nbr[f]
+            v = base
+            own_nb = nb & x.own
+            gb = 0
+            while own_nb:
+                gb |= (<uint64_t>1) << x.gid[ctz128(own_nb)]
+                own_nb &= own_nb - 1
+            while gb:
+                k = __builtin_ctzll(gb)
+                gb &= gb - 1
+                v += pol.w[F_MONUMENT_VALUE] * (3.0 if x.gcity[k] else 1.5)
+            if nb & x.opp_own:
+                for o in range(s.n_players):
+                    if o != x.p and (nb & s.own[o]):
+                        v += pol.w[F_OPPONENT_GAIN] * 3.0
+                v += pol.w[F_DENY_FIELD] * popcount128(nb & x.opp_own)
+            best = dmax(best, v)
     return best
 
 
