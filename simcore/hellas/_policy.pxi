@@ -145,6 +145,8 @@ ctypedef struct PCtx:
     u128 sn_qactive
     double sn_qv[MAXF]  # by field (active quarries of the snapshot)
     uint64_t sn_tc      # temple columns, one byte per temple
+    int bb_key          # build_base by kind and land for this key (marble in the last round, else -1)
+    double bb[3][2]
 
 
 ctypedef struct Policy:
@@ -224,6 +226,7 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
     x.sn_p = -1
     x.geo_valid = 0
     x.ok = 0
+    x.bb_key = -2
     for f in range(MAXF):
         x.land[f] = 0 if has128(c.coast, f) else 1
 
@@ -666,6 +669,17 @@ cdef inline double build_base(const HCfg* c, const PCtx* x, const Policy* pol, i
         cost = c.cost_palace[land]
     return (pol.w[F_COST] * cost + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -cost) + pol.w[F_PIECE]
             + (pol.w[F_LATE_COST] * cost if x.last_round else 0.0))
+
+
+cdef inline double build_base_x(const HCfg* c, PCtx* x, const Policy* pol, int phase, int land) noexcept nogil:
+    # = build_base, kept for the seat's marble (it matters in the last round only)
+    cdef int key = x.marble if x.last_round else -1, k
+    if x.bb_key != key:
+        for k in range(3):
+            x.bb[k][0] = build_base(c, x, pol, PH_BUILD_HOUSE + k, 0)
+            x.bb[k][1] = build_base(c, x, pol, PH_BUILD_HOUSE + k, 1)
+        x.bb_key = key
+    return x.bb[phase - PH_BUILD_HOUSE][land]
 
 
 cdef inline double build_score(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol,
@@ -1124,9 +1138,9 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
                 continue
             b = free & (c.coast if land == 0 else ~c.coast)
             if b & ~x.near:
-                best[k] = dmax(best[k], build_base(c, x, pol, phase, land))
+                best[k] = dmax(best[k], build_base_x(c, x, pol, phase, land))
             if b & x.near:
-                best[k] = dmax(best[k], build_base(c, x, pol, phase, land) + mx[k][land])
+                best[k] = dmax(best[k], build_base_x(c, x, pol, phase, land) + mx[k][land])
 
 
 cdef double best_monument_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol) noexcept nogil:
@@ -1324,8 +1338,8 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
     cdef double dv
     cdef double* xv
     if ph == PH_BUILD_HOUSE or ph == PH_BUILD_AGORA or ph == PH_BUILD_PALACE:
-        base[0] = build_base(c, x, pol, ph, 0)
-        base[1] = build_base(c, x, pol, ph, 1)
+        base[0] = build_base_x(c, x, pol, ph, 0)
+        base[1] = build_base_x(c, x, pol, ph, 1)
         kind = 0 if ph == PH_BUILD_HOUSE else (1 if ph == PH_BUILD_AGORA else 2)
         if n > 0 and buf[0] == A_PASS:       # sorted: PASS (16) comes before every field
             sc[0] = 0.0
@@ -1468,8 +1482,8 @@ cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_
     cdef uint64_t w
     cdef int ph = s.phase, kind, f, nt, k, pass_tie, h
     make_ctx(c, s, x, pol)
-    base[0] = build_base(c, x, pol, ph, 0)
-    base[1] = build_base(c, x, pol, ph, 1)
+    base[0] = build_base_x(c, x, pol, ph, 0)
+    base[1] = build_base_x(c, x, pol, ph, 1)
     kind = 0 if ph == PH_BUILD_HOUSE else (1 if ph == PH_BUILD_AGORA else 2)
     # fields next to an interesting one (occupied, temple, active quarry): with
     # symmetric neighbours, those next to own pieces, temples, quarries, monuments
