@@ -74,12 +74,16 @@ def test_the_per_seat_memo_scores_like_a_cold_context():
     from simcore.hellas._engine import memo_check
     cases = [(3, "balanced", {}), (2, "tuned", {}), (4, "city_builder", {}),
              (3, "temple_builder", {"city_links": "no_agora_chains"}),
-             (3, "quarry_baron", {"closed_quarry": "reopens", "double_quarry_yield": "once"})]
+             (3, "quarry_baron", {"closed_quarry": "reopens", "double_quarry_yield": "once"}),
+             (3, "epsilon", {})]     # epsilon noise without softmax: choose_build's random branch
+    eps = strategies.resolve("hellas", "balanced").with_noise(temperature=0.0, epsilon=0.2).as_policy()
     for players, name, settings in cases:
+        pol = eps if name == "epsilon" else _policy(name)
         for seed in range(3):
-            checked, worst = memo_check(players, seed, [_policy(name)] * players, **settings)
+            checked, worst, mismatches = memo_check(players, seed, [pol] * players, **settings)
             assert checked > 40, (name, seed)
             assert worst == 0.0, (players, name, settings, seed, worst)
+            assert mismatches == 0, (players, name, settings, seed, mismatches)
 
 
 # ---------------------------------------------------------------- strength

@@ -66,6 +66,7 @@ cdef class CConfig:
                 qf.append(i)
                 if b.coast[i]:
                     cq.append(i)
+        c.nbr_symmetric = all(has128(c.nbr[j], i) for i in range(c.n_fields) for j in b.neighbors[i])
         if len(qf) > MAXQF:
             raise ValueError(f"board has {len(qf)} quarry fields; the engine takes at most {MAXQF}")
         c.n_quarry_fields = len(qf)
@@ -120,6 +121,9 @@ cdef class CConfig:
                 for t in range(c.n_temples):
                     c.splits[cols][k][t] = v[t]
                     c.split_packed[cols][k] |= (<uint64_t>v[t]) << (8 * t)
+                    if v[t]:
+                        c.split_nzt[cols][k][c.split_nz[cols][k]] = t
+                        c.split_nz[cols][k] += 1
         self.splits = tuple(tuple(table.get(i, ())) for i in range(MAXCOL + 1))
 
 
@@ -675,18 +679,34 @@ cdef int play_game(const HCfg* c, HState* s, uint64_t seed, const Policy* pol,
     """
     cdef int16_t buf[MAXLEGAL]
     cdef uint64_t prng[4]
-    cdef int n, a, k = 0
+    cdef int n, a, k = 0, ph
+    cdef u128 fields
     setup(c, s, seed)
     rng_seed(prng, seed, POLICY_SALT)
-    n = advance(c, s, buf)
-    while n > 0:
-        a = choose_action(c, s, &pol[s.current], prng, buf, n)
+    while s.phase != PH_OVER:
+        # the steps of advance(), except that a heuristic's build decisions are
+        # taken from the mask of legal fields (choose_build) instead of the list
+        ph = s.phase
+        if ((ph == PH_BUILD_HOUSE or ph == PH_BUILD_AGORA or ph == PH_BUILD_PALACE)
+                and c.nbr_symmetric and build_by_mask(&pol[s.current])):
+            fields = build_fields(c, s)
+            if not fields:
+                apply_action(c, s, A_PASS)      # forced
+                continue
+            a = choose_build(c, s, &pol[s.current], prng, fields)
+        else:
+            n = legal_actions(c, s, buf)
+            if n == 1:
+                apply_action(c, s, buf[0])
+                continue
+            if n == 0:
+                break
+            a = choose_action(c, s, &pol[s.current], prng, buf, n)
         if record != NULL and k < max_record:
             record[k] = a
         k += 1
         apply_action(c, s, a)
         s.decisions += 1
-        n = advance(c, s, buf)
     return k
 
 

@@ -106,7 +106,7 @@ ctypedef struct PCtx:
     u128 opp_own
     u128 opp_near       # fields next to opponents' pieces (kept by geo_refresh)
     double tc_mine[MAXT]        # temple_coefs (valid unless tc_stale or a seat's
-    double tc_opp[MAXT]         # pieces differ from tc_key)
+    double tc_opp[MAXT]         # pieces next to temples differ from tc_key)
     int tc_stale
     u128 tc_key[MAXP]
     u128 interesting    # a field next to none of these is "plain"
@@ -145,6 +145,8 @@ ctypedef struct PCtx:
     u128 sn_qactive
     double sn_qv[MAXF]  # by field (active quarries of the snapshot)
     uint64_t sn_tc      # temple columns, one byte per temple
+    int bb_key          # build_base by kind and land for this key (marble in the last round, else -1)
+    double bb[3][2]
 
 
 ctypedef struct Policy:
@@ -224,21 +226,26 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
     x.sn_p = -1
     x.geo_valid = 0
     x.ok = 0
+    x.bb_key = -2
     for f in range(MAXF):
         x.land[f] = 0 if has128(c.coast, f) else 1
 
 
-cdef void ctx_groups(const HCfg* c, const HState* s, PCtx* x, int p) noexcept nogil:
-    # the seat's groups (H-D11), only when its pieces changed since the last call:
+cdef inline void ctx_groups(const HCfg* c, const HState* s, PCtx* x, int p) noexcept nogil:
+    # the seat's groups (H-D11), only when its pieces changed since the last call
+    if (x.key_p != p or x.key_h != s.houses[p] or x.key_a != s.agoras[p]
+            or x.key_pal != s.palaces[p]):
+        ctx_groups_new(c, s, x, p)
+
+
+cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcept nogil:
     # new pieces merge the groups next to them, a fresh start floods all groups
     cdef int i, j, k, ng = 0, n, lo
     cdef int gmin[MAXG]
+    cdef uint64_t w
     cdef u128 remaining, group, adj, old, new, nb
     cdef u128 gm[MAXG]
     cdef u128 ga[MAXG]
-    if (x.key_p == p and x.key_h == s.houses[p] and x.key_a == s.agoras[p]
-            and x.key_pal == s.palaces[p]):
-        return
     old = x.key_h | x.key_a | x.key_pal
     if (x.key_p == p and not c.no_agora_chains and not (x.key_h & ~s.houses[p])
             and not (x.key_a & ~s.agoras[p]) and not (x.key_pal & ~s.palaces[p])):
@@ -308,10 +315,14 @@ cdef void ctx_groups(const HCfg* c, const HState* s, PCtx* x, int p) noexcept no
         x.gadj_all |= ga[i]
         if x.gcity[i] and x.gsize[i] > x.largest:
             x.largest = x.gsize[i]
-        while group:
-            k = ctz128(group)
-            group &= group - 1
-            x.gid[k] = <int8_t>i
+        w = <uint64_t>group
+        while w:
+            x.gid[__builtin_ctzll(w)] = <int8_t>i
+            w &= w - 1
+        w = <uint64_t>(group >> 64)
+        while w:
+            x.gid[64 + __builtin_ctzll(w)] = <int8_t>i
+            w &= w - 1
 
 
 cdef inline double adj_points_x(const PCtx* x, const HState* s, u128 adj) noexcept nogil:
@@ -403,6 +414,8 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     # the group part (inval) after the seat's own pieces, temples, monuments;
     # the neighbour and quarry terms (inval_t) after any piece or quarry change
     cdef u128 inval = 0, inval_t = 0, d, act, nb
+    cdef uint64_t w
+    cdef int h
     cdef uint8_t old_cols[MAXT]
     cdef int i, f, b, t, k, lo
     if (x.sn_p != p or (x.sn_h & ~s.houses[p]) or (x.sn_a & ~s.agoras[p]) or (x.sn_pal & ~s.palaces[p])
@@ -452,17 +465,28 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
             f = x.qf[i]
             if x.qv_of[f] != x.sn_qv[f]:
                 inval_t |= c.nbr[f]
-        x.ok &= ~inval_t
+        # fields whose group part stays valid get their neighbour and quarry terms
+        # now (cheap), so they stay in x.ok
+        x.ok &= ~(inval | (inval_t & s.occupied))
+        d = x.ok & inval_t
+        for h in range(2):
+            w = <uint64_t>d if h == 0 else <uint64_t>(d >> 64)
+            while w:
+                field_terms(c, x, pol, (h << 6) + __builtin_ctzll(w))
+                w &= w - 1
     x.ok &= x.geo_valid
     if x.ok_largest != x.largest:
         # the city-growth term changes where the merged group is larger than the smaller of the two
         lo = x.largest if x.largest < x.ok_largest else x.ok_largest
-        d = x.ok
-        while d:
-            f = ctz128(d)
-            d &= d - 1
-            if x.geo[f].size > lo:
-                x.ok &= ~bit128(f)
+        d = 0
+        for h in range(2):
+            w = <uint64_t>x.ok if h == 0 else <uint64_t>(x.ok >> 64)
+            while w:
+                f = (h << 6) + __builtin_ctzll(w)
+                w &= w - 1
+                if x.geo[f].size > lo:
+                    mask_set(&d, f)
+        x.ok &= ~d
         x.ok_largest = x.largest
     # a field's score = base + val + inc x cq[kind]
     x.cq[0] = x.qa_left * (pol.w[F_DENY_QUARRY] + pol.w[F_MARBLE_INCOME])
@@ -647,6 +671,17 @@ cdef inline double build_base(const HCfg* c, const PCtx* x, const Policy* pol, i
             + (pol.w[F_LATE_COST] * cost if x.last_round else 0.0))
 
 
+cdef inline double build_base_x(const HCfg* c, PCtx* x, const Policy* pol, int phase, int land) noexcept nogil:
+    # = build_base, kept for the seat's marble (it matters in the last round only)
+    cdef int key = x.marble if x.last_round else -1, k
+    if x.bb_key != key:
+        for k in range(3):
+            x.bb[k][0] = build_base(c, x, pol, PH_BUILD_HOUSE + k, 0)
+            x.bb[k][1] = build_base(c, x, pol, PH_BUILD_HOUSE + k, 1)
+        x.bb_key = key
+    return x.bb[phase - PH_BUILD_HOUSE][land]
+
+
 cdef inline double build_score(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol,
                                int phase, int f, double base) noexcept nogil:
     cdef int g, t, size = 1, hh, pp, city, i
@@ -715,14 +750,17 @@ cdef inline void split_terms(const HCfg* c, const HState* s, const PCtx* x, cons
 
 cdef inline double split_score(const HCfg* c, const HState* s, int cols, int k, const double* a,
                                const double* ring_value, double base) noexcept nogil:
-    cdef int t, v, comp = 0
+    # the temples with columns only, ascending (the order of the sum)
+    cdef int j, t, v, comp = 0
     cdef double sc = base
-    for t in range(c.n_temples):
-        v = c.splits[cols][k][t]
-        if v:
-            sc += v * a[t]
-            if s.temple_cols[t] + v == c.temple_size[t]:
-                comp += 1
+    cdef const uint8_t* ts = c.split_nzt[cols][k]
+    cdef const uint8_t* vs = c.splits[cols][k]
+    for j in range(c.split_nz[cols][k]):
+        t = ts[j]
+        v = vs[t]
+        sc += v * a[t]
+        if s.temple_cols[t] + v == c.temple_size[t]:
+            comp += 1
     return sc + ring_value[comp]
 
 
@@ -984,7 +1022,7 @@ cdef inline void field_geo(const HCfg* c, const HState* s, const PCtx* x, u128 n
                 extra -= x.gpts[k]
             extra += adj_points_x(x, s, oldadj)
             fresh = nb & ~oldadj
-    g.mon = popcount128(fresh & s.monuments)
+    g.mon = popcount128(fresh & s.monuments) if s.monuments else 0
     g.room = 0
     t = fresh & x.tmask
     while t:
@@ -1010,9 +1048,8 @@ cdef inline void geo_values(const PCtx* x, const Policy* pol, const Geo* g, doub
     v[2] = C if g.hh else N
 
 
-cdef void field_fill(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int f) noexcept nogil:
-    # make x.t1[f], x.inc[f] and x.xv[f] valid (the slow path of field_ready);
-    # the group part only when it is not valid still
+cdef inline void field_terms(const HCfg* c, PCtx* x, const Policy* pol, int f) noexcept nogil:
+    # x.t1[f] and x.inc[f] from the neighbours now
     cdef u128 nb = c.nbr[f], q
     cdef double inc = 0.0
     x.t1[f] = pol.w[F_CONNECT] * popcount128(nb & x.own) + pol.w[F_DENY_FIELD] * popcount128(nb & x.opp_own)
@@ -1021,6 +1058,13 @@ cdef void field_fill(const HCfg* c, const HState* s, PCtx* x, const Policy* pol,
         inc += x.qv_of[ctz128(q)]
         q &= q - 1
     x.inc[f] = inc
+
+
+cdef void field_fill(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int f) noexcept nogil:
+    # make x.t1[f], x.inc[f] and x.xv[f] valid (the slow path of field_ready);
+    # the group part only when it is not valid still
+    cdef u128 nb = c.nbr[f]
+    field_terms(c, x, pol, f)
     if not mask_has(x.geo_valid, f):
         field_geo(c, s, x, nb, &x.geo[f])
         mask_set(&x.geo_valid, f)
@@ -1043,7 +1087,8 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     cdef double* vp
     cdef double inc, v, t1, cq0, cq1, cq2
     cdef u128 free = c.building & ~s.occupied, fields, b
-    cdef int k, f, land, phase, left
+    cdef int k, f, land, phase, left, h
+    cdef uint64_t w
     cdef const int* cost
     for k in range(3):
         mx[k][0] = -INFINITY
@@ -1053,23 +1098,25 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     cq0 = x.cq[0]
     cq1 = x.cq[1]
     cq2 = x.cq[2]
-    while fields:
-        f = ctz128(fields)
-        fields &= fields - 1
-        field_ready(c, s, x, pol, f)
-        vp = x.xv[f]
-        t1 = x.t1[f]
-        inc = x.inc[f]
-        land = x.land[f]
-        v = (t1 + vp[0]) + inc * cq0
-        if v > mx[0][land]:
-            mx[0][land] = v
-        v = (t1 + vp[1]) + inc * cq1
-        if v > mx[1][land]:
-            mx[1][land] = v
-        v = (t1 + vp[2]) + inc * cq2
-        if v > mx[2][land]:
-            mx[2][land] = v
+    for h in range(2):
+        w = <uint64_t>fields if h == 0 else <uint64_t>(fields >> 64)
+        while w:
+            f = (h << 6) + __builtin_ctzll(w)
+            w &= w - 1
+            field_ready(c, s, x, pol, f)
+            vp = x.xv[f]
+            t1 = x.t1[f]
+            inc = x.inc[f]
+            land = x.land[f]
+            v = (t1 + vp[0]) + inc * cq0
+            if v > mx[0][land]:
+                mx[0][land] = v
+            v = (t1 + vp[1]) + inc * cq1
+            if v > mx[1][land]:
+                mx[1][land] = v
+            v = (t1 + vp[2]) + inc * cq2
+            if v > mx[2][land]:
+                mx[2][land] = v
     for k in range(3):
         best[k] = 0.0
         if k == 0:
@@ -1091,17 +1138,17 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
                 continue
             b = free & (c.coast if land == 0 else ~c.coast)
             if b & ~x.near:
-                best[k] = dmax(best[k], build_base(c, x, pol, phase, land))
+                best[k] = dmax(best[k], build_base_x(c, x, pol, phase, land))
             if b & x.near:
-                best[k] = dmax(best[k], build_base(c, x, pol, phase, land) + mx[k][land])
+                best[k] = dmax(best[k], build_base_x(c, x, pol, phase, land) + mx[k][land])
 
 
 cdef double best_monument_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol) noexcept nogil:
     # = best_monument, weighted directly: a field with no seat's piece next to it
     # scores like a plain one (cost terms only)
     cdef double best = 0.0, v, base
-    cdef int f, k, o
-    cdef uint64_t gb
+    cdef int f, k, o, h
+    cdef uint64_t gb, w
     cdef u128 fields, nb, own_nb, near_pieces = x.gadj_all | x.opp_near
     if s.supply_monuments <= 0 or x.marble < c.cost_monument:
         return 0.0
@@ -1111,26 +1158,28 @@ cdef double best_monument_fast(const HCfg* c, const HState* s, const PCtx* x, co
     if fields & ~near_pieces:
         best = dmax(best, base)
     fields &= near_pieces
-    while fields:
-        f = ctz128(fields)
-        fields &= fields - 1
-        nb = c.nbr[f]
-        v = base
-        own_nb = nb & x.own
-        gb = 0
-        while own_nb:
-            gb |= (<uint64_t>1) << x.gid[ctz128(own_nb)]
-            own_nb &= own_nb - 1
-        while gb:
-            k = __builtin_ctzll(gb)
-            gb &= gb - 1
-            v += pol.w[F_MONUMENT_VALUE] * (3.0 if x.gcity[k] else 1.5)
-        if nb & x.opp_own:
-            for o in range(s.n_players):
-                if o != x.p and (nb & s.own[o]):
-                    v += pol.w[F_OPPONENT_GAIN] * 3.0
-            v += pol.w[F_DENY_FIELD] * popcount128(nb & x.opp_own)
-        best = dmax(best, v)
+    for h in range(2):
+        w = <uint64_t>fields if h == 0 else <uint64_t>(fields >> 64)
+        while w:
+            f = (h << 6) + __builtin_ctzll(w)
+            w &= w - 1
+            nb = c.nbr[f]
+            v = base
+            own_nb = nb & x.own
+            gb = 0
+            while own_nb:
+                gb |= (<uint64_t>1) << x.gid[ctz128(own_nb)]
+                own_nb &= own_nb - 1
+            while gb:
+                k = __builtin_ctzll(gb)
+                gb &= gb - 1
+                v += pol.w[F_MONUMENT_VALUE] * (3.0 if x.gcity[k] else 1.5)
+            if nb & x.opp_own:
+                for o in range(s.n_players):
+                    if o != x.p and (nb & s.own[o]):
+                        v += pol.w[F_OPPONENT_GAIN] * 3.0
+                v += pol.w[F_DENY_FIELD] * popcount128(nb & x.opp_own)
+            best = dmax(best, v)
     return best
 
 
@@ -1159,14 +1208,14 @@ cdef inline void temple_coefs_memo(const HCfg* c, const HState* s, PCtx* x) noex
     cdef int o
     if not x.tc_stale:
         for o in range(s.n_players):
-            if x.tc_key[o] != s.own[o]:
+            if x.tc_key[o] != (s.own[o] & x.tnear):
                 x.tc_stale = 1
                 break
     if x.tc_stale:
         temple_coefs_fast(c, s, x, x.tc_mine, x.tc_opp)
         x.tc_stale = 0
         for o in range(s.n_players):
-            x.tc_key[o] = s.own[o]
+            x.tc_key[o] = s.own[o] & x.tnear
 
 
 cdef void split_terms_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol,
@@ -1178,7 +1227,7 @@ cdef void split_terms_fast(const HCfg* c, const HState* s, const PCtx* x, const 
     cdef double now = ring_points_m(c, s.rings[x.p], most)
     for t in range(c.n_temples):
         a[t] = pol.w[F_TEMPLE_COLUMNS] * mine[t] + pol.w[F_OPPONENT_GAIN] * opp[t]
-    for k in range(MAXT + 1):
+    for k in range(c.n_temples + 1):        # a split completes at most every temple
         rings = 1 + k
         if rings > s.supply_rings:
             rings = s.supply_rings
@@ -1285,11 +1334,12 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
     cdef double ring_value[MAXT + 1]
     cdef double tbase, v, cqk, best = -INFINITY
     cdef u128 interesting
-    cdef int i = 0, act, cols, cost, f, kind, ph = s.phase
+    cdef int i = 0, act, cols, cost, f, kind, ph = s.phase, myh, opph, o
+    cdef double dv
     cdef double* xv
     if ph == PH_BUILD_HOUSE or ph == PH_BUILD_AGORA or ph == PH_BUILD_PALACE:
-        base[0] = build_base(c, x, pol, ph, 0)
-        base[1] = build_base(c, x, pol, ph, 1)
+        base[0] = build_base_x(c, x, pol, ph, 0)
+        base[1] = build_base_x(c, x, pol, ph, 1)
         kind = 0 if ph == PH_BUILD_HOUSE else (1 if ph == PH_BUILD_AGORA else 2)
         if n > 0 and buf[0] == A_PASS:       # sorted: PASS (16) comes before every field
             sc[0] = 0.0
@@ -1323,6 +1373,22 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
         for i in range(n):
             act = buf[i]
             sc[i] = 0.0 if act == A_PASS else split_score(c, s, cols, act - A_SPLIT, a, ring_value, tbase)
+    elif ph == PH_QUARRY_PLACE or ph == PH_WORKER_MOVE:
+        # = dot of action_features: the two non-zero terms in dot's order (the
+        # zero terms add nothing to a non-zero sum)
+        for i in range(n):
+            f = buf[i] - A_FIELD
+            myh = popcount128(s.houses[x.p] & c.nbr[f])
+            opph = 0
+            for o in range(s.n_players):
+                if o != x.p:
+                    opph += popcount128(s.houses[o] & c.nbr[f])
+            if ph == PH_QUARRY_PLACE:
+                dv = quarry_value(x, s.tile, c) - quarry_value(x, s.quarry_top[f], c)
+            else:
+                dv = 0.5
+            sc[i] = (pol.w[F_MARBLE_INCOME] * (myh * dv * x.qa_left)
+                     + pol.w[F_DENY_QUARRY] * (-opph * dv * x.qa_left))
     else:
         for i in range(6):
             cache[i] = INFINITY
@@ -1380,3 +1446,94 @@ cdef int choose_action(const HCfg* c, const HState* s, const Policy* pol, uint64
         return buf[rng_below(prng, n)]
     make_ctx(c, s, x, pol)
     return select_action(pol, prng, buf, sc, n, score_actions(c, s, pol, x, buf, n, sc))
+
+
+cdef inline int nth_field(u128 m, int k) noexcept nogil:
+    # the k-th (from 0) set bit of m, ascending
+    cdef uint64_t w = <uint64_t>m
+    cdef int c = popcount128(<u128>w), off = 0
+    if k >= c:
+        k -= c
+        w = <uint64_t>(m >> 64)
+        off = 64
+    while k > 0:
+        w &= w - 1
+        k -= 1
+    return off + __builtin_ctzll(w)
+
+
+cdef inline int build_by_mask(const Policy* pol) noexcept nogil:
+    # choose_build gives this policy's choose_action (softmax needs every score)
+    return pol.kind == 1 and not (pol.temperature > 0.0)
+
+
+cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_t* prng,
+                      u128 fields) noexcept nogil:
+    # = choose_action on a build decision whose actions are PASS and `fields`
+    # (build_by_mask(pol), c.nbr_symmetric, fields not empty), without listing
+    # them: a plain field scores base[land], so only the fields next to
+    # something interesting are scored one by one, and the ties are drawn from
+    # masks in the order of the legal actions (PASS, then ascending fields)
+    cdef PCtx* x = &(<Policy*>pol).x      # the seat's memo (mutable by design)
+    cdef double base[2]
+    cdef double val[MAXF]
+    cdef double v, best = 0.0, low, cqk     # PASS scores 0
+    cdef u128 near, scored, plain0, plain1, ties = 0, cand = 0, d
+    cdef uint64_t w
+    cdef int ph = s.phase, kind, f, nt, k, pass_tie, h
+    make_ctx(c, s, x, pol)
+    base[0] = build_base_x(c, x, pol, ph, 0)
+    base[1] = build_base_x(c, x, pol, ph, 1)
+    kind = 0 if ph == PH_BUILD_HOUSE else (1 if ph == PH_BUILD_AGORA else 2)
+    # fields next to an interesting one (occupied, temple, active quarry): with
+    # symmetric neighbours, those next to own pieces, temples, quarries, monuments
+    # (x.near) or opponents' pieces (x.opp_near)
+    near = x.near | x.opp_near
+    scored = fields & near
+    plain0 = fields & ~near & c.coast
+    plain1 = fields & ~near & ~c.coast
+    if plain0 and base[0] > best:
+        best = base[0]
+    if plain1 and base[1] > best:
+        best = base[1]
+    cqk = x.cq[kind]
+    # cand: the fields within 1e-9 of the best so far when scored, a superset of the
+    # final ties (the best only grows); the two 64-bit halves separately (cheaper)
+    low = best - 1e-9
+    for h in range(2):
+        w = <uint64_t>scored if h == 0 else <uint64_t>(scored >> 64)
+        while w:
+            f = (h << 6) + __builtin_ctzll(w)
+            w &= w - 1
+            field_ready(c, s, x, pol, f)
+            v = base[x.land[f]] + (x.t1[f] + x.xv[f][kind]) + x.inc[f] * cqk
+            val[f] = v
+            if v > best:
+                best = v
+                low = best - 1e-9
+            if v >= low:
+                mask_set(&cand, f)
+    if pol.epsilon > 0.0 and rng_uniform(prng) < pol.epsilon:
+        k = <int>rng_below(prng, 1 + popcount128(fields))
+        return A_PASS if k == 0 else A_FIELD + nth_field(fields, k - 1)
+    low = best - 1e-9
+    if base[0] >= low:
+        ties |= plain0
+    if base[1] >= low:
+        ties |= plain1
+    d = cand
+    while d:
+        f = ctz128(d)
+        d &= d - 1
+        if val[f] >= low:
+            mask_set(&ties, f)
+    pass_tie = 0.0 >= low
+    nt = pass_tie + popcount128(ties)
+    if nt == 1:
+        return A_PASS if pass_tie else A_FIELD + ctz128(ties)
+    k = <int>rng_below(prng, nt)
+    if pass_tie:
+        if k == 0:
+            return A_PASS
+        k -= 1
+    return A_FIELD + nth_field(ties, k)

@@ -158,12 +158,16 @@ def policy_scores(State st, policy):
 
 
 def memo_check(players, seed, policies, config=None, **settings):
-    """Check the heuristic's per-seat memo on one game: ``(decisions, largest difference)``.
+    """Check the heuristic's per-seat memo on one game: ``(decisions, largest difference, mismatches)``.
 
     Plays the game as ``play_batch`` does (each seat's memo kept from one of
     its decisions to the next) and, at every heuristic decision, scores the
     legal actions once more from a cold memo. The memo is pure, so the largest
-    absolute difference of the two score vectors must be 0.
+    absolute difference of the two score vectors must be 0. At every build
+    decision that ``play_batch`` takes from the field mask (``choose_build``),
+    it also takes it from the list (``choose_action``) with the same policy
+    stream; ``mismatches`` counts the decisions where the two actions or the
+    streams afterwards differ (must be 0).
     """
     cfg = _resolve_config(players, config, settings)
     cdef CConfig cc = compiled(cfg)
@@ -171,6 +175,9 @@ def memo_check(players, seed, policies, config=None, **settings):
     cdef HState s
     cdef Policy pol[MAXP]
     cdef Policy fresh
+    cdef uint64_t r1[4]
+    cdef uint64_t r2[4]
+    cdef int a1, a2, mismatches = 0
     cdef int16_t buf[MAXLEGAL]
     cdef double sc[MAXLEGAL]
     cdef double sc2[MAXLEGAL]
@@ -195,8 +202,18 @@ def memo_check(players, seed, policies, config=None, **settings):
                 if d > worst:
                     worst = d
             checked += 1
+            if (s.phase == PH_BUILD_HOUSE or s.phase == PH_BUILD_AGORA or s.phase == PH_BUILD_PALACE) \
+                    and c.nbr_symmetric and build_by_mask(&pol[p]):
+                memcpy(&fresh, &pol[p], sizeof(Policy))
+                memcpy(r1, prng, sizeof(r1))
+                a1 = choose_action(c, &s, &fresh, r1, buf, n)
+                memcpy(&fresh, &pol[p], sizeof(Policy))
+                memcpy(r2, prng, sizeof(r2))
+                a2 = choose_build(c, &s, &fresh, r2, build_fields(c, &s))
+                if a1 != a2 or memcmp(r1, r2, sizeof(r1)) != 0:
+                    mismatches += 1
         a = choose_action(c, &s, &pol[p], prng, buf, n)
         apply_action(c, &s, a)
         s.decisions += 1
         n = advance(c, &s, buf)
-    return checked, worst
+    return checked, worst, mismatches

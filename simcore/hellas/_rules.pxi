@@ -92,6 +92,21 @@ cdef inline int temple_possible(const HCfg* c, const HState* s) noexcept nogil:
             and temple_free(c, s) >= cols)
 
 
+cdef inline u128 build_fields(const HCfg* c, const HState* s) noexcept nogil:
+    # the fields of a build decision (phase PH_BUILD_*); its actions are PASS and these
+    cdef int p = s.current, ph = s.phase
+    cdef u128 empty_building = c.building & ~s.occupied
+    if ph == PH_BUILD_HOUSE:
+        if s.n_houses[p] < c.max_house:
+            return affordable(c, s, c.cost_house, empty_building)
+    elif ph == PH_BUILD_AGORA:
+        if s.n_agoras[p] < c.max_agora:
+            return affordable(c, s, c.cost_agora, empty_building)
+    elif s.n_palaces[p] < c.max_palace:
+        return affordable(c, s, c.cost_palace, empty_building)
+    return 0
+
+
 cdef int legal_actions(const HCfg* c, const HState* s, int16_t* out) noexcept nogil:
     """Write the sorted legal actions of the current decision into out; return their number."""
     cdef int n = 0, i, p = s.current, k, cols
@@ -103,21 +118,9 @@ cdef int legal_actions(const HCfg* c, const HState* s, int16_t* out) noexcept no
             if not (s.spaces_used >> i) & 1:
                 out[n] = i
                 n += 1
-    elif ph == PH_BUILD_HOUSE:
+    elif ph == PH_BUILD_HOUSE or ph == PH_BUILD_AGORA or ph == PH_BUILD_PALACE:
         out[0] = A_PASS
-        n = 1
-        if s.n_houses[p] < c.max_house:
-            n = emit_fields(affordable(c, s, c.cost_house, empty_building), out, n)
-    elif ph == PH_BUILD_AGORA:
-        out[0] = A_PASS
-        n = 1
-        if s.n_agoras[p] < c.max_agora:
-            n = emit_fields(affordable(c, s, c.cost_agora, empty_building), out, n)
-    elif ph == PH_BUILD_PALACE:
-        out[0] = A_PASS
-        n = 1
-        if s.n_palaces[p] < c.max_palace:
-            n = emit_fields(affordable(c, s, c.cost_palace, empty_building), out, n)
+        n = emit_fields(build_fields(c, s), out, 1)
     elif ph == PH_MONUMENT:
         out[0] = A_PASS
         n = 1

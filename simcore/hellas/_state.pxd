@@ -62,6 +62,7 @@ ctypedef struct HCfg:
     int n_players
     int n_fields
     u128 nbr[MAXF]
+    int nbr_symmetric            # f next to g exactly when g next to f (the policy's field masks need it)
     u128 building
     u128 coast
     u128 inland_building
@@ -102,6 +103,8 @@ ctypedef struct HCfg:
     int n_splits[MAXCOL + 1]
     uint8_t splits[MAXCOL + 1][MAXSPLIT][MAXT]
     uint64_t split_packed[MAXCOL + 1][MAXSPLIT]   # one byte per temple, for the fit test
+    uint8_t split_nz[MAXCOL + 1][MAXSPLIT]        # temples a split puts columns on: how many ...
+    uint8_t split_nzt[MAXCOL + 1][MAXSPLIT][MAXT] # ... and which, ascending
     uint64_t temple_high_bits                     # 0x80 in each temple's byte
 
 ctypedef struct QLog:
