@@ -55,6 +55,8 @@ ctypedef struct Ctx:
     int quads                         # quadrants of own temples (bits)
     int place_cell                    # cell whose quarter masks are in place_mask, -1 none
     uint64_t place_mask[4]            # per local quarter of place_cell: hand slots fitting there
+    uint64_t row_mask[32]             # per quarter row: hand slots whose rectangle spans it (placements)
+    uint64_t col_mask[32]             # per quarter column: likewise
     int n_dest                        # destination islands evaluated so far
     int16_t slot_of[NQ]               # island id -> entry, -1 none (reset entry by entry)
     uint16_t dest_id[NPORT]
@@ -362,6 +364,64 @@ cdef double action_value(const ACfg* c, const AState* s, const Policy* pol, Ctx*
     return -3.0          # unload
 
 
+cdef int choose_place(const ACfg* c, const AState* s, const Policy* pol, uint64_t* prng,
+                      const int16_t* buf, int n, Ctx* x) noexcept nogil:
+    """The heuristic's placement: place_value() of every legal placement, with the hand slots fitting
+    a quarter taken from per-row and per-column masks of the map rectangles (same scores, same ties)."""
+    cdef int i, k, r, a, cell, pc = -1, land, cnt, ties = 0, lo, hi, R0, C0
+    cdef const uint8_t* lands = c.land[s.tile[x.p]]
+    cdef uint64_t m, q0 = 0, q1 = 0, q2 = 0, q3 = 0, bit
+    cdef double v, bv = -1e300, w = pol.w[F_PLACE_FIT]
+    memset(x.row_mask, 0, sizeof(x.row_mask))
+    memset(x.col_mask, 0, sizeof(x.col_mask))
+    for k in range(x.nhand):
+        bit = (<uint64_t>1) << k
+        lo = x.rlo[k] + 1 if x.rlo[k] >= 0 else 0
+        hi = x.rhi[k] if x.rhi[k] <= 32 else 32
+        for r in range(lo, hi):
+            x.row_mask[r] |= bit
+        lo = x.clo[k] + 1 if x.clo[k] >= 0 else 0
+        hi = x.chi[k] if x.chi[k] <= 32 else 32
+        for r in range(lo, hi):
+            x.col_mask[r] |= bit
+    for i in range(n):
+        a = buf[i] - A_PLACE
+        cell = a >> 2
+        if cell != pc:
+            pc = cell
+            R0 = (cell >> 4) << 1
+            C0 = (cell & 15) << 1
+            q0 = x.row_mask[R0] & x.col_mask[C0]
+            q1 = x.row_mask[R0] & x.col_mask[C0 + 1]
+            q2 = x.row_mask[R0 + 1] & x.col_mask[C0]
+            q3 = x.row_mask[R0 + 1] & x.col_mask[C0 + 1]
+        land = lands[a & 3]
+        m = 0
+        if land & 1:
+            m |= q0
+        if land & 2:
+            m |= q1
+        if land & 4:
+            m |= q2
+        if land & 8:
+            m |= q3
+        cnt = 0
+        while m:
+            cnt += 1
+            m &= m - 1
+        v = w * cnt
+        if v > bv:
+            bv = v
+            x.tie[0] = <int16_t>i
+            ties = 1
+        elif v == bv:
+            x.tie[ties] = <int16_t>i
+            ties += 1
+    if ties == 1:
+        return buf[x.tie[0]]
+    return buf[x.tie[rng_below(prng, ties)]]
+
+
 cdef void ctx_reset(Ctx* x) noexcept nogil:
     """Once before a Ctx is first used."""
     memset(x.slot_of, 0xff, sizeof(x.slot_of))
@@ -381,8 +441,10 @@ cdef int choose_action(const ACfg* c, const AState* s, const Policy* pol, uint64
             or (s.phase == PH_CUBE and pol.w[F_CUBE_VALUE] == 0)):
         return buf[rng_below(prng, n)]     # every action scores 0: all tie
     ctx_init(c, s, x)
+    if s.phase == PH_PLACE:
+        return choose_place(c, s, pol, prng, buf, n, x)
     for i in range(n):
-        v = place_value(c, s, pol, x, buf[i]) if s.phase == PH_PLACE else action_value(c, s, pol, x, buf[i])
+        v = action_value(c, s, pol, x, buf[i])
         if v > bv:
             bv = v
             x.tie[0] = <int16_t>i
