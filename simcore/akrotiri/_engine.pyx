@@ -82,6 +82,7 @@ cdef class CConfig:
             c.buy_n[k] = len(code)
             for d in code:
                 c.buy_d[k][d] += 1
+        legal_tables(c)
         for i, v in enumerate(cfg.action_track):
             c.action_track[i] = v
         c.rotation = bool(cfg.tile_rotation)

@@ -46,7 +46,7 @@ ctypedef struct Policy:
 ctypedef struct Ctx:
     int valid                         # the fields below 'version' hold for (version, p)
     uint32_t version
-    int p, cargo, room, nhand, nafford, nlive, thera_q, blocked, have_seen
+    int p, cargo, room, nhand, nafford, nlive, thera_q
     int cards[NCARD]                  # hand cards
     int rlo[NCARD]                    # satisfied iff rlo < r < rhi and clo < c < chi (per hand slot)
     int rhi[NCARD]
@@ -62,8 +62,17 @@ ctypedef struct Ctx:
     uint16_t dest_id[NPORT]
     double dest_cubes[NPORT]
     int dest_fit[NPORT]
-    const uint8_t* labels
+    double dest_tc[NPORT]             # w[sail_cubes] * dest_cubes / 10 (the score's term, same arithmetic)
+    double dest_tf[NPORT]             # w[sail_fit] * dest_fit
     int16_t tie[MAXLEGAL]             # indices of the actions tied for the best score
+
+
+ctypedef struct MoveK:                # what every movement score of one decision shares
+    double vcost[3]                   # 0 + w[move_cost] * cost, for cost 0, 1, 2
+    double tr                         # w[thera_route] * cargo
+    double st                         # w[sail_thera] * cargo
+    int base, blocked, mylab, root_t0, thera_buy
+    const uint8_t* labels
 
 
 cdef void map_rect(const ACfg* c, const AState* s, int card, int seat,
@@ -111,8 +120,6 @@ cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
     movement (same version, same seat) the hand's map regions and the destination entries are kept."""
     cdef int p = s.current, k, tq
     x.place_cell = -1
-    x.have_seen = 0
-    x.blocked = 0
     if x.valid and x.version == s.version and x.p == p and s.phase == PH_ACTION:
         return
     x.valid = s.phase == PH_ACTION
@@ -156,7 +163,7 @@ cdef int best_fit(const ACfg* c, const AState* s, const Ctx* x, const int* isl, 
     return best
 
 
-cdef int dest_slot(const ACfg* c, const AState* s, Ctx* x, int q) noexcept nogil:
+cdef int dest_slot(const ACfg* c, const AState* s, const Policy* pol, Ctx* x, int q) noexcept nogil:
     """The Ctx entry of the island of port q: cube value a visit could load and the best dig there."""
     cdef int iid = s.isl_id[s.port_q[q]], j, n, i, col, take, left
     cdef uint32_t tot, w4
@@ -192,6 +199,8 @@ cdef int dest_slot(const ACfg* c, const AState* s, Ctx* x, int q) noexcept nogil
                 left -= 1
     x.dest_cubes[j] = v
     x.dest_fit[j] = best_fit(c, s, x, isl, n) if x.nafford > 0 else 0
+    x.dest_tc[j] = pol.w[F_SAIL_CUBES] * x.dest_cubes[j] / 10.0
+    x.dest_tf[j] = pol.w[F_SAIL_FIT] * x.dest_fit[j]
     return j
 
 
@@ -262,33 +271,44 @@ cdef double goal_keep_value(const ACfg* c, const AState* s, const Ctx* x, int g)
     return pts * (now + 0.5 * left)
 
 
-cdef double move_value(const ACfg* c, const AState* s, const Policy* pol, Ctx* x, int a) noexcept nogil:
-    cdef int q, j, cost, k
-    cdef double v = 0
-    cdef int sail = a < A_TRANSPORT
-    q = a - A_SAIL if sail else a - A_TRANSPORT
-    cost = 0 if s.bonus else 1
-    if sail:
-        if not x.have_seen:
-            x.have_seen = 1
-            k = s.port[1 - x.p]
-            x.blocked = s.deg[NODE_PORT + k] >= 2 and s.port_root[k] == s.port_root[s.port[x.p]]
-            if x.blocked:
-                x.labels = piece_labels(s, k)
-        if x.blocked and x.labels[q] != x.labels[s.port[x.p]]:
-            cost += 1
-    v += pol.w[F_MOVE_COST] * cost
-    if x.cargo > 0 and s.port_root[q] == s.port_root[PORT_T0]:
-        v += pol.w[F_THERA_ROUTE] * x.cargo
+cdef void move_init(const AState* s, const Policy* pol, const Ctx* x, MoveK* mk) noexcept nogil:
+    """The terms every movement score of this decision shares (each computed as the score computes it)."""
+    cdef int k = s.port[1 - x.p], cost
+    mk.base = 0 if s.bonus else 1
+    for cost in range(3):
+        mk.vcost[cost] = 0
+        mk.vcost[cost] += pol.w[F_MOVE_COST] * cost
+    mk.tr = pol.w[F_THERA_ROUTE] * x.cargo
+    mk.st = pol.w[F_SAIL_THERA] * x.cargo
+    mk.root_t0 = s.port_root[PORT_T0]
+    mk.thera_buy = x.nhand < 2 and s.drachmas[x.p] >= 1
+    mk.blocked = s.deg[NODE_PORT + k] >= 2 and s.port_root[k] == s.port_root[s.port[x.p]]
+    mk.mylab = 0
+    if mk.blocked:
+        mk.labels = piece_labels(s, k)
+        mk.mylab = mk.labels[s.port[x.p]]
+
+
+cdef inline double move_value(const ACfg* c, const AState* s, const Policy* pol, Ctx* x, const MoveK* mk,
+                              int q, int sail) noexcept nogil:
+    """A sea move (sail) or transport to port q: move_cost, thera_route, then sail_thera and sail_buy
+    (Thera) or sail_cubes and sail_fit (the destination island's entry), summed in this order."""
+    cdef int j, cost = mk.base
+    cdef double v
+    if sail and mk.blocked and mk.labels[q] != mk.mylab:
+        cost += 1
+    v = mk.vcost[cost]
+    if x.cargo > 0 and s.port_root[q] == mk.root_t0:
+        v += mk.tr
     if q == PORT_T0 or q == PORT_T1:
-        v += pol.w[F_SAIL_THERA] * x.cargo
-        if x.nhand < 2 and s.drachmas[x.p] >= 1:
+        v += mk.st
+        if mk.thera_buy:
             v += pol.w[F_SAIL_BUY]
         return v
-    j = dest_slot(c, s, x, q)
+    j = dest_slot(c, s, pol, x, q)
     if x.room > 0:
-        v += pol.w[F_SAIL_CUBES] * x.dest_cubes[j] / 10.0
-    v += pol.w[F_SAIL_FIT] * x.dest_fit[j]
+        v += x.dest_tc[j]
+    v += x.dest_tf[j]
     return v
 
 
@@ -319,6 +339,7 @@ cdef double action_value(const ACfg* c, const AState* s, const Policy* pol, Ctx*
     cdef int p = x.p, k, col, card, n, i
     cdef double v = 0
     cdef int isl[4]
+    cdef MoveK mk
     if a == A_END:
         return pol.w[F_END]
     if s.phase == PH_PLACE:
@@ -329,7 +350,9 @@ cdef double action_value(const ACfg* c, const AState* s, const Policy* pol, Ctx*
     if s.phase == PH_GOAL:
         return pol.w[F_GOAL_KEEP] * goal_keep_value(c, s, x, s.options[a - A_GOAL])
     if a >= A_SAIL and a < A_LOAD:
-        return move_value(c, s, pol, x, a)
+        move_init(s, pol, x, &mk)
+        return move_value(c, s, pol, x, &mk, a - A_SAIL if a < A_TRANSPORT else a - A_TRANSPORT,
+                          a < A_TRANSPORT)
     if a >= A_LOAD and a < A_EXCAVATE:
         k = a - A_LOAD
         for col in range(4):
@@ -422,6 +445,55 @@ cdef int choose_place(const ACfg* c, const AState* s, const Policy* pol, uint64_
     return buf[x.tie[rng_below(prng, ties)]]
 
 
+cdef inline void take_best(double v, int i, double* bv, int* ties, Ctx* x) noexcept nogil:
+    if v > bv[0]:
+        bv[0] = v
+        x.tie[0] = <int16_t>i
+        ties[0] = 1
+    elif v == bv[0]:
+        x.tie[ties[0]] = <int16_t>i
+        ties[0] += 1
+
+
+cdef int choose_act(const ACfg* c, const AState* s, const Policy* pol, uint64_t* prng,
+                    const int16_t* buf, int n, Ctx* x) noexcept nogil:
+    """The heuristic's action-phase pick: action_value() of every legal action, the movements (which
+    come first after END) with their shared terms computed once, the Oracle's needs once."""
+    cdef int i = 0, a, ties = 0, k, card, j, have_need = 0
+    cdef int need[4]
+    cdef double bv = -1e300
+    cdef MoveK mk
+    while i < n and buf[i] < A_SAIL:
+        take_best(pol.w[F_END], i, &bv, &ties, x)
+        i += 1
+    if i < n and buf[i] < A_LOAD:
+        move_init(s, pol, x, &mk)
+        while i < n and buf[i] < A_TRANSPORT:
+            take_best(move_value(c, s, pol, x, &mk, buf[i] - A_SAIL, 1), i, &bv, &ties, x)
+            i += 1
+        while i < n and buf[i] < A_LOAD:
+            take_best(move_value(c, s, pol, x, &mk, buf[i] - A_TRANSPORT, 0), i, &bv, &ties, x)
+            i += 1
+    while i < n:
+        a = buf[i]
+        if a >= A_ORACLE and a < A_SELL:
+            if not have_need:      # icons of each landmark type that the hand's maps cannot meet now
+                have_need = 1
+                need[0] = need[1] = need[2] = need[3] = 0
+                for k in range(x.nhand):
+                    card = x.cards[k]
+                    for j in range(c.n_req[card]):
+                        if s.lm_n[c.req_type[card][j]] < c.req_n[card][j]:
+                            need[c.req_type[card][j]] += c.req_n[card][j] - s.lm_n[c.req_type[card][j]]
+            take_best(pol.w[F_ORACLE] + pol.w[F_ORACLE_NEED] * need[a - A_ORACLE], i, &bv, &ties, x)
+        else:
+            take_best(action_value(c, s, pol, x, a), i, &bv, &ties, x)
+        i += 1
+    if ties == 1:
+        return buf[x.tie[0]]
+    return buf[x.tie[rng_below(prng, ties)]]
+
+
 cdef void ctx_reset(Ctx* x) noexcept nogil:
     """Once before a Ctx is first used."""
     memset(x.slot_of, 0xff, sizeof(x.slot_of))
@@ -443,6 +515,8 @@ cdef int choose_action(const ACfg* c, const AState* s, const Policy* pol, uint64
     ctx_init(c, s, x)
     if s.phase == PH_PLACE:
         return choose_place(c, s, pol, prng, buf, n, x)
+    if s.phase == PH_ACTION:
+        return choose_act(c, s, pol, prng, buf, n, x)
     for i in range(n):
         v = action_value(c, s, pol, x, buf[i])
         if v > bv:

@@ -226,6 +226,39 @@ cdef int completed(const AState* s, const int* isl, int n) noexcept nogil:
     return 1
 
 
+cdef void legal_tables(ACfg* c) noexcept nogil:
+    """The load and buy legality masks (legal_actions() reads a mask instead of testing each code)."""
+    cdef int room, h, k, col, d, ok
+    for room in range(4):
+        for h in range(256):
+            c.load_ok[room][h] = 0
+            for k in range(34):
+                ok = c.load_n[k] <= room
+                for col in range(4):
+                    if c.load_c[k][col] > ((h >> (2 * col)) & 3):
+                        ok = 0
+                if ok:
+                    c.load_ok[room][h] |= (<uint64_t>1) << k
+    for h in range(64):
+        c.buy_deck_ok[h] = 0
+        for k in range(19):
+            ok = 1
+            for d in range(3):
+                if c.buy_d[k][d] > ((h >> (2 * d)) & 3):
+                    ok = 0
+            if ok:
+                c.buy_deck_ok[h] |= (<uint32_t>1) << k
+    for h in range(8):
+        c.buy_money_ok[h] = 0
+        for k in range(19):
+            if PURCHASE[c.buy_n[k]] <= h:
+                c.buy_money_ok[h] |= (<uint32_t>1) << k
+
+
+cdef inline int cap3(int v) noexcept nogil:
+    return v if v < 3 else 3
+
+
 cdef void shuffle(uint64_t* rng, uint8_t* a, int n) noexcept nogil:
     cdef int i, j
     cdef uint8_t t
@@ -518,7 +551,7 @@ cdef inline int at_thera(const AState* s, int p) noexcept nogil:
 cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept nogil:
     cdef int n = 0, p = s.current, X, Y, cell, r, col, lq, tile, rot, k, q, i, d, ok
     cdef int isl[4]
-    cdef int nisl, my_isl, base, opp, room, cost, cnt, nrot, j, root, blocked
+    cdef int nisl, my_isl, base, opp, room, cost, cnt, nrot, j, root, blocked, my_lab = 0
     cdef uint64_t ib[3]
     cdef uint64_t bits
     cdef int have[4]
@@ -575,10 +608,12 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
     if s.actions >= base:
         # reachable = same route component; the opponent's port only blocks when it is a
         # through-port of that component, and then one search that avoids it finds the 1-action moves
+        # the +1 of passing the opponent's port only matters when the actions left are just the base cost
         root = s.port_root[s.port[p]]
-        blocked = s.deg[NODE_PORT + opp] >= 2 and s.port_root[opp] == root
+        blocked = s.actions == base and s.deg[NODE_PORT + opp] >= 2 and s.port_root[opp] == root
         if blocked:
             lab = piece_labels(s, opp)
+            my_lab = lab[s.port[p]]
         island_ports(c, s, isl, nisl, ib)
         k = s.port_comp[s.port[p]]
         for i in range(3):                # sea moves: the ports of the component, not on this island
@@ -592,8 +627,7 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
             while bits:
                 q = (i << 6) | <int>__builtin_ctzll(bits)
                 bits &= bits - 1
-                cost = base + (1 if blocked and lab[q] != lab[s.port[p]] else 0)
-                if cost <= s.actions:
+                if not blocked or lab[q] == my_lab:
                     out[n] = A_SAIL + q
                     n += 1
         for i in range(3):                # transports: the other ports of this island
@@ -613,11 +647,11 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
             for i in range(nisl):
                 have[col] += s.cubes[isl[i]][col]
         if room > 0 and have[0] + have[1] + have[2] + have[3] > 0:
-            for k in range(34):
-                if c.load_n[k] <= room and c.load_c[k][0] <= have[0] and c.load_c[k][1] <= have[1] \
-                        and c.load_c[k][2] <= have[2] and c.load_c[k][3] <= have[3]:
-                    out[n] = A_LOAD + k
-                    n += 1
+            bits = c.load_ok[room][cap3(have[0]) | (cap3(have[1]) << 2) | (cap3(have[2]) << 4) | (cap3(have[3]) << 6)]
+            while bits:                   # load codes in ascending order
+                out[n] = A_LOAD + <int>__builtin_ctzll(bits)
+                n += 1
+                bits &= bits - 1
         if (my_isl != quarter_index(15, 15) and s.n_temples[p] < 6 and s.hand[p] != 0
                 and not has_temple(s, isl, nisl)):
             bits = s.hand[p]
@@ -630,14 +664,13 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
                             out[n] = A_EXCAVATE + k * 4 + i
                             n += 1
         if at_thera(s, p):
-            for k in range(19):
-                ok = PURCHASE[c.buy_n[k]] <= s.drachmas[p]
-                for d in range(3):
-                    if c.buy_d[k][d] > s.deck_n[d] - s.deck_pos[d]:
-                        ok = 0
-                if ok:
-                    out[n] = A_BUY + k
-                    n += 1
+            bits = (c.buy_money_ok[s.drachmas[p] if s.drachmas[p] < 7 else 7]
+                    & c.buy_deck_ok[cap3(s.deck_n[0] - s.deck_pos[0]) | (cap3(s.deck_n[1] - s.deck_pos[1]) << 2)
+                                    | (cap3(s.deck_n[2] - s.deck_pos[2]) << 4)])
+            while bits:                   # buy codes in ascending order
+                out[n] = A_BUY + <int>__builtin_ctzll(bits)
+                n += 1
+                bits &= bits - 1
         if not s.oracle_used and s.tile[p] == NO_TILE and (s.pile_pos < s.pile_n or s.disc_n > 0):
             for k in range(4):
                 out[n] = A_ORACLE + k

@@ -91,6 +91,10 @@ ctypedef struct ACfg:
     uint8_t load_c[34][4]             # per colour
     uint8_t buy_n[19]
     uint8_t buy_d[19][3]              # per deck
+    # legal-action tables (derived from the codes above): bit k = code k is legal
+    uint64_t load_ok[4][256]          # [room][cubes on the island per colour, each capped at 3, 2 bits each]
+    uint32_t buy_deck_ok[64]          # [cards left per deck, each capped at 3, 2 bits each]
+    uint32_t buy_money_ok[8]          # [drachmas, capped at 7]
     uint8_t action_track[6]
     int rotation
     int same_island_sail
