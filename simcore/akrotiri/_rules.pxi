@@ -65,6 +65,41 @@ cdef inline void add_link(AState* s, int a, int b) noexcept nogil:
             ra, rb = rb, ra
         s.uf_parent[rb] = <uint16_t>ra
         s.uf_size[ra] += s.uf_size[rb]
+        if s.root_comp[rb] != 255:
+            merge_ports(s, ra, rb)
+
+
+cdef void merge_ports(AState* s, int ra, int rb) noexcept nogil:
+    """Root rb (holding ports) was joined under ra: its ports get root ra and ra's component."""
+    cdef int cb = s.root_comp[rb], ca = s.root_comp[ra], w, q
+    cdef uint64_t bits
+    if ca == 255:
+        ca = cb
+        s.root_comp[ra] = <uint8_t>cb
+    else:
+        for w in range(3):
+            s.comp_ports[ca][w] |= s.comp_ports[cb][w]
+    s.root_comp[rb] = 255
+    for w in range(3):
+        bits = s.comp_ports[cb][w]
+        while bits:
+            q = (w << 6) | <int>__builtin_ctzll(bits)
+            bits &= bits - 1
+            s.port_root[q] = <uint16_t>ra
+            s.port_comp[q] = <uint8_t>ca
+
+
+cdef inline void port_on(AState* s, int q) noexcept nogil:
+    """Port q comes on the table (before its links): a component of its own."""
+    cdef int k = s.n_comp
+    s.n_comp += 1
+    s.comp_ports[k][0] = 0
+    s.comp_ports[k][1] = 0
+    s.comp_ports[k][2] = 0
+    s.comp_ports[k][q >> 6] = (<uint64_t>1) << (q & 63)
+    s.port_comp[q] = <uint8_t>k
+    s.port_root[q] = <uint16_t>(NODE_PORT + q)
+    s.root_comp[NODE_PORT + q] = <uint8_t>k
 
 
 cdef inline void front_add(AState* s, int cell) noexcept nogil:
@@ -167,27 +202,6 @@ cdef void refresh_point(AState* s, int PR, int PC) noexcept nogil:
             C = PC + dc
             if is_land(s, R, C):
                 s.isl_id[R * 32 + C] = <uint16_t>island_id(s, R * 32 + C)
-
-
-cdef void refresh_roots(AState* s) noexcept nogil:
-    """Cache each port's route component: its root, a component number and each component's port bits."""
-    cdef int16_t idx[NNODE]
-    cdef int j, q, r, k
-    memset(idx, 0xff, sizeof(idx))
-    s.n_comp = 0
-    for j in range(s.n_on):
-        q = s.ports_on[j]
-        r = uf_find(s, NODE_PORT + q)
-        s.port_root[q] = <uint16_t>r
-        if idx[r] < 0:
-            idx[r] = s.n_comp
-            s.comp_ports[s.n_comp][0] = 0
-            s.comp_ports[s.n_comp][1] = 0
-            s.comp_ports[s.n_comp][2] = 0
-            s.n_comp += 1
-        k = idx[r]
-        s.port_comp[q] = <uint8_t>k
-        s.comp_ports[k][q >> 6] |= (<uint64_t>1) << (q & 63)
 
 
 cdef void island_ports(const ACfg* c, const AState* s, const int* isl, int n, uint64_t* bits) noexcept nogil:
@@ -317,6 +331,7 @@ cdef void setup(const ACfg* c, AState* s, uint64_t seed) noexcept nogil:
     for i in range(NNODE):
         s.uf_parent[i] = <uint16_t>i
         s.uf_size[i] = 1
+    memset(s.root_comp, 255, sizeof(s.root_comp))
     for X in range(7, 9):
         for Y in range(7, 9):
             s.cell[cell_index(X, Y)] = CELL_START
@@ -340,6 +355,8 @@ cdef void setup(const ACfg* c, AState* s, uint64_t seed) noexcept nogil:
     s.n_on = 2
     s.ports_on[0] = PORT_T0
     s.ports_on[1] = PORT_T1
+    port_on(s, PORT_T0)
+    port_on(s, PORT_T1)
     add_link(s, side_node(7, 7, 0), NODE_R)
     add_link(s, side_node(8, 7, 0), NODE_R)
     add_link(s, side_node(7, 8, 2), NODE_R)
@@ -355,7 +372,6 @@ cdef void setup(const ACfg* c, AState* s, uint64_t seed) noexcept nogil:
     refresh_point(s, 14, 18)
     refresh_point(s, 18, 14)
     refresh_point(s, 18, 18)
-    refresh_roots(s)
     # chance (spec 15.3): tiles, easy, medium, hard, goals
     s.pile_n = NTILE
     for i in range(NTILE):
@@ -409,6 +425,7 @@ cdef void place_tile(const ACfg* c, AState* s, int tile, int rot, int cell) noex
         s.port_q[4 * tile + k] = quarter_index(2 * Y + (lq >> 1), 2 * X + (lq & 1))
         sorted_insert(s.ports_on, s.n_on, 4 * tile + k)
         s.n_on += 1
+        port_on(s, 4 * tile + k)
     for k in range(c.n_links[tile]):
         a = c.link_a[tile][rot][k]
         b = c.link_b[tile][rot][k]
@@ -418,7 +435,6 @@ cdef void place_tile(const ACfg* c, AState* s, int tile, int rot, int cell) noex
     for a in range(2):
         for b in range(2):
             refresh_point(s, 2 * Y + 2 * a, 2 * X + 2 * b)
-    refresh_roots(s)
 
 
 cdef void reach(const AState* s, int start, int blocked, uint8_t* seen) noexcept nogil:

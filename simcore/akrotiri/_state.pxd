@@ -136,9 +136,10 @@ ctypedef struct AState:
     uint16_t uf_size[NNODE]
     uint16_t isl_id[NQ]               # island id (smallest quarter index) of each land quarter
     uint16_t port_root[NPORT]         # union-find root of each port on the table
-    uint8_t n_comp                    # route components holding a port, numbered at each placement
+    uint8_t n_comp                    # component numbers handed out (one per port put on the table)
     uint8_t port_comp[NPORT]          # component number of each port on the table
-    uint64_t comp_ports[NPORT][3]     # ports of each numbered component (bit = port id)
+    uint8_t root_comp[NNODE]          # component number of a union-find root holding ports, 255 none
+    uint64_t comp_ports[NPORT][3]     # ports of each live component (bit = port id)
     uint8_t temple_at[NQ]             # 1 on a quarter holding a temple (either seat)
     uint32_t version                  # bumped by every applied action but movements (policy caches)
     int16_t blk_x                     # cache of piece_labels(): the blocking port, -1 none
