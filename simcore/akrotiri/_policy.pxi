@@ -163,15 +163,13 @@ cdef int best_fit(const ACfg* c, const AState* s, const Ctx* x, const int* isl, 
     return best
 
 
-cdef int dest_slot(const ACfg* c, const AState* s, const Policy* pol, Ctx* x, int q) noexcept nogil:
-    """The Ctx entry of the island of port q: cube value a visit could load and the best dig there."""
-    cdef int iid = s.isl_id[s.port_q[q]], j, n, i, col, take, left
+cdef int dest_new(const ACfg* c, const AState* s, const Policy* pol, Ctx* x, int q, int iid) noexcept nogil:
+    """A new Ctx entry for island iid (of port q): cube value a visit could load and the best dig there."""
+    cdef int j, n, i, col, take, left
     cdef uint32_t tot, w4
     cdef int isl[4]
     cdef int cnt[4]
     cdef double v = 0
-    if x.slot_of[iid] >= 0:
-        return x.slot_of[iid]
     j = x.n_dest
     x.n_dest += 1
     x.dest_id[j] = <uint16_t>iid
@@ -305,7 +303,9 @@ cdef inline double move_value(const ACfg* c, const AState* s, const Policy* pol,
         if mk.thera_buy:
             v += pol.w[F_SAIL_BUY]
         return v
-    j = dest_slot(c, s, pol, x, q)
+    j = x.slot_of[s.isl_id[s.port_q[q]]]
+    if j < 0:
+        j = dest_new(c, s, pol, x, q, s.isl_id[s.port_q[q]])
     if x.room > 0:
         v += x.dest_tc[j]
     v += x.dest_tf[j]
