@@ -65,6 +65,8 @@ ctypedef struct Ctx:
     double dest_tc[NPORT]             # w[sail_cubes] * dest_cubes / 10 (the score's term, same arithmetic)
     double dest_tf[NPORT]             # w[sail_fit] * dest_fit
     int16_t tie[MAXLEGAL]             # indices of the actions tied for the best score
+    uint8_t rect_lm[2][NCARD]         # map_rect() cache per (seat, card): n_lm + 1 when made, 0 none
+    int8_t rect[2][NCARD][4]          # ... rlo, rhi, clo, chi (landmarks only change with n_lm)
 
 
 ctypedef struct MoveK:                # what every movement score of one decision shares
@@ -119,6 +121,8 @@ cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
     """Per-decision context. Movements change nothing it holds but the boat's port, so after a
     movement (same version, same seat) the hand's map regions and the destination entries are kept."""
     cdef int p = s.current, k, tq
+    cdef uint64_t bits
+    cdef int8_t* r
     x.place_cell = -1
     if x.valid and x.version == s.version and x.p == p and s.phase == PH_ACTION:
         return
@@ -131,13 +135,27 @@ cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
     x.nhand = 0
     x.nafford = 0
     x.nlive = 0
-    for k in range(NCARD):
-        if (s.hand[p] >> k) & 1:
-            x.cards[x.nhand] = k
+    bits = s.hand[p]
+    while bits:                            # hand cards in ascending id
+        k = <int>__builtin_ctzll(bits)
+        bits &= bits - 1
+        x.cards[x.nhand] = k
+        r = x.rect[p][k]
+        if x.rect_lm[p][k] != s.n_lm + 1:
             map_rect(c, s, k, p, &x.rlo[x.nhand], &x.rhi[x.nhand], &x.clo[x.nhand], &x.chi[x.nhand])
-            x.nafford += c.card_cost[k] <= s.drachmas[p]
-            x.nlive += x.rhi[x.nhand] > x.rlo[x.nhand] + 1 and x.chi[x.nhand] > x.clo[x.nhand] + 1
-            x.nhand += 1
+            x.rect_lm[p][k] = s.n_lm + 1
+            r[0] = <int8_t>x.rlo[x.nhand]
+            r[1] = <int8_t>x.rhi[x.nhand]
+            r[2] = <int8_t>x.clo[x.nhand]
+            r[3] = <int8_t>x.chi[x.nhand]
+        else:
+            x.rlo[x.nhand] = r[0]
+            x.rhi[x.nhand] = r[1]
+            x.clo[x.nhand] = r[2]
+            x.chi[x.nhand] = r[3]
+        x.nafford += c.card_cost[k] <= s.drachmas[p]
+        x.nlive += x.rhi[x.nhand] > x.rlo[x.nhand] + 1 and x.chi[x.nhand] > x.clo[x.nhand] + 1
+        x.nhand += 1
     x.quads = 0
     for k in range(s.n_temples[p]):
         tq = s.temple_q[p][k]
@@ -497,6 +515,7 @@ cdef int choose_act(const ACfg* c, const AState* s, const Policy* pol, uint64_t*
 cdef void ctx_reset(Ctx* x) noexcept nogil:
     """Once before a Ctx is first used."""
     memset(x.slot_of, 0xff, sizeof(x.slot_of))
+    memset(x.rect_lm, 0, sizeof(x.rect_lm))
     x.n_dest = 0
     x.valid = 0
 
