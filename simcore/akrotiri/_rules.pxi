@@ -975,7 +975,6 @@ cdef int components(const AState* s, int16_t* comp, int without_start) noexcept 
 
 
 cdef void score(const ACfg* c, const AState* s, int16_t out[N_SC][2], int16_t goal_out[2][NGOAL]) noexcept nogil:
-    cdef int16_t comp[NNODE]
     cdef int16_t comp2[NNODE]
     cdef int16_t dist[NNODE]
     cdef int16_t isl_min[NQ]
@@ -990,26 +989,34 @@ cdef void score(const ACfg* c, const AState* s, int16_t out[N_SC][2], int16_t go
         for g in range(NGOAL):
             goal_out[p][g] = 0
     if s.goals[0] != 0 or s.goals[1] != 0:
-        components(s, comp, 0)
-        components(s, comp2, 1)
-        for i in range(NNODE):
-            dist[i] = INF
-        for i in range(NQ):
-            isl_min[i] = INF
+        # route components with the start board (spec 2.8) are the union-find roots (port_root);
+        # the ones without it (spec 2.9) only matter for G07
+        if ((s.goals[0] | s.goals[1]) >> 6) & 1:
+            components(s, comp2, 1)
         for q in range(NPORT):
-            port_isl[q] = island_id(s, s.port_q[q]) if s.port_q[q] >= 0 else -1
-        dist[comp[NODE_PORT + PORT_T0]] = 0
-        dist[comp[NODE_PORT + PORT_T1]] = 0
-        changed = 1
-        while changed:
-            changed = 0
-            for q in range(NPORT):
-                if port_isl[q] >= 0 and dist[comp[NODE_PORT + q]] < isl_min[port_isl[q]]:
-                    isl_min[port_isl[q]] = dist[comp[NODE_PORT + q]]
-            for q in range(NPORT):
-                if port_isl[q] >= 0 and isl_min[port_isl[q]] + 1 < dist[comp[NODE_PORT + q]]:
-                    dist[comp[NODE_PORT + q]] = isl_min[port_isl[q]] + 1
-                    changed = 1
+            port_isl[q] = -1
+        for j in range(s.n_on):
+            q = s.ports_on[j]
+            port_isl[q] = s.isl_id[s.port_q[q]]
+        if (s.goals[0] | s.goals[1]) & 3:  # G01, G02: sea distance from Thera
+            for i in range(NQ):
+                isl_min[i] = INF
+            for j in range(s.n_on):
+                dist[s.port_root[s.ports_on[j]]] = INF
+            dist[s.port_root[PORT_T0]] = 0
+            dist[s.port_root[PORT_T1]] = 0
+            changed = 1
+            while changed:             # relaxed to the fixpoint (the least distances; order is immaterial)
+                changed = 0
+                for j in range(s.n_on):
+                    q = s.ports_on[j]
+                    if dist[s.port_root[q]] < isl_min[port_isl[q]]:
+                        isl_min[port_isl[q]] = dist[s.port_root[q]]
+                for j in range(s.n_on):
+                    q = s.ports_on[j]
+                    if isl_min[port_isl[q]] + 1 < dist[s.port_root[q]]:
+                        dist[s.port_root[q]] = isl_min[port_isl[q]] + 1
+                        changed = 1
         for p in range(2):
             for g in range(NGOAL):
                 if not (s.goals[p] >> g) & 1:
