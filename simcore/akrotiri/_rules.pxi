@@ -159,19 +159,11 @@ cdef void _init_isl_memb() noexcept nogil:
 _init_isl_memb()
 
 
-cdef int island(const AState* s, int q, int* out) noexcept nogil:
+cdef inline int island(const AState* s, int q, int* out) noexcept nogil:
     """Quarters of the island of land quarter q, ascending; returns their number (1..4)."""
     cdef int R = q >> 5, C = q & 31
-    cdef int PR = R + (R & 1), PC = C + (C & 1)
-    cdef int b = (PR - 1) * 32 + (PC - 1)        # the ring's NW quarter; NE b+1, SW b+32, SE b+33
-    cdef int m, st, memb, n = 0
-    if PR >= 1 and PR <= 31 and PC >= 1 and PC <= 31:
-        m = s.land[b] | (s.land[b + 1] << 1) | (s.land[b + 33] << 2) | (s.land[b + 32] << 3)
-    else:
-        m = (is_land(s, PR - 1, PC - 1) | (is_land(s, PR - 1, PC) << 1) | (is_land(s, PR, PC) << 2)
-             | (is_land(s, PR, PC - 1) << 3))
-    st = (0 if C < PC else 1) if R < PR else (3 if C < PC else 2)
-    memb = ISL_MEMB[m][st]
+    cdef int b = (R + (R & 1) - 1) * 32 + (C + (C & 1) - 1)   # the ring's NW quarter; NE b+1, SW b+32, SE b+33
+    cdef int memb = s.isl_memb[q], n = 0
     if memb & 1:
         out[n] = b
         n += 1
@@ -194,14 +186,25 @@ cdef inline int island_id(const AState* s, int q) noexcept nogil:
 
 
 cdef void refresh_point(AState* s, int PR, int PC) noexcept nogil:
-    """Recompute isl_id for the land quarters around grid point (PR, PC) (islands only change there)."""
-    cdef int dr, dc, R, C
-    for dr in range(-1, 1):
-        for dc in range(-1, 1):
-            R = PR + dr
-            C = PC + dc
-            if is_land(s, R, C):
-                s.isl_id[R * 32 + C] = <uint16_t>island_id(s, R * 32 + C)
+    """Recompute isl_memb and isl_id for the land quarters around grid point (PR, PC) (islands only
+    change there): an island is the run of land slots of the ring through the quarter's slot (A-D1)."""
+    cdef int b = (PR - 1) * 32 + (PC - 1)        # ring slots: NW 0 = b, NE 1 = b+1, SE 2 = b+33, SW 3 = b+32
+    cdef int m = (is_land(s, PR - 1, PC - 1) | (is_land(s, PR - 1, PC) << 1) | (is_land(s, PR, PC) << 2)
+                  | (is_land(s, PR, PC - 1) << 3))
+    cdef int st, q, memb, first
+    cdef int slot_q[4]
+    slot_q[0] = b
+    slot_q[1] = b + 1
+    slot_q[2] = b + 33
+    slot_q[3] = b + 32
+    for st in range(4):
+        if not (m >> st) & 1:
+            continue
+        q = slot_q[st]
+        memb = ISL_MEMB[m][st]
+        s.isl_memb[q] = <uint8_t>memb
+        first = b if memb & 1 else (b + 1 if memb & 2 else (b + 32 if memb & 8 else b + 33))
+        s.isl_id[q] = <uint16_t>first
 
 
 cdef void island_ports(const ACfg* c, const AState* s, const int* isl, int n, uint64_t* bits) noexcept nogil:

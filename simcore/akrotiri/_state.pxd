@@ -130,11 +130,12 @@ ctypedef struct AState:
     uint8_t lm_c[NTILE]
     uint8_t lm_t[NTILE]
     uint16_t nbr[NNODE][MAXDEG]
+    uint16_t isl_id[NQ]               # island id (smallest quarter index) of each land quarter (only those are read)
     uint8_t deg[NNODE]
     # derived structures, kept up to date by add_link and place_tile (never part of to_dict)
     uint16_t uf_parent[NNODE]         # union-find over route nodes: route components only ever merge
     uint16_t uf_size[NNODE]
-    uint16_t isl_id[NQ]               # island id (smallest quarter index) of each land quarter
+    uint8_t isl_memb[NQ]              # per land quarter: the ring slots of its island (ISL_MEMB)
     uint16_t port_root[NPORT]         # union-find root of each port on the table
     uint8_t n_comp                    # component numbers handed out (one per port put on the table)
     uint8_t port_comp[NPORT]          # component number of each port on the table
