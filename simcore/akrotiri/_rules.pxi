@@ -324,8 +324,7 @@ cdef void draw_tile(AState* s, int seat) noexcept nogil:
 
 cdef void setup(const ACfg* c, AState* s, uint64_t seed) noexcept nogil:
     cdef int i, d, p, X, Y
-    # zero all but the neighbour lists and the event rows (~27 of 47 KB): only nbr[n][:deg[n]]
-    # and ev[:n_ev] are ever read
+    # zero all but the block from nbr to deg (see _state.pxd) and the event rows (only ev[:n_ev] is read)
     memset(s, 0, <size_t>(<char*>&s.nbr[0][0] - <char*>s))
     memset(&s.deg[0], 0, <size_t>(<char*>&s.ev[0] - <char*>&s.deg[0]))
     rng_seed(s.rng, seed, CHANCE_SALT)
@@ -426,7 +425,7 @@ cdef void place_tile(const ACfg* c, AState* s, int tile, int rot, int cell) noex
     for k in range(c.n_ports[tile]):
         lq = c.port_q[tile][rot][k]
         s.port_q[4 * tile + k] = quarter_index(2 * Y + (lq >> 1), 2 * X + (lq & 1))
-        sorted_insert(s.ports_on, s.n_on, 4 * tile + k)
+        s.ports_on[s.n_on] = 4 * tile + k
         s.n_on += 1
         port_on(s, 4 * tile + k)
     for k in range(c.n_links[tile]):
