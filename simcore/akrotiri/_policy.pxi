@@ -412,7 +412,9 @@ cdef int choose_place(const ACfg* c, const AState* s, const Policy* pol, uint64_
     cdef int i, k, r, a, cell, pc = -1, land, cnt, ties = 0, lo, hi, R0, C0
     cdef const uint8_t* lands = c.land[s.tile[x.p]]
     cdef uint64_t m, q0 = 0, q1 = 0, q2 = 0, q3 = 0, bit
-    cdef double v, bv = -1e300, w = pol.w[F_PLACE_FIT]
+    cdef double v, bv = -1e300, w = pol.w[F_PLACE_FIT], v0
+    cnt = 0
+    v0 = w * cnt
     memset(x.row_mask, 0, sizeof(x.row_mask))
     memset(x.col_mask, 0, sizeof(x.col_mask))
     for k in range(x.nhand):
@@ -436,21 +438,24 @@ cdef int choose_place(const ACfg* c, const AState* s, const Policy* pol, uint64_
             q1 = x.row_mask[R0] & x.col_mask[C0 + 1]
             q2 = x.row_mask[R0 + 1] & x.col_mask[C0]
             q3 = x.row_mask[R0 + 1] & x.col_mask[C0 + 1]
-        land = lands[a & 3]
-        m = 0
-        if land & 1:
-            m |= q0
-        if land & 2:
-            m |= q1
-        if land & 4:
-            m |= q2
-        if land & 8:
-            m |= q3
-        cnt = 0
-        while m:
-            cnt += 1
-            m &= m - 1
-        v = w * cnt
+        if (q0 | q1 | q2 | q3) == 0:
+            v = v0                        # no map fits any quarter of this cell
+        else:
+            land = lands[a & 3]
+            m = 0
+            if land & 1:
+                m |= q0
+            if land & 2:
+                m |= q1
+            if land & 4:
+                m |= q2
+            if land & 8:
+                m |= q3
+            cnt = 0
+            while m:
+                cnt += 1
+                m &= m - 1
+            v = w * cnt
         if v > bv:
             bv = v
             x.tie[0] = <int16_t>i
