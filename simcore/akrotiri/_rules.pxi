@@ -217,10 +217,11 @@ cdef void island_ports(const ACfg* c, const AState* s, const int* isl, int n, ui
         q = isl[i]
         t = s.cell[(((q >> 5) >> 1) << 4) | ((q & 31) >> 1)]
         if t < NTILE:
-            for k in range(c.n_ports[t]):
-                port = 4 * t + k
-                if s.port_q[port] == q:
-                    bits[port >> 6] |= (<uint64_t>1) << (port & 63)
+            k = s.q_ports[q]
+            while k:
+                port = 4 * t + <int>__builtin_ctzll(k)
+                k &= k - 1
+                bits[port >> 6] |= (<uint64_t>1) << (port & 63)
         elif t == CELL_START:
             if q == s.port_q[PORT_T0]:
                 bits[PORT_T0 >> 6] |= (<uint64_t>1) << (PORT_T0 & 63)
@@ -422,9 +423,12 @@ cdef void place_tile(const ACfg* c, AState* s, int tile, int rot, int cell) noex
     sorted_insert(s.lm_rows[t], s.lm_n[t], q >> 5)
     sorted_insert(s.lm_cols[t], s.lm_n[t], q & 31)
     s.lm_n[t] += 1
+    for lq in range(4):
+        s.q_ports[quarter_index(2 * Y + (lq >> 1), 2 * X + (lq & 1))] = 0
     for k in range(c.n_ports[tile]):
         lq = c.port_q[tile][rot][k]
         s.port_q[4 * tile + k] = quarter_index(2 * Y + (lq >> 1), 2 * X + (lq & 1))
+        s.q_ports[s.port_q[4 * tile + k]] |= <uint8_t>(1 << k)
         s.ports_on[s.n_on] = 4 * tile + k
         s.n_on += 1
         port_on(s, 4 * tile + k)

@@ -138,6 +138,7 @@ ctypedef struct AState:
     uint64_t comp_ports[NPORT][3]     # ports of each live component (bit = port id)
     uint8_t blk_label[NPORT]          # pieces of the blocking port's component without it (0: not in it)
     int16_t port_q[NPORT]             # quarter index, -1 when the port is not on the table
+    uint8_t q_ports[NQ]               # per quarter of a placed tile: bit k = its tile's port k is there
     uint8_t deg[NNODE]
     # derived structures, kept up to date by add_link and place_tile (never part of to_dict)
     uint8_t isl_memb[NQ]              # per land quarter: the ring slots of its island (ISL_MEMB)
