@@ -296,7 +296,7 @@ cdef void move_init(const AState* s, const Policy* pol, const Ctx* x, MoveK* mk)
         mk.vcost[cost] += pol.w[F_MOVE_COST] * cost
     mk.tr = pol.w[F_THERA_ROUTE] * x.cargo
     mk.st = pol.w[F_SAIL_THERA] * x.cargo
-    mk.root_t0 = s.port_root[PORT_T0]
+    mk.root_t0 = s.port_root[PORT_T0] if x.cargo > 0 else 0xffff   # no root: thera_route needs cargo
     mk.thera_buy = x.nhand < 2 and s.drachmas[x.p] >= 1
     mk.blocked = s.deg[NODE_PORT + k] >= 2 and s.port_root[k] == s.port_root[s.port[x.p]]
     mk.mylab = 0
@@ -314,9 +314,9 @@ cdef inline double move_value(const ACfg* c, const AState* s, const Policy* pol,
     if sail and mk.blocked and mk.labels[q] != mk.mylab:
         cost += 1
     v = mk.vcost[cost]
-    if x.cargo > 0 and s.port_root[q] == mk.root_t0:
+    if s.port_root[q] == mk.root_t0:
         v += mk.tr
-    if q == PORT_T0 or q == PORT_T1:
+    if q >= PORT_T0:                       # T0 or T1
         v += mk.st
         if mk.thera_buy:
             v += pol.w[F_SAIL_BUY]

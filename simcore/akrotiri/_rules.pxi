@@ -576,6 +576,7 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
     cdef int nisl, my_isl, base, opp, room, cost, cnt, nrot, j, root, blocked, my_lab = 0
     cdef uint64_t ib[3]
     cdef uint64_t bits
+    cdef uint32_t tot, w4
     cdef int have[4]
     cdef uint8_t seen1[NNODE]
     if s.phase == PH_OVER:
@@ -664,10 +665,12 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
                 bits &= bits - 1
     if s.actions >= 1:
         room = 3 - (s.cargo[p][0] + s.cargo[p][1] + s.cargo[p][2] + s.cargo[p][3])
+        tot = 0
+        for i in range(nisl):             # the 4 colour counts as bytes of one word (each < 256)
+            memcpy(&w4, s.cubes[isl[i]], 4)
+            tot += w4
         for col in range(4):
-            have[col] = 0
-            for i in range(nisl):
-                have[col] += s.cubes[isl[i]][col]
+            have[col] = (tot >> (8 * col)) & 255
         if room > 0 and have[0] + have[1] + have[2] + have[3] > 0:
             bits = c.load_ok[room][cap3(have[0]) | (cap3(have[1]) << 2) | (cap3(have[2]) << 4) | (cap3(have[3]) << 6)]
             while bits:                   # load codes in ascending order
@@ -987,7 +990,8 @@ cdef void score(const ACfg* c, const AState* s, int16_t out[N_SC][2], int16_t go
     cdef int port_isl[NPORT]
     cdef int isl[4]
     cdef int isl2[4]
-    cdef int p, k, g, q, q2, i, j, n, n2, changed, pts, total, types, nt, best, pieces, okc, linked
+    cdef int p, k, g, q, q2, i, j, n, n2, changed, pts, total, types, nt, best, pieces, okc, linked, na, jj
+    cdef int pa[NPORT]
     cdef int cells[4]
     cdef int INF = 10000
     cdef int tq, quad
@@ -1076,16 +1080,21 @@ cdef void score(const ACfg* c, const AState* s, int16_t out[N_SC][2], int16_t go
                             total += pts * (nt == 0)
                         elif g == 6:       # G07 isolated
                             linked = 0
+                            na = 0             # the ports of this temple's island
+                            for jj in range(s.n_on):
+                                if port_isl[s.ports_on[jj]] == isl[0]:
+                                    pa[na] = s.ports_on[jj]
+                                    na += 1
                             for j in range(s.n_temples[p]):
                                 n2 = island(s, s.temple_q[p][j], isl2)
                                 if isl2[0] == isl[0]:
                                     continue
-                                for q in range(NPORT):
-                                    if port_isl[q] != isl[0]:
-                                        continue
-                                    for q2 in range(NPORT):
-                                        if port_isl[q2] == isl2[0] and comp2[NODE_PORT + q] == comp2[NODE_PORT + q2]:
-                                            linked = 1
+                                for jj in range(s.n_on):
+                                    q2 = s.ports_on[jj]
+                                    if port_isl[q2] == isl2[0]:
+                                        for i in range(na):
+                                            if comp2[NODE_PORT + pa[i]] == comp2[NODE_PORT + q2]:
+                                                linked = 1
                             total += pts * (not linked)
                         elif g == 7:
                             total += pts * (not completed(s, isl, n))
