@@ -46,7 +46,8 @@ ctypedef struct Policy:
 ctypedef struct Ctx:
     int valid                         # the fields below 'version' hold for (version, p)
     uint32_t version
-    int p, cargo, room, nhand, nafford, nlive, thera_q
+    int p, cargo, room, nhand, nlive, thera_q
+    int nafford                       # affordable hand maps that some quarter satisfies (else no sail_fit)
     int cards[NCARD]                  # hand cards
     int rlo[NCARD]                    # satisfied iff rlo < r < rhi and clo < c < chi (per hand slot)
     int rhi[NCARD]
@@ -120,7 +121,7 @@ cdef inline int rect_has(const Ctx* x, int k, int q) noexcept nogil:
 cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
     """Per-decision context. Movements change nothing it holds but the boat's port, so after a
     movement (same version, same seat) the hand's map regions and the destination entries are kept."""
-    cdef int p = s.current, k, tq
+    cdef int p = s.current, k, tq, live
     cdef uint64_t bits
     cdef int8_t* r
     x.place_cell = -1
@@ -153,8 +154,9 @@ cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
             x.rhi[x.nhand] = r[1]
             x.clo[x.nhand] = r[2]
             x.chi[x.nhand] = r[3]
-        x.nafford += c.card_cost[k] <= s.drachmas[p]
-        x.nlive += x.rhi[x.nhand] > x.rlo[x.nhand] + 1 and x.chi[x.nhand] > x.clo[x.nhand] + 1
+        live = x.rhi[x.nhand] > x.rlo[x.nhand] + 1 and x.chi[x.nhand] > x.clo[x.nhand] + 1
+        x.nafford += live & <int>(c.card_cost[k] <= s.drachmas[p])
+        x.nlive += live
         x.nhand += 1
     x.quads = 0
     for k in range(s.n_temples[p]):
@@ -520,6 +522,16 @@ cdef int choose_act(const ACfg* c, const AState* s, const Policy* pol, uint64_t*
 cdef void ctx_reset(Ctx* x) noexcept nogil:
     """Once before a Ctx is first used."""
     memset(x.slot_of, 0xff, sizeof(x.slot_of))
+    memset(x.rect_lm, 0, sizeof(x.rect_lm))
+    x.n_dest = 0
+    x.valid = 0
+
+
+cdef void ctx_new_game(Ctx* x) noexcept nogil:
+    """Before each game with a Ctx used before: nothing of the last game's position is kept."""
+    cdef int k
+    for k in range(x.n_dest):
+        x.slot_of[x.dest_id[k]] = -1
     memset(x.rect_lm, 0, sizeof(x.rect_lm))
     x.n_dest = 0
     x.valid = 0
