@@ -548,7 +548,8 @@ cdef int choose_action(const ACfg* c, const AState* s, const Policy* pol, uint64
     if ((s.phase == PH_PLACE and (pol.w[F_PLACE_FIT] == 0 or s.hand[s.current] == 0))
             or (s.phase == PH_CUBE and pol.w[F_CUBE_VALUE] == 0)):
         return buf[rng_below(prng, n)]     # every action scores 0: all tie
-    ctx_init(c, s, x)
+    if s.phase != PH_CUBE:                 # the second cube's score reads only the market
+        ctx_init(c, s, x)
     if s.phase == PH_PLACE:
         return choose_place(c, s, pol, prng, buf, n, x)
     if s.phase == PH_ACTION:

@@ -575,6 +575,7 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
     cdef int isl[4]
     cdef int nisl, my_isl, base, opp, room, cost, cnt, nrot, j, root, blocked, my_lab = 0
     cdef uint64_t ib[3]
+    cdef uint64_t excl[3]
     cdef uint64_t bits
     cdef uint32_t tot, w4
     cdef int have[4]
@@ -639,26 +640,29 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
             my_lab = lab[s.port[p]]
         island_ports(c, s, isl, nisl, ib)
         k = s.port_comp[s.port[p]]
+        excl[0] = 0                       # never the boat's own port or the opponent's
+        excl[1] = 0
+        excl[2] = 0
+        excl[s.port[p] >> 6] |= (<uint64_t>1) << (s.port[p] & 63)
+        excl[opp >> 6] |= (<uint64_t>1) << (opp & 63)
         for i in range(3):                # sea moves: the ports of the component, not on this island
-            bits = s.comp_ports[k][i]
+            bits = s.comp_ports[k][i] & ~excl[i]
             if not c.same_island_sail:
                 bits &= ~ib[i]
-            if i == s.port[p] >> 6:
-                bits &= ~((<uint64_t>1) << (s.port[p] & 63))
-            if i == opp >> 6:
-                bits &= ~((<uint64_t>1) << (opp & 63))
-            while bits:
-                q = (i << 6) | <int>__builtin_ctzll(bits)
-                bits &= bits - 1
-                if not blocked or lab[q] == my_lab:
-                    out[n] = A_SAIL + q
+            if blocked:
+                while bits:
+                    q = (i << 6) | <int>__builtin_ctzll(bits)
+                    bits &= bits - 1
+                    if lab[q] == my_lab:
+                        out[n] = A_SAIL + q
+                        n += 1
+            else:
+                while bits:
+                    out[n] = A_SAIL + ((i << 6) | <int>__builtin_ctzll(bits))
                     n += 1
+                    bits &= bits - 1
         for i in range(3):                # transports: the other ports of this island
-            bits = ib[i]
-            if i == s.port[p] >> 6:
-                bits &= ~((<uint64_t>1) << (s.port[p] & 63))
-            if i == opp >> 6:
-                bits &= ~((<uint64_t>1) << (opp & 63))
+            bits = ib[i] & ~excl[i]
             while bits:
                 out[n] = A_TRANSPORT + ((i << 6) | <int>__builtin_ctzll(bits))
                 n += 1
