@@ -308,12 +308,13 @@ cdef void move_init(const AState* s, const Policy* pol, const Ctx* x, MoveK* mk)
 
 
 cdef inline double move_value(const ACfg* c, const AState* s, const Policy* pol, Ctx* x, const MoveK* mk,
-                              int q, int sail) noexcept nogil:
-    """A sea move (sail) or transport to port q: move_cost, thera_route, then sail_thera and sail_buy
-    (Thera) or sail_cubes and sail_fit (the destination island's entry), summed in this order."""
+                              int q, int label_test) noexcept nogil:
+    """A sea move or transport to port q: move_cost, thera_route, then sail_thera and sail_buy (Thera)
+    or sail_cubes and sail_fit (the destination island's entry), summed in this order. label_test: a
+    sea move while the opponent's port blocks, so passing it costs 1 more."""
     cdef int j, cost = mk.base
     cdef double v
-    if sail and mk.blocked and mk.labels[q] != mk.mylab:
+    if label_test and mk.labels[q] != mk.mylab:
         cost += 1
     v = mk.vcost[cost]
     if s.port_root[q] == mk.root_t0:
@@ -372,7 +373,7 @@ cdef double action_value(const ACfg* c, const AState* s, const Policy* pol, Ctx*
     if a >= A_SAIL and a < A_LOAD:
         move_init(s, pol, x, &mk)
         return move_value(c, s, pol, x, &mk, a - A_SAIL if a < A_TRANSPORT else a - A_TRANSPORT,
-                          a < A_TRANSPORT)
+                          a < A_TRANSPORT and mk.blocked)
     if a >= A_LOAD and a < A_EXCAVATE:
         k = a - A_LOAD
         for col in range(4):
@@ -493,9 +494,14 @@ cdef int choose_act(const ACfg* c, const AState* s, const Policy* pol, uint64_t*
         i += 1
     if i < n and buf[i] < A_LOAD:
         move_init(s, pol, x, &mk)
-        while i < n and buf[i] < A_TRANSPORT:
-            take_best(move_value(c, s, pol, x, &mk, buf[i] - A_SAIL, 1), i, &bv, &ties, x)
-            i += 1
+        if mk.blocked:                     # (two loops: the label test only where it can matter)
+            while i < n and buf[i] < A_TRANSPORT:
+                take_best(move_value(c, s, pol, x, &mk, buf[i] - A_SAIL, 1), i, &bv, &ties, x)
+                i += 1
+        else:
+            while i < n and buf[i] < A_TRANSPORT:
+                take_best(move_value(c, s, pol, x, &mk, buf[i] - A_SAIL, 0), i, &bv, &ties, x)
+                i += 1
         while i < n and buf[i] < A_LOAD:
             take_best(move_value(c, s, pol, x, &mk, buf[i] - A_TRANSPORT, 0), i, &bv, &ties, x)
             i += 1
