@@ -217,7 +217,9 @@ cdef int dest_new(const ACfg* c, const AState* s, const Policy* pol, Ctx* x, int
                 left -= 1
     x.dest_cubes[j] = v
     x.dest_fit[j] = best_fit(c, s, x, isl, n) if x.nafford > 0 else 0
-    x.dest_tc[j] = pol.w[F_SAIL_CUBES] * x.dest_cubes[j] / 10.0
+    # with a full boat the score leaves sail_cubes out; adding 0.0 instead changes at most the sign
+    # of a zero, which no comparison of scores sees
+    x.dest_tc[j] = pol.w[F_SAIL_CUBES] * x.dest_cubes[j] / 10.0 if x.room > 0 else 0.0
     x.dest_tf[j] = pol.w[F_SAIL_FIT] * x.dest_fit[j]
     return j
 
@@ -327,8 +329,7 @@ cdef inline double move_value(const ACfg* c, const AState* s, const Policy* pol,
     j = x.slot_of[s.isl_id[s.port_q[q]]]
     if j < 0:
         j = dest_new(c, s, pol, x, q, s.isl_id[s.port_q[q]])
-    if x.room > 0:
-        v += x.dest_tc[j]
+    v += x.dest_tc[j]
     v += x.dest_tf[j]
     return v
 
