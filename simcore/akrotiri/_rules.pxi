@@ -590,8 +590,14 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
                 while bits:
                     cell = (i << 6) | <int>__builtin_ctzll(bits)
                     bits &= bits - 1
-                    for r in range(nrot):
-                        out[n] = A_PLACE + cell * 4 + r
+                    if nrot == 4:
+                        out[n] = A_PLACE + cell * 4
+                        out[n + 1] = A_PLACE + cell * 4 + 1
+                        out[n + 2] = A_PLACE + cell * 4 + 2
+                        out[n + 3] = A_PLACE + cell * 4 + 3
+                        n += 4
+                    else:
+                        out[n] = A_PLACE + cell * 4
                         n += 1
             return n
         for cell in range(NCELL):
