@@ -518,6 +518,13 @@ cdef int choose_act(const ACfg* c, const AState* s, const Policy* pol, uint64_t*
                         if s.lm_n[c.req_type[card][j]] < c.req_n[card][j]:
                             need[c.req_type[card][j]] += c.req_n[card][j] - s.lm_n[c.req_type[card][j]]
             take_best(pol.w[F_ORACLE] + pol.w[F_ORACLE_NEED] * need[a - A_ORACLE], i, &bv, &ties, x)
+        elif a >= A_BUY and a < A_ORACLE:  # as in action_value()
+            k = a - A_BUY
+            if x.nlive >= 2 or s.drachmas[x.p] - PURCHASE[c.buy_n[k]] < 2:
+                take_best(-5.0, i, &bv, &ties, x)
+            else:
+                take_best(pol.w[F_BUY] * c.buy_n[k] + pol.w[F_BUY_HARD] * (c.buy_d[k][1] + c.buy_d[k][2])
+                          + pol.w[F_BUY_GOLD] * c.buy_d[k][2] - 0.5 * PURCHASE[c.buy_n[k]], i, &bv, &ties, x)
         else:
             take_best(action_value(c, s, pol, x, a), i, &bv, &ties, x)
         i += 1
