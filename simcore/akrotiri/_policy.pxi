@@ -518,7 +518,11 @@ cdef int choose_act(const ACfg* c, const AState* s, const Policy* pol, uint64_t*
                         if s.lm_n[c.req_type[card][j]] < c.req_n[card][j]:
                             need[c.req_type[card][j]] += c.req_n[card][j] - s.lm_n[c.req_type[card][j]]
             take_best(pol.w[F_ORACLE] + pol.w[F_ORACLE_NEED] * need[a - A_ORACLE], i, &bv, &ties, x)
-        elif a >= A_BUY and a < A_ORACLE:  # as in action_value()
+        elif a >= A_UNLOAD:                # as in action_value()
+            take_best(-3.0, i, &bv, &ties, x)
+        elif a >= A_SELL:
+            take_best(pol.w[F_SELL_VALUE] * MARKET[s.out[a - A_SELL] - 1], i, &bv, &ties, x)
+        elif a >= A_BUY and a < A_ORACLE:
             k = a - A_BUY
             if x.nlive >= 2 or s.drachmas[x.p] - PURCHASE[c.buy_n[k]] < 2:
                 take_best(-5.0, i, &bv, &ties, x)
