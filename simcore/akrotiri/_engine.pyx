@@ -82,6 +82,7 @@ cdef class CConfig:
             c.buy_n[k] = len(code)
             for d in code:
                 c.buy_d[k][d] += 1
+        legal_tables(c)
         for i, v in enumerate(cfg.action_track):
             c.action_track[i] = v
         c.rotation = bool(cfg.tile_rotation)
@@ -560,18 +561,18 @@ cdef State _from_dict(d, config):
 # ------------------------------------------------------------------ batch kernel
 
 cdef int play_game(const ACfg* c, AState* s, uint64_t seed, const Policy* pol,
-                   int16_t* record, int max_record) noexcept nogil:
-    """Play one whole game with the seats' policies; return the number of decisions."""
+                   int16_t* record, int max_record, Ctx* ctx) noexcept nogil:
+    """Play one whole game with the seats' policies (ctx: a context made by ctx_reset, reused from
+    game to game); return the number of decisions."""
     cdef int16_t buf[MAXLEGAL]
     cdef uint64_t prng[4]
-    cdef Ctx ctx
     cdef int n, a, k = 0
-    ctx_reset(&ctx)
+    ctx_new_game(ctx)
     setup(c, s, seed)
     rng_seed(prng, seed, POLICY_SALT)
     n = advance(c, s, buf)
     while n > 0:
-        a = choose_action(c, s, &pol[s.current], prng, buf, n, &ctx)
+        a = choose_action(c, s, &pol[s.current], prng, buf, n, ctx)
         if record != NULL and k < max_record:
             record[k] = a
         k += 1
@@ -670,13 +671,17 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
     cdef int8_t[::1] ev_colour = ev_cols["colour"], ev_price = ev_cols["price"], ev_qty = ev_cols["quantity"]
     cdef int8_t[::1] ev_goal = ev_cols["goal"]
     cdef AState* st = <AState*>malloc(sizeof(AState))
+    cdef Ctx* ctx = <Ctx*>malloc(sizeof(Ctx))
     cdef int16_t out[N_SC][2]
     cdef int16_t gout[2][NGOAL]
     cdef Event* ev
     try:
+        if st == NULL or ctx == NULL:
+            raise MemoryError()
+        ctx_reset(ctx)
         with nogil:
             for g in range(G):
-                g_dec[g] = play_game(c, st, sd[g], pol, NULL, 0)
+                g_dec[g] = play_game(c, st, sd[g], pol, NULL, 0, ctx)
                 score(c, st, out, gout)
                 nwin = 0
                 for p in range(2):
@@ -737,6 +742,7 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
                                 e += 1
     finally:
         free(st)
+        free(ctx)
     games = {"seed": np.asarray(sd).copy(), "decisions": g_dec_a, "turns": g_turns_a,
              "end_trigger": g_trig_a, "tiles_placed": g_tiles_a, "winners": g_win_a, "n_winners": g_nwin_a}
     names = SCORE_CATEGORIES + ("total",)
@@ -757,9 +763,11 @@ def play_actions(players, seed, policies=None, config=None, **settings):
     rec = np.zeros(65536, dtype=np.int16)
     cdef int16_t[::1] r = rec
     cdef AState* st = <AState*>malloc(sizeof(AState))
+    cdef Ctx ctx
     cdef int n
+    ctx_reset(&ctx)
     try:
-        n = play_game(&cc.c, st, <uint64_t>int(seed), pol, &r[0], 65536)
+        n = play_game(&cc.c, st, <uint64_t>int(seed), pol, &r[0], 65536, &ctx)
     finally:
         free(st)
     return [int(x) for x in rec[:min(n, 65536)]]

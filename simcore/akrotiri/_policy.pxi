@@ -46,7 +46,8 @@ ctypedef struct Policy:
 ctypedef struct Ctx:
     int valid                         # the fields below 'version' hold for (version, p)
     uint32_t version
-    int p, cargo, room, nhand, nafford, nlive, thera_q, blocked, have_seen
+    int p, cargo, room, nhand, nlive, thera_q
+    int nafford                       # affordable hand maps that some quarter satisfies (else no sail_fit)
     int cards[NCARD]                  # hand cards
     int rlo[NCARD]                    # satisfied iff rlo < r < rhi and clo < c < chi (per hand slot)
     int rhi[NCARD]
@@ -55,13 +56,26 @@ ctypedef struct Ctx:
     int quads                         # quadrants of own temples (bits)
     int place_cell                    # cell whose quarter masks are in place_mask, -1 none
     uint64_t place_mask[4]            # per local quarter of place_cell: hand slots fitting there
+    uint64_t row_mask[32]             # per quarter row: hand slots whose rectangle spans it (placements)
+    uint64_t col_mask[32]             # per quarter column: likewise
     int n_dest                        # destination islands evaluated so far
     int16_t slot_of[NQ]               # island id -> entry, -1 none (reset entry by entry)
     uint16_t dest_id[NPORT]
     double dest_cubes[NPORT]
     int dest_fit[NPORT]
-    const uint8_t* labels
+    double dest_tc[NPORT]             # w[sail_cubes] * dest_cubes / 10 (the score's term, same arithmetic)
+    double dest_tf[NPORT]             # w[sail_fit] * dest_fit
     int16_t tie[MAXLEGAL]             # indices of the actions tied for the best score
+    uint8_t rect_lm[2][NCARD]         # map_rect() cache per (seat, card): n_lm + 1 when made, 0 none
+    int8_t rect[2][NCARD][4]          # ... rlo, rhi, clo, chi (landmarks only change with n_lm)
+
+
+ctypedef struct MoveK:                # what every movement score of one decision shares
+    double vcost[3]                   # 0 + w[move_cost] * cost, for cost 0, 1, 2
+    double tr                         # w[thera_route] * cargo
+    double st                         # w[sail_thera] * cargo
+    int base, blocked, mylab, root_t0, thera_buy
+    const uint8_t* labels
 
 
 cdef void map_rect(const ACfg* c, const AState* s, int card, int seat,
@@ -107,10 +121,10 @@ cdef inline int rect_has(const Ctx* x, int k, int q) noexcept nogil:
 cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
     """Per-decision context. Movements change nothing it holds but the boat's port, so after a
     movement (same version, same seat) the hand's map regions and the destination entries are kept."""
-    cdef int p = s.current, k, tq
+    cdef int p = s.current, k, tq, live
+    cdef uint64_t bits
+    cdef int8_t* r
     x.place_cell = -1
-    x.have_seen = 0
-    x.blocked = 0
     if x.valid and x.version == s.version and x.p == p and s.phase == PH_ACTION:
         return
     x.valid = s.phase == PH_ACTION
@@ -122,13 +136,28 @@ cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
     x.nhand = 0
     x.nafford = 0
     x.nlive = 0
-    for k in range(NCARD):
-        if (s.hand[p] >> k) & 1:
-            x.cards[x.nhand] = k
+    bits = s.hand[p]
+    while bits:                            # hand cards in ascending id
+        k = <int>__builtin_ctzll(bits)
+        bits &= bits - 1
+        x.cards[x.nhand] = k
+        r = x.rect[p][k]
+        if x.rect_lm[p][k] != s.n_lm + 1:
             map_rect(c, s, k, p, &x.rlo[x.nhand], &x.rhi[x.nhand], &x.clo[x.nhand], &x.chi[x.nhand])
-            x.nafford += c.card_cost[k] <= s.drachmas[p]
-            x.nlive += x.rhi[x.nhand] > x.rlo[x.nhand] + 1 and x.chi[x.nhand] > x.clo[x.nhand] + 1
-            x.nhand += 1
+            x.rect_lm[p][k] = s.n_lm + 1
+            r[0] = <int8_t>x.rlo[x.nhand]
+            r[1] = <int8_t>x.rhi[x.nhand]
+            r[2] = <int8_t>x.clo[x.nhand]
+            r[3] = <int8_t>x.chi[x.nhand]
+        else:
+            x.rlo[x.nhand] = r[0]
+            x.rhi[x.nhand] = r[1]
+            x.clo[x.nhand] = r[2]
+            x.chi[x.nhand] = r[3]
+        live = x.rhi[x.nhand] > x.rlo[x.nhand] + 1 and x.chi[x.nhand] > x.clo[x.nhand] + 1
+        x.nafford += live & <int>(c.card_cost[k] <= s.drachmas[p])
+        x.nlive += live
+        x.nhand += 1
     x.quads = 0
     for k in range(s.n_temples[p]):
         tq = s.temple_q[p][k]
@@ -154,15 +183,13 @@ cdef int best_fit(const ACfg* c, const AState* s, const Ctx* x, const int* isl, 
     return best
 
 
-cdef int dest_slot(const ACfg* c, const AState* s, Ctx* x, int q) noexcept nogil:
-    """The Ctx entry of the island of port q: cube value a visit could load and the best dig there."""
-    cdef int iid = s.isl_id[s.port_q[q]], j, n, i, col, take, left
+cdef int dest_new(const ACfg* c, const AState* s, const Policy* pol, Ctx* x, int q, int iid) noexcept nogil:
+    """A new Ctx entry for island iid (of port q): cube value a visit could load and the best dig there."""
+    cdef int j, n, i, col, take, left
     cdef uint32_t tot, w4
     cdef int isl[4]
     cdef int cnt[4]
     cdef double v = 0
-    if x.slot_of[iid] >= 0:
-        return x.slot_of[iid]
     j = x.n_dest
     x.n_dest += 1
     x.dest_id[j] = <uint16_t>iid
@@ -190,6 +217,10 @@ cdef int dest_slot(const ACfg* c, const AState* s, Ctx* x, int q) noexcept nogil
                 left -= 1
     x.dest_cubes[j] = v
     x.dest_fit[j] = best_fit(c, s, x, isl, n) if x.nafford > 0 else 0
+    # with a full boat the score leaves sail_cubes out; adding 0.0 instead changes at most the sign
+    # of a zero, which no comparison of scores sees
+    x.dest_tc[j] = pol.w[F_SAIL_CUBES] * x.dest_cubes[j] / 10.0 if x.room > 0 else 0.0
+    x.dest_tf[j] = pol.w[F_SAIL_FIT] * x.dest_fit[j]
     return j
 
 
@@ -260,33 +291,46 @@ cdef double goal_keep_value(const ACfg* c, const AState* s, const Ctx* x, int g)
     return pts * (now + 0.5 * left)
 
 
-cdef double move_value(const ACfg* c, const AState* s, const Policy* pol, Ctx* x, int a) noexcept nogil:
-    cdef int q, j, cost, k
-    cdef double v = 0
-    cdef int sail = a < A_TRANSPORT
-    q = a - A_SAIL if sail else a - A_TRANSPORT
-    cost = 0 if s.bonus else 1
-    if sail:
-        if not x.have_seen:
-            x.have_seen = 1
-            k = s.port[1 - x.p]
-            x.blocked = s.deg[NODE_PORT + k] >= 2 and s.port_root[k] == s.port_root[s.port[x.p]]
-            if x.blocked:
-                x.labels = piece_labels(s, k)
-        if x.blocked and x.labels[q] != x.labels[s.port[x.p]]:
-            cost += 1
-    v += pol.w[F_MOVE_COST] * cost
-    if x.cargo > 0 and s.port_root[q] == s.port_root[PORT_T0]:
-        v += pol.w[F_THERA_ROUTE] * x.cargo
-    if q == PORT_T0 or q == PORT_T1:
-        v += pol.w[F_SAIL_THERA] * x.cargo
-        if x.nhand < 2 and s.drachmas[x.p] >= 1:
+cdef void move_init(const AState* s, const Policy* pol, const Ctx* x, MoveK* mk) noexcept nogil:
+    """The terms every movement score of this decision shares (each computed as the score computes it)."""
+    cdef int k = s.port[1 - x.p], cost
+    mk.base = 0 if s.bonus else 1
+    for cost in range(3):
+        mk.vcost[cost] = 0
+        mk.vcost[cost] += pol.w[F_MOVE_COST] * cost
+    mk.tr = pol.w[F_THERA_ROUTE] * x.cargo
+    mk.st = pol.w[F_SAIL_THERA] * x.cargo
+    mk.root_t0 = s.port_root[PORT_T0] if x.cargo > 0 else 0xffff   # no root: thera_route needs cargo
+    mk.thera_buy = x.nhand < 2 and s.drachmas[x.p] >= 1
+    mk.blocked = s.deg[NODE_PORT + k] >= 2 and s.port_root[k] == s.port_root[s.port[x.p]]
+    mk.mylab = 0
+    if mk.blocked:
+        mk.labels = piece_labels(s, k)
+        mk.mylab = mk.labels[s.port[x.p]]
+
+
+cdef inline double move_value(const ACfg* c, const AState* s, const Policy* pol, Ctx* x, const MoveK* mk,
+                              int q, int label_test) noexcept nogil:
+    """A sea move or transport to port q: move_cost, thera_route, then sail_thera and sail_buy (Thera)
+    or sail_cubes and sail_fit (the destination island's entry), summed in this order. label_test: a
+    sea move while the opponent's port blocks, so passing it costs 1 more."""
+    cdef int j, cost = mk.base
+    cdef double v
+    if label_test and mk.labels[q] != mk.mylab:
+        cost += 1
+    v = mk.vcost[cost]
+    if s.port_root[q] == mk.root_t0:
+        v += mk.tr
+    if q >= PORT_T0:                       # T0 or T1
+        v += mk.st
+        if mk.thera_buy:
             v += pol.w[F_SAIL_BUY]
         return v
-    j = dest_slot(c, s, x, q)
-    if x.room > 0:
-        v += pol.w[F_SAIL_CUBES] * x.dest_cubes[j] / 10.0
-    v += pol.w[F_SAIL_FIT] * x.dest_fit[j]
+    j = x.slot_of[s.isl_id[s.port_q[q]]]
+    if j < 0:
+        j = dest_new(c, s, pol, x, q, s.isl_id[s.port_q[q]])
+    v += x.dest_tc[j]
+    v += x.dest_tf[j]
     return v
 
 
@@ -317,6 +361,7 @@ cdef double action_value(const ACfg* c, const AState* s, const Policy* pol, Ctx*
     cdef int p = x.p, k, col, card, n, i
     cdef double v = 0
     cdef int isl[4]
+    cdef MoveK mk
     if a == A_END:
         return pol.w[F_END]
     if s.phase == PH_PLACE:
@@ -327,7 +372,9 @@ cdef double action_value(const ACfg* c, const AState* s, const Policy* pol, Ctx*
     if s.phase == PH_GOAL:
         return pol.w[F_GOAL_KEEP] * goal_keep_value(c, s, x, s.options[a - A_GOAL])
     if a >= A_SAIL and a < A_LOAD:
-        return move_value(c, s, pol, x, a)
+        move_init(s, pol, x, &mk)
+        return move_value(c, s, pol, x, &mk, a - A_SAIL if a < A_TRANSPORT else a - A_TRANSPORT,
+                          a < A_TRANSPORT and mk.blocked)
     if a >= A_LOAD and a < A_EXCAVATE:
         k = a - A_LOAD
         for col in range(4):
@@ -362,9 +409,148 @@ cdef double action_value(const ACfg* c, const AState* s, const Policy* pol, Ctx*
     return -3.0          # unload
 
 
+cdef int choose_place(const ACfg* c, const AState* s, const Policy* pol, uint64_t* prng,
+                      const int16_t* buf, int n, Ctx* x) noexcept nogil:
+    """The heuristic's placement: place_value() of every legal placement, with the hand slots fitting
+    a quarter taken from per-row and per-column masks of the map rectangles (same scores, same ties)."""
+    cdef int i, k, r, a, cell, pc = -1, land, cnt, ties = 0, lo, hi, R0, C0
+    cdef const uint8_t* lands = c.land[s.tile[x.p]]
+    cdef uint64_t m, q0 = 0, q1 = 0, q2 = 0, q3 = 0, bit
+    cdef double v, bv = -1e300, w = pol.w[F_PLACE_FIT], v0
+    cnt = 0
+    v0 = w * cnt
+    memset(x.row_mask, 0, sizeof(x.row_mask))
+    memset(x.col_mask, 0, sizeof(x.col_mask))
+    for k in range(x.nhand):
+        bit = (<uint64_t>1) << k
+        lo = x.rlo[k] + 1 if x.rlo[k] >= 0 else 0
+        hi = x.rhi[k] if x.rhi[k] <= 32 else 32
+        for r in range(lo, hi):
+            x.row_mask[r] |= bit
+        lo = x.clo[k] + 1 if x.clo[k] >= 0 else 0
+        hi = x.chi[k] if x.chi[k] <= 32 else 32
+        for r in range(lo, hi):
+            x.col_mask[r] |= bit
+    for i in range(n):
+        a = buf[i] - A_PLACE
+        cell = a >> 2
+        if cell != pc:
+            pc = cell
+            R0 = (cell >> 4) << 1
+            C0 = (cell & 15) << 1
+            q0 = x.row_mask[R0] & x.col_mask[C0]
+            q1 = x.row_mask[R0] & x.col_mask[C0 + 1]
+            q2 = x.row_mask[R0 + 1] & x.col_mask[C0]
+            q3 = x.row_mask[R0 + 1] & x.col_mask[C0 + 1]
+        if (q0 | q1 | q2 | q3) == 0:
+            v = v0                        # no map fits any quarter of this cell
+        else:
+            land = lands[a & 3]
+            m = 0
+            if land & 1:
+                m |= q0
+            if land & 2:
+                m |= q1
+            if land & 4:
+                m |= q2
+            if land & 8:
+                m |= q3
+            cnt = 0
+            while m:
+                cnt += 1
+                m &= m - 1
+            v = w * cnt
+        if v > bv:
+            bv = v
+            x.tie[0] = <int16_t>i
+            ties = 1
+        elif v == bv:
+            x.tie[ties] = <int16_t>i
+            ties += 1
+    if ties == 1:
+        return buf[x.tie[0]]
+    return buf[x.tie[rng_below(prng, ties)]]
+
+
+cdef inline void take_best(double v, int i, double* bv, int* ties, Ctx* x) noexcept nogil:
+    if v > bv[0]:
+        bv[0] = v
+        x.tie[0] = <int16_t>i
+        ties[0] = 1
+    elif v == bv[0]:
+        x.tie[ties[0]] = <int16_t>i
+        ties[0] += 1
+
+
+cdef int choose_act(const ACfg* c, const AState* s, const Policy* pol, uint64_t* prng,
+                    const int16_t* buf, int n, Ctx* x) noexcept nogil:
+    """The heuristic's action-phase pick: action_value() of every legal action, the movements (which
+    come first after END) with their shared terms computed once, the Oracle's needs once."""
+    cdef int i = 0, a, ties = 0, k, card, j, have_need = 0
+    cdef int need[4]
+    cdef double bv = -1e300
+    cdef MoveK mk
+    while i < n and buf[i] < A_SAIL:
+        take_best(pol.w[F_END], i, &bv, &ties, x)
+        i += 1
+    if i < n and buf[i] < A_LOAD:
+        move_init(s, pol, x, &mk)
+        if mk.blocked:                     # (two loops: the label test only where it can matter)
+            while i < n and buf[i] < A_TRANSPORT:
+                take_best(move_value(c, s, pol, x, &mk, buf[i] - A_SAIL, 1), i, &bv, &ties, x)
+                i += 1
+        else:
+            while i < n and buf[i] < A_TRANSPORT:
+                take_best(move_value(c, s, pol, x, &mk, buf[i] - A_SAIL, 0), i, &bv, &ties, x)
+                i += 1
+        while i < n and buf[i] < A_LOAD:
+            take_best(move_value(c, s, pol, x, &mk, buf[i] - A_TRANSPORT, 0), i, &bv, &ties, x)
+            i += 1
+    while i < n:
+        a = buf[i]
+        if a >= A_ORACLE and a < A_SELL:
+            if not have_need:      # icons of each landmark type that the hand's maps cannot meet now
+                have_need = 1
+                need[0] = need[1] = need[2] = need[3] = 0
+                for k in range(x.nhand):
+                    card = x.cards[k]
+                    for j in range(c.n_req[card]):
+                        if s.lm_n[c.req_type[card][j]] < c.req_n[card][j]:
+                            need[c.req_type[card][j]] += c.req_n[card][j] - s.lm_n[c.req_type[card][j]]
+            take_best(pol.w[F_ORACLE] + pol.w[F_ORACLE_NEED] * need[a - A_ORACLE], i, &bv, &ties, x)
+        elif a >= A_UNLOAD:                # as in action_value()
+            take_best(-3.0, i, &bv, &ties, x)
+        elif a >= A_SELL:
+            take_best(pol.w[F_SELL_VALUE] * MARKET[s.out[a - A_SELL] - 1], i, &bv, &ties, x)
+        elif a >= A_BUY and a < A_ORACLE:
+            k = a - A_BUY
+            if x.nlive >= 2 or s.drachmas[x.p] - PURCHASE[c.buy_n[k]] < 2:
+                take_best(-5.0, i, &bv, &ties, x)
+            else:
+                take_best(pol.w[F_BUY] * c.buy_n[k] + pol.w[F_BUY_HARD] * (c.buy_d[k][1] + c.buy_d[k][2])
+                          + pol.w[F_BUY_GOLD] * c.buy_d[k][2] - 0.5 * PURCHASE[c.buy_n[k]], i, &bv, &ties, x)
+        else:
+            take_best(action_value(c, s, pol, x, a), i, &bv, &ties, x)
+        i += 1
+    if ties == 1:
+        return buf[x.tie[0]]
+    return buf[x.tie[rng_below(prng, ties)]]
+
+
 cdef void ctx_reset(Ctx* x) noexcept nogil:
     """Once before a Ctx is first used."""
     memset(x.slot_of, 0xff, sizeof(x.slot_of))
+    memset(x.rect_lm, 0, sizeof(x.rect_lm))
+    x.n_dest = 0
+    x.valid = 0
+
+
+cdef void ctx_new_game(Ctx* x) noexcept nogil:
+    """Before each game with a Ctx used before: nothing of the last game's position is kept."""
+    cdef int k
+    for k in range(x.n_dest):
+        x.slot_of[x.dest_id[k]] = -1
+    memset(x.rect_lm, 0, sizeof(x.rect_lm))
     x.n_dest = 0
     x.valid = 0
 
@@ -380,9 +566,14 @@ cdef int choose_action(const ACfg* c, const AState* s, const Policy* pol, uint64
     if ((s.phase == PH_PLACE and (pol.w[F_PLACE_FIT] == 0 or s.hand[s.current] == 0))
             or (s.phase == PH_CUBE and pol.w[F_CUBE_VALUE] == 0)):
         return buf[rng_below(prng, n)]     # every action scores 0: all tie
-    ctx_init(c, s, x)
+    if s.phase != PH_CUBE:                 # the second cube's score reads only the market
+        ctx_init(c, s, x)
+    if s.phase == PH_PLACE:
+        return choose_place(c, s, pol, prng, buf, n, x)
+    if s.phase == PH_ACTION:
+        return choose_act(c, s, pol, prng, buf, n, x)
     for i in range(n):
-        v = place_value(c, s, pol, x, buf[i]) if s.phase == PH_PLACE else action_value(c, s, pol, x, buf[i])
+        v = action_value(c, s, pol, x, buf[i])
         if v > bv:
             bv = v
             x.tie[0] = <int16_t>i

@@ -65,6 +65,41 @@ cdef inline void add_link(AState* s, int a, int b) noexcept nogil:
             ra, rb = rb, ra
         s.uf_parent[rb] = <uint16_t>ra
         s.uf_size[ra] += s.uf_size[rb]
+        if s.root_comp[rb] != 255:
+            merge_ports(s, ra, rb)
+
+
+cdef void merge_ports(AState* s, int ra, int rb) noexcept nogil:
+    """Root rb (holding ports) was joined under ra: its ports get root ra and ra's component."""
+    cdef int cb = s.root_comp[rb], ca = s.root_comp[ra], w, q
+    cdef uint64_t bits
+    if ca == 255:
+        ca = cb
+        s.root_comp[ra] = <uint8_t>cb
+    else:
+        for w in range(3):
+            s.comp_ports[ca][w] |= s.comp_ports[cb][w]
+    s.root_comp[rb] = 255
+    for w in range(3):
+        bits = s.comp_ports[cb][w]
+        while bits:
+            q = (w << 6) | <int>__builtin_ctzll(bits)
+            bits &= bits - 1
+            s.port_root[q] = <uint16_t>ra
+            s.port_comp[q] = <uint8_t>ca
+
+
+cdef inline void port_on(AState* s, int q) noexcept nogil:
+    """Port q comes on the table (before its links): a component of its own."""
+    cdef int k = s.n_comp
+    s.n_comp += 1
+    s.comp_ports[k][0] = 0
+    s.comp_ports[k][1] = 0
+    s.comp_ports[k][2] = 0
+    s.comp_ports[k][q >> 6] = (<uint64_t>1) << (q & 63)
+    s.port_comp[q] = <uint8_t>k
+    s.port_root[q] = <uint16_t>(NODE_PORT + q)
+    s.root_comp[NODE_PORT + q] = <uint8_t>k
 
 
 cdef inline void front_add(AState* s, int cell) noexcept nogil:
@@ -124,19 +159,11 @@ cdef void _init_isl_memb() noexcept nogil:
 _init_isl_memb()
 
 
-cdef int island(const AState* s, int q, int* out) noexcept nogil:
+cdef inline int island(const AState* s, int q, int* out) noexcept nogil:
     """Quarters of the island of land quarter q, ascending; returns their number (1..4)."""
     cdef int R = q >> 5, C = q & 31
-    cdef int PR = R + (R & 1), PC = C + (C & 1)
-    cdef int b = (PR - 1) * 32 + (PC - 1)        # the ring's NW quarter; NE b+1, SW b+32, SE b+33
-    cdef int m, st, memb, n = 0
-    if PR >= 1 and PR <= 31 and PC >= 1 and PC <= 31:
-        m = s.land[b] | (s.land[b + 1] << 1) | (s.land[b + 33] << 2) | (s.land[b + 32] << 3)
-    else:
-        m = (is_land(s, PR - 1, PC - 1) | (is_land(s, PR - 1, PC) << 1) | (is_land(s, PR, PC) << 2)
-             | (is_land(s, PR, PC - 1) << 3))
-    st = (0 if C < PC else 1) if R < PR else (3 if C < PC else 2)
-    memb = ISL_MEMB[m][st]
+    cdef int b = (R + (R & 1) - 1) * 32 + (C + (C & 1) - 1)   # the ring's NW quarter; NE b+1, SW b+32, SE b+33
+    cdef int memb = s.isl_memb[q], n = 0
     if memb & 1:
         out[n] = b
         n += 1
@@ -159,35 +186,25 @@ cdef inline int island_id(const AState* s, int q) noexcept nogil:
 
 
 cdef void refresh_point(AState* s, int PR, int PC) noexcept nogil:
-    """Recompute isl_id for the land quarters around grid point (PR, PC) (islands only change there)."""
-    cdef int dr, dc, R, C
-    for dr in range(-1, 1):
-        for dc in range(-1, 1):
-            R = PR + dr
-            C = PC + dc
-            if is_land(s, R, C):
-                s.isl_id[R * 32 + C] = <uint16_t>island_id(s, R * 32 + C)
-
-
-cdef void refresh_roots(AState* s) noexcept nogil:
-    """Cache each port's route component: its root, a component number and each component's port bits."""
-    cdef int16_t idx[NNODE]
-    cdef int j, q, r, k
-    memset(idx, 0xff, sizeof(idx))
-    s.n_comp = 0
-    for j in range(s.n_on):
-        q = s.ports_on[j]
-        r = uf_find(s, NODE_PORT + q)
-        s.port_root[q] = <uint16_t>r
-        if idx[r] < 0:
-            idx[r] = s.n_comp
-            s.comp_ports[s.n_comp][0] = 0
-            s.comp_ports[s.n_comp][1] = 0
-            s.comp_ports[s.n_comp][2] = 0
-            s.n_comp += 1
-        k = idx[r]
-        s.port_comp[q] = <uint8_t>k
-        s.comp_ports[k][q >> 6] |= (<uint64_t>1) << (q & 63)
+    """Recompute isl_memb and isl_id for the land quarters around grid point (PR, PC) (islands only
+    change there): an island is the run of land slots of the ring through the quarter's slot (A-D1)."""
+    cdef int b = (PR - 1) * 32 + (PC - 1)        # ring slots: NW 0 = b, NE 1 = b+1, SE 2 = b+33, SW 3 = b+32
+    cdef int m = (is_land(s, PR - 1, PC - 1) | (is_land(s, PR - 1, PC) << 1) | (is_land(s, PR, PC) << 2)
+                  | (is_land(s, PR, PC - 1) << 3))
+    cdef int st, q, memb, first
+    cdef int slot_q[4]
+    slot_q[0] = b
+    slot_q[1] = b + 1
+    slot_q[2] = b + 33
+    slot_q[3] = b + 32
+    for st in range(4):
+        if not (m >> st) & 1:
+            continue
+        q = slot_q[st]
+        memb = ISL_MEMB[m][st]
+        s.isl_memb[q] = <uint8_t>memb
+        first = b if memb & 1 else (b + 1 if memb & 2 else (b + 32 if memb & 8 else b + 33))
+        s.isl_id[q] = <uint16_t>first
 
 
 cdef void island_ports(const ACfg* c, const AState* s, const int* isl, int n, uint64_t* bits) noexcept nogil:
@@ -200,10 +217,11 @@ cdef void island_ports(const ACfg* c, const AState* s, const int* isl, int n, ui
         q = isl[i]
         t = s.cell[(((q >> 5) >> 1) << 4) | ((q & 31) >> 1)]
         if t < NTILE:
-            for k in range(c.n_ports[t]):
-                port = 4 * t + k
-                if s.port_q[port] == q:
-                    bits[port >> 6] |= (<uint64_t>1) << (port & 63)
+            k = s.q_ports[q]
+            while k:
+                port = 4 * t + <int>__builtin_ctzll(k)
+                k &= k - 1
+                bits[port >> 6] |= (<uint64_t>1) << (port & 63)
         elif t == CELL_START:
             if q == s.port_q[PORT_T0]:
                 bits[PORT_T0 >> 6] |= (<uint64_t>1) << (PORT_T0 & 63)
@@ -224,6 +242,39 @@ cdef int completed(const AState* s, const int* isl, int n) noexcept nogil:
         if C2 < 0 or C2 > 31 or s.cell[cell_index(C2 >> 1, R >> 1)] == CELL_EMPTY:
             return 0
     return 1
+
+
+cdef void legal_tables(ACfg* c) noexcept nogil:
+    """The load and buy legality masks (legal_actions() reads a mask instead of testing each code)."""
+    cdef int room, h, k, col, d, ok
+    for room in range(4):
+        for h in range(256):
+            c.load_ok[room][h] = 0
+            for k in range(34):
+                ok = c.load_n[k] <= room
+                for col in range(4):
+                    if c.load_c[k][col] > ((h >> (2 * col)) & 3):
+                        ok = 0
+                if ok:
+                    c.load_ok[room][h] |= (<uint64_t>1) << k
+    for h in range(64):
+        c.buy_deck_ok[h] = 0
+        for k in range(19):
+            ok = 1
+            for d in range(3):
+                if c.buy_d[k][d] > ((h >> (2 * d)) & 3):
+                    ok = 0
+            if ok:
+                c.buy_deck_ok[h] |= (<uint32_t>1) << k
+    for h in range(8):
+        c.buy_money_ok[h] = 0
+        for k in range(19):
+            if PURCHASE[c.buy_n[k]] <= h:
+                c.buy_money_ok[h] |= (<uint32_t>1) << k
+
+
+cdef inline int cap3(int v) noexcept nogil:
+    return v if v < 3 else 3
 
 
 cdef void shuffle(uint64_t* rng, uint8_t* a, int n) noexcept nogil:
@@ -274,13 +325,16 @@ cdef void draw_tile(AState* s, int seat) noexcept nogil:
 
 cdef void setup(const ACfg* c, AState* s, uint64_t seed) noexcept nogil:
     cdef int i, d, p, X, Y
-    memset(s, 0, sizeof(AState))
+    # zero all but the block from nbr to deg (see _state.pxd) and the event rows (only ev[:n_ev] is read)
+    memset(s, 0, <size_t>(<char*>&s.nbr[0][0] - <char*>s))
+    memset(&s.deg[0], 0, <size_t>(<char*>&s.ev[0] - <char*>&s.deg[0]))
     rng_seed(s.rng, seed, CHANCE_SALT)
     for i in range(NCELL):
         s.cell[i] = CELL_EMPTY
     for i in range(NNODE):
         s.uf_parent[i] = <uint16_t>i
         s.uf_size[i] = 1
+    memset(s.root_comp, 255, sizeof(s.root_comp))
     for X in range(7, 9):
         for Y in range(7, 9):
             s.cell[cell_index(X, Y)] = CELL_START
@@ -304,6 +358,8 @@ cdef void setup(const ACfg* c, AState* s, uint64_t seed) noexcept nogil:
     s.n_on = 2
     s.ports_on[0] = PORT_T0
     s.ports_on[1] = PORT_T1
+    port_on(s, PORT_T0)
+    port_on(s, PORT_T1)
     add_link(s, side_node(7, 7, 0), NODE_R)
     add_link(s, side_node(8, 7, 0), NODE_R)
     add_link(s, side_node(7, 8, 2), NODE_R)
@@ -319,7 +375,6 @@ cdef void setup(const ACfg* c, AState* s, uint64_t seed) noexcept nogil:
     refresh_point(s, 14, 18)
     refresh_point(s, 18, 14)
     refresh_point(s, 18, 18)
-    refresh_roots(s)
     # chance (spec 15.3): tiles, easy, medium, hard, goals
     s.pile_n = NTILE
     for i in range(NTILE):
@@ -368,11 +423,15 @@ cdef void place_tile(const ACfg* c, AState* s, int tile, int rot, int cell) noex
     sorted_insert(s.lm_rows[t], s.lm_n[t], q >> 5)
     sorted_insert(s.lm_cols[t], s.lm_n[t], q & 31)
     s.lm_n[t] += 1
+    for lq in range(4):
+        s.q_ports[quarter_index(2 * Y + (lq >> 1), 2 * X + (lq & 1))] = 0
     for k in range(c.n_ports[tile]):
         lq = c.port_q[tile][rot][k]
         s.port_q[4 * tile + k] = quarter_index(2 * Y + (lq >> 1), 2 * X + (lq & 1))
-        sorted_insert(s.ports_on, s.n_on, 4 * tile + k)
+        s.q_ports[s.port_q[4 * tile + k]] |= <uint8_t>(1 << k)
+        s.ports_on[s.n_on] = 4 * tile + k
         s.n_on += 1
+        port_on(s, 4 * tile + k)
     for k in range(c.n_links[tile]):
         a = c.link_a[tile][rot][k]
         b = c.link_b[tile][rot][k]
@@ -382,7 +441,6 @@ cdef void place_tile(const ACfg* c, AState* s, int tile, int rot, int cell) noex
     for a in range(2):
         for b in range(2):
             refresh_point(s, 2 * Y + 2 * a, 2 * X + 2 * b)
-    refresh_roots(s)
 
 
 cdef void reach(const AState* s, int start, int blocked, uint8_t* seen) noexcept nogil:
@@ -515,9 +573,11 @@ cdef inline int at_thera(const AState* s, int p) noexcept nogil:
 cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept nogil:
     cdef int n = 0, p = s.current, X, Y, cell, r, col, lq, tile, rot, k, q, i, d, ok
     cdef int isl[4]
-    cdef int nisl, my_isl, base, opp, room, cost, cnt, nrot, j, root, blocked
+    cdef int nisl, my_isl, base, opp, room, cost, cnt, nrot, j, root, blocked, my_lab = 0
     cdef uint64_t ib[3]
+    cdef uint64_t excl[3]
     cdef uint64_t bits
+    cdef uint32_t tot, w4
     cdef int have[4]
     cdef uint8_t seen1[NNODE]
     if s.phase == PH_OVER:
@@ -530,8 +590,14 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
                 while bits:
                     cell = (i << 6) | <int>__builtin_ctzll(bits)
                     bits &= bits - 1
-                    for r in range(nrot):
-                        out[n] = A_PLACE + cell * 4 + r
+                    if nrot == 4:
+                        out[n] = A_PLACE + cell * 4
+                        out[n + 1] = A_PLACE + cell * 4 + 1
+                        out[n + 2] = A_PLACE + cell * 4 + 2
+                        out[n + 3] = A_PLACE + cell * 4 + 3
+                        n += 4
+                    else:
+                        out[n] = A_PLACE + cell * 4
                         n += 1
             return n
         for cell in range(NCELL):
@@ -572,49 +638,55 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
     if s.actions >= base:
         # reachable = same route component; the opponent's port only blocks when it is a
         # through-port of that component, and then one search that avoids it finds the 1-action moves
+        # the +1 of passing the opponent's port only matters when the actions left are just the base cost
         root = s.port_root[s.port[p]]
-        blocked = s.deg[NODE_PORT + opp] >= 2 and s.port_root[opp] == root
+        blocked = s.actions == base and s.deg[NODE_PORT + opp] >= 2 and s.port_root[opp] == root
         if blocked:
             lab = piece_labels(s, opp)
+            my_lab = lab[s.port[p]]
         island_ports(c, s, isl, nisl, ib)
         k = s.port_comp[s.port[p]]
+        excl[0] = 0                       # never the boat's own port or the opponent's
+        excl[1] = 0
+        excl[2] = 0
+        excl[s.port[p] >> 6] |= (<uint64_t>1) << (s.port[p] & 63)
+        excl[opp >> 6] |= (<uint64_t>1) << (opp & 63)
         for i in range(3):                # sea moves: the ports of the component, not on this island
-            bits = s.comp_ports[k][i]
+            bits = s.comp_ports[k][i] & ~excl[i]
             if not c.same_island_sail:
                 bits &= ~ib[i]
-            if i == s.port[p] >> 6:
-                bits &= ~((<uint64_t>1) << (s.port[p] & 63))
-            if i == opp >> 6:
-                bits &= ~((<uint64_t>1) << (opp & 63))
-            while bits:
-                q = (i << 6) | <int>__builtin_ctzll(bits)
-                bits &= bits - 1
-                cost = base + (1 if blocked and lab[q] != lab[s.port[p]] else 0)
-                if cost <= s.actions:
-                    out[n] = A_SAIL + q
+            if blocked:
+                while bits:
+                    q = (i << 6) | <int>__builtin_ctzll(bits)
+                    bits &= bits - 1
+                    if lab[q] == my_lab:
+                        out[n] = A_SAIL + q
+                        n += 1
+            else:
+                while bits:
+                    out[n] = A_SAIL + ((i << 6) | <int>__builtin_ctzll(bits))
                     n += 1
+                    bits &= bits - 1
         for i in range(3):                # transports: the other ports of this island
-            bits = ib[i]
-            if i == s.port[p] >> 6:
-                bits &= ~((<uint64_t>1) << (s.port[p] & 63))
-            if i == opp >> 6:
-                bits &= ~((<uint64_t>1) << (opp & 63))
+            bits = ib[i] & ~excl[i]
             while bits:
                 out[n] = A_TRANSPORT + ((i << 6) | <int>__builtin_ctzll(bits))
                 n += 1
                 bits &= bits - 1
     if s.actions >= 1:
         room = 3 - (s.cargo[p][0] + s.cargo[p][1] + s.cargo[p][2] + s.cargo[p][3])
+        tot = 0
+        for i in range(nisl):             # the 4 colour counts as bytes of one word (each < 256)
+            memcpy(&w4, s.cubes[isl[i]], 4)
+            tot += w4
         for col in range(4):
-            have[col] = 0
-            for i in range(nisl):
-                have[col] += s.cubes[isl[i]][col]
+            have[col] = (tot >> (8 * col)) & 255
         if room > 0 and have[0] + have[1] + have[2] + have[3] > 0:
-            for k in range(34):
-                if c.load_n[k] <= room and c.load_c[k][0] <= have[0] and c.load_c[k][1] <= have[1] \
-                        and c.load_c[k][2] <= have[2] and c.load_c[k][3] <= have[3]:
-                    out[n] = A_LOAD + k
-                    n += 1
+            bits = c.load_ok[room][cap3(have[0]) | (cap3(have[1]) << 2) | (cap3(have[2]) << 4) | (cap3(have[3]) << 6)]
+            while bits:                   # load codes in ascending order
+                out[n] = A_LOAD + <int>__builtin_ctzll(bits)
+                n += 1
+                bits &= bits - 1
         if (my_isl != quarter_index(15, 15) and s.n_temples[p] < 6 and s.hand[p] != 0
                 and not has_temple(s, isl, nisl)):
             bits = s.hand[p]
@@ -627,14 +699,13 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
                             out[n] = A_EXCAVATE + k * 4 + i
                             n += 1
         if at_thera(s, p):
-            for k in range(19):
-                ok = PURCHASE[c.buy_n[k]] <= s.drachmas[p]
-                for d in range(3):
-                    if c.buy_d[k][d] > s.deck_n[d] - s.deck_pos[d]:
-                        ok = 0
-                if ok:
-                    out[n] = A_BUY + k
-                    n += 1
+            bits = (c.buy_money_ok[s.drachmas[p] if s.drachmas[p] < 7 else 7]
+                    & c.buy_deck_ok[cap3(s.deck_n[0] - s.deck_pos[0]) | (cap3(s.deck_n[1] - s.deck_pos[1]) << 2)
+                                    | (cap3(s.deck_n[2] - s.deck_pos[2]) << 4)])
+            while bits:                   # buy codes in ascending order
+                out[n] = A_BUY + <int>__builtin_ctzll(bits)
+                n += 1
+                bits &= bits - 1
         if not s.oracle_used and s.tile[p] == NO_TILE and (s.pile_pos < s.pile_n or s.disc_n > 0):
             for k in range(4):
                 out[n] = A_ORACLE + k
@@ -923,14 +994,14 @@ cdef int components(const AState* s, int16_t* comp, int without_start) noexcept 
 
 
 cdef void score(const ACfg* c, const AState* s, int16_t out[N_SC][2], int16_t goal_out[2][NGOAL]) noexcept nogil:
-    cdef int16_t comp[NNODE]
     cdef int16_t comp2[NNODE]
     cdef int16_t dist[NNODE]
     cdef int16_t isl_min[NQ]
     cdef int port_isl[NPORT]
     cdef int isl[4]
     cdef int isl2[4]
-    cdef int p, k, g, q, q2, i, j, n, n2, changed, pts, total, types, nt, best, pieces, okc, linked
+    cdef int p, k, g, q, q2, i, j, n, n2, changed, pts, total, types, nt, best, pieces, okc, linked, na, jj
+    cdef int pa[NPORT]
     cdef int cells[4]
     cdef int INF = 10000
     cdef int tq, quad
@@ -938,26 +1009,34 @@ cdef void score(const ACfg* c, const AState* s, int16_t out[N_SC][2], int16_t go
         for g in range(NGOAL):
             goal_out[p][g] = 0
     if s.goals[0] != 0 or s.goals[1] != 0:
-        components(s, comp, 0)
-        components(s, comp2, 1)
-        for i in range(NNODE):
-            dist[i] = INF
-        for i in range(NQ):
-            isl_min[i] = INF
+        # route components with the start board (spec 2.8) are the union-find roots (port_root);
+        # the ones without it (spec 2.9) only matter for G07
+        if ((s.goals[0] | s.goals[1]) >> 6) & 1:
+            components(s, comp2, 1)
         for q in range(NPORT):
-            port_isl[q] = island_id(s, s.port_q[q]) if s.port_q[q] >= 0 else -1
-        dist[comp[NODE_PORT + PORT_T0]] = 0
-        dist[comp[NODE_PORT + PORT_T1]] = 0
-        changed = 1
-        while changed:
-            changed = 0
-            for q in range(NPORT):
-                if port_isl[q] >= 0 and dist[comp[NODE_PORT + q]] < isl_min[port_isl[q]]:
-                    isl_min[port_isl[q]] = dist[comp[NODE_PORT + q]]
-            for q in range(NPORT):
-                if port_isl[q] >= 0 and isl_min[port_isl[q]] + 1 < dist[comp[NODE_PORT + q]]:
-                    dist[comp[NODE_PORT + q]] = isl_min[port_isl[q]] + 1
-                    changed = 1
+            port_isl[q] = -1
+        for j in range(s.n_on):
+            q = s.ports_on[j]
+            port_isl[q] = s.isl_id[s.port_q[q]]
+        if (s.goals[0] | s.goals[1]) & 3:  # G01, G02: sea distance from Thera
+            for i in range(NQ):
+                isl_min[i] = INF
+            for j in range(s.n_on):
+                dist[s.port_root[s.ports_on[j]]] = INF
+            dist[s.port_root[PORT_T0]] = 0
+            dist[s.port_root[PORT_T1]] = 0
+            changed = 1
+            while changed:             # relaxed to the fixpoint (the least distances; order is immaterial)
+                changed = 0
+                for j in range(s.n_on):
+                    q = s.ports_on[j]
+                    if dist[s.port_root[q]] < isl_min[port_isl[q]]:
+                        isl_min[port_isl[q]] = dist[s.port_root[q]]
+                for j in range(s.n_on):
+                    q = s.ports_on[j]
+                    if isl_min[port_isl[q]] + 1 < dist[s.port_root[q]]:
+                        dist[s.port_root[q]] = isl_min[port_isl[q]] + 1
+                        changed = 1
         for p in range(2):
             for g in range(NGOAL):
                 if not (s.goals[p] >> g) & 1:
@@ -1011,16 +1090,21 @@ cdef void score(const ACfg* c, const AState* s, int16_t out[N_SC][2], int16_t go
                             total += pts * (nt == 0)
                         elif g == 6:       # G07 isolated
                             linked = 0
+                            na = 0             # the ports of this temple's island
+                            for jj in range(s.n_on):
+                                if port_isl[s.ports_on[jj]] == isl[0]:
+                                    pa[na] = s.ports_on[jj]
+                                    na += 1
                             for j in range(s.n_temples[p]):
                                 n2 = island(s, s.temple_q[p][j], isl2)
                                 if isl2[0] == isl[0]:
                                     continue
-                                for q in range(NPORT):
-                                    if port_isl[q] != isl[0]:
-                                        continue
-                                    for q2 in range(NPORT):
-                                        if port_isl[q2] == isl2[0] and comp2[NODE_PORT + q] == comp2[NODE_PORT + q2]:
-                                            linked = 1
+                                for jj in range(s.n_on):
+                                    q2 = s.ports_on[jj]
+                                    if port_isl[q2] == isl2[0]:
+                                        for i in range(na):
+                                            if comp2[NODE_PORT + pa[i]] == comp2[NODE_PORT + q2]:
+                                                linked = 1
                             total += pts * (not linked)
                         elif g == 7:
                             total += pts * (not completed(s, isl, n))

@@ -91,6 +91,10 @@ ctypedef struct ACfg:
     uint8_t load_c[34][4]             # per colour
     uint8_t buy_n[19]
     uint8_t buy_d[19][3]              # per deck
+    # legal-action tables (derived from the codes above): bit k = code k is legal
+    uint64_t load_ok[4][256]          # [room][cubes on the island per colour, each capped at 3, 2 bits each]
+    uint32_t buy_deck_ok[64]          # [cards left per deck, each capped at 3, 2 bits each]
+    uint32_t buy_money_ok[8]          # [drachmas, capped at 7]
     uint8_t action_track[6]
     int rotation
     int same_island_sail
@@ -114,39 +118,43 @@ ctypedef struct Event:
 
 ctypedef struct AState:
     uint64_t rng[4]
-    uint8_t cell[NCELL]               # tile id, CELL_EMPTY or CELL_START
     uint8_t cell_rot[NCELL]
     uint8_t n_placed
     uint8_t placed[NTILE]             # cells in placement order
     uint8_t land[NQ]
-    int8_t lmark[NQ]                  # landmark type or -1
     uint8_t cubes[NQ][4]
     uint8_t n_lm
     uint8_t lm_r[NTILE]               # quarter row index 0..31
     uint8_t lm_c[NTILE]
     uint8_t lm_t[NTILE]
-    uint16_t nbr[NNODE][MAXDEG]
-    uint8_t deg[NNODE]
-    # derived structures, kept up to date by add_link and place_tile (never part of to_dict)
+    # not zeroed at set-up (from nbr up to deg): set-up fills them, or only entries written since are read
+    uint16_t nbr[NNODE][MAXDEG]       # only nbr[n][:deg[n]]
+    uint16_t isl_id[NQ]               # island id (smallest quarter index) of each land quarter (only those are read)
+    uint8_t cell[NCELL]               # tile id, CELL_EMPTY or CELL_START
+    int8_t lmark[NQ]                  # landmark type or -1
     uint16_t uf_parent[NNODE]         # union-find over route nodes: route components only ever merge
     uint16_t uf_size[NNODE]
-    uint16_t isl_id[NQ]               # island id (smallest quarter index) of each land quarter
+    uint8_t root_comp[NNODE]          # component number of a union-find root holding ports, 255 none
+    uint64_t comp_ports[NPORT][3]     # ports of each live component (bit = port id)
+    uint8_t blk_label[NPORT]          # pieces of the blocking port's component without it (0: not in it)
+    int16_t port_q[NPORT]             # quarter index, -1 when the port is not on the table
+    uint8_t q_ports[NQ]               # per quarter of a placed tile: bit k = its tile's port k is there
+    uint8_t deg[NNODE]
+    # derived structures, kept up to date by add_link and place_tile (never part of to_dict)
+    uint8_t isl_memb[NQ]              # per land quarter: the ring slots of its island (ISL_MEMB)
     uint16_t port_root[NPORT]         # union-find root of each port on the table
-    uint8_t n_comp                    # route components holding a port, numbered at each placement
+    uint8_t n_comp                    # component numbers handed out (one per port put on the table)
     uint8_t port_comp[NPORT]          # component number of each port on the table
-    uint64_t comp_ports[NPORT][3]     # ports of each numbered component (bit = port id)
     uint8_t temple_at[NQ]             # 1 on a quarter holding a temple (either seat)
     uint32_t version                  # bumped by every applied action but movements (policy caches)
     int16_t blk_x                     # cache of piece_labels(): the blocking port, -1 none
     uint8_t blk_placed                # ... and n_placed when it was made
-    uint8_t blk_label[NPORT]          # pieces of the blocking port's component without it (0: not in it)
-    uint8_t n_on                      # ports on the table, ascending
+    uint8_t n_on                      # ports on the table, in the order they came
     uint8_t ports_on[NPORT]
     uint64_t front[4]                 # empty cells in the window next to an occupied cell (bit = cell)
     uint8_t lm_n[4]                   # per landmark type: count, rows and columns in ascending order
     uint8_t lm_rows[4][NTILE]
     uint8_t lm_cols[4][NTILE]
-    int16_t port_q[NPORT]             # quarter index, -1 when the port is not on the table
     uint8_t out[4]                    # cubes of each colour off the market
     uint8_t pile[NTILE]
     uint8_t pile_pos
