@@ -716,6 +716,49 @@ cdef inline bint quick_zero(const YCfg* c, const YState* s, Ctx* x, int a) noexc
     return swap_is_zero(c, s, x, a)
 
 
+cdef inline double swap_score(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, int a) noexcept nogil:
+    cdef double F[NF]
+    cdef double sc = 0.0
+    cdef uint32_t mask
+    cdef int k
+    if swap_is_zero(c, s, x, a):
+        return 0.0
+    mask = action_features(c, s, x, a, F)
+    while mask:
+        k = __builtin_ctz(mask)
+        mask &= mask - 1
+        sc += pol.w[k] * F[k]
+    return sc
+
+
+cdef int best_swap(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, double best, int arg) noexcept nogil:
+    """The first best action of a greedy seat given the best before fleet 8's swaps (stage post):
+    the swaps SWAPBOATS sp t, sp < t both occupied, in list order. While best < 0 every swap is
+    scored; then only those with a flagged space (marked, or recolouring helps), the others are 0."""
+    cdef u128 occ = s.occ, rest, cand, flagged = (x.marked | x.gset) & s.occ
+    cdef int sp, t, a
+    cdef double sc
+    rest = occ
+    while rest:
+        sp = ctz128(rest)
+        rest &= rest - 1
+        cand = rest
+        if best >= 0.0 and not (x.sflag[sp] & 3):
+            cand &= flagged
+        while cand:
+            t = ctz128(cand)
+            cand &= cand - 1
+            a = A_SWAPBOATS + 128 * sp + t
+            if ((x.sflag[sp] | x.sflag[t]) & 3) == 0:
+                sc = 0.0
+            else:
+                sc = swap_score(c, s, x, pol, a)
+            if sc > best:
+                best = sc
+                arg = a
+    return arg
+
+
 cdef int choose_action(const YCfg* c, const YState* s, const Policy* pol, uint64_t* prng,
                        const int32_t* buf, int n) noexcept nogil:
     cdef double F[NF]
@@ -749,6 +792,10 @@ cdef int choose_action(const YCfg* c, const YState* s, const Policy* pol, uint64
             # the rest of the list: fleet 8's swaps in post; most move no mark and recolour nothing
             # next to a candidate island (flags 0): score 0 without a call
             ready(c, s, &x, CX_SWAP)
+            if pol.temperature <= 0.0:
+                # deterministic: the swaps are every pair of boats (read from the position, so the
+                # list may stop after its first two, legal_actions_cut); a 0 never beats best >= 0
+                return best_swap(c, s, &x, pol, best, buf[arg])
             while i < n:
                 a = buf[i]
                 if (((x.sflag[(a - A_SWAPBOATS) >> 7] | x.sflag[(a - A_SWAPBOATS) & 127]) & 3) == 0
