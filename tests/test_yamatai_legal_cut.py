@@ -1,10 +1,9 @@
 """The deterministic seats' legal-action variant (legal_actions_cut) against the full builder.
 
 play_batch gives a seat whose choice is deterministic (heuristic, no temperature, no epsilon) only
-the first two actions of the fleet 6/4/8 block outside stage post, and of fleet 8's swaps in post:
-choose_action stops at the block's first action outside post and reads the swaps from the position
-in post, and two keep an n == 1 forced step apart from a real choice. Over the
-positions of random and heuristic games, the cut list is exactly that prefix of the full list, and
+the first two actions of the fleet 6/4/8 block outside stage post, and of fleet 6's and 8's swaps
+in post: choose_action stops at the block's first action outside post and reads the swaps from the
+position in post, and two keep an n == 1 forced step apart from a real choice. Over the positions of random and heuristic games, the cut list is exactly that prefix of the full list, and
 choose_action picks the same action from either.
 """
 import numpy as np
@@ -15,12 +14,12 @@ from simcore import yamatai
 from simcore.yamatai import _engine
 
 BLOCK = _engine.FLEET_ABILITY_BLOCK
-SWAPBOATS = _engine.FLEET8_SWAPS
+SLIDE, SWAPBOATS = _engine.FLEET4_SLIDES, _engine.FLEET8_SWAPS
 PRESETS = ("balanced", "builder", "specialist_collector", "merchant")
 
 
 def _claimed_length(stage, full):
-    if stage == "post" and not any(a >= SWAPBOATS for a in full):
+    if stage == "post" and not any(a >= BLOCK and not SLIDE <= a < SWAPBOATS for a in full):
         return len(full)
     before = sum(1 for a in full if a < BLOCK)
     return before + min(2, len(full) - before)

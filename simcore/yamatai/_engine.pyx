@@ -822,6 +822,7 @@ def play_actions(players, seed, policies=None, config=None, **settings):
 
 
 FLEET_ABILITY_BLOCK = A_SWAPTOK     # the fleet 6/4/8 actions (SWAPTOK, SLIDE, SWAPBOATS) sort last
+FLEET4_SLIDES = A_SLIDE
 FLEET8_SWAPS = A_SWAPBOATS
 
 

@@ -759,6 +759,37 @@ cdef int best_swap(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, do
     return arg
 
 
+cdef int best_swaptok(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, double best, int arg) noexcept nogil:
+    """best_swap for fleet 6's SWAPTOK i j (i < j, both holding a token), stage post: a swap scores
+    0 unless exactly one of the islands is next to this turn's boats."""
+    cdef uint64_t rest = x.tok, cand
+    cdef int i, j, a, k
+    cdef uint32_t mask
+    cdef double sc
+    cdef double F[NF]
+    while rest:
+        i = __builtin_ctzll(rest)
+        rest &= rest - 1
+        cand = rest
+        if best >= 0.0:
+            cand &= ~x.adj if (x.adj >> i) & 1 else x.adj
+        while cand:
+            j = __builtin_ctzll(cand)
+            cand &= cand - 1
+            a = A_SWAPTOK + 64 * i + j
+            sc = 0.0
+            if ((x.adj >> i) ^ (x.adj >> j)) & 1:
+                mask = action_features(c, s, x, a, F)
+                while mask:
+                    k = __builtin_ctz(mask)
+                    mask &= mask - 1
+                    sc += pol.w[k] * F[k]
+            if sc > best:
+                best = sc
+                arg = a
+    return arg
+
+
 cdef int choose_action(const YCfg* c, const YState* s, const Policy* pol, uint64_t* prng,
                        const int32_t* buf, int n) noexcept nogil:
     cdef double F[NF]
@@ -788,6 +819,10 @@ cdef int choose_action(const YCfg* c, const YState* s, const Policy* pol, uint64
                 arg = i
             i += 1
             continue
+        if a < A_SLIDE and a >= A_SWAPTOK and pol.temperature <= 0.0:
+            # the rest of the list: fleet 6's token swaps in post, read from the position
+            ready(c, s, &x, CX_ABILITY)
+            return best_swaptok(c, s, &x, pol, best, buf[arg])
         if a >= A_SWAPBOATS:
             # the rest of the list: fleet 8's swaps in post; most move no mark and recolour nothing
             # next to a candidate island (flags 0): score 0 without a call

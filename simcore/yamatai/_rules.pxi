@@ -293,12 +293,12 @@ cdef int legal_actions(const YCfg* c, const YState* s, int32_t* buf) noexcept no
 
 cdef int legal_actions_cut(const YCfg* c, const YState* s, int32_t* buf, bint cut) noexcept nogil:
     """legal_actions; with ``cut``, only the first two actions of the fleet 4/6/8 block outside
-    ST_POST, and of fleet 8's swaps in ST_POST.
+    ST_POST, and of fleet 6's and fleet 8's swaps in ST_POST.
 
     A seat whose choice is deterministic (heuristic, no temperature, no epsilon) never scores those
-    actions outside ST_POST (choose_action stops at the first one), and enumerates fleet 8's swaps
-    in ST_POST from the position (best_swap), so only the block's first action and whether it has
-    more than one (n == 1 is a forced step) can matter.
+    actions outside ST_POST (choose_action stops at the first one), and enumerates fleet 6's and 8's
+    swaps in ST_POST from the position (best_swaptok, best_swap), so only the block's first action
+    and whether it has more than one (n == 1 is a forced step) can matter.
     """
     cdef int n = 0, p, k, col, c1, c2, i, j, sp, t, nb = 0, nc = 0, lim
     cdef int st = s.stage
@@ -473,7 +473,7 @@ cdef int legal_actions_cut(const YCfg* c, const YState* s, int32_t* buf, bint cu
     for i in range(nb):
         buf[n] = tmp_b[i]
         n += 1
-    lim = n + 2 if cut and (st != ST_POST or s.fleet == 8) else MAXLEGAL
+    lim = n + 2 if cut and (st != ST_POST or s.fleet != 4) else MAXLEGAL
     if free_fleet and s.fleet == 6:
         im = 0
         for i in range(c.n_islands):
