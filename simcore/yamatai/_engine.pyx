@@ -33,8 +33,10 @@ cdef uint64_t CHANCE_SALT = 0x6368616E6365ULL
 cdef uint64_t POLICY_SALT = 0x706F6C696379ULL
 
 cdef int PAY3[20][3]
+cdef uint64_t PAY3M[20]         # the token types of each three-type payment, as bits
 for _k, _pay in enumerate(PAYMENTS[6:]):
     PAY3[_k][0], PAY3[_k][1], PAY3[_k][2] = _pay
+    PAY3M[_k] = sum(1 << _x for _x in set(_pay))
 
 include "_rules.pxi"
 

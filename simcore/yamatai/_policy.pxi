@@ -794,7 +794,7 @@ cdef int choose_action(const YCfg* c, const YState* s, const Policy* pol, uint64
                        const int32_t* buf, int n) noexcept nogil:
     cdef double F[NF]
     cdef double sc, best, total, r
-    cdef int i, k, a, arg = 0
+    cdef int i, k, a, kk, arg = 0
     cdef uint32_t mask
     cdef double scores[MAXLEGAL]
     cdef Ctx x
@@ -804,6 +804,7 @@ cdef int choose_action(const YCfg* c, const YState* s, const Policy* pol, uint64
         return buf[rng_below(prng, n)]
     x.ready = 0
     best = -1e300
+    kk = s.n_deck if s.n_deck < 3 else 3
     i = 0
     while i < n:
         a = buf[i]
@@ -851,6 +852,11 @@ cdef int choose_action(const YCfg* c, const YState* s, const Policy* pol, uint64
             break
         if a >= A_SACRED and quick_zero(c, s, &x, a):
             sc = 0.0
+        elif (A_ARRANGE < a < A_RAIJIN and pol.temperature <= 0.0
+                and c.arr[kk][a - A_ARRANGE][0] == c.arr[kk][a - 1 - A_ARRANGE][0]):
+            # fleet 3: the same tile on top as the arrangement listed just before, the same score
+            i += 1
+            continue
         else:
             mask = action_features(c, s, &x, a, F)
             # the dot product over the features set, in feature order (the others are 0)

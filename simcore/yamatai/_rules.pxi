@@ -116,12 +116,17 @@ cdef int collectable(const YCfg* c, const YState* s, int32_t* out) noexcept nogi
 # ---------------------------------------------------------------- building
 
 cdef uint64_t own_buildings(const YCfg* c, const YState* s, int p) noexcept nogil:
-    cdef uint64_t m = 0
+    """Islands holding p's buildings, 8 islands a word (bytes equal to p; zeros past n_islands masked)."""
+    cdef uint64_t m = 0, w, y
+    cdef uint64_t pp = (<uint64_t>p) * <uint64_t>0x0101010101010101
     cdef int i
-    for i in range(c.n_islands):
-        if s.building[i] == p:
-            m |= (<uint64_t>1) << i
-    return m
+    for i in range(0, c.n_islands, 8):
+        memcpy(&w, &s.building[i], 8)
+        w ^= pp
+        # high bit of a byte of y: the byte of w is not 0 (exact, no carries across bytes)
+        y = ((w & <uint64_t>0x7F7F7F7F7F7F7F7F) + <uint64_t>0x7F7F7F7F7F7F7F7F) | w
+        m |= ((((~y) & <uint64_t>0x8080808080808080) * <uint64_t>0x0002040810204081) >> 56) << i
+    return m & c.all_isl
 
 
 cdef uint64_t group_of(const YCfg* c, uint64_t mine, int start) noexcept nogil:
@@ -367,12 +372,17 @@ cdef int legal_actions_cut(const YCfg* c, const YState* s, int32_t* buf, bint cu
         buf[n] = A_PASS
         n += 1
         nc = 0          # the payments the player can make, ascending
+        im = 0          # bit k: a token of type k; bit 8 + k: two
+        for k in range(NTYPE):
+            if s.tokens[p][k] > 0:
+                im |= (<uint64_t>1) << k
+                if s.tokens[p][k] >= 2:
+                    im |= (<uint64_t>1) << (8 + k)
         for i in range(26):
             if i < 6:
-                if s.tokens[p][i] < 2:
+                if not ((im >> (8 + i)) & 1):
                     continue
-            elif not (s.tokens[p][PAY3[i - 6][0]] and s.tokens[p][PAY3[i - 6][1]]
-                      and s.tokens[p][PAY3[i - 6][2]]):
+            elif (PAY3M[i - 6] & im) != PAY3M[i - 6]:
                 continue
             tmp_c[nc] = i
             nc += 1
