@@ -33,10 +33,11 @@ cdef uint64_t CHANCE_SALT = 0x6368616E6365ULL
 cdef uint64_t POLICY_SALT = 0x706F6C696379ULL
 
 cdef int PAY3[20][3]
-cdef uint64_t PAY3M[20]         # the token types of each three-type payment, as bits
+cdef uint32_t PAY3_OK[64]       # by the token types held (bits): bit k if three-type payment k is payable
 for _k, _pay in enumerate(PAYMENTS[6:]):
     PAY3[_k][0], PAY3[_k][1], PAY3[_k][2] = _pay
-    PAY3M[_k] = sum(1 << _x for _x in set(_pay))
+for _held in range(64):
+    PAY3_OK[_held] = sum(1 << _k for _k, _pay in enumerate(PAYMENTS[6:]) if all((_held >> _x) & 1 for _x in _pay))
 
 include "_rules.pxi"
 

@@ -125,19 +125,6 @@ ctypedef struct Ctx:
     uint64_t gm[MAXSEA][NCOL]     # for those: the islands that improve, by the new colour
 
 
-cdef inline uint64_t pack_boats(const int* h) noexcept nogil:
-    return (<uint64_t>h[0]) | (<uint64_t>h[1]) << 8 | (<uint64_t>h[2]) << 16 | (<uint64_t>h[3]) << 24 \
-        | (<uint64_t>h[4]) << 32
-
-
-cdef inline int boats_missing(uint64_t need, uint64_t have) noexcept nogil:
-    """sum over colours of max(0, need - have), one byte per colour (need <= 4, have < 128)."""
-    cdef uint64_t d = (need | <uint64_t>0x8080808080) - have
-    cdef uint64_t sel = d & <uint64_t>0x8080808080
-    d &= sel - (sel >> 7)
-    return <int>(((d * <uint64_t>0x0101010101) >> 32) & 0xFF)
-
-
 cdef inline uint64_t sign_bits(uint64_t w) noexcept nogil:
     """Bit k = the sign bit of byte k of w."""
     return ((w & <uint64_t>0x8080808080808080) * <uint64_t>0x0002040810204081) >> 56
@@ -806,6 +793,14 @@ cdef int choose_action(const YCfg* c, const YState* s, const Policy* pol, uint64
     best = -1e300
     kk = s.n_deck if s.n_deck < 3 else 3
     i = 0
+    if buf[0] == A_PASS and s.stage != ST_PORT:
+        # PASS (listed first) sets only F_PASS = 1 outside the port: no call
+        sc = 0.0
+        sc += pol.w[F_PASS] * 1.0
+        scores[0] = sc
+        if sc > best:
+            best = sc
+        i = 1
     while i < n:
         a = buf[i]
         if a >= A_SWAPTOK and s.stage != ST_POST:

@@ -161,11 +161,25 @@ cdef int ananda_toll(const YCfg* c, const YState* s, int i, int p) noexcept nogi
     return -1
 
 
+cdef inline uint64_t pack_boats(const int* h) noexcept nogil:
+    return (<uint64_t>h[0]) | (<uint64_t>h[1]) << 8 | (<uint64_t>h[2]) << 16 | (<uint64_t>h[3]) << 24 \
+        | (<uint64_t>h[4]) << 32
+
+
+cdef inline int boats_missing(uint64_t need, uint64_t have) noexcept nogil:
+    """sum over colours of max(0, need - have), one byte per colour (need <= 4, have < 128)."""
+    cdef uint64_t d = (need | <uint64_t>0x8080808080) - have
+    cdef uint64_t sel = d & <uint64_t>0x8080808080
+    d &= sel - (sel >> 7)
+    return <int>(((d * <uint64_t>0x0101010101) >> 32) & 0xFF)
+
+
 cdef int builds(const YCfg* c, const YState* s, int32_t* out) noexcept nogil:
     """BUILD actions, ascending."""
-    cdef int p = me(s), n = 0, t, i, col, missing, allow, k
+    cdef int p = me(s), n = 0, t, i, col, allow, k
     cdef uint32_t tiles = 0
-    cdef int have[MAXISL][NCOL]
+    cdef int h[NCOL]
+    cdef uint64_t have[MAXISL]
     cdef uint64_t cand = 0, im
     for k in range(5):
         if s.row[k] >= 0:
@@ -182,7 +196,8 @@ cdef int builds(const YCfg* c, const YState* s, int32_t* out) noexcept nogil:
                 continue
             cand |= (<uint64_t>1) << i
             for col in range(NCOL):
-                have[i][col] = popcount128(c.island_sea[i] & s.boat[col])
+                h[col] = popcount128(c.island_sea[i] & s.boat[col])
+            have[i] = pack_boats(h)
     allow = 1 if s.fleet == 9 else 0
     while tiles:
         t = __builtin_ctz(tiles)
@@ -193,11 +208,7 @@ cdef int builds(const YCfg* c, const YState* s, int32_t* out) noexcept nogil:
         while im:
             i = __builtin_ctzll(im)
             im &= im - 1
-            missing = 0
-            for col in range(NCOL):
-                if c.tile_boats[t][col] > have[i][col]:
-                    missing += c.tile_boats[t][col] - have[i][col]
-            if missing <= allow:
+            if boats_missing(c.tile_need[t], have[i]) <= allow:
                 out[n] = A_BUILD + 64 * t + i
                 n += 1
     return n
@@ -371,20 +382,18 @@ cdef int legal_actions_cut(const YCfg* c, const YState* s, int32_t* buf, bint cu
     if st == ST_RECRUIT:
         buf[n] = A_PASS
         n += 1
-        nc = 0          # the payments the player can make, ascending
-        im = 0          # bit k: a token of type k; bit 8 + k: two
-        for k in range(NTYPE):
-            if s.tokens[p][k] > 0:
-                im |= (<uint64_t>1) << k
-                if s.tokens[p][k] >= 2:
-                    im |= (<uint64_t>1) << (8 + k)
-        for i in range(26):
-            if i < 6:
-                if not ((im >> (8 + i)) & 1):
-                    continue
-            elif (PAY3M[i - 6] & im) != PAY3M[i - 6]:
-                continue
-            tmp_c[nc] = i
+        nc = 0          # the payments the player can make, ascending: bit i of im for payment i
+        im = 0
+        k = 0           # the types held, as bits
+        for i in range(NTYPE):
+            if s.tokens[p][i] > 0:
+                k |= 1 << i
+                if s.tokens[p][i] >= 2:
+                    im |= (<uint64_t>1) << i
+        im |= (<uint64_t>PAY3_OK[k]) << 6
+        while im:
+            tmp_c[nc] = __builtin_ctzll(im)
+            im &= im - 1
             nc += 1
         if nc == 0:
             return n
