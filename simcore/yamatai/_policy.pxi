@@ -703,14 +703,38 @@ cdef inline bint quick_zero(const YCfg* c, const YState* s, Ctx* x, int a) noexc
     return swap_is_zero(c, s, x, a)
 
 
+cdef inline double place_score(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, int a) noexcept nogil:
+    """w . F of PLACE ``a`` without the call: action_features' PLACE branch, summed in feature order."""
+    cdef int sp = (a - A_PLACE) // 5, col = (a - A_PLACE) % 5, i
+    cdef uint64_t isl
+    cdef double best = 0.0, v, sc, tokens
+    ready(c, s, x, CX_BASE)
+    tokens = __builtin_popcountll(c.sea_island[sp] & x.tok)
+    isl = c.sea_island[sp] & x.empty
+    while isl:
+        i = __builtin_ctzll(isl)
+        isl &= isl - 1
+        v = fit_of(c, s, x, i, NOCOL, col)
+        if v > best:
+            best = v
+    sc = 0.0
+    sc += pol.w[F_PLACE] * 1.0
+    sc += pol.w[F_PLACE_TOKENS] * tokens
+    sc += pol.w[F_PLACE_FIT] * (best / 5.0)
+    return sc
+
+
 cdef inline double swap_score(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, int a) noexcept nogil:
     cdef double F[NF]
     cdef double sc = 0.0
     cdef uint32_t mask
     cdef int k
+    cdef int sp = (a - A_SWAPBOATS) >> 7, t = (a - A_SWAPBOATS) & 127
     if swap_is_zero(c, s, x, a):
         return 0.0
-    mask = action_features(c, s, x, a, F)
+    # action_features of a swap that passes the filter
+    mask = boat_change(c, s, x, sp, x.col_at[sp], x.col_at[t], has128(x.marked, t), t, x.col_at[t],
+                       x.col_at[sp], has128(x.marked, sp), F)
     while mask:
         k = __builtin_ctz(mask)
         mask &= mask - 1
@@ -750,10 +774,8 @@ cdef int best_swaptok(const YCfg* c, const YState* s, Ctx* x, const Policy* pol,
     """best_swap for fleet 6's SWAPTOK i j (i < j, both holding a token), stage post: a swap scores
     0 unless exactly one of the islands is next to this turn's boats."""
     cdef uint64_t rest = x.tok, cand
-    cdef int i, j, a, k
-    cdef uint32_t mask
-    cdef double sc
-    cdef double F[NF]
+    cdef int i, j, a
+    cdef double sc, v
     while rest:
         i = __builtin_ctzll(rest)
         rest &= rest - 1
@@ -766,11 +788,13 @@ cdef int best_swaptok(const YCfg* c, const YState* s, Ctx* x, const Policy* pol,
             a = A_SWAPTOK + 64 * i + j
             sc = 0.0
             if ((x.adj >> i) ^ (x.adj >> j)) & 1:
-                mask = action_features(c, s, x, a, F)
-                while mask:
-                    k = __builtin_ctz(mask)
-                    mask &= mask - 1
-                    sc += pol.w[k] * F[k]
+                # action_features: the island next to this turn's boats receives the other's token
+                if (x.adj >> i) & 1:
+                    v = token_value(s, x.p, s.token[j]) - token_value(s, x.p, s.token[i])
+                else:
+                    v = token_value(s, x.p, s.token[i]) - token_value(s, x.p, s.token[j])
+                if v != 0.0:
+                    sc += pol.w[F_TOKEN_SWAP] * v
             if sc > best:
                 best = sc
                 arg = a
@@ -845,7 +869,9 @@ cdef int choose_action(const YCfg* c, const YState* s, const Policy* pol, uint64
                     arg = i
                 i += 1
             break
-        if a >= A_SACRED and quick_zero(c, s, &x, a):
+        if A_PLACE <= a < A_BUILD:
+            sc = place_score(c, s, &x, pol, a)
+        elif a >= A_SACRED and quick_zero(c, s, &x, a):
             sc = 0.0
         elif (A_ARRANGE < a < A_RAIJIN and pol.temperature <= 0.0
                 and c.arr[kk][a - A_ARRANGE][0] == c.arr[kk][a - 1 - A_ARRANGE][0]):
