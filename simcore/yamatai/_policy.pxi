@@ -724,6 +724,27 @@ cdef inline double place_score(const YCfg* c, const YState* s, Ctx* x, const Pol
     return sc
 
 
+cdef inline double remove_score(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, int a) noexcept nogil:
+    """w . F of REMOVE ``a`` without the call (action_features' REMOVE branch)."""
+    cdef int sp = a - A_REMOVE, cs, i
+    cdef uint64_t isl
+    cdef double v = 0.0, sc
+    if not (s.stage == ST_AFTER or (s.stage == ST_REMOVE and s.return_stage == ST_AFTER)):
+        return 0.0
+    cs = boat_at(s, sp)
+    ready(c, s, x, CX_BASE)
+    isl = c.sea_island[sp] & x.empty
+    while isl:
+        i = __builtin_ctzll(isl)
+        isl &= isl - 1
+        v += fit_of(c, s, x, i, NOCOL, NOCOL) - fit_of(c, s, x, i, cs, NOCOL)
+    if v == 0.0:
+        return 0.0
+    sc = 0.0
+    sc += pol.w[F_DENY] * (v / 5.0)
+    return sc
+
+
 cdef inline double swap_score(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, int a) noexcept nogil:
     cdef double F[NF]
     cdef double sc = 0.0
@@ -871,6 +892,8 @@ cdef int choose_action(const YCfg* c, const YState* s, const Policy* pol, uint64
             break
         if A_PLACE <= a < A_BUILD:
             sc = place_score(c, s, &x, pol, a)
+        elif A_REMOVE <= a < A_PLACE:
+            sc = remove_score(c, s, &x, pol, a)
         elif a >= A_SACRED and quick_zero(c, s, &x, a):
             sc = 0.0
         elif (A_ARRANGE < a < A_RAIJIN and pol.temperature <= 0.0
