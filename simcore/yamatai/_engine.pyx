@@ -33,8 +33,11 @@ cdef uint64_t CHANCE_SALT = 0x6368616E6365ULL
 cdef uint64_t POLICY_SALT = 0x706F6C696379ULL
 
 cdef int PAY3[20][3]
+cdef uint32_t PAY3_OK[64]       # by the token types held (bits): bit k if three-type payment k is payable
 for _k, _pay in enumerate(PAYMENTS[6:]):
     PAY3[_k][0], PAY3[_k][1], PAY3[_k][2] = _pay
+for _held in range(64):
+    PAY3_OK[_held] = sum(1 << _k for _k, _pay in enumerate(PAYMENTS[6:]) if all((_held >> _x) & 1 for _x in _pay))
 
 include "_rules.pxi"
 
@@ -820,3 +823,32 @@ def play_actions(players, seed, policies=None, config=None, **settings):
     cdef YState st
     cdef int n = play_game(&cc.c, &st, <uint64_t>int(seed), pol, &rec[0], 65536)
     return [int(x) for x in rec_a[:min(n, 65536)]]
+
+
+FLEET_ABILITY_BLOCK = A_SWAPTOK     # the fleet 6/4/8 actions (SWAPTOK, SLIDE, SWAPBOATS) sort last
+FLEET4_SLIDES = A_SLIDE
+FLEET8_SWAPS = A_SWAPBOATS
+
+
+def _legal_cut_check(State st, policy):
+    """Test hook: ``(full, cut, choice_full, choice_cut)`` in position ``st``.
+
+    ``full`` is legal_actions, ``cut`` legal_actions_cut (the list play_batch gives a deterministic
+    seat), and the choices are choose_action of ``policy`` (a policy vector) on each list, from the
+    same policy stream.
+    """
+    cdef int32_t buf[MAXLEGAL]
+    cdef int32_t buf2[MAXLEGAL]
+    cdef uint64_t prng[4]
+    cdef Policy pol
+    cdef int n, n2, a, a2
+    if st.s.stage == ST_OVER:
+        raise ValueError("the game is over")
+    load_policy(&pol, policy)
+    n = legal_actions(&st.cc.c, &st.s, buf)
+    n2 = legal_actions_cut(&st.cc.c, &st.s, buf2, True)
+    rng_seed(prng, 1, POLICY_SALT)
+    a = choose_action(&st.cc.c, &st.s, &pol, prng, buf, n)
+    rng_seed(prng, 1, POLICY_SALT)
+    a2 = choose_action(&st.cc.c, &st.s, &pol, prng, buf2, n2)
+    return [int(buf[i]) for i in range(n)], [int(buf2[i]) for i in range(n2)], int(a), int(a2)

@@ -125,19 +125,6 @@ ctypedef struct Ctx:
     uint64_t gm[MAXSEA][NCOL]     # for those: the islands that improve, by the new colour
 
 
-cdef inline uint64_t pack_boats(const int* h) noexcept nogil:
-    return (<uint64_t>h[0]) | (<uint64_t>h[1]) << 8 | (<uint64_t>h[2]) << 16 | (<uint64_t>h[3]) << 24 \
-        | (<uint64_t>h[4]) << 32
-
-
-cdef inline int boats_missing(uint64_t need, uint64_t have) noexcept nogil:
-    """sum over colours of max(0, need - have), one byte per colour (need <= 4, have < 128)."""
-    cdef uint64_t d = (need | <uint64_t>0x8080808080) - have
-    cdef uint64_t sel = d & <uint64_t>0x8080808080
-    d &= sel - (sel >> 7)
-    return <int>(((d * <uint64_t>0x0101010101) >> 32) & 0xFF)
-
-
 cdef inline uint64_t sign_bits(uint64_t w) noexcept nogil:
     """Bit k = the sign bit of byte k of w."""
     return ((w & <uint64_t>0x8080808080808080) * <uint64_t>0x0002040810204081) >> 56
@@ -716,11 +703,130 @@ cdef inline bint quick_zero(const YCfg* c, const YState* s, Ctx* x, int a) noexc
     return swap_is_zero(c, s, x, a)
 
 
+cdef inline double place_score(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, int a) noexcept nogil:
+    """w . F of PLACE ``a`` without the call: action_features' PLACE branch, summed in feature order."""
+    cdef int sp = (a - A_PLACE) // 5, col = (a - A_PLACE) % 5, i
+    cdef uint64_t isl
+    cdef double best = 0.0, v, sc, tokens
+    ready(c, s, x, CX_BASE)
+    tokens = __builtin_popcountll(c.sea_island[sp] & x.tok)
+    isl = c.sea_island[sp] & x.empty
+    while isl:
+        i = __builtin_ctzll(isl)
+        isl &= isl - 1
+        v = fit_of(c, s, x, i, NOCOL, col)
+        if v > best:
+            best = v
+    sc = 0.0
+    sc += pol.w[F_PLACE] * 1.0
+    sc += pol.w[F_PLACE_TOKENS] * tokens
+    sc += pol.w[F_PLACE_FIT] * (best / 5.0)
+    return sc
+
+
+cdef inline double remove_score(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, int a) noexcept nogil:
+    """w . F of REMOVE ``a`` without the call (action_features' REMOVE branch)."""
+    cdef int sp = a - A_REMOVE, cs, i
+    cdef uint64_t isl
+    cdef double v = 0.0, sc
+    if not (s.stage == ST_AFTER or (s.stage == ST_REMOVE and s.return_stage == ST_AFTER)):
+        return 0.0
+    cs = boat_at(s, sp)
+    ready(c, s, x, CX_BASE)
+    isl = c.sea_island[sp] & x.empty
+    while isl:
+        i = __builtin_ctzll(isl)
+        isl &= isl - 1
+        v += fit_of(c, s, x, i, NOCOL, NOCOL) - fit_of(c, s, x, i, cs, NOCOL)
+    if v == 0.0:
+        return 0.0
+    sc = 0.0
+    sc += pol.w[F_DENY] * (v / 5.0)
+    return sc
+
+
+cdef inline double swap_score(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, int a) noexcept nogil:
+    cdef double F[NF]
+    cdef double sc = 0.0
+    cdef uint32_t mask
+    cdef int k
+    cdef int sp = (a - A_SWAPBOATS) >> 7, t = (a - A_SWAPBOATS) & 127
+    if swap_is_zero(c, s, x, a):
+        return 0.0
+    # action_features of a swap that passes the filter
+    mask = boat_change(c, s, x, sp, x.col_at[sp], x.col_at[t], has128(x.marked, t), t, x.col_at[t],
+                       x.col_at[sp], has128(x.marked, sp), F)
+    while mask:
+        k = __builtin_ctz(mask)
+        mask &= mask - 1
+        sc += pol.w[k] * F[k]
+    return sc
+
+
+cdef int best_swap(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, double best, int arg) noexcept nogil:
+    """The first best action of a greedy seat given the best before fleet 8's swaps (stage post):
+    the swaps SWAPBOATS sp t, sp < t both occupied, in list order. While best < 0 every swap is
+    scored; then only those with a flagged space (marked, or recolouring helps), the others are 0."""
+    cdef u128 occ = s.occ, rest, cand, flagged = (x.marked | x.gset) & s.occ
+    cdef int sp, t, a
+    cdef double sc
+    rest = occ
+    while rest:
+        sp = ctz128(rest)
+        rest &= rest - 1
+        cand = rest
+        if best >= 0.0 and not (x.sflag[sp] & 3):
+            cand &= flagged
+        while cand:
+            t = ctz128(cand)
+            cand &= cand - 1
+            a = A_SWAPBOATS + 128 * sp + t
+            if ((x.sflag[sp] | x.sflag[t]) & 3) == 0:
+                sc = 0.0
+            else:
+                sc = swap_score(c, s, x, pol, a)
+            if sc > best:
+                best = sc
+                arg = a
+    return arg
+
+
+cdef int best_swaptok(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, double best, int arg) noexcept nogil:
+    """best_swap for fleet 6's SWAPTOK i j (i < j, both holding a token), stage post: a swap scores
+    0 unless exactly one of the islands is next to this turn's boats."""
+    cdef uint64_t rest = x.tok, cand
+    cdef int i, j, a
+    cdef double sc, v
+    while rest:
+        i = __builtin_ctzll(rest)
+        rest &= rest - 1
+        cand = rest
+        if best >= 0.0:
+            cand &= ~x.adj if (x.adj >> i) & 1 else x.adj
+        while cand:
+            j = __builtin_ctzll(cand)
+            cand &= cand - 1
+            a = A_SWAPTOK + 64 * i + j
+            sc = 0.0
+            if ((x.adj >> i) ^ (x.adj >> j)) & 1:
+                # action_features: the island next to this turn's boats receives the other's token
+                if (x.adj >> i) & 1:
+                    v = token_value(s, x.p, s.token[j]) - token_value(s, x.p, s.token[i])
+                else:
+                    v = token_value(s, x.p, s.token[i]) - token_value(s, x.p, s.token[j])
+                if v != 0.0:
+                    sc += pol.w[F_TOKEN_SWAP] * v
+            if sc > best:
+                best = sc
+                arg = a
+    return arg
+
+
 cdef int choose_action(const YCfg* c, const YState* s, const Policy* pol, uint64_t* prng,
                        const int32_t* buf, int n) noexcept nogil:
     cdef double F[NF]
     cdef double sc, best, total, r
-    cdef int i, k, a, arg = 0
+    cdef int i, k, a, kk, arg = 0
     cdef uint32_t mask
     cdef double scores[MAXLEGAL]
     cdef Ctx x
@@ -730,7 +836,16 @@ cdef int choose_action(const YCfg* c, const YState* s, const Policy* pol, uint64
         return buf[rng_below(prng, n)]
     x.ready = 0
     best = -1e300
+    kk = s.n_deck if s.n_deck < 3 else 3
     i = 0
+    if buf[0] == A_PASS and s.stage != ST_PORT:
+        # PASS (listed first) sets only F_PASS = 1 outside the port: no call
+        sc = 0.0
+        sc += pol.w[F_PASS] * 1.0
+        scores[0] = sc
+        if sc > best:
+            best = sc
+        i = 1
     while i < n:
         a = buf[i]
         if a >= A_SWAPTOK and s.stage != ST_POST:
@@ -745,10 +860,18 @@ cdef int choose_action(const YCfg* c, const YState* s, const Policy* pol, uint64
                 arg = i
             i += 1
             continue
+        if a < A_SLIDE and a >= A_SWAPTOK and pol.temperature <= 0.0:
+            # the rest of the list: fleet 6's token swaps in post, read from the position
+            ready(c, s, &x, CX_ABILITY)
+            return best_swaptok(c, s, &x, pol, best, buf[arg])
         if a >= A_SWAPBOATS:
             # the rest of the list: fleet 8's swaps in post; most move no mark and recolour nothing
             # next to a candidate island (flags 0): score 0 without a call
             ready(c, s, &x, CX_SWAP)
+            if pol.temperature <= 0.0:
+                # deterministic: the swaps are every pair of boats (read from the position, so the
+                # list may stop after its first two, legal_actions_cut); a 0 never beats best >= 0
+                return best_swap(c, s, &x, pol, best, buf[arg])
             while i < n:
                 a = buf[i]
                 if (((x.sflag[(a - A_SWAPBOATS) >> 7] | x.sflag[(a - A_SWAPBOATS) & 127]) & 3) == 0
@@ -767,8 +890,17 @@ cdef int choose_action(const YCfg* c, const YState* s, const Policy* pol, uint64
                     arg = i
                 i += 1
             break
-        if a >= A_SACRED and quick_zero(c, s, &x, a):
+        if A_PLACE <= a < A_BUILD:
+            sc = place_score(c, s, &x, pol, a)
+        elif A_REMOVE <= a < A_PLACE:
+            sc = remove_score(c, s, &x, pol, a)
+        elif a >= A_SACRED and quick_zero(c, s, &x, a):
             sc = 0.0
+        elif (A_ARRANGE < a < A_RAIJIN and pol.temperature <= 0.0
+                and c.arr[kk][a - A_ARRANGE][0] == c.arr[kk][a - 1 - A_ARRANGE][0]):
+            # fleet 3: the same tile on top as the arrangement listed just before, the same score
+            i += 1
+            continue
         else:
             mask = action_features(c, s, &x, a, F)
             # the dot product over the features set, in feature order (the others are 0)

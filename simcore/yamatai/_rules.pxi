@@ -116,12 +116,17 @@ cdef int collectable(const YCfg* c, const YState* s, int32_t* out) noexcept nogi
 # ---------------------------------------------------------------- building
 
 cdef uint64_t own_buildings(const YCfg* c, const YState* s, int p) noexcept nogil:
-    cdef uint64_t m = 0
+    """Islands holding p's buildings, 8 islands a word (bytes equal to p; zeros past n_islands masked)."""
+    cdef uint64_t m = 0, w, y
+    cdef uint64_t pp = (<uint64_t>p) * <uint64_t>0x0101010101010101
     cdef int i
-    for i in range(c.n_islands):
-        if s.building[i] == p:
-            m |= (<uint64_t>1) << i
-    return m
+    for i in range(0, c.n_islands, 8):
+        memcpy(&w, &s.building[i], 8)
+        w ^= pp
+        # high bit of a byte of y: the byte of w is not 0 (exact, no carries across bytes)
+        y = ((w & <uint64_t>0x7F7F7F7F7F7F7F7F) + <uint64_t>0x7F7F7F7F7F7F7F7F) | w
+        m |= ((((~y) & <uint64_t>0x8080808080808080) * <uint64_t>0x0002040810204081) >> 56) << i
+    return m & c.all_isl
 
 
 cdef uint64_t group_of(const YCfg* c, uint64_t mine, int start) noexcept nogil:
@@ -156,11 +161,25 @@ cdef int ananda_toll(const YCfg* c, const YState* s, int i, int p) noexcept nogi
     return -1
 
 
+cdef inline uint64_t pack_boats(const int* h) noexcept nogil:
+    return (<uint64_t>h[0]) | (<uint64_t>h[1]) << 8 | (<uint64_t>h[2]) << 16 | (<uint64_t>h[3]) << 24 \
+        | (<uint64_t>h[4]) << 32
+
+
+cdef inline int boats_missing(uint64_t need, uint64_t have) noexcept nogil:
+    """sum over colours of max(0, need - have), one byte per colour (need <= 4, have < 128)."""
+    cdef uint64_t d = (need | <uint64_t>0x8080808080) - have
+    cdef uint64_t sel = d & <uint64_t>0x8080808080
+    d &= sel - (sel >> 7)
+    return <int>(((d * <uint64_t>0x0101010101) >> 32) & 0xFF)
+
+
 cdef int builds(const YCfg* c, const YState* s, int32_t* out) noexcept nogil:
     """BUILD actions, ascending."""
-    cdef int p = me(s), n = 0, t, i, col, missing, allow, k
+    cdef int p = me(s), n = 0, t, i, col, allow, k
     cdef uint32_t tiles = 0
-    cdef int have[MAXISL][NCOL]
+    cdef int h[NCOL]
+    cdef uint64_t have[MAXISL]
     cdef uint64_t cand = 0, im
     for k in range(5):
         if s.row[k] >= 0:
@@ -177,7 +196,8 @@ cdef int builds(const YCfg* c, const YState* s, int32_t* out) noexcept nogil:
                 continue
             cand |= (<uint64_t>1) << i
             for col in range(NCOL):
-                have[i][col] = popcount128(c.island_sea[i] & s.boat[col])
+                h[col] = popcount128(c.island_sea[i] & s.boat[col])
+            have[i] = pack_boats(h)
     allow = 1 if s.fleet == 9 else 0
     while tiles:
         t = __builtin_ctz(tiles)
@@ -188,11 +208,7 @@ cdef int builds(const YCfg* c, const YState* s, int32_t* out) noexcept nogil:
         while im:
             i = __builtin_ctzll(im)
             im &= im - 1
-            missing = 0
-            for col in range(NCOL):
-                if c.tile_boats[t][col] > have[i][col]:
-                    missing += c.tile_boats[t][col] - have[i][col]
-            if missing <= allow:
+            if boats_missing(c.tile_need[t], have[i]) <= allow:
                 out[n] = A_BUILD + 64 * t + i
                 n += 1
     return n
@@ -292,11 +308,13 @@ cdef int legal_actions(const YCfg* c, const YState* s, int32_t* buf) noexcept no
 
 
 cdef int legal_actions_cut(const YCfg* c, const YState* s, int32_t* buf, bint cut) noexcept nogil:
-    """legal_actions; with ``cut``, outside ST_POST only the first two actions of the fleet 4/6/8 block.
+    """legal_actions; with ``cut``, only the first two actions of the fleet 4/6/8 block outside
+    ST_POST, and of fleet 6's and fleet 8's swaps in ST_POST.
 
     A seat whose choice is deterministic (heuristic, no temperature, no epsilon) never scores those
-    actions outside ST_POST (choose_action stops at the first one), so only the block's first
-    action and whether it has more than one (n == 1 is a forced step) can matter.
+    actions outside ST_POST (choose_action stops at the first one), and enumerates fleet 6's and 8's
+    swaps in ST_POST from the position (best_swaptok, best_swap), so only the block's first action
+    and whether it has more than one (n == 1 is a forced step) can matter.
     """
     cdef int n = 0, p, k, col, c1, c2, i, j, sp, t, nb = 0, nc = 0, lim
     cdef int st = s.stage
@@ -364,15 +382,18 @@ cdef int legal_actions_cut(const YCfg* c, const YState* s, int32_t* buf, bint cu
     if st == ST_RECRUIT:
         buf[n] = A_PASS
         n += 1
-        nc = 0          # the payments the player can make, ascending
-        for i in range(26):
-            if i < 6:
-                if s.tokens[p][i] < 2:
-                    continue
-            elif not (s.tokens[p][PAY3[i - 6][0]] and s.tokens[p][PAY3[i - 6][1]]
-                      and s.tokens[p][PAY3[i - 6][2]]):
-                continue
-            tmp_c[nc] = i
+        nc = 0          # the payments the player can make, ascending: bit i of im for payment i
+        im = 0
+        k = 0           # the types held, as bits
+        for i in range(NTYPE):
+            if s.tokens[p][i] > 0:
+                k |= 1 << i
+                if s.tokens[p][i] >= 2:
+                    im |= (<uint64_t>1) << i
+        im |= (<uint64_t>PAY3_OK[k]) << 6
+        while im:
+            tmp_c[nc] = __builtin_ctzll(im)
+            im &= im - 1
             nc += 1
         if nc == 0:
             return n
@@ -471,7 +492,7 @@ cdef int legal_actions_cut(const YCfg* c, const YState* s, int32_t* buf, bint cu
     for i in range(nb):
         buf[n] = tmp_b[i]
         n += 1
-    lim = n + 2 if cut and st != ST_POST else MAXLEGAL
+    lim = n + 2 if cut and (st != ST_POST or s.fleet != 4) else MAXLEGAL
     if free_fleet and s.fleet == 6:
         im = 0
         for i in range(c.n_islands):
