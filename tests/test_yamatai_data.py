@@ -68,6 +68,10 @@ def test_a_culture_tokens_file_sets_the_bag_on_both_engines(tmp_path):
     path = _write(tmp_path, "tokens.json", doc)
     cfg = yamatai.make_config(4, culture_tokens=path)
     assert cfg.token_names[5] == "black"
+    from simcore.yamatai._engine import action_text
+    assert action_text(R.RECRUIT + 5, token_names=cfg.token_names).endswith("paying black+black")
+    assert action_text(R.RECRUIT + 5).endswith("paying white+white")       # package names without a config
+    assert "black+black" in yamatai.new_game(4, 0, culture_tokens=path).action_to_str(R.RECRUIT + 5)
     for seed in range(5):
         for d in (yamatai.new_game(4, seed, culture_tokens=path).to_dict(),
                   R.replay(4, seed, [], culture_tokens=path).to_dict()):

@@ -43,7 +43,7 @@ include "_rules.pxi"
 
 STAGES = ("fleet", "fleet10", "pre", "place", "post", "collect", "after", "remove", "port", "recruit", "over")
 PASS = A_PASS
-TYPE_NAMES = default_token_names()   # for action texts; a config's own names: cfg.token_names
+TYPE_NAMES = default_token_names()   # action_text without a config
 _USED = (("fleet", U_FLEET), ("raijin", U_RAIJIN), ("nakatsu", U_NAKATSU), ("michimata", U_MICHIMATA),
          ("hetsuka", U_HETSUKA), ("kachiko", U_KACHIKO), ("ebisu", U_EBISU))
 
@@ -150,8 +150,13 @@ def _need(cond, msg):
         raise ValueError(f"bad yamatai position: {msg}")
 
 
-def action_text(int a, tiles=None, spec_names=None):
-    """The contract's name of action ``a`` (``PLACE s12 wood``, ``BUILD S10 I15``, ...)."""
+def action_text(int a, tiles=None, spec_names=None, token_names=None):
+    """The contract's name of action ``a`` (``PLACE s12 wood``, ``BUILD S10 I15``, ...).
+
+    ``tiles`` and ``token_names`` are a config's (``cfg.tiles``, ``cfg.token_names``);
+    without them tiles are numbered and token types named as in the package data.
+    """
+    names = token_names or TYPE_NAMES
     tn = (lambda t: tiles[t].name) if tiles else (lambda t: f"tile {t}")
     if a == A_PASS:
         return "PASS"
@@ -174,12 +179,12 @@ def action_text(int a, tiles=None, spec_names=None):
     if A_NAKATSU <= a < A_MICHIMATA:
         return f"NAKATSU {COLOURS[(a - A_NAKATSU) // 5]} {COLOURS[(a - A_NAKATSU) % 5]}"
     if A_MICHIMATA <= a < A_HETSUKA:
-        return f"MICHIMATA {TYPE_NAMES[a - A_MICHIMATA]}"
+        return f"MICHIMATA {names[a - A_MICHIMATA]}"
     if A_HETSUKA <= a < A_HETSUKA + 6:
-        return f"HETSUKA {TYPE_NAMES[a - A_HETSUKA]}"
+        return f"HETSUKA {names[a - A_HETSUKA]}"
     if A_RECRUIT <= a < A_RECRUIT + 130:
         slot, k = divmod(a - A_RECRUIT, 26)
-        return f"RECRUIT slot {slot} paying " + "+".join(TYPE_NAMES[x] for x in PAYMENTS[k])
+        return f"RECRUIT slot {slot} paying " + "+".join(names[x] for x in PAYMENTS[k])
     if A_COLLECT <= a < A_EBISU:
         return f"COLLECT I{a - A_COLLECT:02d}"
     if A_EBISU <= a < A_SACRED:
@@ -384,8 +389,8 @@ cdef class State:
             slot = (a - A_RECRUIT) // 26
             sp = self.s.slots[slot]
             if sp >= 0:
-                return who + action_text(a) + f" ({self.cc.py.spec_names[sp]}, {self.s.slot_coins[slot]} coins)"
-        return who + action_text(a, self.cc.py.tiles)
+                return who + action_text(a, token_names=self.cc.py.token_names) + f" ({self.cc.py.spec_names[sp]}, {self.s.slot_coins[slot]} coins)"
+        return who + action_text(a, self.cc.py.tiles, token_names=self.cc.py.token_names)
 
     def describe(self):
         """A readable multi-line summary of the position."""
