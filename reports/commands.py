@@ -81,16 +81,14 @@ def cmd_compare(args):
     import simcore
     from reports.compare import compare_section, lineups, run_compare
     from reports.report import Report, provenance_section, write_report
-    from simcore.run import parse_variant
+    from simcore.run import check_players, parse_variant
 
     if args.game not in simcore.games:
         raise ValueError(f"unknown game '{args.game}' (known: {', '.join(simcore.games)})")
     names = [s.strip() for s in args.strategies.split(",") if s.strip()]
     if len(names) < 2:
         raise ValueError(f"--strategies needs at least two names, not '{args.strategies}'")
-    allowed = tuple(getattr(simcore.games[args.game], "PLAYERS", ()))
-    if args.players not in allowed:
-        raise ValueError(f"{args.game} is played by {', '.join(map(str, allowed))} players, not {args.players}")
+    check_players(args.game, args.players)
     import strategies as _strategies
 
     for name in names:

@@ -144,10 +144,7 @@ def plan_run(game, players, games, seed, strategy="random", seat_strategies=None
     import strategies as _strategies
 
     mod = _get_game(game)
-    allowed = tuple(getattr(mod, "PLAYERS", ()))
-    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or players not in allowed:
-        raise ValueError(f"{game} is played by {', '.join(map(str, allowed))} players, not {players}")
-    players = int(players)
+    players = check_players(game, players)
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games <= 0:
         raise ValueError(f"number of games must be a positive integer, not {games}")
     games = int(games)
@@ -173,6 +170,14 @@ def plan_run(game, players, games, seed, strategy="random", seat_strategies=None
     return RunPlan(game=game, module=mod.__name__, players=players, strategies=resolved,
                    variant=variant, settings=settings, data_status=data_status,
                    seed=int(seed), games=games, chunk_size=size, events=bool(events))
+
+
+def check_players(game, players):
+    """Return ``players`` as an int if ``game`` is played by that many, else raise ``ValueError``."""
+    allowed = tuple(getattr(_get_game(game), "PLAYERS", ()))
+    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or players not in allowed:
+        raise ValueError(f"{game} is played by {', '.join(map(str, allowed))} players, not {players}")
+    return int(players)
 
 
 def _get_game(name):

@@ -104,7 +104,9 @@ def cem(game="hellas", players=3, budget=50_000, population=12, games=None, fiel
         :func:`default_field` of ``game``.
     """
     import simcore
+    from simcore.run import check_players
     mod = simcore.games[game]
+    players = check_players(game, players)
     names = list(mod.FEATURES)
     base = strategies.resolve(game, start)
     if base.kind != "heuristic":
@@ -210,6 +212,8 @@ def add_parser(subparsers):
 
 
 def run(args):
+    from simcore.run import check_players
+    check_players(args.game, args.players)     # bad game or player count fails before the output checks
     out = Path(args.out or f"{args.game}_{args.name}.toml")
     if out.exists() and not args.force:
         raise ValueError(f"{out} exists: pass --force to overwrite it, or another --out")

@@ -154,6 +154,16 @@ def test_hellas_simulate_and_replay(tmp_path, capsys):
     assert rc == 0 and "set-up:" in text and "scores equal the stored players rows" in text
 
 
+def test_tune_checks_the_game_and_player_count_before_anything_else(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "akrotiri_tuned.toml").write_text("# an existing file\n")
+    rc, out, err = _run(["tune", "akrotiri", "--players", "3", "--budget", "200"], capsys)
+    _assert_one_line_error(rc, err, "akrotiri is played by 2 players, not 3")
+    assert "CEM" not in out            # no search banner for a run that cannot start
+    rc, out, err = _run(["tune", "nogame", "--players", "2"], capsys)
+    _assert_one_line_error(rc, err, "unknown game 'nogame'")
+
+
 def test_tune_writes_into_the_current_folder_and_never_overwrites(tmp_path, monkeypatch, capsys):
     import strategies
 
