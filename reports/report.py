@@ -404,6 +404,33 @@ def _reproduce(label, m, folder):
     return " ".join(cmd)
 
 
+def summarize_labels(labels, among):
+    """Name the runs ``labels`` (a subset of ``among``) briefly and exactly.
+
+    "all 65" when they are all of ``among``; otherwise the labels, where every run
+    of a ``prefix/…`` family is in, that family as "prefix/* (all N)".
+    """
+    labels, among = list(dict.fromkeys(labels)), list(dict.fromkeys(among))
+    if len(among) > 1 and set(labels) == set(among):
+        return f"all {len(among)}"
+    family = lambda label: label.split("/", 1)[0] if "/" in label else None
+    size = {}
+    for label in among:
+        size[family(label)] = size.get(family(label), 0) + 1
+    chosen = {}
+    for label in labels:
+        chosen.setdefault(family(label), []).append(label)
+    out = []
+    for label in labels:
+        f = family(label)
+        if f is not None and len(chosen[f]) == size[f] and size[f] > 2:
+            if chosen[f][0] == label:
+                out.append(f"{f}/* (all {size[f]})")
+        else:
+            out.append(label)
+    return ", ".join(out)
+
+
 def provenance_section(rs: RunSet, extra=None, commands=None) -> Section:
     """What was run: data status, strategies and weights, seeds, versions, commands."""
     runs, status, strats = [], {}, {}
@@ -429,8 +456,12 @@ def provenance_section(rs: RunSet, extra=None, commands=None) -> Section:
             strats.setdefault(key, None)
     games = list(dict.fromkeys(k[4] for k in status)) or [rs.game]
     several = len(set(games) | {k[5] for k in strats}) > 1
+    game_labels = {}
+    for label, run in rs.runs.items():
+        game_labels.setdefault(run.manifest.get("game"), []).append(label)
     data = pl.DataFrame([{**({"game": k[4]} if several else {}), "component": k[0], "file": k[1],
-                          "assumed": k[2], "note": k[3], f"{rs.group}s": ", ".join(v)}
+                          "assumed": k[2], "note": k[3],
+                          f"{rs.group}s": summarize_labels(v, game_labels.get(k[4], v))}
                          for k, v in status.items()]) if status else \
         pl.DataFrame({"component": [], "file": [], "assumed": []})
     st = pl.DataFrame([{**({"game": k[5]} if several else {}), "strategy": k[0], "kind": k[1],

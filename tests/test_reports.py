@@ -227,3 +227,17 @@ def test_game_report_without_events_says_so(game, tmp_path, capsys):
     md = open(os.path.join(out, "report.md"), encoding="utf-8").read()
     assert md.count("recorded no") >= 3
     assert os.path.exists(os.path.join(out, "figures", "game_length.png"))    # from the games table alone
+
+
+def test_data_status_names_its_runs_briefly_and_exactly():
+    from reports.report import summarize_labels
+
+    runs = ["balance/2 players", "balance/3 players", "balance/4 players", "yields/rising", "yields/falling"] + \
+        [f"strategies/{a}|{b}" for a in "xyz" for b in "xyz" if a != b]
+    assert summarize_labels(runs, runs) == "all 11"
+    # a board used by 3 and 4 players only: the other balance run is left out, the strategy family is summed up
+    assert summarize_labels(runs[1:], runs) == \
+        "balance/3 players, balance/4 players, yields/rising, yields/falling, strategies/* (all 6)"
+    assert summarize_labels(["yields/falling"], runs) == "yields/falling"
+    assert summarize_labels(runs[5:7], runs) == "strategies/x|y, strategies/x|z"   # part of a family: by name
+    assert summarize_labels(["only"], ["only"]) == "only"
