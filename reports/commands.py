@@ -80,7 +80,7 @@ def add_compare(sub):
 def cmd_compare(args):
     import simcore
     from reports.compare import compare_section, lineups, run_compare
-    from reports.report import Report, provenance_section, write_report
+    from reports.report import Report, provenance_section, with_findings, write_report
     from simcore.run import check_players, parse_variant
 
     if args.game not in simcore.games:
@@ -102,7 +102,7 @@ def cmd_compare(args):
                      variant=parse_variant(args.variant), workers=args.workers, log=_log)
     sec = compare_section(rs)
     report = Report(f"{args.game.capitalize()}: strategy comparison at {args.players} players",
-                    sections=[provenance_section(rs), sec])
+                    sections=with_findings([provenance_section(rs), sec]))
     paths = write_report(report, out)
     print(report.terminal())
     print()

@@ -495,6 +495,81 @@ def provenance_section(rs: RunSet, extra=None, commands=None) -> Section:
     return sec
 
 
+# ---------------------------------------------------------------- findings at a glance
+
+def _pct(x):
+    return f"{x * 100:.1f}%"
+
+
+def _pp(x):
+    return f"{x * 100:+.1f}".replace("-", "−")
+
+
+def findings_section(sections) -> Section | None:
+    """The report's answers first: seat advantage per run and the strongest strategy, with n and CIs.
+
+    Read from the seat-advantage, seat-equality and rating tables of ``sections``
+    (so it says nothing the sections below do not show in full); ``None`` when
+    there are none.
+    """
+    paras, rows = [], []
+    for sec in sections:
+        context = sec.title.rsplit(" — ", 1)[0] if " — " in sec.title else ""
+        tables = {t.name: t.frame for t in sec.tables}
+        adv = next((f for n, f in tables.items() if n.endswith("seat_advantage")), None)
+        eq = next((f for n, f in tables.items() if n.endswith("seat_equality_test")), None)
+        if adv is not None and adv.height:
+            group = adv.columns[0]
+            for key in dict.fromkeys(adv[group].to_list()):
+                part = adv.filter(pl.col(group) == key).sort("seat")
+                s0 = part.row(0, named=True)
+                worst = max(part.iter_rows(named=True), key=lambda r: abs(r["deviation"]))
+                where = ", ".join(x for x in (context, str(key)) if x)
+                text = (f"**{where}** ({s0['n']:,} games): seat 0 wins {_pct(s0['win_share'])} "
+                        f"[{_pct(s0['win_lo'])}, {_pct(s0['win_hi'])}] against a fair {_pct(s0['fair_share'])} "
+                        f"({_pp(s0['deviation'])} pp [{_pp(s0['dev_lo'])}, {_pp(s0['dev_hi'])}])")
+                if worst["seat"] != 0:
+                    text += (f"; the largest gap is seat {worst['seat']}, {_pct(worst['win_share'])} "
+                             f"({_pp(worst['deviation'])} pp [{_pp(worst['dev_lo'])}, {_pp(worst['dev_hi'])}])")
+                p_value = None
+                if eq is not None and group in eq.columns:
+                    e = eq.filter(pl.col(group) == key)
+                    p_value = e["p_value"][0] if e.height else None
+                if p_value is not None and p_value == p_value:
+                    verdict = "rejected" if p_value < 0.05 else "not rejected at the 5% level"
+                    text += f". Equal seats: {verdict} (chi-square p = {p_value:.2g})"
+                paras.append(text + ".")
+                rows.append({"where": where, "games": s0["n"], "seat 0 win share": s0["win_share"],
+                             "seat 0 lo": s0["win_lo"], "seat 0 hi": s0["win_hi"], "fair": s0["fair_share"],
+                             "largest gap seat": worst["seat"], "largest gap (pp)": worst["deviation"] * 100,
+                             "gap lo": worst["dev_lo"] * 100, "gap hi": worst["dev_hi"] * 100,
+                             "equal seats p": p_value})
+        ratings = next((f for n, f in tables.items() if n.endswith("compare_ratings")), None)
+        if ratings is not None and ratings.height >= 2:
+            r = ratings.sort("elo", descending=True)
+            a, b = r.row(0, named=True), r.row(1, named=True)
+            sure = a["elo_lo"] > b["elo_hi"]
+            paras.append(f"**{context or 'Strategies'}**: strongest {a['strategy']}, Elo {a['elo']:,.0f} "
+                         f"[{a['elo_lo']:,.0f}, {a['elo_hi']:,.0f}] over {a['n_games']:,} games; next "
+                         f"{b['strategy']}, {b['elo']:,.0f} [{b['elo_lo']:,.0f}, {b['elo_hi']:,.0f}]"
+                         + (" (the intervals do not overlap)." if sure else
+                            " (the intervals overlap: no clear order between the two)."))
+    if not paras:
+        return None
+    intro = ("Win shares count a k-way tie as 1/k; brackets are 95% confidence intervals; the sections "
+             "below give every seat, the tests and the figures. All figures hold for the data and "
+             "strategies listed under \"What was run\".")
+    return Section("Findings at a glance", paragraphs=[intro] + paras,
+                   tables=[Table("findings_seats", pl.DataFrame(rows), "Seat 0 and the largest seat gap, per run "
+                                 "(shares as fractions, gaps in percentage points).")] if rows else [])
+
+
+def with_findings(sections):
+    """``sections`` with "Findings at a glance" in front, when there is anything to say."""
+    found = findings_section(sections)
+    return ([found] if found else []) + list(sections)
+
+
 # ---------------------------------------------------------------- whole reports
 
 def run_report(run_dir, label=None) -> Report:
@@ -506,7 +581,7 @@ def run_report(run_dir, label=None) -> Report:
         raise ValueError(f"{run_dir}: run is {m.get('status')}; finish it before reporting")
     strat = ", ".join(s["name"] for s in m.get("strategies", []))
     title = f"{m['game'].capitalize()} — {m['players']} players, {m['games']:,} games ({strat})"
-    return Report(title, sections=[provenance_section(rs)] + run_sections(rs))
+    return Report(title, sections=with_findings([provenance_section(rs)] + run_sections(rs)))
 
 
 def write_report(report: Report, out) -> dict:

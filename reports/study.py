@@ -31,6 +31,7 @@ from reports.report import (
     run_sections,
     seat_section,
     variant_section,
+    with_findings,
 )
 
 PART_KINDS = ("balance", "variants", "compare")
@@ -383,7 +384,7 @@ def study_report(study: Study, sets: dict, commands=None) -> Report:
         else:
             secs = [compare_section(rs, title="Ratings")]
         sections += [_prefix(s, part) for s in secs]
-    return Report(study.title, sections=sections)
+    return Report(study.title, sections=with_findings(sections))
 
 
 def study_main(path_or_study, out, workers=None, quick_games=None, log=print):

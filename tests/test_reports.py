@@ -62,6 +62,16 @@ def test_report_writes_every_figure_and_states_provenance(small_run, tmp_path, c
     seats = pl.read_csv(os.path.join(out, "tables", "seat_advantage.csv"))
     assert seats["n"].to_list() == [300, 300, 300]
     assert abs(seats["win_share"].sum() - 1) < 1e-9
+    # the findings come first and quote the seat table: seat 0's share with its CI, n, the test's verdict
+    assert md.index("## Findings at a glance") < md.index("## What was run")
+    s0 = seats.row(0, named=True)
+    p = pl.read_csv(os.path.join(out, "tables", "seat_equality_test.csv"))["p_value"][0]
+    verdict = "rejected" if p < 0.05 else "not rejected at the 5% level"
+    assert (f"(300 games): seat 0 wins {s0['win_share'] * 100:.1f}% [{s0['win_lo'] * 100:.1f}%, "
+            f"{s0['win_hi'] * 100:.1f}%] against a fair 33.3%") in md
+    assert f"Equal seats: {verdict} (chi-square p = {p:.2g})" in md
+    found = pl.read_csv(os.path.join(out, "tables", "findings_seats.csv"))
+    assert found["games"].to_list() == [300] and found["seat 0 win share"][0] == pytest.approx(s0["win_share"])
 
 
 def test_report_default_out_is_inside_the_run(small_run, capsys):
@@ -152,6 +162,9 @@ def test_compare_every_strategy_every_seat(tmp_path, capsys):
     assert ratings.height == 4 and (ratings["elo_lo"] <= ratings["elo"]).all()
     html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
     assert html.count("data:image/png;base64,") == 3
+    top = ratings.sort("elo", descending=True).row(0, named=True)
+    assert html.index("Findings at a glance") < html.index("What was run")
+    assert f"strongest {top['strategy']}, Elo {top['elo']:,.0f} [{top['elo_lo']:,.0f}, {top['elo_hi']:,.0f}]" in html
 
 
 def test_compare_unknown_strategy_one_line(tmp_path, capsys):
