@@ -3,7 +3,7 @@
 A **baseline** file (JSON) records a study — game, players, strategies,
 variant, seed, games — and what it measured: win share by seat, mean score by
 seat and category, the game's headline figures (Hellas: quarry income, quarries
-closed per game), and a sha256 digest of the full results (the ``games`` and
+closed per game; Yamataï: rounds; Akrotiri: turns, temples built), and a sha256 digest of the full results (the ``games`` and
 ``players`` tables, sorted, every column's bytes).
 
 ``regress BASELINE`` reruns the study through the runner:
@@ -61,6 +61,8 @@ HEADLINES = {
         ("quarry_income_per_game", "players", "marble_income", False),
         ("quarries_closed", "games", "quarries_closed", False),
     ],
+    "yamatai": [("rounds", "games", "rounds", False)],
+    "akrotiri": [("turns", "games", "turns", False), ("temples", "players", "temples", True)],
 }
 
 

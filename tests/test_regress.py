@@ -230,6 +230,27 @@ def test_digest_depends_on_every_column_not_order():
     assert len({regress.digest_tables(t) for t in (a, c, d)}) == 3
 
 
-def test_committed_baseline_is_valid():
-    doc = regress.load_baseline(os.path.join(ROOT, "baselines", "hellas-3p.json"))
-    assert doc["study"]["game"] == "hellas" and doc["study"]["players"] == 3
+@pytest.mark.parametrize("name, game, players, headline", [
+    ("hellas-3p", "hellas", 3, "quarries_closed/game"),
+    ("yamatai-4p", "yamatai", 4, "rounds/game"),
+    ("akrotiri-2p", "akrotiri", 2, "turns/game"),
+])
+def test_committed_baselines_are_valid(name, game, players, headline):
+    doc = regress.load_baseline(os.path.join(ROOT, "baselines", f"{name}.json"))
+    assert doc["study"]["game"] == game and doc["study"]["players"] == players
+    keys = {f"{r['statistic']}/{r['item']}" for r in doc["statistics"]}
+    assert headline in keys and f"win_share/seat {players - 1}" in keys and f"score.total/seat 0" in keys
+
+
+@pytest.mark.parametrize("game, players, column", [("yamatai", 2, "rounds"), ("akrotiri", 2, "turns")])
+def test_game_length_is_a_recorded_statistic(game, players, column):
+    import simcore
+    import strategies
+
+    pol = strategies.resolve(game, "balanced").as_policy()
+    res = simcore.games[game].play_batch(players, np.arange(300, dtype=np.uint64), [pol] * players)
+    rows = {f"{r['statistic']}/{r['item']}": r for r in regress.statistics(game, res["games"], res["players"])}
+    row = rows[f"{column}/game"]
+    length = np.asarray(res["games"][column], dtype=np.float64)
+    assert row["n"] == 300 and row["estimate"] == pytest.approx(length.mean())
+    assert row["sd"] == pytest.approx(length.std(ddof=1)) and row["sd"] > 0
