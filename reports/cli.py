@@ -125,9 +125,10 @@ def cmd_replay(args):
     scores = rep["scores"]
     cols = list(scores)
     print()
-    print("seat  " + "".join(f"{c:>10}" for c in cols))
+    width = {c: max(9, len(c), *(len(str(v)) for v in scores[c])) + 1 for c in cols}
+    print("seat  " + "".join(f"{c:>{width[c]}}" for c in cols))
     for seat in range(m["players"]):
-        print(f"{seat:>4}  " + "".join(f"{scores[c][seat]:>10}" for c in cols))
+        print(f"{seat:>4}  " + "".join(f"{scores[c][seat]:>{width[c]}}" for c in cols))
     if rep["stored"] is None:
         print("stored rows: chunk not written yet, nothing to compare")
         return 0

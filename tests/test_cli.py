@@ -185,3 +185,18 @@ def test_tune_writes_into_the_current_folder_and_never_overwrites(tmp_path, monk
     assert rc == 0 and written.read_text() != text
     rc, _, err = _run(args + ["--out", str(tmp_path / "missing" / "t.toml")], capsys)
     _assert_one_line_error(rc, err, "does not exist")
+
+
+def test_replay_score_table_keeps_long_category_names_apart(tmp_path, capsys):
+    out = tmp_path / "y"
+    rc, _, err = _run(["simulate", "yamatai", "--players", "3", "--games", "12", "--seed", "3", "--out", str(out),
+                       "--no-progress", "--workers", "1"], capsys)
+    assert rc == 0, err
+    rc, text, _ = _run(["replay", str(out), "--game", "5", "--quiet"], capsys)
+    assert rc == 0
+    lines = text.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("seat "))
+    names = lines[head].split()
+    assert names[0] == "seat" and {"buildings", "specialists", "total"} <= set(names[1:])
+    rows = [line.split() for line in lines[head + 1: head + 4]]
+    assert all(len(r) == len(names) and r[0] == str(i) for i, r in enumerate(rows))   # one number per column
