@@ -215,6 +215,10 @@ def main(argv=None):
             raise
         print(f"boardlab: error: {_one_line(exc)}", file=sys.stderr)
         return 2
+    except BrokenPipeError:          # `boardlab replay … | head`: the reader left; no traceback
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())     # Python's flush at exit would fail again
+        return 1
     except KeyboardInterrupt:
         print("boardlab: interrupted; finished chunks are kept, rerun the same command to resume",
               file=sys.stderr)

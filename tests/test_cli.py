@@ -200,3 +200,29 @@ def test_replay_score_table_keeps_long_category_names_apart(tmp_path, capsys):
     assert names[0] == "seat" and {"buildings", "specialists", "total"} <= set(names[1:])
     rows = [line.split() for line in lines[head + 1: head + 4]]
     assert all(len(r) == len(names) and r[0] == str(i) for i, r in enumerate(rows))   # one number per column
+
+
+def test_output_cut_short_by_the_reader_is_no_traceback(tmp_path, capsys):
+    import subprocess
+    import sys
+
+    out = tmp_path / "a"
+    rc, _, err = _run(["simulate", "akrotiri", "--players", "2", "--games", "4", "--seed", "3", "--out", str(out),
+                       "--no-progress", "--workers", "1"], capsys)
+    assert rc == 0, err
+    import fcntl
+    import os
+
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)   # smaller than one transcript
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; from reports.cli import main; sys.exit(main())",
+                             "replay", str(out), "--game", "1"], stdout=write_end, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as reader:
+        first = reader.readline()
+    # like `| head -1`: the reader has gone away while the transcript is still being written
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert first.startswith(b"akrotiri, 2 players")
+    assert "Traceback" not in err and proc.returncode == 1, err
