@@ -88,7 +88,8 @@ def load_run(path, allow_partial=False, check_files=True):
         missing = n_chunks - len(finished)
         raise ValueError(f"{path}: run incomplete, {missing} of {n_chunks} chunks missing "
                          f"(status '{manifest.get('status')}'); rerun the same `boardlab simulate` "
-                         f"command to finish it, or pass allow_partial=True")
+                         f"command to finish it, or use only the finished chunks (`boardlab report "
+                         f"--partial`, `load_run(..., allow_partial=True)`)")
     if not finished:
         raise ValueError(f"{path}: no finished chunk yet")
 

@@ -41,6 +41,8 @@ def add_report(sub):
                                    "figures (PNG, SVG) and tables (CSV) to --out (default RUN_DIR/report).")
     p.add_argument("run_dir", help="results folder of `boardlab simulate`")
     p.add_argument("--out", default=None, help="output folder (default: RUN_DIR/report)")
+    p.add_argument("--partial", action="store_true",
+                   help="report an interrupted run from its finished chunks (the report says how many games)")
     p.set_defaults(func=cmd_report)
 
 
@@ -50,7 +52,7 @@ def cmd_report(args):
     if not os.path.isdir(args.run_dir):
         raise ValueError(f"{args.run_dir}: no such results folder")
     out = args.out or os.path.join(args.run_dir, "report")
-    report = run_report(args.run_dir)
+    report = run_report(args.run_dir, partial=args.partial)
     paths = write_report(report, out)
     print(report.terminal())
     print()

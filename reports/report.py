@@ -86,11 +86,14 @@ class RunSet:
     title: str = ""
 
     @classmethod
-    def from_dirs(cls, dirs, group="run", title=""):
-        """``{label: folder}`` (or one folder) -> RunSet; ValueError names a bad folder."""
+    def from_dirs(cls, dirs, group="run", title="", allow_partial=False):
+        """``{label: folder}`` (or one folder) -> RunSet; ValueError names a bad folder.
+
+        ``allow_partial``: accept interrupted runs (their finished chunks only).
+        """
         if isinstance(dirs, (str, os.PathLike)):
             dirs = {os.path.basename(os.path.normpath(os.fspath(dirs))) or "run": dirs}
-        runs = {label: load_run(path) for label, path in dirs.items()}
+        runs = {label: load_run(path, allow_partial=allow_partial) for label, path in dirs.items()}
         games = {r.manifest.get("game") for r in runs.values()}
         if len(games) > 1:
             raise ValueError(f"a run set holds one game, got {sorted(map(str, games))}")
@@ -142,7 +145,11 @@ class RunSet:
         return []
 
     def n_games(self):
-        return {label: int(run.manifest["games"]) for label, run in self.runs.items()}
+        """Games in each run's tables (of an interrupted run: its finished chunks)."""
+        if not hasattr(self, "_n_games"):
+            self._n_games = {label: int(run.games.select(pl.len()).collect().item())
+                             for label, run in self.runs.items()}
+        return self._n_games
 
     def games_text(self):
         """'20,000 games' or '20,000 games per run (3 runs, 60,000 in all)'."""
@@ -572,15 +579,22 @@ def with_findings(sections):
 
 # ---------------------------------------------------------------- whole reports
 
-def run_report(run_dir, label=None) -> Report:
-    """The report of one results folder (``boardlab report RUN_DIR``)."""
+def run_report(run_dir, label=None, partial=False) -> Report:
+    """The report of one results folder (``boardlab report RUN_DIR``).
+
+    ``partial``: report an interrupted run from its finished chunks (the title says so).
+    """
     label = label or os.path.basename(os.path.normpath(os.fspath(run_dir))) or "run"
-    rs = RunSet.from_dirs({label: run_dir})
+    rs = RunSet.from_dirs({label: run_dir}, allow_partial=partial)
     m = rs.runs[label].manifest
-    if m.get("status") != "complete":
-        raise ValueError(f"{run_dir}: run is {m.get('status')}; finish it before reporting")
+    if m.get("status") != "complete" and not partial:
+        raise ValueError(f"{run_dir}: run is {m.get('status')}; rerun the same `boardlab simulate` command "
+                         f"to finish it, or pass --partial to report its finished games only")
     strat = ", ".join(s["name"] for s in m.get("strategies", []))
-    title = f"{m['game'].capitalize()} — {m['players']} players, {m['games']:,} games ({strat})"
+    n = rs.n_games()[label]
+    played = f"{m['games']:,} games" if n == m["games"] else \
+        f"{n:,} of {m['games']:,} games (interrupted run: finished chunks only)"
+    title = f"{m['game'].capitalize()} — {m['players']} players, {played} ({strat})"
     return Report(title, sections=with_findings([provenance_section(rs)] + run_sections(rs)))
 
 

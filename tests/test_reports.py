@@ -96,6 +96,23 @@ def test_bad_folders_one_line_exit_2(kind, tmp_path, capsys):
     assert not os.path.exists(tmp_path / "r" / "report.html")
 
 
+def test_interrupted_run_is_reported_with_partial_and_says_so(tmp_path, capsys):
+    from simcore.run import simulate
+
+    path = tmp_path / "x"
+    simulate("hellas", players=2, games=40, seed=1, out=str(path), chunk_size=10, max_chunks=2,
+             progress=False, workers=1)
+    msg = _one_line_error(capsys, cli.main(["report", str(path), "--out", str(tmp_path / "r")]))
+    assert "--partial" in msg
+    assert cli.main(["report", str(path), "--out", str(tmp_path / "r"), "--partial"]) == 0
+    capsys.readouterr()
+    md = open(tmp_path / "r" / "report.md", encoding="utf-8").read()
+    assert "20 of 40 games (interrupted run: finished chunks only)" in md.splitlines()[0]
+    seats = pl.read_csv(tmp_path / "r" / "tables" / "seat_advantage.csv")
+    assert seats["n"].to_list() == [20, 20]
+    assert "(20 games)" in md and "20 games." in md          # findings and figure captions count what was played
+
+
 def test_figures_are_notebook_friendly(small_run):
     from matplotlib.figure import Figure
 
