@@ -117,7 +117,8 @@ COVERAGE = {
     "3.4": [C + "test_setup_quarries_worker_marble_and_start", R + "test_setup_follows_the_chance_section"],
     "3.5": [R + "test_cube_counts_per_round", C + "test_setup_quarries_worker_marble_and_start"],
     "3.6": [C + "test_setup_quarries_worker_marble_and_start", R + "test_setup_follows_the_chance_section"],
-    "4/rounds": [R + "test_cube_counts_per_round", R + "test_random_playouts"],
+    "4/rounds": [C + "test_game_ends_after_the_third_round", R + "test_cube_counts_per_round",
+                 R + "test_random_playouts"],
     "4/turn-order": [C + "test_turns_go_clockwise_one_cube_each", R + "test_start_player_marker"],
     "4/space-once": [C + "test_a_used_space_cannot_be_chosen_again"],
     "4/round-end": [R + "test_start_player_marker", C + "test_a_used_space_cannot_be_chosen_again"],
@@ -422,6 +423,20 @@ def test_turns_go_clockwise_one_cube_each(eng):
     assert st.cubes_left == [1, 1, 2, 2] and st.current_player() == 2
     # the three-marble action of seat 1 was carried out by seat 1
     assert st.marble == [0, 3, 0, 0]
+
+
+def test_game_ends_after_the_third_round(eng):
+    # round 3 (index 2), the last cube: seat 2 takes three marble, then the game is scored
+    used = [s for s in range(13) if s not in (THREE, 6, 7, 11)][:8]
+    d = position(eng, round=2, cubes_left=[0, 0, 1], spaces_used=used, turn_seat=2, start_player=0,
+                 pieces=[(23, "house", 2), (24, "palace", 2)], marble=[4, 5, 12])
+    st = eng.RefState.from_dict(d)
+    assert st.legal_actions() == sorted(s for s in range(13) if s not in used)
+    st.apply(THREE)
+    assert st.is_over() and st.current_player() == -1 and st.legal_actions() == []
+    assert st.round == 3 and st.marble == [4, 5, 15]
+    sc = st.scores()
+    assert sc["city"] == [0, 0, 2] and sc["marble"] == [0, 1, 3] and sc["total"] == [0, 1, 5]
 
 
 def test_a_used_space_cannot_be_chosen_again(eng):
