@@ -26,7 +26,7 @@ from simcore.yamatai import reference as R
 from tests.test_yamatai_rules import _built_on, base, boats, build, place, turn
 
 B, W, S, C, G = range(5)
-S01, S02, S06, S13, T1 = 0, 1, 5, 12, 21
+S02, S06, S13, T1 = 1, 5, 12, 21
 (AMATERASU, IZANAGI, RAIJIN, ANANDA, IZANAMI, RIU, AWASHIMA, KACHIKO, SUSANOO, EBISU, KAGUTSUCHI,
  TOMOE, FU_HSI, MICHIMATA, TOYO_TAMA, HETSUKA, NAKATSU, YASOMA) = range(18)
 
@@ -54,7 +54,8 @@ COVERAGE = {
           DATA + "test_default_bag_is_the_rulebook_one"],
     "2": [HERE + "test_board_geometry_is_the_designed_one", RULES + "test_e7_torii_and_mountain",
           HERE + "test_a_collected_mountain_island_stays_a_mountain_and_becomes_empty"],
-    "3": [HERE + "test_components_and_supply_at_set_up", RULES + "test_pawns_per_player_count"],
+    "3": [HERE + "test_components_and_supply_at_set_up", RULES + "test_pawns_per_player_count",
+          HERE + "test_two_players_second_pair_of_pawns_in_either_order"],
     "4": [RULES + "test_e14_fleet_track_refresh_as_a_queue", RULES + "test_last_building_completes_the_round",
           HERE + "test_end_of_round_coins_on_specialists_then_refill"],
     "5": [HERE + "test_windows_for_free_actions", HERE + "test_trade_only_before_the_first_boat"],
@@ -74,7 +75,8 @@ COVERAGE = {
             HERE + "test_tile_boats_are_a_multiset_contained_in_the_island_boats",
             HERE + "test_step_3b_is_mandatory_when_only_a_build_is_possible",
             HERE + "test_standard_tile_needs_a_piece_prestige_never_runs_out",
-            HERE + "test_fleet9_allows_one_missing_boat_not_two", HERE + "test_collect_may_stop_after_one_token",
+            HERE + "test_fleet9_allows_one_missing_boat_not_two", HERE + "test_fleet9_can_make_step_3b_mandatory",
+            HERE + "test_collect_may_stop_after_one_token", HERE + "test_e10_toll_is_paid_before_the_bonuses",
             HERE + "test_build_leaves_the_row_slot_empty_and_another_players_reservation_is_not_mine"],
     "5.5": [RULES + "test_e8_port_keeps_one_and_sets_aside_the_rest", RULES + "test_riu_port_of_three",
             HERE + "test_port_boats_join_the_next_hand", HERE + "test_set_aside_boats_never_return"],
@@ -88,7 +90,7 @@ COVERAGE = {
             HERE + "test_groups_are_own_standard_buildings_only"],
     "6.2": [RULES + "test_awashima_prestige_bonuses", RULES + "test_awashima_absent_prestige_gives_nothing",
             HERE + "test_prestige_build_gives_nobody_a_bonus", HERE + "test_awashima_example_of_section_6_2",
-            HERE + "test_awashima_counts_a_group_once"],
+            HERE + "test_awashima_counts_a_group_once", HERE + "test_awashima_prestige_gets_no_kagutsuchi_token"],
     "7": [RULES + "test_fleet1_has_no_ability_and_leads_next_round",
           RULES + "test_fleet2_reserve_is_not_buildable_this_turn_and_costs_at_the_end",
           RULES + "test_fleet3_arrange_top_and_bottom", RULES + "test_fleet4_slide_moves_a_boat_and_its_mark",
@@ -114,12 +116,21 @@ COVERAGE = {
            DIFF + "test_short_round_cap_agrees"],
     "11": [RULES + "test_e12_scoring", RULES + "test_e13_tie_break_by_the_last_round_played",
            HERE + "test_highest_total_wins_whatever_the_order", HERE + "test_two_player_tie_break_by_the_earlier_pawn",
-           HERE + "test_what_scores_nothing", ALL + "test_random_playouts_keep_invariants"],
+           HERE + "test_what_scores_nothing", HERE + "test_win_share_goes_to_the_tie_break_winner",
+           ALL + "test_random_playouts_keep_invariants"],
     "12": [HERE + "test_stage_sequence_of_a_turn", HERE + "test_windows_for_free_actions",
            DIFF + "test_random_games_agree", DIFF + "test_positions_load_into_either_engine",
            ALL + "test_illegal_action_is_refused", ALL + "test_to_dict_round_trip_mid_game",
            GOLD_T + "test_yamatai_golden_playthrough_is_reproduced", HERE + "test_hidden_information_does_not_move_the_heuristic"],
-    "13": [RULES + "test_e1_fleet5_gives_gold_and_a_sacred_site", RULES + "test_e15_fleet8_swap_carries_the_mark"],
+    # §13 is the table of worked examples: each one is listed under its own id E1 … E15 below
+    "13": [RULES + "test_e1_fleet5_gives_gold_and_a_sacred_site", RULES + "test_e2_buy_wood_then_no_second_transaction",
+           RULES + "test_e3_chain_entry_and_anchor", RULES + "test_e4_collect_matching", RULES + "test_e5_build_s10_on_i15",
+           RULES + "test_e6_group_coins_and_trading_post", RULES + "test_e7_torii_and_mountain",
+           RULES + "test_e8_port_keeps_one_and_sets_aside_the_rest",
+           RULES + "test_e9_recruit_takes_the_coins_and_izanami_shares", RULES + "test_e10_ananda_toll",
+           RULES + "test_e11_kagutsuchi_isolated_building", RULES + "test_e12_scoring",
+           RULES + "test_e13_tie_break_by_the_last_round_played", RULES + "test_e14_fleet_track_refresh_as_a_queue",
+           RULES + "test_e15_fleet8_swap_carries_the_mark"],
     "14": [HERE + "test_player_board_data", HERE + "test_building_tiles_data", HERE + "test_specialist_pp_values",
            HERE + "test_culture_token_names_are_placeholders", HERE + "test_board_geometry_is_the_designed_one"],
     "14.1": [HERE + "test_player_board_data", HERE + "test_trade_prices_and_limits"],
@@ -127,9 +138,10 @@ COVERAGE = {
     "14.3": [HERE + "test_specialist_pp_values"],
     "14.4": [DATA + "test_default_bag_is_the_rulebook_one", HERE + "test_culture_token_names_are_placeholders"],
     "14.5": [HERE + "test_board_geometry_is_the_designed_one"],
-    # §15 is the list of decisions below; §16 lists ambiguous passages, each settled by a decision
+    # §15 is the list of decisions, each listed under its own id below; §16 (ambiguous passages of the
+    # Hungarian text) is filled in after the table from the decisions that settle each passage
     "15": [HERE + "test_coverage_table_names_every_spec_id"],
-    "16": [HERE + "test_coverage_table_names_every_spec_id"],
+    "16": [],
     # ---- decisions
     "Y-D1": [HERE + "test_once_per_turn_resets_at_each_pawn_turn", RULES + "test_izanagi_two_transactions"],
     "Y-D2": [HERE + "test_windows_for_free_actions"],
@@ -141,6 +153,7 @@ COVERAGE = {
     "Y-D7": [RULES + "test_e4_collect_matching", RULES + "test_e4_matching_blocks_a_second_token_on_one_boat",
              HERE + "test_collect_may_stop_after_one_token"],
     "Y-D8": [HERE + "test_step_3b_is_mandatory_when_only_a_build_is_possible",
+             HERE + "test_fleet9_can_make_step_3b_mandatory", HERE + "test_e10_toll_is_paid_before_the_bonuses",
              HERE + "test_no_boat_placed_skips_collect_and_build", RULES + "test_e4_collect_matching",
              RULES + "test_e15_fleet8_swap_carries_the_mark"],
     "Y-D9": [HERE + "test_recruited_once_per_turn_ability_from_the_next_turn"],
@@ -152,7 +165,7 @@ COVERAGE = {
               HERE + "test_ananda_toll_once_per_build_and_on_prestige", HERE + "test_two_players_own_pawns_are_not_opponents",
               HERE + "test_groups_are_own_standard_buildings_only"],
     "Y-D13": [RULES + "test_awashima_prestige_bonuses", HERE + "test_awashima_example_of_section_6_2",
-              HERE + "test_awashima_counts_a_group_once"],
+              HERE + "test_awashima_counts_a_group_once", HERE + "test_awashima_prestige_gets_no_kagutsuchi_token"],
     "Y-D14": [RULES + "test_e11_kagutsuchi_isolated_building", RULES + "test_kagutsuchi_not_next_to_own_building",
               HERE + "test_kagutsuchi_token_is_doubled_by_amaterasu"],
     "Y-D15": [HERE + "test_standard_tile_needs_a_piece_prestige_never_runs_out"],
@@ -177,7 +190,7 @@ COVERAGE = {
     "Y-D27": [RULES + "test_e14_fleet_track_refresh_as_a_queue", HERE + "test_end_of_round_coins_on_specialists_then_refill"],
     "Y-D28": [RULES + "test_fleet6_swap_tokens", HERE + "test_a_collected_mountain_island_stays_a_mountain_and_becomes_empty",
               HERE + "test_components_and_supply_at_set_up"],
-    "Y-D29": [HERE + "test_sacred_sites_only_on_empty_islands_and_limited",
+    "Y-D29": [HERE + "test_sacred_sites_only_on_empty_islands_and_limited", HERE + "test_coins_and_pp_tokens_are_unlimited",
               HERE + "test_fleet_boats_missing_from_the_supply_are_not_given", HERE + "test_components_and_supply_at_set_up"],
     "Y-D30": [RULES + "test_fleet7_removes_up_to_two_boats", HERE + "test_trade_prices_and_limits",
               HERE + "test_raijin_and_nakatsu_use_the_supply_and_are_not_transactions", HERE + "test_set_aside_boats_never_return"],
@@ -213,6 +226,14 @@ COVERAGE = {
     "E15": [RULES + "test_e15_fleet8_swap_carries_the_mark", RULES + "test_e15_variant_same_colour_swap",
             HERE + "test_e15_build_next_to_the_far_boat"],
 }
+
+# §16: 16.1 component counts -> set-up and data tests; 16.2 -> Y-D31, 16.3 -> Y-D7, 16.4 -> Y-D4,
+# 16.5 -> Y-D27, 16.6 -> Y-D13, 16.7 -> Y-D12, 16.8 -> Y-D14, 16.9 -> Y-D17, 16.10 -> Y-D18,
+# 16.11 -> Y-D35, 16.12 -> Y-D33, 16.13 fleet 1, 16.14 -> Y-D19, 16.15 (a spelling) none,
+# 16.16 -> Y-D41, 16.17 -> Y-D16, 16.18 -> Y-D25, 16.19 -> Y-D3
+COVERAGE["16"] = sorted({HERE + "test_components_and_supply_at_set_up", RULES + "test_fleet1_has_no_ability_and_leads_next_round"}
+                        | {node for d in (31, 7, 4, 27, 13, 12, 14, 17, 18, 35, 33, 19, 41, 16, 25, 3)
+                           for node in COVERAGE[f"Y-D{d}"]})
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -312,6 +333,30 @@ def test_components_and_supply_at_set_up(engine, players):
         else:
             assert d["order"] == list(range(players))
         assert st.current_player() == 0
+
+
+def test_two_players_second_pair_of_pawns_in_either_order():
+    # §3.7: each player has one of the first two turns; the second pair is shuffled separately
+    firsts = {tuple(yamatai.new_game(2, seed).to_dict()["order"]) for seed in range(40)}
+    assert firsts == {(0, 1, 2, 3), (0, 1, 3, 2)}
+    assert {tuple(R.RefState.new(players=2, seed=seed).order) for seed in range(40)} == firsts
+
+
+def test_coins_and_pp_tokens_are_unlimited(load):
+    d = boats(base(), s19=B, s20=B, s26=W)
+    d["islands"][6]["building"] = "torii"           # a PP token for the build
+    d["built"][1].append(T1)
+    d["coins"][0], d["pp_tokens"][0] = 500, 40      # more than the 73 coins and 24 PP tokens of the box
+    d["row"][0] = S06
+    st = load(turn(d, stage="post", fleet=6, marked=[26]))
+    st.apply(build(S06, 8))
+    assert st.to_dict()["pp_tokens"][0] == 41 and st.to_dict()["coins"][0] == 500
+    st = load(turn(base(), fleet=1, hand=(0, 0, 0, 1, 0)))
+    d = st.to_dict()
+    d["coins"][0] = 500
+    st = load(d)
+    st.apply(R.SELL + C)
+    assert st.to_dict()["coins"][0] == 503
 
 
 # ------------------------------------------------------------------ §5.1 fleet
@@ -575,18 +620,40 @@ def test_ananda_toll_once_per_build_and_on_prestige(load):
 
 
 def test_e10_toll_is_paid_before_the_bonuses(load):
-    # E10 with the builder holding exactly 2 coins and the build growing its own group: the toll is
-    # legal (paid first) and the group coins come on top
-    d = boats(base(), s11=B, s12=W, s22=B)
-    _built_on(d, 1, 13, S02)
-    d["spec_owner"][ANANDA] = 1
-    d["coins"][0] = 2
-    d["row"][0] = S06
-    st = load(turn(d, stage="post", fleet=6, marked=[22]))
-    st.apply(build(S06, 9))
-    assert st.to_dict()["coins"][:2] == [0, 12]
+    # E10 where the build also grows the builder's own group (+2 coins): the toll is due first, so
+    # 1 coin is not enough even though the bonus would cover it; with 2 coins: 2 - 2 + 2
+    def position(coins):
+        d = boats(base(), s19=B, s20=B, s26=W)
+        _built_on(d, 1, 5, S02)                   # Ananda's owner next to I08
+        _built_on(d, 0, 6, S13)                   # the builder's own building next to I08
+        d["spec_owner"][ANANDA] = 1
+        d["coins"][0] = coins
+        d["row"][0] = S06
+        return load(turn(d, stage="post", fleet=6, marked=[26]))
+    assert build(S06, 8) not in position(1).legal_actions()
+    assert R.PASS in position(1).legal_actions()          # no legal build: step 3b may be skipped (Y-D8)
+    st = position(2)
+    assert R.PASS not in st.legal_actions()
+    st.apply(build(S06, 8))
+    assert st.to_dict()["coins"][:2] == [2, 12]
     ev = st.to_dict()["events"]["buildings"][-1]
-    assert ev["island"] == 9 and ev["coins"] == -2
+    assert ev["island"] == 8 and ev["coins"] == 0
+
+
+def test_fleet9_can_make_step_3b_mandatory(load):
+    d = boats(base(), s25=B, s26=B)                       # S06 (B B W) lacks its wood
+    d["row"][0] = S06
+    assert R.PASS in load(turn(d, stage="post", fleet=6, marked=[25])).legal_actions()
+    assert R.PASS not in load(turn(d, stage="post", fleet=9, marked=[25])).legal_actions()
+
+
+def test_awashima_prestige_gets_no_kagutsuchi_token(load):
+    d = boats(base(), s25=B, s26=W, s36=G)
+    d["spec_owner"][AWASHIMA] = d["spec_owner"][KAGUTSUCHI] = 0
+    d["row"][0] = T1
+    st = load(turn(d, stage="post", fleet=6, marked=[25]))
+    st.apply(build(T1, 15))                               # I15 has no island neighbours
+    assert st.to_dict()["pp_tokens"][0] == 0 and st.to_dict()["coins"][0] == 10
 
 
 def test_two_players_own_pawns_are_not_opponents(load):
@@ -1121,6 +1188,25 @@ def test_what_scores_nothing(load):
     assert load(d).scores() == plain
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_win_share_goes_to_the_tie_break_winner(players):
+    import numpy as np
+    seeds = np.arange(200, dtype=np.uint64)
+    res = yamatai.play_batch(players, seeds)
+    share = res["players"]["win_share"]
+    total = res["players"]["total"]
+    ties = 0
+    for g in range(len(seeds)):
+        w = int(res["games"]["winner"][g])
+        assert share[g].tolist() == [1.0 if p == w else 0.0 for p in range(players)]
+        assert total[g, w] == total[g].max()
+        ties += int((total[g] == total[g].max()).sum() > 1)
+        if g < 40:
+            st = yamatai.replay_game(players, int(seeds[g]))
+            assert st.winner() == w and st.scores()["total"] == total[g].tolist()
+    assert ties > 0                              # some games were decided by the tie-break
+
+
 # ------------------------------------------------------------------ Y-D38 hidden information
 
 def test_hidden_information_does_not_move_the_heuristic():
@@ -1130,7 +1216,7 @@ def test_hidden_information_does_not_move_the_heuristic():
     import strategies
     pol = strategies.resolve("yamatai", "balanced").as_policy()
     rnd = random.Random(7)
-    checked = 0
+    checked = peeked = 0
     for players in (2, 3, 4):
         for seed in range(3):
             st = yamatai.new_game(players, seed)
@@ -1140,6 +1226,12 @@ def test_hidden_information_does_not_move_the_heuristic():
                     e = json.loads(json.dumps(d))
                     if d["turn_state"]["fleet"] != 3:
                         rnd.shuffle(e["deck"])
+                    elif _legal_range(st, R.ARRANGE, R.RAIJIN):
+                        # the one place the deck may be read (its user looks at it): the features
+                        # do see a changed deck there, so this check can see one
+                        f = dict(e, deck=e["deck"][::-1])
+                        peeked += any(list(yamatai.policy_features(yamatai.State.from_dict(f), x))
+                                      != list(yamatai.policy_features(st, x)) for x in st.legal_actions())
                     rnd.shuffle(e["spec_deck"])
                     down = e["track"][e["face_up"]:]
                     rnd.shuffle(down)
@@ -1151,7 +1243,7 @@ def test_hidden_information_does_not_move_the_heuristic():
                             players, seed, k, st.stage, x)
                     checked += 1
                 st.apply(a)
-    assert checked > 100
+    assert checked > 100 and peeked > 0
 
 
 # ------------------------------------------------------------------ §14 data
