@@ -83,11 +83,11 @@ COVERAGE = {
     "5.6": [RULES + "test_e9_recruit_takes_the_coins_and_izanami_shares", HERE + "test_recruit_payments",
             HERE + "test_recruit_leaves_the_slot_empty_and_ends_the_turn"],
     "5.7": [HERE + "test_windows_for_free_actions", HERE + "test_stage_sequence_of_a_turn"],
-    "5.8": [HERE + "test_windows_for_free_actions"],
+    "5.8": [HERE + "test_windows_for_free_actions", HERE + "test_fleet_ability_windows"],
     "6": [RULES + "test_e6_group_coins_and_trading_post", RULES + "test_e7_torii_and_mountain"],
     "6.1": [RULES + "test_e6_group_coins_and_trading_post", RULES + "test_e7_torii_and_mountain",
             RULES + "test_e11_kagutsuchi_isolated_building", RULES + "test_kagutsuchi_not_next_to_own_building",
-            HERE + "test_groups_are_own_standard_buildings_only"],
+            HERE + "test_groups_are_own_standard_buildings_only", HERE + "test_one_pp_token_per_prestige_neighbour"],
     "6.2": [RULES + "test_awashima_prestige_bonuses", RULES + "test_awashima_absent_prestige_gives_nothing",
             HERE + "test_prestige_build_gives_nobody_a_bonus", HERE + "test_awashima_example_of_section_6_2",
             HERE + "test_awashima_counts_a_group_once", HERE + "test_awashima_prestige_gets_no_kagutsuchi_token"],
@@ -107,12 +107,14 @@ COVERAGE = {
           RULES + "test_toyo_tama_edge_entries", RULES + "test_hetsuka_token_for_coins",
           RULES + "test_nakatsu_gold_for_two_boats", RULES + "test_yasoma_scores_seven",
           HERE + "test_specialist_pp_values", HERE + "test_kachiko_needs_two_coins",
-          HERE + "test_michimata_needs_gold_in_the_supply", HERE + "test_two_players_own_pawns_are_not_opponents"],
+          HERE + "test_michimata_needs_gold_in_the_supply", HERE + "test_two_players_own_pawns_are_not_opponents",
+          HERE + "test_two_players_izanami_shares_with_the_other_player"],
     "9": [RULES + "test_e14_fleet_track_refresh_as_a_queue", HERE + "test_end_of_round_coins_on_specialists_then_refill",
           HERE + "test_two_players_both_pawns_move_by_fleet_number"],
     "10": [RULES + "test_last_building_completes_the_round", HERE + "test_trigger_specialists",
            HERE + "test_trigger_buildings", HERE + "test_trigger_boats_counts_the_supply_only",
            HERE + "test_triggers_wait_for_the_end_of_the_round", HERE + "test_round_cap_is_60_rounds",
+           HERE + "test_every_trigger_that_fired_is_recorded",
            DIFF + "test_short_round_cap_agrees"],
     "11": [RULES + "test_e12_scoring", RULES + "test_e13_tie_break_by_the_last_round_played",
            HERE + "test_highest_total_wins_whatever_the_order", HERE + "test_two_player_tie_break_by_the_earlier_pawn",
@@ -144,7 +146,7 @@ COVERAGE = {
     "16": [],
     # ---- decisions
     "Y-D1": [HERE + "test_once_per_turn_resets_at_each_pawn_turn", RULES + "test_izanagi_two_transactions"],
-    "Y-D2": [HERE + "test_windows_for_free_actions"],
+    "Y-D2": [HERE + "test_windows_for_free_actions", HERE + "test_fleet_ability_windows"],
     "Y-D3": [HERE + "test_trade_only_before_the_first_boat"],
     "Y-D4": [HERE + "test_port_boats_join_the_next_hand", RULES + "test_e8_port_keeps_one_and_sets_aside_the_rest"],
     "Y-D5": [HERE + "test_chain_follows_the_previous_boat", RULES + "test_e3_chain_entry_and_anchor"],
@@ -173,7 +175,8 @@ COVERAGE = {
               HERE + "test_sacred_sites_only_on_empty_islands_and_limited"],
     "Y-D17": [RULES + "test_ebisu_extra_token_from_anywhere", HERE + "test_ebisu_once_per_turn"],
     "Y-D18": [RULES + "test_e9_recruit_takes_the_coins_and_izanami_shares", RULES + "test_izanami_keeps_half",
-              HERE + "test_recruiting_izanami_herself_shares_nothing"],
+              HERE + "test_recruiting_izanami_herself_shares_nothing",
+              HERE + "test_two_players_izanami_shares_with_the_other_player"],
     "Y-D19": [RULES + "test_raijin_two_boats_for_gold", RULES + "test_nakatsu_gold_for_two_boats",
               HERE + "test_raijin_and_nakatsu_use_the_supply_and_are_not_transactions"],
     "Y-D20": [HERE + "test_spent_culture_tokens_leave_the_game"],
@@ -185,6 +188,7 @@ COVERAGE = {
     "Y-D26": [RULES + "test_fleet2_reserve_is_not_buildable_this_turn_and_costs_at_the_end",
               RULES + "test_fleet3_arrange_top_and_bottom", RULES + "test_fleet7_removes_up_to_two_boats",
               HERE + "test_fleet2_no_limit_on_reservations", HERE + "test_fleet3_with_fewer_than_three_tiles",
+              HERE + "test_fleet3_with_an_empty_deck_has_nothing_to_look_at",
               HERE + "test_fleet4_moves_any_boat", HERE + "test_fleet6_needs_two_token_islands",
               HERE + "test_sacred_sites_only_on_empty_islands_and_limited"],
     "Y-D27": [RULES + "test_e14_fleet_track_refresh_as_a_queue", HERE + "test_end_of_round_coins_on_specialists_then_refill"],
@@ -741,6 +745,16 @@ def test_recruiting_izanami_herself_shares_nothing(load):
     assert st.to_dict()["coins"] == [16, 10, 10] and st.to_dict()["spec_owner"][IZANAMI] == 0
 
 
+def test_two_players_izanami_shares_with_the_other_player(load):
+    d = base(players=2)
+    d["tokens"][0] = [0, 2, 0, 0, 0, 0]
+    d["slot_coins"][2] = 8
+    d["spec_owner"][IZANAMI] = 1
+    st = load(turn(d, stage="recruit", fleet=1))
+    st.apply(R.RECRUIT + 26 * 2 + 1)
+    assert st.to_dict()["coins"] == [14, 14]
+
+
 def test_spent_culture_tokens_leave_the_game(load):
     d = base()
     d["tokens"][0] = [3, 0, 1, 0, 0, 0]
@@ -779,6 +793,27 @@ def test_windows_for_free_actions(load):
     assert st.stage == "port" and het not in st.legal_actions()            # after W3: none
     st.apply(R.PASS)
     assert st.stage == "recruit" and het not in st.legal_actions()
+
+
+def test_fleet_ability_windows(load):
+    # Y-D2's own example: a boat on an entry cannot be slid on with fleet 4 inside the chain
+    d = boats(base())
+    d["islands"][11]["token"] = 0
+    d["islands"][12]["token"] = 1
+    st = load(turn(d, fleet=4, hand=(3, 0, 0, 0, 0)))
+    assert _legal_range(st, R.SLIDE, R.SWAPBOATS) == []                      # no boat on the board yet
+    st.apply(place(15, B))
+    assert st.stage == "place" and not _legal_range(st, R.SLIDE, R.SWAPBOATS)
+    st.apply(place(16, B))
+    st.apply(R.PASS)
+    assert st.stage == "post" and R.SLIDE + 128 * 16 + 17 in st.legal_actions()   # W2
+    st.apply(R.COLLECT + 11)
+    assert st.stage == "collect" and not _legal_range(st, R.SLIDE, R.SWAPBOATS)
+    st.apply(R.PASS)
+    assert st.stage == "after" and R.SLIDE + 128 * 16 + 17 in st.legal_actions()  # W3
+    st.apply(R.SLIDE + 128 * 16 + 17)
+    # used once: W3 offers only PASS now, applied by force, so the port step is reached
+    assert st.stage == "port" and st.to_dict()["sea"][17] == B and st.to_dict()["sea"][16] == -1
 
 
 def test_stage_sequence_of_a_turn(load):
@@ -870,6 +905,20 @@ def test_prestige_build_gives_nobody_a_bonus(load):
     assert after["built"][0] == sorted([S13, T1])
 
 
+def test_one_pp_token_per_prestige_neighbour(load):
+    for awashima, tile, colours in ((False, S06, (B, B, W)), (True, T1, (B, W, G))):
+        d = boats(base(), s19=colours[0], s20=colours[1], s26=colours[2])
+        d["islands"][5]["building"] = "torii"
+        d["islands"][6]["building"] = "palace"        # I08 touches both
+        d["built"][1] += [T1 + 1, T1 + 3]
+        if awashima:
+            d["spec_owner"][AWASHIMA] = 0
+        d["row"][0] = tile
+        st = load(turn(d, stage="post", fleet=6, marked=[26]))
+        st.apply(build(tile, 8))
+        assert st.to_dict()["pp_tokens"][0] == 2 and st.to_dict()["coins"][0] == 10
+
+
 def test_awashima_example_of_section_6_2(load):
     # {X, Y} = {I21, I16} touches the torii on I23 at I21; Z = I30 is alone; {V, W} = {I05, I06} far away
     d = boats(base(), s44=B, s54=W, s55=G)
@@ -932,6 +981,12 @@ def test_fleet3_with_fewer_than_three_tiles(load):
     assert st.to_dict()["deck"] == [top[1], top[0]]
     d["deck"] = d["deck"][:1]
     assert len(_legal_range(load(d), R.ARRANGE, R.RAIJIN)) == 2
+
+
+def test_fleet3_with_an_empty_deck_has_nothing_to_look_at(load):
+    d = turn(base(), fleet=3, hand=(1, 0, 0, 0, 0))
+    d["deck"] = []
+    assert not _legal_range(load(d), R.ARRANGE, R.RAIJIN)
 
 
 def test_fleet4_moves_any_boat(load):
@@ -1135,6 +1190,20 @@ def test_triggers_wait_for_the_end_of_the_round(load):
         seats.add(st.current_player())
         st.apply(R.PASS if R.PASS in st.legal_actions() else st.legal_actions()[0])
     assert seats == {1, 2} and st.round == 1 and "boats" in st.triggers
+
+
+def test_every_trigger_that_fired_is_recorded(load):
+    d = base()
+    d["slots"][0] = -1
+    d["spec_deck"] = []
+    d["row"][0] = -1
+    d["deck"] = []
+    d["supply"]["boats"][G] = 0
+    d["pieces"][1] = 0
+    d["triggers"] = ["last_building"]
+    st = load(_end_of_round(d, [7, 1, 5]))
+    st.apply(R.PASS)
+    assert st.is_over() and sorted(st.triggers) == ["boats", "buildings", "last_building", "specialists"]
 
 
 def test_round_cap_is_60_rounds(load):
