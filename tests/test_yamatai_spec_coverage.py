@@ -66,10 +66,10 @@ COVERAGE = {
             RULES + "test_izanagi_two_transactions", RULES + "test_tomoe_gold_trade",
             RULES + "test_susanoo_sale_prices", HERE + "test_susanoo_clay_and_unchanged_buy_prices",
             HERE + "test_trade_only_before_the_first_boat", HERE + "test_port_boats_join_the_next_hand"],
-    "5.3": [RULES + "test_e3_chain_entry_and_anchor", HERE + "test_chain_follows_the_previous_boat",
+    "5.3": [HERE + "test_played_positions_follow_the_spec_oracle", RULES + "test_e3_chain_entry_and_anchor", HERE + "test_chain_follows_the_previous_boat",
             HERE + "test_first_boat_on_an_empty_entry_or_anchor", RULES + "test_toyo_tama_edge_entries",
             HERE + "test_no_boat_placed_skips_collect_and_build"],
-    "5.4": [RULES + "test_e4_collect_matching", RULES + "test_e4_matching_blocks_a_second_token_on_one_boat",
+    "5.4": [HERE + "test_played_positions_follow_the_spec_oracle", RULES + "test_e4_collect_matching", RULES + "test_e4_matching_blocks_a_second_token_on_one_boat",
             RULES + "test_e5_build_s10_on_i15", RULES + "test_e10_ananda_toll", RULES + "test_fleet9_build_with_one_boat_missing",
             HERE + "test_build_needs_a_boat_placed_this_turn_next_to_the_island",
             HERE + "test_tile_boats_are_a_multiset_contained_in_the_island_boats",
@@ -85,10 +85,10 @@ COVERAGE = {
     "5.7": [HERE + "test_windows_for_free_actions", HERE + "test_stage_sequence_of_a_turn"],
     "5.8": [HERE + "test_windows_for_free_actions", HERE + "test_fleet_ability_windows"],
     "6": [RULES + "test_e6_group_coins_and_trading_post", RULES + "test_e7_torii_and_mountain"],
-    "6.1": [RULES + "test_e6_group_coins_and_trading_post", RULES + "test_e7_torii_and_mountain",
+    "6.1": [HERE + "test_played_positions_follow_the_spec_oracle", RULES + "test_e6_group_coins_and_trading_post", RULES + "test_e7_torii_and_mountain",
             RULES + "test_e11_kagutsuchi_isolated_building", RULES + "test_kagutsuchi_not_next_to_own_building",
             HERE + "test_groups_are_own_standard_buildings_only", HERE + "test_one_pp_token_per_prestige_neighbour"],
-    "6.2": [RULES + "test_awashima_prestige_bonuses", RULES + "test_awashima_absent_prestige_gives_nothing",
+    "6.2": [HERE + "test_played_positions_follow_the_spec_oracle", RULES + "test_awashima_prestige_bonuses", RULES + "test_awashima_absent_prestige_gives_nothing",
             HERE + "test_prestige_build_gives_nobody_a_bonus", HERE + "test_awashima_example_of_section_6_2",
             HERE + "test_awashima_counts_a_group_once", HERE + "test_awashima_prestige_gets_no_kagutsuchi_token"],
     "7": [RULES + "test_fleet1_has_no_ability_and_leads_next_round",
@@ -119,6 +119,7 @@ COVERAGE = {
     "11": [RULES + "test_e12_scoring", RULES + "test_e13_tie_break_by_the_last_round_played",
            HERE + "test_highest_total_wins_whatever_the_order", HERE + "test_two_player_tie_break_by_the_earlier_pawn",
            HERE + "test_what_scores_nothing", HERE + "test_win_share_goes_to_the_tie_break_winner",
+           HERE + "test_two_players_reserved_tile_buildable_on_the_other_pawns_turn",
            ALL + "test_random_playouts_keep_invariants"],
     "12": [HERE + "test_stage_sequence_of_a_turn", HERE + "test_windows_for_free_actions",
            DIFF + "test_random_games_agree", DIFF + "test_positions_load_into_either_engine",
@@ -152,21 +153,21 @@ COVERAGE = {
     "Y-D5": [HERE + "test_chain_follows_the_previous_boat", RULES + "test_e3_chain_entry_and_anchor"],
     "Y-D6": [RULES + "test_e15_fleet8_swap_carries_the_mark", RULES + "test_e15_variant_same_colour_swap",
              RULES + "test_fleet4_slide_moves_a_boat_and_its_mark", HERE + "test_fleet7_removal_takes_the_mark_away"],
-    "Y-D7": [RULES + "test_e4_collect_matching", RULES + "test_e4_matching_blocks_a_second_token_on_one_boat",
+    "Y-D7": [HERE + "test_played_positions_follow_the_spec_oracle", RULES + "test_e4_collect_matching", RULES + "test_e4_matching_blocks_a_second_token_on_one_boat",
              HERE + "test_collect_may_stop_after_one_token"],
-    "Y-D8": [HERE + "test_step_3b_is_mandatory_when_only_a_build_is_possible",
+    "Y-D8": [HERE + "test_played_positions_follow_the_spec_oracle", HERE + "test_step_3b_is_mandatory_when_only_a_build_is_possible",
              HERE + "test_fleet9_can_make_step_3b_mandatory", HERE + "test_e10_toll_is_paid_before_the_bonuses",
              HERE + "test_no_boat_placed_skips_collect_and_build", RULES + "test_e4_collect_matching",
              RULES + "test_e15_fleet8_swap_carries_the_mark"],
     "Y-D9": [HERE + "test_recruited_once_per_turn_ability_from_the_next_turn"],
-    "Y-D10": [HERE + "test_tile_boats_are_a_multiset_contained_in_the_island_boats", RULES + "test_e5_build_s10_on_i15"],
+    "Y-D10": [HERE + "test_played_positions_follow_the_spec_oracle", HERE + "test_tile_boats_are_a_multiset_contained_in_the_island_boats", RULES + "test_e5_build_s10_on_i15"],
     "Y-D11": [RULES + "test_fleet2_reserve_is_not_buildable_this_turn_and_costs_at_the_end",
               HERE + "test_build_leaves_the_row_slot_empty_and_another_players_reservation_is_not_mine",
               HERE + "test_two_players_reserved_tile_buildable_on_the_other_pawns_turn"],
-    "Y-D12": [RULES + "test_e10_ananda_toll", RULES + "test_ananda_owner_builds_freely",
+    "Y-D12": [HERE + "test_played_positions_follow_the_spec_oracle", RULES + "test_e10_ananda_toll", RULES + "test_ananda_owner_builds_freely",
               HERE + "test_ananda_toll_once_per_build_and_on_prestige", HERE + "test_two_players_own_pawns_are_not_opponents",
               HERE + "test_groups_are_own_standard_buildings_only"],
-    "Y-D13": [RULES + "test_awashima_prestige_bonuses", HERE + "test_awashima_example_of_section_6_2",
+    "Y-D13": [HERE + "test_played_positions_follow_the_spec_oracle", RULES + "test_awashima_prestige_bonuses", HERE + "test_awashima_example_of_section_6_2",
               HERE + "test_awashima_counts_a_group_once", HERE + "test_awashima_prestige_gets_no_kagutsuchi_token"],
     "Y-D14": [RULES + "test_e11_kagutsuchi_isolated_building", RULES + "test_kagutsuchi_not_next_to_own_building",
               HERE + "test_kagutsuchi_token_is_doubled_by_amaterasu"],
@@ -603,6 +604,8 @@ def test_two_players_reserved_tile_buildable_on_the_other_pawns_turn(load):
     st.apply(R.PASS)                               # end placement: the reserved tile is the only build
     after = st.to_dict()
     assert after["built"][0] == [S06] and after["reserved"][0] == [] and after["islands"][15]["building"] == 0
+    sc = st.scores()
+    assert sc["buildings"][0] == 2 and sc["reserved"][0] == 0     # a built reserved tile scores its PP (S06: 2)
 
 
 def test_ananda_toll_once_per_build_and_on_prestige(load):
@@ -1372,3 +1375,148 @@ def test_board_geometry_is_the_designed_one():
                 seen.add(t)
                 todo.append(t)
     assert seen == set(range(72))
+
+
+# ------------------------------------------------------------------ a third opinion over played positions
+
+class _Oracle:
+    """§5.3, §5.4 and §6 written out once more from the spec, on position dictionaries only (no engine
+    code), to check the positions of played games: the first-boat places, the legal collects and
+    builds, whether step 3b may be skipped, and the coins and PP tokens each build hands out."""
+
+    def __init__(self, players):
+        cfg = yamatai.make_config(players)
+        self.b, self.tiles = cfg.board_data, cfg.tiles
+
+    @staticmethod
+    def me(d):
+        return d["pawn_owner"][d["order"][d["turn"]]]
+
+    def first_boats(self, d):
+        b, me = self.b, self.me(d)
+        edges = set(b.edges) if d["spec_owner"][TOYO_TAMA] == me else set()
+        out = set()
+        for c in range(5):
+            if not d["hand"][c]:
+                continue
+            for s in range(b.n_sea):
+                if d["sea"][s] >= 0:
+                    continue
+                if s in b.entries or s in edges or any(d["sea"][t] == c for t in b.sea_nbrs[s]):
+                    out.add(R.PLACE + 5 * s + c)
+        return out
+
+    def _matches(self, d, islands):
+        marked = set(d["marked"])
+        # brute force over assignments: at most a handful of islands, each to a distinct marked boat
+        options = [[s for s in self.b.island_sea[i] if s in marked] for i in islands]
+        return any(len(set(p)) == len(p) for p in itertools.product(*options))
+
+    def collects(self, d):
+        taken = d["turn_state"]["collected"]
+        return {R.COLLECT + i for i in range(self.b.n_islands)
+                if d["islands"][i]["token"] >= 0 and self._matches(d, taken + [i])}
+
+    def builds(self, d):
+        b, me, marked = self.b, self.me(d), set(d["marked"])
+        ananda = d["spec_owner"][ANANDA]
+        tiles = [t for t in d["row"] if t >= 0] + [t for t in d["reserved"][me] if t not in d["turn_state"]["reserved_now"]]
+        out = set()
+        for i in range(b.n_islands):
+            isl = d["islands"][i]
+            if isl["token"] >= 0 or isl["building"] is not None or isl["sacred"]:
+                continue
+            if not marked & set(b.island_sea[i]):
+                continue
+            if ananda >= 0 and ananda != me and d["coins"][me] < 2 and any(
+                    d["islands"][j]["building"] == ananda for j in b.island_nbrs[i]):
+                continue
+            have = [sum(d["sea"][s] == c for s in b.island_sea[i]) for c in range(5)]
+            for t in tiles:
+                tile = self.tiles[t]
+                if tile.kind == 0 and d["pieces"][me] == 0:
+                    continue
+                missing = sum(max(0, tile.boats[c] - have[c]) for c in range(5))
+                if missing <= (1 if d["turn_state"]["fleet"] == 9 else 0):
+                    out.add(R.BUILD + 64 * t + i)
+        return out
+
+    def _group(self, d, me, start, new=None):
+        own = {j for j in range(self.b.n_islands) if d["islands"][j]["building"] == me} | {new}
+        seen, todo = {start}, [start]
+        while todo:
+            for j in self.b.island_nbrs[todo.pop()]:
+                if j in own and j not in seen:
+                    seen.add(j)
+                    todo.append(j)
+        return seen
+
+    def build_gain(self, d, action):
+        """(coins, PP tokens) the builder gains by ``action``, and the Ananda owner's toll."""
+        b, me = self.b, self.me(d)
+        t, i = divmod(action - R.BUILD, 64)
+        tile = self.tiles[t]
+        nbrs = b.island_nbrs[i]
+        prestige = sum(d["islands"][j]["building"] in ("torii", "palace") for j in nbrs)
+        mountain = int(d["islands"][i]["mountain"])
+        ananda = d["spec_owner"][ANANDA]
+        toll = 2 if ananda >= 0 and ananda != me and any(d["islands"][j]["building"] == ananda for j in nbrs) else 0
+        coins = pp = 0
+        if tile.kind == 0:
+            pp = prestige + mountain
+            group = self._group(d, me, i, new=i)
+            if len(group) >= 2:
+                coins = len(group) * (2 if tile.trading_post else 1)
+            if d["spec_owner"][KAGUTSUCHI] == me and not any(d["islands"][j]["building"] == me for j in nbrs):
+                pp += 1
+        elif d["spec_owner"][AWASHIMA] == me:
+            pp = prestige + mountain
+            members = set()
+            for j in nbrs:
+                if d["islands"][j]["building"] == me:
+                    members |= self._group(d, me, j)
+            n = 1 + len(members)
+            coins = n if n >= 2 else 0
+        return coins - toll, pp, (ananda, toll)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_played_positions_follow_the_spec_oracle(players):
+    import strategies
+    oracle = _Oracle(players)
+    pol = strategies.resolve("yamatai", "builder").as_policy()
+    counts = dict(first=0, post=0, builds=0, awashima=0, toll=0)
+    for seed in range(24):
+        seats = [None] * players if seed % 2 else [pol] * players
+        st = yamatai.new_game(players, seed)
+        for a in yamatai.play_actions(players, seed, seats):
+            d = st.to_dict()
+            legal = set(st.legal_actions())
+            if st.stage == "pre":
+                assert {x for x in legal if R.PLACE <= x < R.BUILD} == oracle.first_boats(d), (seed, d["round"])
+                counts["first"] += 1
+            elif st.stage == "post":
+                coll, blds = oracle.collects(d), oracle.builds(d)
+                assert {x for x in legal if R.COLLECT <= x < R.EBISU} == coll, (seed, d["round"])
+                assert {x for x in legal if R.BUILD <= x < R.SWAPTOK} == blds, (seed, d["round"])
+                assert (R.PASS in legal) == (not coll and not blds)
+                counts["post"] += 1
+            elif st.stage == "collect":
+                assert {x for x in legal if R.COLLECT <= x < R.EBISU} == oracle.collects(d)
+            if R.BUILD <= a < R.SWAPTOK:
+                me = oracle.me(d)
+                coins, pp, (owner, toll) = oracle.build_gain(d, a)
+            st.apply(a)
+            if R.BUILD <= a < R.SWAPTOK:
+                after = st.to_dict()
+                ev = after["events"]["buildings"][-1]
+                assert (ev["coins"], ev["pp_tokens"]) == (coins, pp), (seed, a)
+                if after["turn"] == d["turn"] and after["round"] == d["round"]:   # no end of round since
+                    assert after["pp_tokens"][me] - d["pp_tokens"][me] == pp
+                    if toll:
+                        assert after["coins"][owner] - d["coins"][owner] == toll
+                counts["builds"] += 1
+                counts["toll"] += bool(toll)
+                counts["awashima"] += d["spec_owner"][AWASHIMA] == me and (a - R.BUILD) // 64 >= 21
+    assert counts["first"] > 1000 and counts["post"] > 500 and counts["builds"] > 150, counts
+    assert counts["toll"] >= 1 and counts["awashima"] >= 1, counts     # both rare cases were met
