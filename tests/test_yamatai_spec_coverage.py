@@ -56,13 +56,13 @@ COVERAGE = {
           HERE + "test_a_collected_mountain_island_stays_a_mountain_and_becomes_empty"],
     "3": [HERE + "test_components_and_supply_at_set_up", RULES + "test_pawns_per_player_count",
           HERE + "test_two_players_second_pair_of_pawns_in_either_order"],
-    "4": [RULES + "test_e14_fleet_track_refresh_as_a_queue", RULES + "test_last_building_completes_the_round",
+    "4": [HERE + "test_played_games_follow_the_turn_round_and_scoring_rules", RULES + "test_e14_fleet_track_refresh_as_a_queue", RULES + "test_last_building_completes_the_round",
           HERE + "test_end_of_round_coins_on_specialists_then_refill"],
     "5": [HERE + "test_windows_for_free_actions", HERE + "test_trade_only_before_the_first_boat"],
-    "5.1": [RULES + "test_e1_fleet5_gives_gold_and_a_sacred_site", RULES + "test_fleet10_extra_boat_is_optional",
+    "5.1": [HERE + "test_played_games_follow_the_turn_round_and_scoring_rules", RULES + "test_e1_fleet5_gives_gold_and_a_sacred_site", RULES + "test_fleet10_extra_boat_is_optional",
             HERE + "test_fleet_boats_missing_from_the_supply_are_not_given",
             HERE + "test_fleet10_with_no_boat_left_gives_nothing"],
-    "5.2": [RULES + "test_e2_buy_wood_then_no_second_transaction", HERE + "test_trade_prices_and_limits",
+    "5.2": [HERE + "test_played_games_follow_the_turn_round_and_scoring_rules", RULES + "test_e2_buy_wood_then_no_second_transaction", HERE + "test_trade_prices_and_limits",
             RULES + "test_izanagi_two_transactions", RULES + "test_tomoe_gold_trade",
             RULES + "test_susanoo_sale_prices", HERE + "test_susanoo_clay_and_unchanged_buy_prices",
             HERE + "test_trade_only_before_the_first_boat", HERE + "test_port_boats_join_the_next_hand"],
@@ -80,7 +80,7 @@ COVERAGE = {
             HERE + "test_build_leaves_the_row_slot_empty_and_another_players_reservation_is_not_mine"],
     "5.5": [RULES + "test_e8_port_keeps_one_and_sets_aside_the_rest", RULES + "test_riu_port_of_three",
             HERE + "test_port_boats_join_the_next_hand", HERE + "test_set_aside_boats_never_return"],
-    "5.6": [RULES + "test_e9_recruit_takes_the_coins_and_izanami_shares", HERE + "test_recruit_payments",
+    "5.6": [HERE + "test_played_games_follow_the_turn_round_and_scoring_rules", RULES + "test_e9_recruit_takes_the_coins_and_izanami_shares", HERE + "test_recruit_payments",
             HERE + "test_recruit_leaves_the_slot_empty_and_ends_the_turn"],
     "5.7": [HERE + "test_windows_for_free_actions", HERE + "test_stage_sequence_of_a_turn"],
     "5.8": [HERE + "test_windows_for_free_actions", HERE + "test_fleet_ability_windows"],
@@ -109,14 +109,14 @@ COVERAGE = {
           HERE + "test_specialist_pp_values", HERE + "test_kachiko_needs_two_coins",
           HERE + "test_michimata_needs_gold_in_the_supply", HERE + "test_two_players_own_pawns_are_not_opponents",
           HERE + "test_two_players_izanami_shares_with_the_other_player"],
-    "9": [RULES + "test_e14_fleet_track_refresh_as_a_queue", HERE + "test_end_of_round_coins_on_specialists_then_refill",
+    "9": [HERE + "test_played_games_follow_the_turn_round_and_scoring_rules", RULES + "test_e14_fleet_track_refresh_as_a_queue", HERE + "test_end_of_round_coins_on_specialists_then_refill",
           HERE + "test_two_players_both_pawns_move_by_fleet_number"],
-    "10": [RULES + "test_last_building_completes_the_round", HERE + "test_trigger_specialists",
+    "10": [HERE + "test_played_games_follow_the_turn_round_and_scoring_rules", RULES + "test_last_building_completes_the_round", HERE + "test_trigger_specialists",
            HERE + "test_trigger_buildings", HERE + "test_trigger_boats_counts_the_supply_only",
            HERE + "test_triggers_wait_for_the_end_of_the_round", HERE + "test_round_cap_is_60_rounds",
            HERE + "test_every_trigger_that_fired_is_recorded",
            DIFF + "test_short_round_cap_agrees"],
-    "11": [RULES + "test_e12_scoring", RULES + "test_e13_tie_break_by_the_last_round_played",
+    "11": [HERE + "test_played_games_follow_the_turn_round_and_scoring_rules", RULES + "test_e12_scoring", RULES + "test_e13_tie_break_by_the_last_round_played",
            HERE + "test_highest_total_wins_whatever_the_order", HERE + "test_two_player_tie_break_by_the_earlier_pawn",
            HERE + "test_what_scores_nothing", HERE + "test_win_share_goes_to_the_tie_break_winner",
            HERE + "test_two_players_reserved_tile_buildable_on_the_other_pawns_turn",
@@ -175,7 +175,7 @@ COVERAGE = {
     "Y-D16": [RULES + "test_fleet5_sacred_site_blocks_building", RULES + "test_kachiko_removes_a_sacred_site",
               HERE + "test_sacred_sites_only_on_empty_islands_and_limited"],
     "Y-D17": [RULES + "test_ebisu_extra_token_from_anywhere", HERE + "test_ebisu_once_per_turn"],
-    "Y-D18": [RULES + "test_e9_recruit_takes_the_coins_and_izanami_shares", RULES + "test_izanami_keeps_half",
+    "Y-D18": [HERE + "test_played_games_follow_the_turn_round_and_scoring_rules", RULES + "test_e9_recruit_takes_the_coins_and_izanami_shares", RULES + "test_izanami_keeps_half",
               HERE + "test_recruiting_izanami_herself_shares_nothing",
               HERE + "test_two_players_izanami_shares_with_the_other_player"],
     "Y-D19": [RULES + "test_raijin_two_boats_for_gold", RULES + "test_nakatsu_gold_for_two_boats",
@@ -184,7 +184,7 @@ COVERAGE = {
     "Y-D21": [RULES + "test_izanagi_two_transactions", HERE + "test_izanagi_any_mix_with_tomoe_gold"],
     "Y-D22": [HERE + "test_specialist_pp_values", RULES + "test_yasoma_scores_seven"],
     "Y-D23": [HERE + "test_recruit_payments"],
-    "Y-D24": [HERE + "test_end_of_round_coins_on_specialists_then_refill"],
+    "Y-D24": [HERE + "test_played_games_follow_the_turn_round_and_scoring_rules", HERE + "test_end_of_round_coins_on_specialists_then_refill"],
     "Y-D25": [RULES + "test_fleet10_extra_boat_is_optional", HERE + "test_fleet10_with_no_boat_left_gives_nothing"],
     "Y-D26": [RULES + "test_fleet2_reserve_is_not_buildable_this_turn_and_costs_at_the_end",
               RULES + "test_fleet3_arrange_top_and_bottom", RULES + "test_fleet7_removes_up_to_two_boats",
@@ -192,19 +192,19 @@ COVERAGE = {
               HERE + "test_fleet3_with_an_empty_deck_has_nothing_to_look_at",
               HERE + "test_fleet4_moves_any_boat", HERE + "test_fleet6_needs_two_token_islands",
               HERE + "test_sacred_sites_only_on_empty_islands_and_limited"],
-    "Y-D27": [RULES + "test_e14_fleet_track_refresh_as_a_queue", HERE + "test_end_of_round_coins_on_specialists_then_refill"],
+    "Y-D27": [HERE + "test_played_games_follow_the_turn_round_and_scoring_rules", RULES + "test_e14_fleet_track_refresh_as_a_queue", HERE + "test_end_of_round_coins_on_specialists_then_refill"],
     "Y-D28": [RULES + "test_fleet6_swap_tokens", HERE + "test_a_collected_mountain_island_stays_a_mountain_and_becomes_empty",
               HERE + "test_components_and_supply_at_set_up"],
     "Y-D29": [HERE + "test_sacred_sites_only_on_empty_islands_and_limited", HERE + "test_coins_and_pp_tokens_are_unlimited",
               HERE + "test_fleet_boats_missing_from_the_supply_are_not_given", HERE + "test_components_and_supply_at_set_up"],
     "Y-D30": [RULES + "test_fleet7_removes_up_to_two_boats", HERE + "test_trade_prices_and_limits",
               HERE + "test_raijin_and_nakatsu_use_the_supply_and_are_not_transactions", HERE + "test_set_aside_boats_never_return"],
-    "Y-D31": [HERE + "test_trade_prices_and_limits", HERE + "test_player_board_data",
+    "Y-D31": [HERE + "test_played_games_follow_the_turn_round_and_scoring_rules", HERE + "test_trade_prices_and_limits", HERE + "test_player_board_data",
               HERE + "test_susanoo_clay_and_unchanged_buy_prices"],
-    "Y-D32": [HERE + "test_triggers_wait_for_the_end_of_the_round", RULES + "test_last_building_completes_the_round"],
-    "Y-D33": [HERE + "test_trigger_boats_counts_the_supply_only"],
+    "Y-D32": [HERE + "test_played_games_follow_the_turn_round_and_scoring_rules", HERE + "test_triggers_wait_for_the_end_of_the_round", RULES + "test_last_building_completes_the_round"],
+    "Y-D33": [HERE + "test_played_games_follow_the_turn_round_and_scoring_rules", HERE + "test_trigger_boats_counts_the_supply_only"],
     "Y-D34": [RULES + "test_last_building_completes_the_round"],
-    "Y-D35": [RULES + "test_e13_tie_break_by_the_last_round_played", HERE + "test_two_player_tie_break_by_the_earlier_pawn"],
+    "Y-D35": [HERE + "test_played_games_follow_the_turn_round_and_scoring_rules", RULES + "test_e13_tie_break_by_the_last_round_played", HERE + "test_two_player_tie_break_by_the_earlier_pawn"],
     "Y-D36": [HERE + "test_what_scores_nothing"],
     "Y-D37": [HERE + "test_round_cap_is_60_rounds", DIFF + "test_short_round_cap_agrees"],
     "Y-D38": [HERE + "test_hidden_information_does_not_move_the_heuristic"],
@@ -1520,3 +1520,114 @@ def test_played_positions_follow_the_spec_oracle(players):
                 counts["awashima"] += d["spec_owner"][AWASHIMA] == me and (a - R.BUILD) // 64 >= 21
     assert counts["first"] > 1000 and counts["post"] > 500 and counts["builds"] > 150, counts
     assert counts["toll"] >= 1 and counts["awashima"] >= 1, counts     # both rare cases were met
+
+
+def _expected_scores(cfg, d):
+    """§11 from a final position dictionary."""
+    out = {k: [] for k in yamatai.SCORE_CATEGORIES + ("total",)}
+    for p in range(cfg.players):
+        owns = [d["spec_owner"][k] == p for k in range(18)]
+        v = {"coins": d["coins"][p] // (3 if owns[FU_HSI] else 5),
+             "pp_tokens": d["pp_tokens"][p] * (2 if owns[AMATERASU] else 1),
+             "buildings": sum(cfg.tiles[t].pp for t in d["built"][p]),
+             "specialists": sum(cfg.spec_pp[k] for k in range(18) if owns[k]),
+             "reserved": -len(d["reserved"][p]),
+             "set_aside": -(d["set_aside"][p] // 2)}
+        for k in yamatai.SCORE_CATEGORIES:
+            out[k].append(v[k])
+        out["total"].append(sum(v.values()))
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_played_games_follow_the_turn_round_and_scoring_rules(players):
+    """Over random and heuristic games, from position dictionaries: the boats of a fleet (§5.1), the
+    trade prices (§5.2), the recruit coins with Izanami (§5.6), each end of round (§9: coins on the
+    specialists before the refill, the refills, the order by fleet number, the fleet queue, the
+    triggers of §10) and the final scores and winner (§11)."""
+    import strategies
+    cfg = yamatai.make_config(players)
+    pol = strategies.resolve("yamatai", "merchant").as_policy()
+    seen = dict(fleet=0, trade=0, recruit=0, izanami=0, rounds=0, games=0)
+    for seed in range(16):
+        st = yamatai.new_game(players, seed)
+        for a in yamatai.play_actions(players, seed, [None] * players if seed % 2 else [pol] * players):
+            d = st.to_dict()
+            me = d["pawn_owner"][d["order"][d["turn"]]]
+            stage = st.stage
+            st.apply(a)
+            after = st.to_dict()
+            same_turn = after["turn"] == d["turn"] and after["round"] == d["round"] and not st.is_over()
+            if stage == "fleet" and same_turn and after["stage"] in ("pre", "fleet10"):
+                want = [min(n, s) if s >= n else 0 for n, s in zip(cfg.fleet_boats[a - 1], d["supply"]["boats"])]
+                assert [x - y for x, y in zip(after["hand"], d["hand"])] == want
+                seen["fleet"] += 1
+            if stage == "pre" and R.BUY <= a < R.KEEP and same_turn and after["stage"] == "pre":
+                c = (a - R.BUY) % 5
+                susanoo = d["spec_owner"][SUSANOO] == me
+                price = cfg.buy_price(c) if a < R.SELL else -cfg.sell_price(c, susanoo)
+                assert d["coins"][me] - after["coins"][me] == price
+                seen["trade"] += 1
+            slots, coins = list(d["slots"]), list(d["slot_coins"])
+            if R.RECRUIT <= a < R.COLLECT:
+                slot = (a - R.RECRUIT) // 26
+                pile, iz = coins[slot], d["spec_owner"][IZANAMI]
+                share = pile // 2 if iz >= 0 and iz != me else 0
+                gain = [0] * players
+                gain[me] += pile - share
+                if share:
+                    gain[iz] += share
+                    seen["izanami"] += 1
+                assert [x - y for x, y in zip(after["coins"], d["coins"])] == gain
+                slots[slot], coins[slot] = -1, 0
+                seen["recruit"] += 1
+            if after["round"] == d["round"] + 1 or (st.is_over() and stage != "over"):
+                # an end of round happened after this action (§9)
+                spec_deck, triggers = list(d["spec_deck"]), set(d["triggers"])
+                coins = [c + 2 if s >= 0 else c for s, c in zip(slots, coins)]
+                for k in range(5):
+                    if slots[k] < 0:
+                        if spec_deck:
+                            slots[k], coins[k] = spec_deck.pop(0), 0
+                        else:
+                            triggers.add("specialists")
+                if 0 in after["pieces"]:
+                    triggers.add("last_building")
+                if any(x == 0 for x in after["supply"]["boats"]):
+                    triggers.add("boats")
+                # the row: the empty slots (some may have been emptied by forced steps after this
+                # action) are filled in slot order from the top of the deck
+                deck = list(d["deck"])
+                if R.ARRANGE <= a < R.RAIJIN:         # fleet 3 put tiles back first (docs: ARRANGE)
+                    k = min(3, len(deck))
+                    perm = list(itertools.permutations(range(k + 1)))[a - R.ARRANGE]
+                    cut = perm.index(k)
+                    deck = [deck[x] for x in perm[:cut]] + deck[k:] + [deck[x] for x in perm[cut + 1:]]
+                drawn = len(deck) - len(after["deck"])
+                assert after["deck"] == deck[drawn:], (seed, stage, a)
+                assert [t for k, t in enumerate(after["row"]) if t != d["row"][k]] == deck[:drawn]
+                if -1 in after["row"]:
+                    triggers.add("buildings")
+                    assert after["deck"] == []
+                assert after["slots"] == slots and after["slot_coins"] == coins and after["spec_deck"] == spec_deck
+                assert set(after["triggers"]) == triggers | ({"round_cap"} if after["round"] >= 60 else set())
+                taken = dict(enumerate(d["fleet_taken"]))
+                if stage == "fleet":                  # the last pawn's fleet, and the rest forced
+                    taken[d["order"][d["turn"]]] = a
+                if not st.is_over():
+                    assert after["order"] == sorted(taken, key=taken.get)
+                    untaken = [f for f in d["track"] if not (stage == "fleet" and f == a)]
+                    assert after["track"][:len(untaken)] == untaken and after["face_up"] == 5
+                    assert sorted(after["track"][len(untaken):]) == sorted(taken.values())
+                    assert after["fleet_taken"] == [0] * len(taken)
+                else:
+                    assert after["last_order"] == d["order"]
+                seen["rounds"] += 1
+        final = st.to_dict()
+        assert st.is_over() and final["triggers"]
+        exp = _expected_scores(cfg, final)
+        assert st.scores() == exp
+        first = [min(k for k, pw in enumerate(final["last_order"]) if final["pawn_owner"][pw] == p) for p in range(players)]
+        assert st.winner() == min(range(players), key=lambda p: (-exp["total"][p], first[p]))
+        seen["games"] += 1
+    assert all(v > 0 for v in seen.values()), seen
