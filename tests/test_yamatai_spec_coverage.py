@@ -62,7 +62,7 @@ COVERAGE = {
     "5.1": [HERE + "test_played_games_follow_the_turn_round_and_scoring_rules", RULES + "test_e1_fleet5_gives_gold_and_a_sacred_site", RULES + "test_fleet10_extra_boat_is_optional",
             HERE + "test_fleet_boats_missing_from_the_supply_are_not_given",
             HERE + "test_fleet10_with_no_boat_left_gives_nothing"],
-    "5.2": [HERE + "test_played_games_follow_the_turn_round_and_scoring_rules", RULES + "test_e2_buy_wood_then_no_second_transaction", HERE + "test_trade_prices_and_limits",
+    "5.2": [HERE + "test_played_positions_follow_the_spec_oracle", HERE + "test_played_games_follow_the_turn_round_and_scoring_rules", RULES + "test_e2_buy_wood_then_no_second_transaction", HERE + "test_trade_prices_and_limits",
             RULES + "test_izanagi_two_transactions", RULES + "test_tomoe_gold_trade",
             RULES + "test_susanoo_sale_prices", HERE + "test_susanoo_clay_and_unchanged_buy_prices",
             HERE + "test_trade_only_before_the_first_boat", HERE + "test_port_boats_join_the_next_hand"],
@@ -83,7 +83,7 @@ COVERAGE = {
     "5.6": [HERE + "test_played_games_follow_the_turn_round_and_scoring_rules", RULES + "test_e9_recruit_takes_the_coins_and_izanami_shares", HERE + "test_recruit_payments",
             HERE + "test_recruit_leaves_the_slot_empty_and_ends_the_turn"],
     "5.7": [HERE + "test_windows_for_free_actions", HERE + "test_stage_sequence_of_a_turn"],
-    "5.8": [HERE + "test_windows_for_free_actions", HERE + "test_fleet_ability_windows"],
+    "5.8": [HERE + "test_played_positions_follow_the_spec_oracle", HERE + "test_windows_for_free_actions", HERE + "test_fleet_ability_windows"],
     "6": [RULES + "test_e6_group_coins_and_trading_post", RULES + "test_e7_torii_and_mountain"],
     "6.1": [HERE + "test_played_positions_follow_the_spec_oracle", RULES + "test_e6_group_coins_and_trading_post", RULES + "test_e7_torii_and_mountain",
             RULES + "test_e11_kagutsuchi_isolated_building", RULES + "test_kagutsuchi_not_next_to_own_building",
@@ -91,14 +91,14 @@ COVERAGE = {
     "6.2": [HERE + "test_played_positions_follow_the_spec_oracle", RULES + "test_awashima_prestige_bonuses", RULES + "test_awashima_absent_prestige_gives_nothing",
             HERE + "test_prestige_build_gives_nobody_a_bonus", HERE + "test_awashima_example_of_section_6_2",
             HERE + "test_awashima_counts_a_group_once", HERE + "test_awashima_prestige_gets_no_kagutsuchi_token"],
-    "7": [RULES + "test_fleet1_has_no_ability_and_leads_next_round",
+    "7": [HERE + "test_played_positions_follow_the_spec_oracle", RULES + "test_fleet1_has_no_ability_and_leads_next_round",
           RULES + "test_fleet2_reserve_is_not_buildable_this_turn_and_costs_at_the_end",
           RULES + "test_fleet3_arrange_top_and_bottom", RULES + "test_fleet4_slide_moves_a_boat_and_its_mark",
           RULES + "test_fleet5_sacred_site_blocks_building", RULES + "test_fleet6_swap_tokens",
           RULES + "test_fleet7_removes_up_to_two_boats", RULES + "test_e15_fleet8_swap_carries_the_mark",
           RULES + "test_fleet9_build_with_one_boat_missing", RULES + "test_fleet10_extra_boat_is_optional",
           HERE + "test_fleet_tiles_data"],
-    "8": [RULES + "test_amaterasu_doubles_pp_tokens", RULES + "test_izanagi_two_transactions",
+    "8": [HERE + "test_played_positions_follow_the_spec_oracle", RULES + "test_amaterasu_doubles_pp_tokens", RULES + "test_izanagi_two_transactions",
           RULES + "test_raijin_two_boats_for_gold", RULES + "test_e10_ananda_toll", RULES + "test_izanami_keeps_half",
           RULES + "test_riu_port_of_three", RULES + "test_awashima_prestige_bonuses",
           RULES + "test_kachiko_removes_a_sacred_site", RULES + "test_susanoo_sale_prices",
@@ -147,10 +147,10 @@ COVERAGE = {
     "16": [],
     # ---- decisions
     "Y-D1": [HERE + "test_once_per_turn_resets_at_each_pawn_turn", RULES + "test_izanagi_two_transactions"],
-    "Y-D2": [HERE + "test_windows_for_free_actions", HERE + "test_fleet_ability_windows"],
-    "Y-D3": [HERE + "test_trade_only_before_the_first_boat"],
+    "Y-D2": [HERE + "test_played_positions_follow_the_spec_oracle", HERE + "test_windows_for_free_actions", HERE + "test_fleet_ability_windows"],
+    "Y-D3": [HERE + "test_played_positions_follow_the_spec_oracle", HERE + "test_trade_only_before_the_first_boat"],
     "Y-D4": [HERE + "test_port_boats_join_the_next_hand", RULES + "test_e8_port_keeps_one_and_sets_aside_the_rest"],
-    "Y-D5": [HERE + "test_chain_follows_the_previous_boat", RULES + "test_e3_chain_entry_and_anchor"],
+    "Y-D5": [HERE + "test_played_positions_follow_the_spec_oracle", HERE + "test_chain_follows_the_previous_boat", RULES + "test_e3_chain_entry_and_anchor"],
     "Y-D6": [RULES + "test_e15_fleet8_swap_carries_the_mark", RULES + "test_e15_variant_same_colour_swap",
              RULES + "test_fleet4_slide_moves_a_boat_and_its_mark", HERE + "test_fleet7_removal_takes_the_mark_away"],
     "Y-D7": [HERE + "test_played_positions_follow_the_spec_oracle", RULES + "test_e4_collect_matching", RULES + "test_e4_matching_blocks_a_second_token_on_one_boat",
@@ -178,7 +178,7 @@ COVERAGE = {
     "Y-D18": [HERE + "test_played_games_follow_the_turn_round_and_scoring_rules", RULES + "test_e9_recruit_takes_the_coins_and_izanami_shares", RULES + "test_izanami_keeps_half",
               HERE + "test_recruiting_izanami_herself_shares_nothing",
               HERE + "test_two_players_izanami_shares_with_the_other_player"],
-    "Y-D19": [RULES + "test_raijin_two_boats_for_gold", RULES + "test_nakatsu_gold_for_two_boats",
+    "Y-D19": [HERE + "test_played_positions_follow_the_spec_oracle", RULES + "test_raijin_two_boats_for_gold", RULES + "test_nakatsu_gold_for_two_boats",
               HERE + "test_raijin_and_nakatsu_use_the_supply_and_are_not_transactions"],
     "Y-D20": [HERE + "test_spent_culture_tokens_leave_the_game"],
     "Y-D21": [RULES + "test_izanagi_two_transactions", HERE + "test_izanagi_any_mix_with_tomoe_gold"],
@@ -186,7 +186,7 @@ COVERAGE = {
     "Y-D23": [HERE + "test_recruit_payments"],
     "Y-D24": [HERE + "test_played_games_follow_the_turn_round_and_scoring_rules", HERE + "test_end_of_round_coins_on_specialists_then_refill"],
     "Y-D25": [RULES + "test_fleet10_extra_boat_is_optional", HERE + "test_fleet10_with_no_boat_left_gives_nothing"],
-    "Y-D26": [RULES + "test_fleet2_reserve_is_not_buildable_this_turn_and_costs_at_the_end",
+    "Y-D26": [HERE + "test_played_positions_follow_the_spec_oracle", RULES + "test_fleet2_reserve_is_not_buildable_this_turn_and_costs_at_the_end",
               RULES + "test_fleet3_arrange_top_and_bottom", RULES + "test_fleet7_removes_up_to_two_boats",
               HERE + "test_fleet2_no_limit_on_reservations", HERE + "test_fleet3_with_fewer_than_three_tiles",
               HERE + "test_fleet3_with_an_empty_deck_has_nothing_to_look_at",
@@ -1380,9 +1380,10 @@ def test_board_geometry_is_the_designed_one():
 # ------------------------------------------------------------------ a third opinion over played positions
 
 class _Oracle:
-    """§5.3, §5.4 and §6 written out once more from the spec, on position dictionaries only (no engine
-    code), to check the positions of played games: the first-boat places, the legal collects and
-    builds, whether step 3b may be skipped, and the coins and PP tokens each build hands out."""
+    """§5.2-§5.4, §5.8, §6, §7 and §8 written out once more from the spec, on position dictionaries
+    only (no engine code), to check the positions of played games: the trades, the free actions of
+    each window, the first and further boats, the legal collects and builds, whether step 3b may be
+    skipped, and the coins and PP tokens each build hands out."""
 
     def __init__(self, players):
         cfg = yamatai.make_config(players)
@@ -1404,6 +1405,64 @@ class _Oracle:
                     continue
                 if s in b.entries or s in edges or any(d["sea"][t] == c for t in b.sea_nbrs[s]):
                     out.add(R.PLACE + 5 * s + c)
+        return out
+
+    def trades(self, d):
+        me, out = self.me(d), set()
+        if d["turn_state"]["transactions"] <= 0:
+            return out
+        cfg = yamatai.make_config(len(d["coins"]))
+        tomoe = d["spec_owner"][TOMOE] == me
+        for c in range(5):
+            if c == G and not tomoe:
+                continue
+            if d["supply"]["boats"][c] and d["coins"][me] >= cfg.buy_price(c):
+                out.add(R.BUY + c)
+            if d["hand"][c]:
+                out.add(R.SELL + c)
+        return out
+
+    def next_boats(self, d):
+        last = d["turn_state"]["last"]
+        return {R.PLACE + 5 * s + c for s in self.b.sea_nbrs[last] if d["sea"][s] < 0 for c in range(5) if d["hand"][c]}
+
+    def free_actions(self, d):
+        """§5.8 / §7 / §8: the free actions a window offers."""
+        b, me, ts = self.b, self.me(d), d["turn_state"]
+        used, hand, supply, out = set(ts["used"]), d["hand"], d["supply"]["boats"], set()
+        boats_at = [s for s in range(b.n_sea) if d["sea"][s] >= 0]
+        empty = [i for i in range(b.n_islands) if d["islands"][i]["token"] < 0
+                 and d["islands"][i]["building"] is None and not d["islands"][i]["sacred"]]
+        tokens = [i for i in range(b.n_islands) if d["islands"][i]["token"] >= 0]
+        f = ts["fleet"] if "fleet" not in used else 0
+        if f == 2:
+            out |= {R.RESERVE + k for k in range(5) if d["row"][k] >= 0}
+        elif f == 3 and d["deck"]:
+            out |= {R.ARRANGE + x for x in range(len(list(itertools.permutations(range(min(3, len(d["deck"])) + 1)))))}
+        elif f == 4:
+            out |= {R.SLIDE + 128 * s + t for s in boats_at for t in b.sea_nbrs[s] if d["sea"][t] < 0}
+        elif f == 5 and d["supply"]["sacred"] > 0:
+            out |= {R.SACRED + i for i in empty}
+        elif f == 6:
+            out |= {R.SWAPTOK + 64 * i + j for i, j in itertools.combinations(tokens, 2)}
+        elif f == 7:
+            out |= {R.REMOVE + s for s in boats_at}
+        elif f == 8:
+            out |= {R.SWAPBOATS + 128 * s + t for s, t in itertools.combinations(boats_at, 2)}
+        owns = {k for k in range(18) if d["spec_owner"][k] == me}
+        if RAIJIN in owns and "raijin" not in used and supply[G] > 0:
+            out |= {R.RAIJIN + 5 * c1 + c2 for c1 in range(5) for c2 in range(c1, 5)
+                    if (hand[c1] >= 2 if c1 == c2 else hand[c1] and hand[c2])}
+        if NAKATSU in owns and "nakatsu" not in used and hand[G] > 0:
+            out |= {R.NAKATSU + 5 * c1 + c2 for c1 in range(4) for c2 in range(c1, 4)
+                    if (supply[c1] >= 2 if c1 == c2 else supply[c1] and supply[c2])}
+        mine = d["tokens"][me]
+        if MICHIMATA in owns and "michimata" not in used and supply[G] > 0:
+            out |= {R.MICHIMATA + k for k in range(6) if mine[k]}
+        if HETSUKA in owns and "hetsuka" not in used:
+            out |= {R.HETSUKA + k for k in range(6) if mine[k]}
+        if KACHIKO in owns and "kachiko" not in used and d["coins"][me] >= 2:
+            out |= {R.KACHIKO + i for i in range(b.n_islands) if d["islands"][i]["sacred"]}
         return out
 
     def _matches(self, d, islands):
@@ -1485,16 +1544,23 @@ def test_played_positions_follow_the_spec_oracle(players):
     import strategies
     oracle = _Oracle(players)
     pol = strategies.resolve("yamatai", "builder").as_policy()
-    counts = dict(first=0, post=0, builds=0, awashima=0, toll=0)
+    counts = dict(first=0, post=0, builds=0, awashima=0, toll=0, free=0)
     for seed in range(24):
         seats = [None] * players if seed % 2 else [pol] * players
         st = yamatai.new_game(players, seed)
         for a in yamatai.play_actions(players, seed, seats):
             d = st.to_dict()
             legal = set(st.legal_actions())
+            if st.stage in ("pre", "post", "after"):
+                free = {x for x in legal if R.RESERVE <= x < R.RECRUIT or R.SACRED <= x < R.PLACE or x >= R.SWAPTOK}
+                assert free == oracle.free_actions(d), (seed, d["round"], st.stage)
+                counts["free"] += bool(free)
             if st.stage == "pre":
                 assert {x for x in legal if R.PLACE <= x < R.BUILD} == oracle.first_boats(d), (seed, d["round"])
+                assert {x for x in legal if R.BUY <= x < R.KEEP} == oracle.trades(d)
                 counts["first"] += 1
+            elif st.stage == "place":
+                assert set(legal) == {R.PASS} | oracle.next_boats(d)
             elif st.stage == "post":
                 coll, blds = oracle.collects(d), oracle.builds(d)
                 assert {x for x in legal if R.COLLECT <= x < R.EBISU} == coll, (seed, d["round"])
@@ -1520,6 +1586,7 @@ def test_played_positions_follow_the_spec_oracle(players):
                 counts["awashima"] += d["spec_owner"][AWASHIMA] == me and (a - R.BUILD) // 64 >= 21
     assert counts["first"] > 1000 and counts["post"] > 500 and counts["builds"] > 150, counts
     assert counts["toll"] >= 1 and counts["awashima"] >= 1, counts     # both rare cases were met
+    assert counts["free"] > 300, counts
 
 
 def _expected_scores(cfg, d):
