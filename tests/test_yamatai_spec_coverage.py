@@ -140,7 +140,9 @@ COVERAGE = {
            HERE + "test_win_share_goes_to_the_tie_break_winner",
            HERE + "test_two_players_reserved_tile_buildable_on_the_other_pawns_turn",
            ALL + "test_random_playouts_keep_invariants"],
-    "12": [HERE + "test_stage_sequence_of_a_turn", HERE + "test_windows_for_free_actions",
+    # §12's "worth recording" (fleet per turn, triggers, category scores): the events test
+    "12": ["tests/test_yamatai_policy.py::test_events_columns", HERE + "test_stage_sequence_of_a_turn",
+           HERE + "test_windows_for_free_actions",
            DIFF + "test_random_games_agree", DIFF + "test_positions_load_into_either_engine",
            ALL + "test_illegal_action_is_refused", ALL + "test_to_dict_round_trip_mid_game",
            GOLD_T + "test_yamatai_golden_playthrough_is_reproduced",
