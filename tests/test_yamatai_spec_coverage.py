@@ -536,7 +536,7 @@ def test_first_boat_on_an_empty_entry_or_anchor(load):
     assert firsts == [0, 32, 49, 62]                         # the empty entries; s15 is taken
     clay = sorted((a - R.PLACE) // 5 for a in _legal_range(st, R.PLACE, R.BUILD) if (a - R.PLACE) % 5 == C)
     assert clay == [0, 32, 34, 35, 41, 49, 51, 52, 62]       # entries and the clay anchor's empty neighbours
-    assert place(16, C) not in st.legal_actions() and place(16, W) not in st.legal_actions()
+    assert place(16, B) not in st.legal_actions() and place(16, C) not in st.legal_actions()   # no entry, no anchor
 
 
 def test_chain_follows_the_previous_boat(load):
@@ -657,7 +657,11 @@ def test_two_players_reserved_tile_buildable_on_the_other_pawns_turn(load):
     st.apply(next(f for f in st.legal_actions() if f not in (6, 10)))
     st = _to_stage(st, "pre") if st.stage != "pre" else st
     st.apply(place(41, W))                         # anchored on the wood on s35, next to I15
-    st.apply(R.PASS)                               # end placement: the reserved tile is the only build
+    st.apply(R.PASS)                               # end placement
+    if st.stage == "post":                         # the fleet's ability kept W2 open
+        assert build(S06, 15) in st.legal_actions()
+        st.apply(build(S06, 15))
+    # else the reserved tile was the only legal action of step 3b, applied by force
     after = st.to_dict()
     assert after["built"][0] == [S06] and after["reserved"][0] == [] and after["islands"][15]["building"] == 0
     sc = st.scores()
@@ -741,7 +745,9 @@ def test_fleet7_removal_takes_the_mark_away(load):
     st.apply(R.REMOVE + 15)
     d = st.to_dict()
     assert d["marked"] == [] and d["sea"][15] == -1
-    assert R.COLLECT + 11 not in st.legal_actions()     # nothing placed this turn is left
+    # nothing placed this turn is left: step 3b was skipped and I11 keeps its token
+    assert R.COLLECT + 11 not in st.legal_actions() and d["islands"][11]["token"] == 0
+    assert st.to_dict()["tokens"][0] == [0] * 6
 
 
 def test_e15_build_next_to_the_far_boat(load):
@@ -777,7 +783,6 @@ def test_recruit_payments(load):
     assert len(_legal_range(st, R.RECRUIT, R.COLLECT)) == 2 * 5
     d = base()
     d["tokens"][0] = [1, 1, 0, 0, 0, 0]                  # neither a pair nor three types
-    d["tokens"][1] = [2, 0, 0, 0, 0, 0]
     st = load(turn(d, stage="recruit", fleet=1))
     assert st.current_player() == 1                     # nothing payable: the recruit step passed by force
 
