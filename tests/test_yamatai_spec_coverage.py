@@ -263,7 +263,7 @@ COVERAGE = {
     "Y-D37": [HERE + "test_round_cap_is_60_rounds", DIFF + "test_short_round_cap_agrees"],
     "Y-D38": [HERE + "test_hidden_information_does_not_move_the_heuristic"],
     "Y-D39": [RULES + "test_pawns_per_player_count", HERE + "test_components_and_supply_at_set_up"],
-    "Y-D40": [HERE + "test_board_geometry_is_the_designed_one"],
+    "Y-D40": [HERE + "test_board_geometry_is_the_designed_one", HERE + "test_the_board_is_read_from_its_file"],
     "Y-D41": [HERE + "test_building_tiles_data"],
     "Y-D42": [HERE + "test_culture_token_names_are_placeholders",
               DATA + "test_a_culture_tokens_file_sets_the_bag_on_both_engines"],
@@ -1429,6 +1429,9 @@ def test_board_geometry_is_the_designed_one():
     assert {k: degrees.count(k) for k in set(degrees)} == {2: 2, 3: 4, 4: 16, 5: 11, 6: 1}
     touched = {s for i in range(34) for s in b.island_sea[i]}
     assert touched == set(range(72))                     # every sea space touches an island
+    assert all(b.sea_nbrs[e] and any(e in b.island_sea[i] for i in range(34)) for e in b.entries)
+    doc = json.loads((Y.DATA_DIR / "board.json").read_text())
+    assert sorted(len(c) for c in doc["island_clusters"]) == [1] + [2] * 6 + [3] * 4 + [4, 5]
     seen, todo = {0}, [0]                                # the sea is connected
     while todo:
         for t in b.sea_nbrs[todo.pop()]:
@@ -1761,3 +1764,27 @@ def test_played_games_follow_the_turn_round_and_scoring_rules(players):
         assert st.winner() == min(range(players), key=lambda p: (-exp["total"][p], first[p]))
         seen["games"] += 1
     assert all(v > 0 for v in seen.values()), seen
+
+
+def test_the_board_is_read_from_its_file(load, engine, tmp_path):
+    # Y-D40: engines read the graph from data. A board file where s01 is a sixth entry and s16 and
+    # s17 are no longer connected changes the first boats and the chain accordingly.
+    doc = json.loads((Y.DATA_DIR / "board.json").read_text())
+    doc["sea"][1]["entry"] = "F"
+    doc["sea"][16]["sea_neighbours"].remove(17)
+    doc["sea"][17]["sea_neighbours"].remove(16)
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(doc))
+    d = (yamatai.new_game(3, 1, board=str(path)) if engine == "cython"
+         else R.RefState.new(players=3, seed=1, board=str(path))).to_dict()
+    for isl in d["islands"]:
+        isl.update(token=-1, mountain=False)
+    for position, changed in ((d, True), (base(), False)):
+        st = load(turn(position, fleet=1, hand=(3, 0, 0, 0, 0)))
+        assert (place(1, B) in st.legal_actions()) is changed
+        st.apply(place(15, B))
+        st.apply(place(16, B))
+        assert st.to_dict()["hand"][B] == 1
+        # with s16 - s17 cut, s16 has no empty neighbour left: placement ended by force
+        assert (place(17, B) in st.legal_actions()) is not changed
+        assert (st.stage == "place") is not changed
