@@ -307,7 +307,7 @@ def test_e14_fleet_track_refresh_as_a_queue():
     d["track"] = [3, 7, 1, 9, 5, 2, 10, 4, 6, 8]
     st = load(d)
     for f in (3, 1, 9, 5):
-        assert st.legal_actions()[0] == 0 or f in st.legal_actions()
+        assert f in st.legal_actions()
         st.apply(f)
         while st.stage != "fleet" and not st.is_over():
             st.apply(R.PASS if R.PASS in st.legal_actions() else st.legal_actions()[0])
@@ -345,7 +345,15 @@ def test_e15_variant_same_colour_swap():
 def test_fleet1_has_no_ability_and_leads_next_round():
     d = turn(base(), fleet=1, hand=(1, 0, 0, 0, 0))
     st = load(d)
-    assert all(a < R.RESERVE or a >= R.PLACE for a in st.legal_actions() if not R.BUY <= a < R.KEEP)
+    ability = [(R.RESERVE, R.COLLECT),                 # fleet 2 reserve, fleet 3 arrangements
+               (R.SACRED, R.SACRED + 64),              # fleet 5
+               (R.REMOVE, R.PLACE),                    # fleet 7
+               (R.SWAPTOK, 1 << 30)]                   # fleets 6, 4, 8 (token swap, slide, boat swap)
+    legal = st.legal_actions()
+    assert legal and not [a for a in legal if any(lo <= a < hi for lo, hi in ability)]
+    # the same position with fleet 2 does offer its ability: the check sees ability actions
+    assert any(R.RESERVE <= a < R.RESERVE + 5 for a in load(turn(base(), fleet=2, hand=(1, 0, 0, 0, 0)))
+               .legal_actions())
 
 
 def _fleet2(**ts):
