@@ -780,6 +780,16 @@ def test_oracle_preconditions_and_reshuffle(engine):
     v = view(st)
     assert v["seats"][0]["tile"] == 8 and v["pile"] == new[k + 1:] and v["discard"] == new[:k]
     assert v["oracle_used"] and v["actions"] == 2
+    # no match in the pile: the last tile turned over is taken, no reshuffle during the search
+    st = load(position(pile=[1, 2, 3], discard=[5, 6, 8]), engine)
+    st.apply(ORACLE + LAKE)
+    v = view(st)
+    assert v["seats"][0]["tile"] == 3 and v["pile"] == [] and v["discard"] == [5, 6, 8, 1, 2]
+    # after the Oracle: no second one this turn, and no draw at the end of the turn
+    assert of(st, ORACLE, SELL) == []
+    st.apply(END)
+    v = view(st)
+    assert v["seats"][0]["tile"] == 3 and v["pile"] == [] and v["discard"] == [5, 6, 8, 1, 2]
 
 
 # ------------------------------------------------------------------ action track (8.2, A-D22, section 13)
@@ -863,6 +873,13 @@ D1 = [(10, 1, 0, 2), (30, 2, 0, 1)]
 # (4, -1), island {(3, -1), (4, -1), (4, 0)} at distance 1; tile 24 on (0, 2): port 96 on (4, 0) (same
 # island) is linked by W to tile 20's port 80 on (5, -1): island {(5, -1), (5, 0)} is at distance 2.
 D2 = [(13, -1, 1, 2), (20, -1, 2, 1), (24, 0, 2, 0)]
+# a chain to distance 3, west of the start board: tile 32 turned 3 times on (-1, 1) links N (S_w, so R) to port 130
+# and W to port 129, both on (2, -2); tile 2's hub on (-2, 1) takes W to port 8 on (3, -4) and, through tile 21
+# (turned 3 times, on (-2, 2)), to port 86 on (4, -4): island {(3, -4), (4, -5), (4, -4)} at 1, also holding port
+# 24 of tile 6 (turned once, on (-3, 2)), whose hub reaches tile 21's port 84 on (5, -3): island {(5, -3), (6, -3)}
+# at 2. Its port 85 (tile 21's S) reaches tile 3's hub (turned 3 times, on (-2, 3)) and port 12 on (6, -4):
+# island {(5, -5), (5, -4), (6, -4)} at 3.
+D3 = [(32, -1, 1, 3), (2, -2, 1, 1), (21, -2, 2, 3), (3, -2, 3, 3), (6, -3, 2, 1)]
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -877,6 +894,10 @@ def test_g01_g02_transport_distance(engine):
     # en1: G02 scores 6 for 2 <= d < inf
     assert goal_points(engine, D2, [(5, -1)], [t2], goal_values="en1") == [{"transport_2": 6}, {}]
     assert goal_points(engine, D1, [(0, 5)], [t2], goal_values="en1") == [{}, {}]
+    # exactly 2 ([HU]) against 2 or more (en1), on the chain to distance 3
+    assert goal_points(engine, D3, [(6, -4), (6, -3)], [t1, t2]) == [{"transport_2": 5}, {}]
+    assert goal_points(engine, D3, [(6, -4), (6, -3), (4, -4)], [t1, t2], goal_values="en1") == [
+        {"transport_1": 3, "transport_2": 12}, {}]
 
 
 # three tiles whose landmarks meet around the grid point between rows 3|4 and columns 1|2: the lake of
