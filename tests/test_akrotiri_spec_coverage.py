@@ -616,11 +616,14 @@ def test_setup_follows_section_3_and_the_chance_order(engine, game_seed):
     assert v["seats"][0]["tile"] == tiles[0] and v["seats"][1]["tile"] is None
     assert [s["port"] for s in v["seats"]] == [T0, T1]                 # A-D9
     assert [s["drachmas"] for s in v["seats"]] == [2, 2] and v["market_out"] == [0, 0, 0, 0]
+    lay = LAY[tiles[0]]
     st.apply(st.legal_actions()[0])                                   # seat 0's seed tile
     if view(st)["phase"] == "second_cube":
         st.apply(st.legal_actions()[0])
     v = view(st)
     assert v["current"] == 1 and v["seats"][1]["tile"] == tiles[1]
+    # the seed tile got its cubes as in a turn: the landmark cube and a second one
+    assert sum(v["market_out"]) == 2 and v["market_out"][lay[0].landmark] >= 1
     st.apply(st.legal_actions()[-1])
     if view(st)["phase"] == "second_cube":
         st.apply(st.legal_actions()[-1])
@@ -660,8 +663,8 @@ def test_seed_tiles_touch_the_start_board(engine):
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_placement_is_mandatory_and_needs_an_occupied_neighbour(engine):
-    me = seat(T0, tile=5)
-    st = load(position([(0, 0, 1, 0)], seats=[me, seat(T1)], phase="place_tile"), engine)
+    me = seat(T0, tile=5, cargo=[1, 0, 0, 0])          # no free action before the tile is down (A-D26)
+    st = load(position([(0, 0, 1, 0)], seats=[me, seat(T1)], phase="place_tile", market_out=[1, 0, 0, 0]), engine)
     cells = {(-2, -1), (-2, 0), (1, -1), (1, 0), (-1, -2), (0, -2), (-1, 1), (1, 1), (0, 2)}
     assert st.legal_actions() == sorted(PLACE + cell(x, y) * 4 + r for x, y in cells for r in range(4))
     assert END not in st.legal_actions()
@@ -1265,6 +1268,11 @@ def test_g07_isolated_temples(engine):
     # the opponent's temples do not matter
     assert goal_points(engine, G07, [(3, 0), (1, 2)], [iso], [(4, 1)], [iso]) == [{"isolated": 4}, {"isolated": 2}]
     assert goal_points(engine, G07, [(3, 0), (1, 2)], [iso], goal_values="en1") == [{"isolated": 6}, {}]
+    # transports do not connect (2.9): on the G02 board island {(1, -2), (2, -2)} (ports 52, 53) and island
+    # {(5, -1), (5, 0)} (ports 80, 81) share no sea component; island {(3, -1), (4, -1), (4, 0)} has a port in
+    # the component of each (82 with 52, 96 with 80)
+    assert goal_points(engine, D2, [(2, -2), (5, 0)], [iso]) == [{"isolated": 4}, {}]
+    assert goal_points(engine, D2, [(2, -2), (5, 0), (4, -1)], [iso]) == [{}, {}]
 
 
 def test_goal_values_hu_and_en1():
@@ -1283,6 +1291,8 @@ def test_every_start_board_edge_node_reaches_thera(engine):
         st = load(position([(0, x, y, 0)], seats=[seat(T0, cargo=LOADED), seat(T1)], market_out=LOADED), engine)
         assert of(st, SAIL, TRANSPORT) == [SAIL + 0], (x, y)
         assert of(st, TRANSPORT, LOAD) == []          # T1, on the same island, holds the opponent's boat
+    st = load(position([(0, 1, 0, 0)], seats=[seat(T0, cargo=LOADED), seat(0)], market_out=LOADED), engine)
+    assert of(st, SAIL, TRANSPORT) == [] and of(st, TRANSPORT, LOAD) == [TRANSPORT + T1]
 
 
 def test_rotation_turns_quarters_sides_and_ports_clockwise():
@@ -1371,7 +1381,7 @@ def test_counts_are_minimums(engine):
     assert not _fits(st, "E02", -10, 0, 0) and not _fits(st, "E02", 3, 12, 0)
 
 
-# ------------------------------------------------------------ data and variants (1, 7.1, 13, 14, A-D2..A-D4, A-D36, A-D37)
+# ------------------------------------------------------------ data and variants (1, 7.1, 13, 14, A-D2..4, A-D36, A-D37)
 
 def test_component_counts_of_section_1():
     import json
