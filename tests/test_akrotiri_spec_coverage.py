@@ -90,6 +90,7 @@ COVERAGE = {
     ],
     "5.1": [
         f"{RULES}::test_passing_the_opponents_port_costs_one_more_and_ending_on_it_is_illegal",
+        *_me("test_passing_cost_follows_the_board_and_the_opponent_over_turns"),
         *_me("test_sea_move_must_change_island", "test_sea_move_goes_any_distance_through_junctions"),
     ],
     "5.2": [
@@ -260,6 +261,7 @@ COVERAGE = {
         *_me("test_sea_move_must_change_island", "test_same_island_sail_variant"),
     ],
     "A-D11": [
+        *_me("test_passing_cost_follows_the_board_and_the_opponent_over_turns"),
         f"{RULES}::test_passing_the_opponents_port_costs_one_more_and_ending_on_it_is_illegal",
         *_me("test_bonus_movement_may_be_a_transport_and_pays_for_passing"),
     ],
@@ -1407,6 +1409,18 @@ def test_component_counts_of_section_1():
     assert board["start_drachmas"] == 2 and board["boat_capacity"] == 3
     cfg = akrotiri.make_config()
     assert cfg.data["start_drachmas"] == 2 and cfg.data["capacity"] == 3
+    # section 14: every file says whether it is rulebook data or assumed
+    status = {n: json.loads((DATA_DIR / f"{n}.json").read_text())["status"]
+              for n in ("tiles", "thera", "maps", "goals", "market", "player_board")}
+    assert {n for n, v in status.items() if v.startswith("assumed")} == {"tiles", "thera", "maps", "player_board"}
+    assert status["goals"] == status["market"] == "rulebook"
+    # A-D5: the start board built into the engines is the one of thera.json
+    thera = json.loads((DATA_DIR / "thera.json").read_text())
+    assert {(q["r"], q["c"]) for q in thera["quarters"] if q["land"]} == ref.START_LAND
+    assert {(q["r"], q["c"]) for q in thera["quarters"] if q["piece"] == "thera"} == ref.THERA
+    assert {p["id"]: (p["r"], p["c"]) for p in thera["ports"]} == {"T0": (0, 0), "T1": (-1, -1)}
+    assert len(thera["edge_points"]) == 8 and thera["counts_as_tiles"] == 1 and thera["landmarks"] == []
+    assert sorted(map(tuple, thera["cells"])) == sorted(ref.START_CELLS)
     assert len(cfg.data["goals"]) == 12
 
 
@@ -1467,3 +1481,58 @@ def test_pictures_of_section_2_10():
     for t, (land, ports, lm, lq) in shape.items():
         lay = LAY[t][0]
         assert (lay.land, lay.ports, lay.landmark, lay.landmark_quarter) == (land, ports, lm, lq), t
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_passing_cost_follows_the_board_and_the_opponent_over_turns(engine):
+    # 5.1 on a changing position: tile 18 turned once on (0, 1) passes port 72 between R and tile 0's hub on
+    # (0, 2). With seat 1 on 72, seat 0's sail to port 0 costs 2; once seat 1 has left, 1. With seat 1 back
+    # on 72, a hub tile on (-1, 2), next to the hub tile on (-1, 1), opens a way round 72: 1 again.
+    tiles = [(18, 0, 1, 1), (0, 0, 2, 0), (3, 1, 0, 0), (4, -1, 1, 0)]
+    bypass = {cell(-1, 2), cell(1, 2), cell(0, 3)}       # the cells next to tile 0's open sides
+
+    def sail_cost(st):
+        probe = st.clone() if engine == "cython" else ref_load(_ref_dict(st))
+        before = view(probe)["actions"]
+        probe.apply(SAIL + 0)
+        return before - view(probe)["actions"]
+
+    def place(st, where=None):
+        assert view(st)["phase"] == "place_tile"
+        st.apply(next(a for a in st.legal_actions() if ((a - PLACE) // 4 == where if where is not None
+                                                          else (a - PLACE) // 4 not in bypass)))
+        if view(st)["phase"] == "second_cube":
+            st.apply(st.legal_actions()[0])
+
+    seats = [seat(T0, cargo=LOADED), seat(72, cargo=[0, 1, 0, 0])]
+    st = load(position(tiles, seats=seats, market_out=[1, 1, 0, 0], pile=[8, 9, 1, 20, 21]), engine)
+    cost = [sail_cost(st)]
+    st.apply(END)                                    # seat 0 draws tile 8
+    st.apply(SAIL + 12)                              # seat 1 leaves 72
+    st.apply(END)                                    # and draws tile 9
+    place(st)
+    assert view(st)["seats"][1]["port"] == 12
+    cost.append(sail_cost(st))
+    st.apply(END)                                    # seat 0 draws tile 1 (X1: a hub on all four sides)
+    place(st)
+    st.apply(SAIL + 72)                              # seat 1 back on 72
+    st.apply(END)
+    other = st.clone() if engine == "cython" else ref_load(_ref_dict(st))
+    place(st, cell(-1, 2))
+    cost.append(sail_cost(st))
+    place(other)                                     # the same tile elsewhere: 72 still has to be passed
+    cost.append(sail_cost(other))
+    assert cost == [2, 1, 1, 2]
+
+
+def _ref_dict(rs):
+    """A position dict of the reference engine's state, enough for ``ref_load``."""
+    tiles = [{"tile": t, "x": x, "y": y, "rot": r} for (x, y), v in rs.cells.items() if v != "start" for t, r in [v]]
+    v = view(rs)
+    d = position(seats=[seat(**s) for s in v["seats"]])
+    d.update(tiles=tiles, cubes=[{"r": r, "c": c, "cubes": k} for (r, c), k in v["cubes"].items()],
+             market_out=v["market_out"], pile=v["pile"], discard=v["discard"], decks=v["decks"],
+             goal_deck=v["goal_deck"], display=v["display"], goal_options=v["goal_options"], phase=v["phase"],
+             current=v["current"], actions=v["actions"], bonus=v["bonus"], oracle_used=v["oracle_used"],
+             end_trigger=v["end_trigger"], rng=list(rs.rng.s))
+    return d
