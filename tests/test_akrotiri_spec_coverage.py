@@ -1063,6 +1063,13 @@ def test_oracle_preconditions_and_reshuffle(engine):
     st.apply(END)
     v = view(st)
     assert v["seats"][0]["tile"] == 3 and v["pile"] == [] and v["discard"] == [5, 6, 8, 1, 2]
+    # the next turn: the tile is placed, and the Oracle may be consulted again (4.3 resets oracle_used)
+    st.apply(END)                                    # seat 1 (its end-of-turn draw reshuffles the discards)
+    assert view(st)["current"] == 0 and view(st)["phase"] == "place_tile"
+    st.apply(st.legal_actions()[0])
+    if view(st)["phase"] == "second_cube":
+        st.apply(st.legal_actions()[0])
+    assert not view(st)["oracle_used"] and of(st, ORACLE, SELL) == [ORACLE + k for k in range(4)]
 
 
 # ------------------------------------------------------------------ action track (8.2, A-D22, section 13)
@@ -1192,6 +1199,9 @@ def test_landmark_goals(engine):
     got = goal_points(engine, LANDMARKS3, [(3, 1), (2, 0)], LANDMARK_GOALS, [(3, 2)], [G["three_landmarks"]])
     assert got == [{"three_landmarks": 6, "no_landmark": 3, "mountain_island": 2, "lake_island": 2, "tree_island": 2},
                    {"three_landmarks": 6}]                   # seat 1's temple on the same (merged) island
+    # the fourth cell with a volcano on (4, 2): four types, G09 too
+    assert goal_points(engine, LANDMARKS3 + [put(3, 4, 2)], [(3, 1)], LANDMARK_GOALS) == [
+        {"three_landmarks": 6, "volcano_island": 2, "mountain_island": 2, "lake_island": 2, "tree_island": 2}, {}]
     # two types are not enough for G03
     assert goal_points(engine, LANDMARKS3[:2], [(3, 1)], [G["three_landmarks"], G["tree_island"]]) == [
         {"tree_island": 2}, {}]
