@@ -467,7 +467,6 @@ def test_coverage_table_lists_every_decision():
 
 # ================================================================== engine harness
 
-A = akrotiri
 END, PLACE, CUBE, GOAL, SAIL, TRANSPORT, LOAD, EXCAVATE, BUY, ORACLE, SELL, UNLOAD = (
     ref.END, ref.PLACE, ref.CUBE, ref.GOAL, ref.SAIL, ref.TRANSPORT, ref.LOAD, ref.EXCAVATE, ref.BUY, ref.ORACLE,
     ref.SELL, ref.UNLOAD)
