@@ -757,6 +757,10 @@ def test_actions_are_optional_and_end_is_always_legal(engine):
 
 # ================================================================== actions (section 5)
 
+# tile 0 on (0, 1) and tile 34 (D4, mountain on NW) on (0, 2): the island {(3, 0), (4, 0)} with port 0 on (3, 0)
+# and port 138 on (4, 0)
+TWO = [(0, 0, 1, 0), (34, 0, 2, 0)]
+
 # tile 18 (I) on (0, 1): N ends at p1 = port 73 (NW quarter (2, 0)); W-p0-E passes p0 = port 72, also on (2, 0).
 # Tile 0 (X1) on (-1, 1): its hub joins N (the start board's S_w, so R) and E (tile 18's W), and its dock
 # port 0 on (3, -2) is an island of its own. So 72 and 73 are on one island, both reached from Thera.
@@ -800,6 +804,12 @@ def test_transport_stays_on_the_island_and_keeps_the_cargo(engine):
     # not onto the opponent's port
     st = load(position(PORTAGE, seats=[seat(73, cargo=LOADED), seat(72)], market_out=LOADED), engine)
     assert of(st, TRANSPORT, LOAD) == []
+    # across the island, from a port on one quarter to a port on another: port 0 on (3, 0) to tile 34's port
+    # 138 on (4, 0) of the TWO board (their routes do not meet: 138 is a dock at the end of tile 34's W arm)
+    st = load(position(TWO, seats=[seat(0, cargo=LOADED), seat(T1)], market_out=LOADED), engine)
+    assert of(st, TRANSPORT, LOAD) == [TRANSPORT + 138] and SAIL + 138 not in st.legal_actions()
+    st.apply(TRANSPORT + 138)
+    assert view(st)["seats"][0]["port"] == 138 and view(st)["actions"] == 2
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -843,8 +853,6 @@ def test_free_actions_cost_nothing_even_after_the_last_action(engine):
     assert v["cubes"] == {(0, 0): [0, 0, 0, 1]} and v["market_out"] == [3, 0, 0, 3]
 
 
-# tile 0 on (0, 1) and tile 34 (D4, mountain on NW) on (0, 2): the island {(3, 0), (4, 0)} with port 0 on (3, 0)
-TWO = [(0, 0, 1, 0), (34, 0, 2, 0)]
 
 
 @pytest.mark.parametrize("engine", ENGINES)
