@@ -9,6 +9,7 @@ engine through ``ref_load`` below (a test-side loader: the reference engine has 
 import ast
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from simcore import akrotiri
@@ -1471,10 +1472,23 @@ def test_variant_keys_and_defaults():
             akrotiri.make_config(**bad)
 
 
-@pytest.mark.xfail(strict=True, reason="make_config accepts turn_cap 1..200 only (docs/akrotiri_engine.md); "
-                                       "spec section 13 allows any positive integer")
 def test_turn_cap_accepts_any_positive_integer():
+    # section 13: any positive integer (the engines count turns in 16 bits: up to 32,767)
     assert akrotiri.make_config(turn_cap=500).turn_cap == 500
+    assert akrotiri.make_config(turn_cap=32767).turn_cap == 32767
+    for bad in (0, -3, 32768, 2.5, True):
+        with pytest.raises(ValueError, match="turn_cap"):
+            akrotiri.make_config(turn_cap=bad)
+    # long random games run to the cap, and the reference engine replays one of them to the same scores
+    res = akrotiri.play_batch(2, np.arange(6, dtype=np.uint64), None, turn_cap=300)
+    turns, trigger = res["games"]["turns"], res["games"]["end_trigger"]
+    assert (turns <= 300).all() and ((turns == 300) == (trigger == 2)).all() and (turns == 300).any()
+    g = int(np.flatnonzero(turns == 300)[0])
+    actions = akrotiri.play_actions(2, g, None, turn_cap=300)
+    py = ref.RefState.new(players=2, seed=g, turn_cap=300)
+    for a in actions:
+        py.apply(a)
+    assert py.is_over() and py.scores()["total"] == res["players"]["total"][g].tolist()
 
 
 def test_pictures_of_section_2_10():

@@ -30,6 +30,8 @@ PURCHASE_PRICE = (0, 1, 3, 7)
 LOAD_CODES = tuple(c for k in (1, 2, 3) for c in itertools.combinations_with_replacement(range(4), k))
 BUY_CODES = tuple(c for k in (1, 2, 3) for c in itertools.combinations_with_replacement(range(3), k))
 
+TURN_CAP_MAX = 32767      # the engines' turn counters are int16
+
 # setting -> (spec decision, default, allowed values; None = checked by a function)
 SETTINGS = {
     "goal_values": ("A-D33", "hu", ("hu", "en1")),
@@ -270,8 +272,9 @@ def make_config(players=2, **settings):
                     raise ValueError(f"{key} must be 'default' or a JSON file path; '{value}' is neither")
                 value = str(Path(value).resolve())
         elif key == "turn_cap":
-            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 200:
-                raise ValueError(f"turn_cap must be a whole number 1..200, not {value!r}")
+            # any positive number of turns (spec 13); the engines count turns in 16 bits
+            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= TURN_CAP_MAX:
+                raise ValueError(f"turn_cap must be a whole number 1..{TURN_CAP_MAX:,}, not {value!r}")
         elif value not in SETTINGS[key][2]:
             raise ValueError(f"{key} must be one of {', '.join(map(str, SETTINGS[key][2]))}, not {value!r}")
         kw[key] = value
