@@ -95,3 +95,36 @@ CYTHON = types.SimpleNamespace(
     PASS=ref.PASS, FIELD0=ref.FIELD0, SPLIT0=ref.SPLIT0, DATA=ref.DATA,
     name="cython")
 REFERENCE = ref
+
+TEMPLES3 = ref.load_settings(3).temples          # Minotaur's temple fields [8, 20, 31, 43, 62]
+
+
+def position(eng, players=3, phase="over", pieces=(), temples=None, rings=None, marble=None,
+             quarries=None, worker=71, stack=None, monuments_built=None, **fields):
+    """A position dictionary of engine ``eng`` (``CYTHON`` or ``REFERENCE``): a fresh game's, with the
+    given parts replaced. ``pieces`` = (field, kind, owner); ``temples`` = {field: columns} (Minotaur's
+    temples); ``quarries`` = {field: (status, top)}, the rest of the 40 tiles in the stack after
+    ``stack``; ``phase="over"`` ends the game at round 3; other keys replace the dictionary's."""
+    d = eng.RefState.new(players=players, seed=1).to_dict()
+    n = players
+    d["pieces"] = [{"field": f, "kind": k, "owner": o} for f, k, o in pieces]
+    temples = temples or {}
+    d["temples"] = [{"field": t, "columns": temples.get(t, 0)} for t in TEMPLES3]
+    d["rings"] = list(rings or [0] * n)
+    d["marble"] = list(marble or [10] * n)
+    n_mon = sum(1 for _, k, _ in pieces if k == "monument")
+    d["monuments_built"] = list(monuments_built or [n_mon] + [0] * (n - 1))
+    d["supply"] = {"columns": 30 - sum(temples.values()), "rings": 14 - sum(d["rings"]),
+                   "monuments": 3 - n_mon}
+    if quarries is not None:
+        d["quarries"] = [{"field": f, "status": s, "top": t} for f, (s, t) in sorted(quarries.items())]
+        d["worker"] = worker
+        tops = {t for _, t in quarries.values()}
+        rest = [t for t in range(1, 41) if t not in tops]
+        if stack is not None:
+            rest = list(stack) + [t for t in rest if t not in stack]
+        d["stack"] = rest
+    if phase == "over":
+        d.update(round=3, phase="over", cubes_left=[0] * n, spaces_used=[])
+    d.update(fields)
+    return d

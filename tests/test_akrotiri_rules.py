@@ -7,37 +7,13 @@ import pytest
 
 from simcore import akrotiri
 from simcore.akrotiri import reference as ref
+from akrotiri_positions import T0, T1, position, seat  # noqa: F401
 from simcore.akrotiri.config import BUY_CODES, LOAD_CODES
 
 A = akrotiri
 LAKE, TREE, MOUNTAIN, VOLCANO = range(4)
 BLUE, GREEN, GREY, ORANGE = range(4)
 E02 = 1           # easy map: N tree 1, E volcano 1
-T0, T1 = 144, 145
-
-
-def seat(port, **kw):
-    d = {"port": port, "cargo": [0, 0, 0, 0], "drachmas": 2, "temples": [], "hand": [], "excavated": [],
-         "goals": [], "tile": None, "turns": 1}
-    d.update(kw)
-    return d
-
-
-def position(tiles=(), seats=None, **kw):
-    """A position in seat 0's action phase; ``tiles`` = (tile, x, y, rot)."""
-    placed = [t[0] for t in tiles]
-    seats = seats or [seat(T0), seat(T1)]
-    held = [c for s in seats for c in s["hand"] + s["excavated"]]
-    d = {"game": "akrotiri", "config": {"players": 2}, "phase": "action", "current": 0, "stage": "play",
-         "actions": 3, "bonus": False, "oracle_used": False, "end_trigger": None, "decisions": 0,
-         "tiles": [{"tile": t, "x": x, "y": y, "rot": r} for t, x, y, r in tiles], "cubes": [],
-         "market_out": [0, 0, 0, 0],
-         "pile": [t for t in range(36) if t not in placed and t not in [s["tile"] for s in seats]],
-         "discard": [], "decks": [[c for c in range(12 * k, 12 * k + 12) if c not in held] for k in range(3)],
-         "goal_deck": list(range(12)), "display": [], "goal_options": [], "placed_cell": None,
-         "seats": seats, "rng": [1, 2, 3, 4]}
-    d.update(kw)
-    return d
 
 
 def load(d, **settings):

@@ -14,6 +14,7 @@ import pytest
 
 from simcore import akrotiri
 from simcore.akrotiri import reference as ref
+from akrotiri_positions import T0, T1, position, seat  # noqa: F401
 from simcore.akrotiri.config import BUY_CODES, LOAD_CODES, load_data
 
 TESTS = Path(__file__).resolve().parent
@@ -474,37 +475,12 @@ END, PLACE, CUBE, GOAL, SAIL, TRANSPORT, LOAD, EXCAVATE, BUY, ORACLE, SELL, UNLO
 ENGINES = ["cython", "reference"]
 LAKE, TREE, MOUNTAIN, VOLCANO = range(4)
 BLUE, GREEN, GREY, ORANGE = range(4)
-T0, T1 = 144, 145
 LAY = load_data()["layouts"]
 CARDS = [c["id"] for c in load_data()["cards"]]
 
 
 def card(name):
     return CARDS.index(name)
-
-
-def seat(port, **kw):
-    d = {"port": port, "cargo": [0, 0, 0, 0], "drachmas": 2, "temples": [], "hand": [], "excavated": [],
-         "goals": [], "tile": None, "turns": 1}
-    d.update(kw)
-    return d
-
-
-def position(tiles=(), seats=None, **kw):
-    """A position in seat 0's action phase; ``tiles`` = (tile, x, y, rot)."""
-    placed = [t[0] for t in tiles]
-    seats = seats or [seat(T0), seat(T1)]
-    held = [c for s in seats for c in s["hand"] + s["excavated"]]
-    d = {"game": "akrotiri", "phase": "action", "current": 0, "stage": "play",
-         "actions": 3, "bonus": False, "oracle_used": False, "end_trigger": None, "decisions": 0,
-         "tiles": [{"tile": t, "x": x, "y": y, "rot": r} for t, x, y, r in tiles], "cubes": [],
-         "market_out": [0, 0, 0, 0],
-         "pile": [t for t in range(36) if t not in placed and t not in [s["tile"] for s in seats]],
-         "discard": [], "decks": [[c for c in range(12 * k, 12 * k + 12) if c not in held] for k in range(3)],
-         "goal_deck": [g for g in range(12) if g not in [x for s in seats for x in s["goals"]]],
-         "display": [], "goal_options": [], "placed_cell": None, "seats": seats, "rng": [1, 2, 3, 4]}
-    d.update(kw)
-    return d
 
 
 def over(tiles, seats, **kw):
@@ -852,8 +828,6 @@ def test_free_actions_cost_nothing_even_after_the_last_action(engine):
     v = view(st)
     assert v["actions"] == 0 and v["seats"][0]["drachmas"] == 3 and v["seats"][0]["cargo"] == [1, 0, 0, 0]
     assert v["cubes"] == {(0, 0): [0, 0, 0, 1]} and v["market_out"] == [3, 0, 0, 3]
-
-
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -13,6 +13,7 @@ from simcore.rng import Xoshiro256
 
 from simcore.hellas import reference as ref
 from hellas_engines import CYTHON, REFERENCE
+from hellas_engines import position as shared_position
 
 
 @pytest.fixture(autouse=True, params=["reference", "cython"])
@@ -34,32 +35,9 @@ def nb(a, b, cfg=CFG3):
     return b in cfg.fields[a]["neighbors"]
 
 
-def position(players=3, phase="over", pieces=(), temples=None, rings=None, marble=None,
-             quarries=None, worker=71, stack=None, monuments_built=None, **fields):
-    """A position dictionary: a fresh game's, with the given parts replaced."""
-    d = ref.RefState.new(players=players, seed=1).to_dict()
-    n = players
-    d["pieces"] = [{"field": f, "kind": k, "owner": o} for f, k, o in pieces]
-    temples = temples or {}
-    d["temples"] = [{"field": t, "columns": temples.get(t, 0)} for t in TEMPLES]
-    d["rings"] = list(rings or [0] * n)
-    d["marble"] = list(marble or [10] * n)
-    n_mon = sum(1 for _, k, _ in pieces if k == "monument")
-    d["monuments_built"] = list(monuments_built or [n_mon] + [0] * (n - 1))
-    d["supply"] = {"columns": 30 - sum(temples.values()), "rings": 14 - sum(d["rings"]),
-                   "monuments": 3 - n_mon}
-    if quarries is not None:
-        d["quarries"] = [{"field": f, "status": s, "top": t} for f, (s, t) in sorted(quarries.items())]
-        d["worker"] = worker
-        tops = {t for _, t in quarries.values()}
-        rest = [t for t in range(1, 41) if t not in tops]
-        if stack is not None:
-            rest = list(stack) + [t for t in rest if t not in stack]
-        d["stack"] = rest
-    if phase == "over":
-        d.update(round=3, phase="over", cubes_left=[0] * n, spaces_used=[])
-    d.update(fields)
-    return d
+def position(players=3, phase="over", **parts):
+    """A position dictionary of the engine under test (``hellas_engines.position``)."""
+    return shared_position(ref, players, phase, **parts)
 
 
 # ------------------------------------------------------------ settings, set-up

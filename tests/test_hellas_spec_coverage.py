@@ -26,6 +26,7 @@ import pytest
 from simcore import hellas
 from simcore.hellas import reference as REF
 from hellas_engines import CYTHON, REFERENCE
+from hellas_engines import position as shared_position
 
 TESTS = Path(__file__).resolve().parent
 PASS, F, SPLIT0 = REF.PASS, REF.FIELD0, REF.SPLIT0
@@ -249,33 +250,10 @@ def nb(a, b, cfg=CFG3):
     return b in cfg.fields[a]["neighbors"]
 
 
-def position(eng, players=3, phase="choose_space", pieces=(), temples=None, rings=None, marble=None,
-             quarries=None, worker=71, stack=None, **fields):
-    """A fresh game's position dictionary (from the engine under test: the two engines write
-    ``build_turn`` differently) with the given parts replaced (Minotaur for 3-4)."""
-    d = eng.RefState.new(players=players, seed=1).to_dict()
-    n = players
-    temples = temples or {}
-    d["pieces"] = [{"field": f, "kind": k, "owner": o} for f, k, o in pieces]
-    d["temples"] = [{"field": t, "columns": temples.get(t, 0)} for t in TEMPLES]
-    d["rings"] = list(rings or [0] * n)
-    d["marble"] = list(marble or [10] * n)
-    n_mon = sum(1 for _, k, _ in pieces if k == "monument")
-    d["monuments_built"] = [n_mon] + [0] * (n - 1)
-    d["supply"] = {"columns": 30 - sum(temples.values()), "rings": 14 - sum(d["rings"]),
-                   "monuments": 3 - n_mon}
-    if quarries is not None:
-        d["quarries"] = [{"field": f, "status": s, "top": t} for f, (s, t) in sorted(quarries.items())]
-        d["worker"] = worker
-        tops = {t for _, t in quarries.values()}
-        rest = [t for t in range(1, 41) if t not in tops]
-        if stack is not None:
-            rest = list(stack) + [t for t in rest if t not in stack]
-        d["stack"] = rest
-    if phase == "over":
-        d.update(round=3, phase="over", cubes_left=[0] * n, spaces_used=[])
-    d.update(fields)
-    return d
+def position(eng, players=3, phase="choose_space", **parts):
+    """A fresh game's position dictionary from the engine under test (the two engines write
+    ``build_turn`` differently) with the given parts replaced (``hellas_engines.position``)."""
+    return shared_position(eng, players, phase, **parts)
 
 
 def scores(eng, pieces, **kw):
