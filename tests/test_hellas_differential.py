@@ -55,3 +55,28 @@ VARIANTS = [
 def test_variants_agree(players, settings):
     for seed in range(40):
         _replay_both(players, seed, **settings)
+
+
+@pytest.mark.parametrize("settings", [{}, {"set_aside_counts": False}], ids=["default", "set_aside_not_counted"])
+def test_position_dictionaries_agree_and_cross_load(settings):
+    """At every decision of random games both engines write the same build_turn and revealed (lists, as
+    docs/hellas_engine.md gives them), and each engine loads the other's dictionary to the same position."""
+    keys = ("phase", "active", "build_turn", "revealed", "tile", "set_aside", "stack", "worker", "marble")
+    seen = {"build_turn": 0, "revealed": 0}
+    for players in (2, 3, 4):
+        for seed in range(12):
+            actions = hellas.play_actions(players, seed, **settings)
+            cy = hellas.new_game(players, seed, **settings)
+            py = ref.RefState.new(players=players, seed=seed, **settings)
+            for i, a in enumerate(actions):
+                dc, dp = cy.to_dict(), py.to_dict()
+                assert {k: dc[k] for k in keys} == {k: dp[k] for k in keys}, (players, seed, i)
+                seen["build_turn"] += bool(dc["build_turn"])
+                seen["revealed"] += bool(dc["revealed"])
+                if i % 7 == 0:
+                    back = hellas.State.from_dict(dp)           # the reference's dict in the Cython engine
+                    assert back.legal_actions() == cy.legal_actions() and back.to_dict()["revealed"] == dc["revealed"]
+                    assert ref.RefState.from_dict(dc).legal_actions() == py.legal_actions()
+                cy.apply(a)
+                py.apply(a)
+    assert seen["build_turn"] > 100 and seen["revealed"] > 20       # the lists were not always empty

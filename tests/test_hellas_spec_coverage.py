@@ -251,8 +251,8 @@ def nb(a, b, cfg=CFG3):
 
 
 def position(eng, players=3, phase="choose_space", **parts):
-    """A fresh game's position dictionary from the engine under test (the two engines write
-    ``build_turn`` differently) with the given parts replaced (``hellas_engines.position``)."""
+    """A fresh game's position dictionary from the engine under test, with the given parts replaced
+    (``hellas_engines.position``)."""
     return shared_position(eng, players, phase, **parts)
 
 

@@ -194,6 +194,13 @@ cdef class State:
     def _quarry_fields(self):
         return [self.cc.c.quarry_field[i] for i in range(self.cc.c.n_quarry_fields)]
 
+    def _revealed_tiles(self):
+        """Every tile revealed in the quarry action under way (set-aside ones too), as the reference lists them."""
+        if self.s.phase not in (PH_QUARRY_PLACE, PH_WORKER_MOVE) or self.s.n_qlog == 0:
+            return []
+        q = &self.s.qlog[self.s.n_qlog - 1]
+        return [int(q.tiles[k]) for k in range(min(q.n_revealed, MAXREV))]
+
     # -- queries
     def current_player(self):
         """The seat to decide (0 = the start player of round 1); -1 when the game is over."""
@@ -401,7 +408,8 @@ cdef class State:
             "game": "hellas", "format": 1, "config": self.cc.py.settings(),
             "round": int(s.round), "phase": PHASES[s.phase],
             "start_player": int(s.start_player), "turn_seat": int(s.turn_seat),
-            "active": opt(s.active), "space": opt(s.space), "build_turn": int(s.build_turn),
+            "active": opt(s.active), "space": opt(s.space),
+            "build_turn": [(s.active + k) % n for k in range(s.build_turn)] if s.active >= 0 else [],
             "temple_marker": opt(s.temple_marker),
             "spaces_used": [i for i in range(c.n_spaces) if (s.spaces_used >> i) & 1],
             "cubes_left": [int(s.cubes_left[p]) for p in range(n)],
@@ -415,7 +423,7 @@ cdef class State:
             "worker": opt(s.worker),
             "stack": [int(s.stack[i]) for i in range(s.stack_pos, s.n_stack)],
             "set_aside": [int(s.set_aside[i]) for i in range(s.n_set_aside)],
-            "revealed": int(s.revealed), "tile": int(s.tile) if s.tile else None,
+            "revealed": self._revealed_tiles(), "tile": int(s.tile) if s.tile else None,
             "supply": {"columns": int(s.supply_columns), "rings": int(s.supply_rings),
                        "monuments": int(s.supply_monuments)},
             "rng": [int(s.rng[i]) for i in range(4)],
@@ -493,8 +501,13 @@ cdef State _from_dict(d, config):
     sp = d.get("space")
     _need(sp is None or (isinstance(sp, int) and 0 <= sp < c.n_spaces), f"unknown action space {sp!r}")
     s.space = -1 if sp is None else sp
-    bt = d.get("build_turn", 0)
-    _need(isinstance(bt, int) and 0 <= bt < n, f"build_turn must be 0..{n - 1}")
+    bt = d.get("build_turn", [])
+    if isinstance(bt, list):        # the seats that finished, from the active seat clockwise (also read as a count)
+        _need(s.active >= 0 or not bt, "build_turn must be empty outside a building action")
+        _need(bt == [(s.active + k) % n for k in range(len(bt))],
+              f"build_turn={bt} must be the seats after active {d.get('active')} in order")
+        bt = len(bt)
+    _need(isinstance(bt, int) and 0 <= bt < n, f"build_turn must be 0..{n - 1} seats")
     s.build_turn = bt
     for i in d.get("spaces_used", []):
         _need(isinstance(i, int) and 0 <= i < c.n_spaces, f"unknown action space {i!r} in spaces_used")
@@ -595,8 +608,11 @@ cdef State _from_dict(d, config):
         s.set_aside[i] = v
     s.n_set_aside = len(aside)
     s.tile = 0 if tile is None else tile
-    rev = d.get("revealed", 0)
-    _need(isinstance(rev, int) and 0 <= rev <= 4, f"revealed must be 0..4, not {rev!r}")
+    rev = d.get("revealed", [])
+    if isinstance(rev, list):       # every tile of this quarry action (also read as the count towards four)
+        _need(all(isinstance(t, int) for t in rev), f"revealed={rev!r} must list tile numbers")
+        rev = len(rev) if c.set_aside_counts else len([t for t in rev if t not in aside])
+    _need(isinstance(rev, int) and 0 <= rev <= 4, f"revealed must be 0..4 tiles counted, not {rev!r}")
     s.revealed = rev
     sup = d.get("supply") or {}
     s.supply_columns = sup.get("columns", c.supply_columns - cols_total)
