@@ -109,6 +109,10 @@ ctypedef struct PCtx:
     double tc_opp[MAXT]         # pieces next to temples differ from tc_key)
     int tc_stale
     u128 tc_key[MAXP]
+    double st_a[MAXT]           # split_terms_memo's temple values (valid when st_a_ok) and
+    double st_rv[MAXT + 1]      # ring values (for the rings, opponents' most and supply in st_key)
+    int st_a_ok
+    int st_key
     u128 interesting    # a field next to none of these is "plain"
     u128 near           # fields next to own pieces, active quarries, temples or monuments
     int ng
@@ -221,6 +225,8 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
     x.key_p = -1
     x.gap_stale = 1
     x.tc_stale = 1
+    x.st_a_ok = 0
+    x.st_key = -1
     x.q_stale = 1
     x.nq = 0
     x.sn_p = -1
@@ -396,6 +402,9 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
         x.gap_stale = 0
         x.gap_tc = tc
         x.gap_mon = s.monuments
+    if s.phase == PH_TEMPLE or s.phase == PH_MONUMENT:
+        return          # no field scores: the field memo catches up at the next refresh (it
+                        # compares the state with its snapshot, so skipped changes add up)
     geo_refresh(c, s, x, pol, p, tc)
 
 
@@ -1214,24 +1223,29 @@ cdef inline void temple_coefs_memo(const HCfg* c, const HState* s, PCtx* x) noex
     if x.tc_stale:
         temple_coefs_fast(c, s, x, x.tc_mine, x.tc_opp)
         x.tc_stale = 0
+        x.st_a_ok = 0
         for o in range(s.n_players):
             x.tc_key[o] = s.own[o] & x.tnear
 
 
-cdef void split_terms_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol,
-                           const double* mine, const double* opp, double* a,
-                           double* ring_value) noexcept nogil:
-    # split_terms without the cost part (the same for every space)
-    cdef int t, k, rings
-    cdef int most = most_rings(s, x.p)
-    cdef double now = ring_points_m(c, s.rings[x.p], most)
-    for t in range(c.n_temples):
-        a[t] = pol.w[F_TEMPLE_COLUMNS] * mine[t] + pol.w[F_OPPONENT_GAIN] * opp[t]
-    for k in range(c.n_temples + 1):        # a split completes at most every temple
-        rings = 1 + k
-        if rings > s.supply_rings:
-            rings = s.supply_rings
-        ring_value[k] = pol.w[F_RINGS] * (ring_points_m(c, s.rings[x.p] + rings, most) - now)
+cdef inline void split_terms_memo(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) noexcept nogil:
+    # split_terms without the cost part (the same for every space) into x.st_a and x.st_rv
+    # (after temple_coefs_memo), recomputed only when the temple coefficients, the seat's rings, the opponents' most rings or the supply changed
+    cdef int t, k, rings, most = most_rings(s, x.p)
+    cdef double now
+    cdef int key = s.rings[x.p] | (most << 8) | (<int>s.supply_rings << 16)
+    if not x.st_a_ok:
+        for t in range(c.n_temples):
+            x.st_a[t] = pol.w[F_TEMPLE_COLUMNS] * x.tc_mine[t] + pol.w[F_OPPONENT_GAIN] * x.tc_opp[t]
+        x.st_a_ok = 1
+    if x.st_key != key:
+        now = ring_points_m(c, s.rings[x.p], most)
+        for k in range(c.n_temples + 1):
+            rings = 1 + k
+            if rings > s.supply_rings:
+                rings = s.supply_rings
+            x.st_rv[k] = pol.w[F_RINGS] * (ring_points_m(c, s.rings[x.p] + rings, most) - now)
+        x.st_key = key
 
 
 cdef double best_split_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol,
@@ -1269,8 +1283,6 @@ cdef void score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx* 
                        const int16_t* buf, int n, double* sc) noexcept nogil:
     # choose_space: w . F of action_features, term by term in dot's order
     cdef double bb[3]
-    cdef double a[MAXT]
-    cdef double ring_value[MAXT + 1]
     cdef double inc_me = 0.0, inc_opp = 0.0, v, mon = 0.0, sv, gain
     cdef int i, sp, kind, o, have_builds = 0, have_temple = 0, have_quarry = 0, have_mon = 0
     for i in range(n):
@@ -1297,10 +1309,10 @@ cdef void score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx* 
         elif kind == SK_TEMPLE:
             if not have_temple:
                 temple_coefs_memo(c, s, x)
-                split_terms_fast(c, s, x, pol, x.tc_mine, x.tc_opp, a, ring_value)
+                split_terms_memo(c, s, x, pol)
                 have_temple = 1
             v = pol.w[F_TEMPLE_FIRST] * (1.0 if (s.temple_marker < 0 and not x.last_round) else 0.0)
-            sv = best_split_fast(c, s, x, pol, sp, a, ring_value)
+            sv = best_split_fast(c, s, x, pol, sp, x.st_a, x.st_rv)
         elif kind == SK_QUARRY:
             if not have_quarry:
                 inc_me = seat_income(c, s, x, x.p)
@@ -1330,8 +1342,6 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
     cdef double F[NF]
     cdef double cache[6]
     cdef double base[2]
-    cdef double a[MAXT]
-    cdef double ring_value[MAXT + 1]
     cdef double tbase, v, cqk, best = -INFINITY
     cdef u128 interesting
     cdef int i = 0, act, cols, cost, f, kind, ph = s.phase, myh, opph, o
@@ -1365,14 +1375,14 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
     elif ph == PH_TEMPLE:
         # = split_terms, the temple coefficients from the memo
         temple_coefs_memo(c, s, x)
-        split_terms_fast(c, s, x, pol, x.tc_mine, x.tc_opp, a, ring_value)
+        split_terms_memo(c, s, x, pol)
         cost = c.space_cost[s.space]
         tbase = (pol.w[F_COST] * cost + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -cost)
                  + (pol.w[F_LATE_COST] * cost if x.last_round else 0.0))
         cols = c.space_columns[s.space]
         for i in range(n):
             act = buf[i]
-            sc[i] = 0.0 if act == A_PASS else split_score(c, s, cols, act - A_SPLIT, a, ring_value, tbase)
+            sc[i] = 0.0 if act == A_PASS else split_score(c, s, cols, act - A_SPLIT, x.st_a, x.st_rv, tbase)
     elif ph == PH_QUARRY_PLACE or ph == PH_WORKER_MOVE:
         # = dot of action_features: the two non-zero terms in dot's order (the
         # zero terms add nothing to a non-zero sum)
