@@ -124,9 +124,9 @@ ctypedef struct PCtx:
     uint8_t gcity[MAXG]
     double gpts[MAXG]   # monument + temple points of a city group now
     double gap[MAXG]    # monument + temple points next to a group (city or not)
-    int gap_stale       # gap and gpts need computing (new groups) ...
-    uint64_t gap_tc     # ... or temple columns (as one word) ...
-    u128 gap_mon        # ... or monuments differ from these
+    uint32_t gap_ok     # groups whose gap and gpts are valid, for ...
+    uint64_t gap_tc     # ... these temple columns (as one word) ...
+    u128 gap_mon        # ... and these monuments
     int largest
     # what a piece would do on each field, kept between the seat's decisions:
     # make_ctx compares the state with the snapshot below and clears, per part,
@@ -223,7 +223,7 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
         if c.space_kind[i] == SK_QUARRY:
             x.quarry_spaces |= <uint16_t>(1 << i)
     x.key_p = -1
-    x.gap_stale = 1
+    x.gap_ok = 0
     x.tc_stale = 1
     x.st_a_ok = 0
     x.st_key = -1
@@ -252,6 +252,10 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
     cdef u128 remaining, group, adj, old, new, nb
     cdef u128 gm[MAXG]
     cdef u128 ga[MAXG]
+    cdef double gp[MAXG]        # the groups' gap and gpts, carried along for the groups
+    cdef double gt[MAXG]        # the new pieces leave as they were (gk = 1)
+    cdef uint8_t gk[MAXG]
+    cdef uint32_t ok = 0
     old = x.key_h | x.key_a | x.key_pal
     if (x.key_p == p and not c.no_agora_chains and not (x.key_h & ~s.houses[p])
             and not (x.key_a & ~s.agoras[p]) and not (x.key_pal & ~s.palaces[p])):
@@ -262,6 +266,9 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
             gm[i] = x.gmask[i]
             ga[i] = x.gadj[i]
             gmin[i] = ctz128(gm[i])
+            gp[i] = x.gap[i]
+            gt[i] = x.gpts[i]
+            gk[i] = (x.gap_ok >> i) & 1
         new = s.own[p] & ~old
         while new:
             k = ctz128(new)
@@ -281,6 +288,9 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
                     gm[n] = gm[i]
                     ga[n] = ga[i]
                     gmin[n] = gmin[i]
+                    gp[n] = gp[i]
+                    gt[n] = gt[i]
+                    gk[n] = gk[i]
                     n += 1
             # keep the flood's order (by lowest field)
             j = n
@@ -288,11 +298,20 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
                 gm[j] = gm[j - 1]
                 ga[j] = ga[j - 1]
                 gmin[j] = gmin[j - 1]
+                gp[j] = gp[j - 1]
+                gt[j] = gt[j - 1]
+                gk[j] = gk[j - 1]
                 j -= 1
             gm[j] = group
             ga[j] = adj
             gmin[j] = lo
+            gk[j] = 0
             ng = n + 1
+        for i in range(ng):
+            if gk[i]:
+                x.gap[i] = gp[i]
+                x.gpts[i] = gt[i]
+                ok |= (<uint32_t>1) << i
     else:
         remaining = s.own[p]
         while remaining and ng < MAXG:
@@ -305,7 +324,7 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
     x.key_h = s.houses[p]
     x.key_a = s.agoras[p]
     x.key_pal = s.palaces[p]
-    x.gap_stale = 1
+    x.gap_ok = ok
     x.tc_stale = 1
     x.ng = ng
     x.largest = 0
@@ -395,11 +414,14 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
     ctx_groups(c, s, x, p)
     x.near |= x.gadj_all
     tc = temple_word(s)
-    if x.gap_stale or x.gap_tc != tc or x.gap_mon != s.monuments:
+    if x.gap_tc != tc or x.gap_mon != s.monuments:
+        x.gap_ok = 0
+    if x.gap_ok != ((<uint32_t>1) << x.ng) - 1:
         for i in range(x.ng):
-            x.gap[i] = adj_points_x(x, s, x.gadj[i])
-            x.gpts[i] = x.gap[i] if x.gcity[i] else 0.0
-        x.gap_stale = 0
+            if not ((x.gap_ok >> i) & 1):
+                x.gap[i] = adj_points_x(x, s, x.gadj[i])
+                x.gpts[i] = x.gap[i] if x.gcity[i] else 0.0
+        x.gap_ok = ((<uint32_t>1) << x.ng) - 1
         x.gap_tc = tc
         x.gap_mon = s.monuments
     if s.phase == PH_TEMPLE or s.phase == PH_MONUMENT:
@@ -486,16 +508,15 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     x.ok &= x.geo_valid
     if x.ok_largest != x.largest:
         # the city-growth term changes where the merged group is larger than the smaller of the two
+        # (geo, t1 and inc stay valid: the values are computed again in place)
         lo = x.largest if x.largest < x.ok_largest else x.ok_largest
-        d = 0
         for h in range(2):
             w = <uint64_t>x.ok if h == 0 else <uint64_t>(x.ok >> 64)
             while w:
                 f = (h << 6) + __builtin_ctzll(w)
                 w &= w - 1
                 if x.geo[f].size > lo:
-                    mask_set(&d, f)
-        x.ok &= ~d
+                    geo_values(x, pol, &x.geo[f], x.xv[f])
         x.ok_largest = x.largest
     # a field's score = base + val + inc x cq[kind]
     x.cq[0] = x.qa_left * (pol.w[F_DENY_QUARRY] + pol.w[F_MARBLE_INCOME])
