@@ -1108,6 +1108,19 @@ cdef inline void field_ready(const HCfg* c, const HState* s, PCtx* x, const Poli
         field_fill(c, s, x, pol, f)
 
 
+cdef void fields_ready(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, u128 m) noexcept nogil:
+    # field_ready for every field of m (the scores are pure, so filling them all
+    # before a scoring loop keeps that loop free of calls)
+    cdef uint64_t w
+    cdef int h
+    m &= ~x.ok
+    for h in range(2):
+        w = <uint64_t>m if h == 0 else <uint64_t>(m >> 64)
+        while w:
+            field_fill(c, s, x, pol, (h << 6) + __builtin_ctzll(w))
+            w &= w - 1
+
+
 cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol,
                       double* best) noexcept nogil:
     # best_build for house, agora and palace (best[0..2]) in one pass over the fields.
@@ -1124,7 +1137,7 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
         mx[k][0] = -INFINITY
         mx[k][1] = -INFINITY
     fields = free & x.near
-    # locals: the compiler cannot keep x's fields in registers across field_fill
+    fields_ready(c, s, x, pol, fields)
     cq0 = x.cq[0]
     cq1 = x.cq[1]
     cq2 = x.cq[2]
@@ -1133,7 +1146,6 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
         while w:
             f = (h << 6) + __builtin_ctzll(w)
             w &= w - 1
-            field_ready(c, s, x, pol, f)
             vp = x.xv[f]
             t1 = x.t1[f]
             inc = x.inc[f]
@@ -1531,12 +1543,12 @@ cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_
     # cand: the fields within 1e-9 of the best so far when scored, a superset of the
     # final ties (the best only grows); the two 64-bit halves separately (cheaper)
     low = best - 1e-9
+    fields_ready(c, s, x, pol, scored)
     for h in range(2):
         w = <uint64_t>scored if h == 0 else <uint64_t>(scored >> 64)
         while w:
             f = (h << 6) + __builtin_ctzll(w)
             w &= w - 1
-            field_ready(c, s, x, pol, f)
             v = base[x.land[f]] + (x.t1[f] + x.xv[f][kind]) + x.inc[f] * cqk
             val[f] = v
             if v > best:
