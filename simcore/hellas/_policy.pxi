@@ -255,6 +255,7 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
     cdef double gp[MAXG]        # the groups' gap and gpts, carried along for the groups
     cdef double gt[MAXG]        # the new pieces leave as they were (gk = 1)
     cdef uint8_t gk[MAXG]
+    cdef int8_t gs[MAXG]        # a group's index before (-1: new or merged)
     cdef uint32_t ok = 0
     old = x.key_h | x.key_a | x.key_pal
     if (x.key_p == p and not c.no_agora_chains and not (x.key_h & ~s.houses[p])
@@ -269,6 +270,7 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
             gp[i] = x.gap[i]
             gt[i] = x.gpts[i]
             gk[i] = (x.gap_ok >> i) & 1
+            gs[i] = <int8_t>i
         new = s.own[p] & ~old
         while new:
             k = ctz128(new)
@@ -291,6 +293,7 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
                     gp[n] = gp[i]
                     gt[n] = gt[i]
                     gk[n] = gk[i]
+                    gs[n] = gs[i]
                     n += 1
             # keep the flood's order (by lowest field)
             j = n
@@ -301,11 +304,13 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
                 gp[j] = gp[j - 1]
                 gt[j] = gt[j - 1]
                 gk[j] = gk[j - 1]
+                gs[j] = gs[j - 1]
                 j -= 1
             gm[j] = group
             ga[j] = adj
             gmin[j] = lo
             gk[j] = 0
+            gs[j] = -1
             ng = n + 1
         for i in range(ng):
             if gk[i]:
@@ -319,6 +324,7 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
             remaining &= ~group
             gm[ng] = group
             ga[ng] = adj
+            gs[ng] = -1
             ng += 1
     x.key_p = p
     x.key_h = s.houses[p]
@@ -330,6 +336,12 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
     x.largest = 0
     x.gadj_all = 0
     for i in range(ng):
+        if gs[i] == i:
+            # the same group at the same index: its entries (and its pieces' gid) stand
+            x.gadj_all |= ga[i]
+            if x.gcity[i] and x.gsize[i] > x.largest:
+                x.largest = x.gsize[i]
+            continue
         group = gm[i]
         x.gmask[i] = group
         x.gadj[i] = ga[i]
