@@ -12,7 +12,7 @@ from libc.math cimport exp, INFINITY
 import numpy as np
 cimport numpy as cnp
 
-from simcore._types cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint64_t, u128
+from simcore._types cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t, u128
 from simcore._types cimport bit128, popcount128, ctz128, has128
 from simcore._rng cimport rng_seed, rng_next, rng_below, rng_uniform
 from simcore.hellas._state cimport *

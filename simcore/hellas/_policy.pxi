@@ -109,6 +109,10 @@ ctypedef struct PCtx:
     double tc_opp[MAXT]         # pieces next to temples differ from tc_key)
     int tc_stale
     u128 tc_key[MAXP]
+    double st_a[MAXT]           # split_terms_memo's temple values (valid when st_a_ok) and
+    double st_rv[MAXT + 1]      # ring values (for the rings, opponents' most and supply in st_key)
+    int st_a_ok
+    int st_key
     u128 interesting    # a field next to none of these is "plain"
     u128 near           # fields next to own pieces, active quarries, temples or monuments
     int ng
@@ -120,9 +124,9 @@ ctypedef struct PCtx:
     uint8_t gcity[MAXG]
     double gpts[MAXG]   # monument + temple points of a city group now
     double gap[MAXG]    # monument + temple points next to a group (city or not)
-    int gap_stale       # gap and gpts need computing (new groups) ...
-    uint64_t gap_tc     # ... or temple columns (as one word) ...
-    u128 gap_mon        # ... or monuments differ from these
+    uint32_t gap_ok     # groups whose gap and gpts are valid, for ...
+    uint64_t gap_tc     # ... these temple columns (as one word) ...
+    u128 gap_mon        # ... and these monuments
     int largest
     # what a piece would do on each field, kept between the seat's decisions:
     # make_ctx compares the state with the snapshot below and clears, per part,
@@ -219,8 +223,10 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
         if c.space_kind[i] == SK_QUARRY:
             x.quarry_spaces |= <uint16_t>(1 << i)
     x.key_p = -1
-    x.gap_stale = 1
+    x.gap_ok = 0
     x.tc_stale = 1
+    x.st_a_ok = 0
+    x.st_key = -1
     x.q_stale = 1
     x.nq = 0
     x.sn_p = -1
@@ -246,6 +252,11 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
     cdef u128 remaining, group, adj, old, new, nb
     cdef u128 gm[MAXG]
     cdef u128 ga[MAXG]
+    cdef double gp[MAXG]        # the groups' gap and gpts, carried along for the groups
+    cdef double gt[MAXG]        # the new pieces leave as they were (gk = 1)
+    cdef uint8_t gk[MAXG]
+    cdef int8_t gs[MAXG]        # a group's index before (-1: new or merged)
+    cdef uint32_t ok = 0
     old = x.key_h | x.key_a | x.key_pal
     if (x.key_p == p and not c.no_agora_chains and not (x.key_h & ~s.houses[p])
             and not (x.key_a & ~s.agoras[p]) and not (x.key_pal & ~s.palaces[p])):
@@ -256,6 +267,10 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
             gm[i] = x.gmask[i]
             ga[i] = x.gadj[i]
             gmin[i] = ctz128(gm[i])
+            gp[i] = x.gap[i]
+            gt[i] = x.gpts[i]
+            gk[i] = (x.gap_ok >> i) & 1
+            gs[i] = <int8_t>i
         new = s.own[p] & ~old
         while new:
             k = ctz128(new)
@@ -275,6 +290,10 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
                     gm[n] = gm[i]
                     ga[n] = ga[i]
                     gmin[n] = gmin[i]
+                    gp[n] = gp[i]
+                    gt[n] = gt[i]
+                    gk[n] = gk[i]
+                    gs[n] = gs[i]
                     n += 1
             # keep the flood's order (by lowest field)
             j = n
@@ -282,11 +301,22 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
                 gm[j] = gm[j - 1]
                 ga[j] = ga[j - 1]
                 gmin[j] = gmin[j - 1]
+                gp[j] = gp[j - 1]
+                gt[j] = gt[j - 1]
+                gk[j] = gk[j - 1]
+                gs[j] = gs[j - 1]
                 j -= 1
             gm[j] = group
             ga[j] = adj
             gmin[j] = lo
+            gk[j] = 0
+            gs[j] = -1
             ng = n + 1
+        for i in range(ng):
+            if gk[i]:
+                x.gap[i] = gp[i]
+                x.gpts[i] = gt[i]
+                ok |= (<uint32_t>1) << i
     else:
         remaining = s.own[p]
         while remaining and ng < MAXG:
@@ -294,17 +324,24 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
             remaining &= ~group
             gm[ng] = group
             ga[ng] = adj
+            gs[ng] = -1
             ng += 1
     x.key_p = p
     x.key_h = s.houses[p]
     x.key_a = s.agoras[p]
     x.key_pal = s.palaces[p]
-    x.gap_stale = 1
+    x.gap_ok = ok
     x.tc_stale = 1
     x.ng = ng
     x.largest = 0
     x.gadj_all = 0
     for i in range(ng):
+        if gs[i] == i:
+            # the same group at the same index: its entries (and its pieces' gid) stand
+            x.gadj_all |= ga[i]
+            if x.gcity[i] and x.gsize[i] > x.largest:
+                x.largest = x.gsize[i]
+            continue
         group = gm[i]
         x.gmask[i] = group
         x.gadj[i] = ga[i]
@@ -389,13 +426,19 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
     ctx_groups(c, s, x, p)
     x.near |= x.gadj_all
     tc = temple_word(s)
-    if x.gap_stale or x.gap_tc != tc or x.gap_mon != s.monuments:
+    if x.gap_tc != tc or x.gap_mon != s.monuments:
+        x.gap_ok = 0
+    if x.gap_ok != ((<uint32_t>1) << x.ng) - 1:
         for i in range(x.ng):
-            x.gap[i] = adj_points_x(x, s, x.gadj[i])
-            x.gpts[i] = x.gap[i] if x.gcity[i] else 0.0
-        x.gap_stale = 0
+            if not ((x.gap_ok >> i) & 1):
+                x.gap[i] = adj_points_x(x, s, x.gadj[i])
+                x.gpts[i] = x.gap[i] if x.gcity[i] else 0.0
+        x.gap_ok = ((<uint32_t>1) << x.ng) - 1
         x.gap_tc = tc
         x.gap_mon = s.monuments
+    if s.phase == PH_TEMPLE or s.phase == PH_MONUMENT:
+        return          # no field scores: the field memo catches up at the next refresh (it
+                        # compares the state with its snapshot, so skipped changes add up)
     geo_refresh(c, s, x, pol, p, tc)
 
 
@@ -477,16 +520,15 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     x.ok &= x.geo_valid
     if x.ok_largest != x.largest:
         # the city-growth term changes where the merged group is larger than the smaller of the two
+        # (geo, t1 and inc stay valid: the values are computed again in place)
         lo = x.largest if x.largest < x.ok_largest else x.ok_largest
-        d = 0
         for h in range(2):
             w = <uint64_t>x.ok if h == 0 else <uint64_t>(x.ok >> 64)
             while w:
                 f = (h << 6) + __builtin_ctzll(w)
                 w &= w - 1
                 if x.geo[f].size > lo:
-                    mask_set(&d, f)
-        x.ok &= ~d
+                    geo_values(x, pol, &x.geo[f], x.xv[f])
         x.ok_largest = x.largest
     # a field's score = base + val + inc x cq[kind]
     x.cq[0] = x.qa_left * (pol.w[F_DENY_QUARRY] + pol.w[F_MARBLE_INCOME])
@@ -1078,6 +1120,19 @@ cdef inline void field_ready(const HCfg* c, const HState* s, PCtx* x, const Poli
         field_fill(c, s, x, pol, f)
 
 
+cdef void fields_ready(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, u128 m) noexcept nogil:
+    # field_ready for every field of m (the scores are pure, so filling them all
+    # before a scoring loop keeps that loop free of calls)
+    cdef uint64_t w
+    cdef int h
+    m &= ~x.ok
+    for h in range(2):
+        w = <uint64_t>m if h == 0 else <uint64_t>(m >> 64)
+        while w:
+            field_fill(c, s, x, pol, (h << 6) + __builtin_ctzll(w))
+            w &= w - 1
+
+
 cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol,
                       double* best) noexcept nogil:
     # best_build for house, agora and palace (best[0..2]) in one pass over the fields.
@@ -1094,7 +1149,7 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
         mx[k][0] = -INFINITY
         mx[k][1] = -INFINITY
     fields = free & x.near
-    # locals: the compiler cannot keep x's fields in registers across field_fill
+    fields_ready(c, s, x, pol, fields)
     cq0 = x.cq[0]
     cq1 = x.cq[1]
     cq2 = x.cq[2]
@@ -1103,7 +1158,6 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
         while w:
             f = (h << 6) + __builtin_ctzll(w)
             w &= w - 1
-            field_ready(c, s, x, pol, f)
             vp = x.xv[f]
             t1 = x.t1[f]
             inc = x.inc[f]
@@ -1214,24 +1268,29 @@ cdef inline void temple_coefs_memo(const HCfg* c, const HState* s, PCtx* x) noex
     if x.tc_stale:
         temple_coefs_fast(c, s, x, x.tc_mine, x.tc_opp)
         x.tc_stale = 0
+        x.st_a_ok = 0
         for o in range(s.n_players):
             x.tc_key[o] = s.own[o] & x.tnear
 
 
-cdef void split_terms_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol,
-                           const double* mine, const double* opp, double* a,
-                           double* ring_value) noexcept nogil:
-    # split_terms without the cost part (the same for every space)
-    cdef int t, k, rings
-    cdef int most = most_rings(s, x.p)
-    cdef double now = ring_points_m(c, s.rings[x.p], most)
-    for t in range(c.n_temples):
-        a[t] = pol.w[F_TEMPLE_COLUMNS] * mine[t] + pol.w[F_OPPONENT_GAIN] * opp[t]
-    for k in range(c.n_temples + 1):        # a split completes at most every temple
-        rings = 1 + k
-        if rings > s.supply_rings:
-            rings = s.supply_rings
-        ring_value[k] = pol.w[F_RINGS] * (ring_points_m(c, s.rings[x.p] + rings, most) - now)
+cdef inline void split_terms_memo(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) noexcept nogil:
+    # split_terms without the cost part (the same for every space) into x.st_a and x.st_rv
+    # (after temple_coefs_memo), recomputed only when the temple coefficients, the seat's rings, the opponents' most rings or the supply changed
+    cdef int t, k, rings, most = most_rings(s, x.p)
+    cdef double now
+    cdef int key = s.rings[x.p] | (most << 8) | (<int>s.supply_rings << 16)
+    if not x.st_a_ok:
+        for t in range(c.n_temples):
+            x.st_a[t] = pol.w[F_TEMPLE_COLUMNS] * x.tc_mine[t] + pol.w[F_OPPONENT_GAIN] * x.tc_opp[t]
+        x.st_a_ok = 1
+    if x.st_key != key:
+        now = ring_points_m(c, s.rings[x.p], most)
+        for k in range(c.n_temples + 1):
+            rings = 1 + k
+            if rings > s.supply_rings:
+                rings = s.supply_rings
+            x.st_rv[k] = pol.w[F_RINGS] * (ring_points_m(c, s.rings[x.p] + rings, most) - now)
+        x.st_key = key
 
 
 cdef double best_split_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol,
@@ -1269,8 +1328,6 @@ cdef void score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx* 
                        const int16_t* buf, int n, double* sc) noexcept nogil:
     # choose_space: w . F of action_features, term by term in dot's order
     cdef double bb[3]
-    cdef double a[MAXT]
-    cdef double ring_value[MAXT + 1]
     cdef double inc_me = 0.0, inc_opp = 0.0, v, mon = 0.0, sv, gain
     cdef int i, sp, kind, o, have_builds = 0, have_temple = 0, have_quarry = 0, have_mon = 0
     for i in range(n):
@@ -1297,10 +1354,10 @@ cdef void score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx* 
         elif kind == SK_TEMPLE:
             if not have_temple:
                 temple_coefs_memo(c, s, x)
-                split_terms_fast(c, s, x, pol, x.tc_mine, x.tc_opp, a, ring_value)
+                split_terms_memo(c, s, x, pol)
                 have_temple = 1
             v = pol.w[F_TEMPLE_FIRST] * (1.0 if (s.temple_marker < 0 and not x.last_round) else 0.0)
-            sv = best_split_fast(c, s, x, pol, sp, a, ring_value)
+            sv = best_split_fast(c, s, x, pol, sp, x.st_a, x.st_rv)
         elif kind == SK_QUARRY:
             if not have_quarry:
                 inc_me = seat_income(c, s, x, x.p)
@@ -1330,8 +1387,6 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
     cdef double F[NF]
     cdef double cache[6]
     cdef double base[2]
-    cdef double a[MAXT]
-    cdef double ring_value[MAXT + 1]
     cdef double tbase, v, cqk, best = -INFINITY
     cdef u128 interesting
     cdef int i = 0, act, cols, cost, f, kind, ph = s.phase, myh, opph, o
@@ -1365,14 +1420,14 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
     elif ph == PH_TEMPLE:
         # = split_terms, the temple coefficients from the memo
         temple_coefs_memo(c, s, x)
-        split_terms_fast(c, s, x, pol, x.tc_mine, x.tc_opp, a, ring_value)
+        split_terms_memo(c, s, x, pol)
         cost = c.space_cost[s.space]
         tbase = (pol.w[F_COST] * cost + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -cost)
                  + (pol.w[F_LATE_COST] * cost if x.last_round else 0.0))
         cols = c.space_columns[s.space]
         for i in range(n):
             act = buf[i]
-            sc[i] = 0.0 if act == A_PASS else split_score(c, s, cols, act - A_SPLIT, a, ring_value, tbase)
+            sc[i] = 0.0 if act == A_PASS else split_score(c, s, cols, act - A_SPLIT, x.st_a, x.st_rv, tbase)
     elif ph == PH_QUARRY_PLACE or ph == PH_WORKER_MOVE:
         # = dot of action_features: the two non-zero terms in dot's order (the
         # zero terms add nothing to a non-zero sum)
@@ -1500,12 +1555,12 @@ cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_
     # cand: the fields within 1e-9 of the best so far when scored, a superset of the
     # final ties (the best only grows); the two 64-bit halves separately (cheaper)
     low = best - 1e-9
+    fields_ready(c, s, x, pol, scored)
     for h in range(2):
         w = <uint64_t>scored if h == 0 else <uint64_t>(scored >> 64)
         while w:
             f = (h << 6) + __builtin_ctzll(w)
             w &= w - 1
-            field_ready(c, s, x, pol, f)
             v = base[x.land[f]] + (x.t1[f] + x.xv[f][kind]) + x.inc[f] * cqk
             val[f] = v
             if v > best:
