@@ -10,6 +10,14 @@
 # once per decision (Ctx): the satisfied region of each map in hand, which for a card is
 # a rectangle of quarters (see map_rect), and, lazily, one entry per destination island.
 
+cdef extern from *:
+    """
+    /* maxsd: a branch-free running maximum (on equal scores either one, which compare alike) */
+    static inline double ak_max(double a, double b) { return a > b ? a : b; }
+    """
+    double ak_max(double a, double b) nogil
+
+
 cdef enum:
     POL_RANDOM = 0
     POL_HEURISTIC = 1
@@ -115,7 +123,7 @@ cdef void map_rect(const ACfg* c, const AState* s, int card, int seat,
 
 cdef inline int rect_has(const Ctx* x, int k, int q) noexcept nogil:
     cdef int r = q >> 5, col = q & 31
-    return x.rlo[k] < r and r < x.rhi[k] and x.clo[k] < col and col < x.chi[k]
+    return (x.rlo[k] < r) & (r < x.rhi[k]) & (x.clo[k] < col) & (col < x.chi[k])   # no short-circuit branches
 
 
 cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
@@ -167,19 +175,24 @@ cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
     x.n_dest = 0
 
 
-cdef int best_fit(const ACfg* c, const AState* s, const Ctx* x, const int* isl, int n) noexcept nogil:
-    """Points of the best affordable map in hand satisfied somewhere on the island (0: none, or no dig site)."""
-    cdef int k, i, best = 0, card
+cdef int best_fit(const ACfg* c, const AState* s, const Ctx* x, const int* isl, int n, int q) noexcept nogil:
+    """Points of the best affordable map in hand satisfied somewhere on the island of land quarter q
+    (quarters isl[:n]); 0: none, or no dig site."""
+    cdef int k, best = 0, card, pts, hit, r0, r1, c0, c1, sat
+    cdef int R = q >> 5, C = q & 31, memb = s.isl_memb[q]
+    cdef int R0 = R + (R & 1) - 1, C0 = C + (C & 1) - 1     # the island's ring: rows R0, R0 + 1, columns C0, C0 + 1
     if isl[0] == x.thera_q or has_temple(s, isl, n):
         return 0
-    for k in range(x.nhand):
-        card = x.cards[k]
-        if c.card_cost[card] > s.drachmas[x.p] or c.card_points[card] <= best:
-            continue
-        for i in range(n):
-            if rect_has(x, k, isl[i]):
-                best = c.card_points[card]
-                break
+    for k in range(x.nhand):               # branch-free: the ring's quarters inside the map's rectangle as
+        card = x.cards[k]                  # ring slot bits (NW 1, NE 2, SE 4, SW 8), the maximum by a select
+        pts = c.card_points[card]
+        r0 = (x.rlo[k] < R0) & (R0 < x.rhi[k])
+        r1 = (x.rlo[k] < R0 + 1) & (R0 + 1 < x.rhi[k])
+        c0 = (x.clo[k] < C0) & (C0 < x.chi[k])
+        c1 = (x.clo[k] < C0 + 1) & (C0 + 1 < x.chi[k])
+        sat = (r0 & c0) | ((r0 & c1) << 1) | ((r1 & c1) << 2) | ((r1 & c0) << 3)
+        hit = ((sat & memb) != 0) & (c.card_cost[card] <= s.drachmas[x.p]) & (pts > best)
+        best = pts if hit else best
     return best
 
 
@@ -196,9 +209,9 @@ cdef int dest_new(const ACfg* c, const AState* s, const Policy* pol, Ctx* x, int
     x.slot_of[iid] = <int16_t>j
     n = island(s, s.port_q[q], isl)
     tot = 0
-    for i in range(n):                     # the 4 colour counts as bytes of one word (each < 256)
+    for i in range(4):                     # the 4 colour counts as bytes of one word (each < 256)
         memcpy(&w4, s.cubes[isl[i]], 4)
-        tot += w4
+        tot += w4 & (<uint32_t>0 - <uint32_t>(i < n))
     if tot != 0 and x.room > 0:
         for col in range(4):
             cnt[col] = (tot >> (8 * col)) & 255
@@ -216,7 +229,7 @@ cdef int dest_new(const ACfg* c, const AState* s, const Policy* pol, Ctx* x, int
                 cnt[take] -= 1
                 left -= 1
     x.dest_cubes[j] = v
-    x.dest_fit[j] = best_fit(c, s, x, isl, n) if x.nafford > 0 else 0
+    x.dest_fit[j] = best_fit(c, s, x, isl, n, s.port_q[q]) if x.nafford > 0 else 0
     # with a full boat the score leaves sail_cubes out; adding 0.0 instead changes at most the sign
     # of a zero, which no comparison of scores sees
     x.dest_tc[j] = pol.w[F_SAIL_CUBES] * x.dest_cubes[j] / 10.0 if x.room > 0 else 0.0
@@ -319,8 +332,8 @@ cdef inline double move_value(const ACfg* c, const AState* s, const Policy* pol,
     if label_test and mk.labels[q] != mk.mylab:
         cost += 1
     v = mk.vcost[cost]
-    if s.port_root[q] == mk.root_t0:
-        v += mk.tr
+    v += mk.tr * <double>(s.port_root[q] == mk.root_t0)   # tr or a zero; v is never -0.0 (vcost is 0 + ...),
+                                                          # so adding a zero of either sign keeps it
     if q >= PORT_T0:                       # T0 or T1
         v += mk.st
         if mk.thera_buy:
@@ -409,6 +422,15 @@ cdef double action_value(const ACfg* c, const AState* s, const Policy* pol, Ctx*
     return -3.0          # unload
 
 
+cdef inline void take_best(double v, int i, double* bv, int* ties, Ctx* x) noexcept nogil:
+    # branch-free: a better score restarts the tie list at 0; i is written at the list's end either way
+    # and kept (the count advances) only for a better or an equal score (x.tie[ties] is never read)
+    cdef int gt = v > bv[0], ge = v >= bv[0], t = ties[0] & (gt - 1)
+    x.tie[t] = <int16_t>i
+    ties[0] = t + ge
+    bv[0] = ak_max(bv[0], v)
+
+
 cdef int choose_place(const ACfg* c, const AState* s, const Policy* pol, uint64_t* prng,
                       const int16_t* buf, int n, Ctx* x) noexcept nogil:
     """The heuristic's placement: place_value() of every legal placement, with the hand slots fitting
@@ -460,26 +482,10 @@ cdef int choose_place(const ACfg* c, const AState* s, const Policy* pol, uint64_
                 cnt += 1
                 m &= m - 1
             v = w * cnt
-        if v > bv:
-            bv = v
-            x.tie[0] = <int16_t>i
-            ties = 1
-        elif v == bv:
-            x.tie[ties] = <int16_t>i
-            ties += 1
+        take_best(v, i, &bv, &ties, x)
     if ties == 1:
         return buf[x.tie[0]]
     return buf[x.tie[rng_below(prng, ties)]]
-
-
-cdef inline void take_best(double v, int i, double* bv, int* ties, Ctx* x) noexcept nogil:
-    if v > bv[0]:
-        bv[0] = v
-        x.tie[0] = <int16_t>i
-        ties[0] = 1
-    elif v == bv[0]:
-        x.tie[ties[0]] = <int16_t>i
-        ties[0] += 1
 
 
 cdef int choose_act(const ACfg* c, const AState* s, const Policy* pol, uint64_t* prng,
@@ -573,14 +579,7 @@ cdef int choose_action(const ACfg* c, const AState* s, const Policy* pol, uint64
     if s.phase == PH_ACTION:
         return choose_act(c, s, pol, prng, buf, n, x)
     for i in range(n):
-        v = action_value(c, s, pol, x, buf[i])
-        if v > bv:
-            bv = v
-            x.tie[0] = <int16_t>i
-            ties = 1
-        elif v == bv:
-            x.tie[ties] = <int16_t>i
-            ties += 1
+        take_best(action_value(c, s, pol, x, buf[i]), i, &bv, &ties, x)
     if ties == 1:
         return buf[x.tie[0]]
     return buf[x.tie[rng_below(prng, ties)]]

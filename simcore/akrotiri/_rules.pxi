@@ -160,22 +160,24 @@ _init_isl_memb()
 
 
 cdef inline int island(const AState* s, int q, int* out) noexcept nogil:
-    """Quarters of the island of land quarter q, ascending; returns their number (1..4)."""
+    """Quarters of the island of land quarter q, ascending; returns their number n (1..4). out[n:4] hold
+    a valid quarter index too (one of the ring's, or q), so a loop may run over all 4 and mask by i < n."""
     cdef int R = q >> 5, C = q & 31
     cdef int b = (R + (R & 1) - 1) * 32 + (C + (C & 1) - 1)   # the ring's NW quarter; NE b+1, SW b+32, SE b+33
-    cdef int memb = s.isl_memb[q], n = 0
-    if memb & 1:
-        out[n] = b
-        n += 1
-    if memb & 2:
-        out[n] = b + 1
-        n += 1
-    if memb & 8:
-        out[n] = b + 32
-        n += 1
-    if memb & 4:
-        out[n] = b + 33
-        n += 1
+    cdef int memb = s.isl_memb[q], n
+    # branch-free: each quarter is written at the next free place, which only advances when it belongs
+    # (the ring's slots NW 1, NE 2, SE 4, SW 8; ascending quarter order is NW, NE, SW, SE)
+    out[3] = q
+    out[2] = q
+    out[1] = q
+    out[0] = b
+    n = memb & 1
+    out[n] = b + 1
+    n += (memb >> 1) & 1
+    out[n] = b + 32
+    n += (memb >> 3) & 1
+    out[n] = b + 33
+    n += (memb >> 2) & 1
     return n
 
 
@@ -559,11 +561,10 @@ cdef int satisfied(const ACfg* c, const AState* s, int card, int q, int seat) no
 
 
 cdef inline int has_temple(const AState* s, const int* isl, int n) noexcept nogil:
-    cdef int i
-    for i in range(n):
-        if s.temple_at[isl[i]]:
-            return 1
-    return 0
+    cdef int i, r = 0
+    for i in range(4):                     # no early exit, fixed trip count: no data-dependent branch
+        r |= s.temple_at[isl[i]] & -(i < n)
+    return r
 
 
 cdef inline int at_thera(const AState* s, int p) noexcept nogil:
@@ -676,9 +677,9 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
     if s.actions >= 1:
         room = 3 - (s.cargo[p][0] + s.cargo[p][1] + s.cargo[p][2] + s.cargo[p][3])
         tot = 0
-        for i in range(nisl):             # the 4 colour counts as bytes of one word (each < 256)
+        for i in range(4):                # the 4 colour counts as bytes of one word (each < 256)
             memcpy(&w4, s.cubes[isl[i]], 4)
-            tot += w4
+            tot += w4 & (<uint32_t>0 - <uint32_t>(i < nisl))
         for col in range(4):
             have[col] = (tot >> (8 * col)) & 255
         if room > 0 and have[0] + have[1] + have[2] + have[3] > 0:
