@@ -16,6 +16,7 @@ cdef extern from *:
     static inline double ak_max(double a, double b) { return a > b ? a : b; }
     """
     double ak_max(double a, double b) nogil
+    int __builtin_popcountll(unsigned long long) nogil
 
 
 cdef enum:
@@ -435,12 +436,11 @@ cdef int choose_place(const ACfg* c, const AState* s, const Policy* pol, uint64_
                       const int16_t* buf, int n, Ctx* x) noexcept nogil:
     """The heuristic's placement: place_value() of every legal placement, with the hand slots fitting
     a quarter taken from per-row and per-column masks of the map rectangles (same scores, same ties)."""
-    cdef int i, k, r, a, cell, pc = -1, land, cnt, ties = 0, lo, hi, R0, C0
+    cdef int i, k, r, a, cell, land, cnt, ties = 0, lo, hi, R0, C0, step
     cdef const uint8_t* lands = c.land[s.tile[x.p]]
     cdef uint64_t m, q0 = 0, q1 = 0, q2 = 0, q3 = 0, bit
-    cdef double v, bv = -1e300, w = pol.w[F_PLACE_FIT], v0
-    cnt = 0
-    v0 = w * cnt
+    cdef uint64_t sel[4][4]
+    cdef double v, bv = -1e300, w = pol.w[F_PLACE_FIT]
     memset(x.row_mask, 0, sizeof(x.row_mask))
     memset(x.col_mask, 0, sizeof(x.col_mask))
     for k in range(x.nhand):
@@ -453,36 +453,30 @@ cdef int choose_place(const ACfg* c, const AState* s, const Policy* pol, uint64_
         hi = x.chi[k] if x.chi[k] <= 32 else 32
         for r in range(lo, hi):
             x.col_mask[r] |= bit
-    for i in range(n):
+    # branch-free per action: the land quarters' masks selected by the rotation's land bits (a cell where
+    # no map fits gives cnt 0 and w * 0, as before); with rotations legal_actions() lists every
+    # cell's 4 rotations together, so a cell's quarter masks are read once per 4 actions
+    step = 4 if c.rotation else 1
+    for r in range(4):                    # per rotation and local quarter: all ones where the quarter is land
+        for k in range(4):
+            sel[r][k] = <uint64_t>0 - <uint64_t>((lands[r] >> k) & 1)
+    i = 0
+    while i < n:
         a = buf[i] - A_PLACE
         cell = a >> 2
-        if cell != pc:
-            pc = cell
-            R0 = (cell >> 4) << 1
-            C0 = (cell & 15) << 1
-            q0 = x.row_mask[R0] & x.col_mask[C0]
-            q1 = x.row_mask[R0] & x.col_mask[C0 + 1]
-            q2 = x.row_mask[R0 + 1] & x.col_mask[C0]
-            q3 = x.row_mask[R0 + 1] & x.col_mask[C0 + 1]
-        if (q0 | q1 | q2 | q3) == 0:
-            v = v0                        # no map fits any quarter of this cell
-        else:
-            land = lands[a & 3]
-            m = 0
-            if land & 1:
-                m |= q0
-            if land & 2:
-                m |= q1
-            if land & 4:
-                m |= q2
-            if land & 8:
-                m |= q3
-            cnt = 0
-            while m:
-                cnt += 1
-                m &= m - 1
+        R0 = (cell >> 4) << 1
+        C0 = (cell & 15) << 1
+        q0 = x.row_mask[R0] & x.col_mask[C0]
+        q1 = x.row_mask[R0] & x.col_mask[C0 + 1]
+        q2 = x.row_mask[R0 + 1] & x.col_mask[C0]
+        q3 = x.row_mask[R0 + 1] & x.col_mask[C0 + 1]
+        for r in range(step):
+            land = (buf[i + r] - A_PLACE) & 3
+            m = (q0 & sel[land][0]) | (q1 & sel[land][1]) | (q2 & sel[land][2]) | (q3 & sel[land][3])
+            cnt = __builtin_popcountll(m)
             v = w * cnt
-        take_best(v, i, &bv, &ties, x)
+            take_best(v, i + r, &bv, &ties, x)
+        i += step
     if ties == 1:
         return buf[x.tie[0]]
     return buf[x.tie[rng_below(prng, ties)]]
