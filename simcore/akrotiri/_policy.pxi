@@ -77,6 +77,8 @@ ctypedef struct Ctx:
     int16_t tie[MAXLEGAL]             # indices of the actions tied for the best score
     uint8_t rect_lm[2][NCARD]         # map_rect() cache per (seat, card): n_lm + 1 when made, 0 none
     int8_t rect[2][NCARD][4]          # ... rlo, rhi, clo, chi (landmarks only change with n_lm)
+    uint32_t need_card[2][NCARD]      # ... and per landmark type t (byte t) the icons the card lacks now
+    uint32_t need                     # the hand's need_card summed (byte t: icons of type t, < 256)
 
 
 ctypedef struct MoveK:                # what every movement score of one decision shares
@@ -130,8 +132,9 @@ cdef inline int rect_has(const Ctx* x, int k, int q) noexcept nogil:
 cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
     """Per-decision context. Movements change nothing it holds but the boat's port, so after a
     movement (same version, same seat) the hand's map regions and the destination entries are kept."""
-    cdef int p = s.current, k, tq, live
+    cdef int p = s.current, k, tq, live, j, t
     cdef uint64_t bits
+    cdef uint32_t nd
     cdef int8_t* r
     x.place_cell = -1
     if x.valid and x.version == s.version and x.p == p and s.phase == PH_ACTION:
@@ -143,6 +146,7 @@ cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
     x.room = 3 - x.cargo
     x.thera_q = quarter_index(15, 15)
     x.nhand = 0
+    x.need = 0
     x.nafford = 0
     x.nlive = 0
     bits = s.hand[p]
@@ -158,6 +162,12 @@ cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
             r[1] = <int8_t>x.rhi[x.nhand]
             r[2] = <int8_t>x.clo[x.nhand]
             r[3] = <int8_t>x.chi[x.nhand]
+            nd = 0
+            for j in range(c.n_req[k]):
+                t = c.req_type[k][j]
+                if s.lm_n[t] < c.req_n[k][j]:
+                    nd += <uint32_t>(c.req_n[k][j] - s.lm_n[t]) << (8 * t)
+            x.need_card[p][k] = nd
         else:
             x.rlo[x.nhand] = r[0]
             x.rhi[x.nhand] = r[1]
@@ -166,6 +176,7 @@ cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
         live = x.rhi[x.nhand] > x.rlo[x.nhand] + 1 and x.chi[x.nhand] > x.clo[x.nhand] + 1
         x.nafford += live & <int>(c.card_cost[k] <= s.drachmas[p])
         x.nlive += live
+        x.need += x.need_card[p][k]
         x.nhand += 1
     x.quads = 0
     for k in range(s.n_temples[p]):
@@ -193,7 +204,7 @@ cdef int best_fit(const ACfg* c, const AState* s, const Ctx* x, const int* isl, 
         c1 = (x.clo[k] < C0 + 1) & (C0 + 1 < x.chi[k])
         sat = (r0 & c0) | ((r0 & c1) << 1) | ((r1 & c1) << 2) | ((r1 & c0) << 3)
         hit = ((sat & memb) != 0) & (c.card_cost[card] <= s.drachmas[x.p]) & (pts > best)
-        best = pts if hit else best
+        best += (pts - best) & -hit
     return best
 
 
@@ -486,8 +497,7 @@ cdef int choose_act(const ACfg* c, const AState* s, const Policy* pol, uint64_t*
                     const int16_t* buf, int n, Ctx* x) noexcept nogil:
     """The heuristic's action-phase pick: action_value() of every legal action, the movements (which
     come first after END) with their shared terms computed once, the Oracle's needs once."""
-    cdef int i = 0, a, ties = 0, k, card, j, have_need = 0
-    cdef int need[4]
+    cdef int i = 0, a, ties = 0, k
     cdef double bv = -1e300
     cdef MoveK mk
     while i < n and buf[i] < A_SAIL:
@@ -509,15 +519,9 @@ cdef int choose_act(const ACfg* c, const AState* s, const Policy* pol, uint64_t*
     while i < n:
         a = buf[i]
         if a >= A_ORACLE and a < A_SELL:
-            if not have_need:      # icons of each landmark type that the hand's maps cannot meet now
-                have_need = 1
-                need[0] = need[1] = need[2] = need[3] = 0
-                for k in range(x.nhand):
-                    card = x.cards[k]
-                    for j in range(c.n_req[card]):
-                        if s.lm_n[c.req_type[card][j]] < c.req_n[card][j]:
-                            need[c.req_type[card][j]] += c.req_n[card][j] - s.lm_n[c.req_type[card][j]]
-            take_best(pol.w[F_ORACLE] + pol.w[F_ORACLE_NEED] * need[a - A_ORACLE], i, &bv, &ties, x)
+            # icons of this landmark type that the hand's maps cannot meet now (ctx_init)
+            take_best(pol.w[F_ORACLE] + pol.w[F_ORACLE_NEED] * <int>((x.need >> (8 * (a - A_ORACLE))) & 255),
+                      i, &bv, &ties, x)
         elif a >= A_UNLOAD:                # as in action_value()
             take_best(-3.0, i, &bv, &ties, x)
         elif a >= A_SELL:

@@ -211,24 +211,22 @@ cdef void refresh_point(AState* s, int PR, int PC) noexcept nogil:
 
 cdef void island_ports(const ACfg* c, const AState* s, const int* isl, int n, uint64_t* bits) noexcept nogil:
     """Bits of the ports on the island's quarters."""
-    cdef int i, k, q, t, port
+    # branch-free: a tile's 4 ports are the 4 bits at 4 * tile (never across a 64-bit word), so a quarter's
+    # port bits go in with one shift; the start tile's T0, T1 (144, 145) are bits 0, 1 of a "tile 36"
+    cdef int i, q, t, tile, base, start, q0 = s.port_q[PORT_T0], q1 = s.port_q[PORT_T1]
+    cdef uint64_t k
     bits[0] = 0
     bits[1] = 0
     bits[2] = 0
-    for i in range(n):
+    for i in range(4):
         q = isl[i]
         t = s.cell[(((q >> 5) >> 1) << 4) | ((q & 31) >> 1)]
-        if t < NTILE:
-            k = s.q_ports[q]
-            while k:
-                port = 4 * t + <int>__builtin_ctzll(k)
-                k &= k - 1
-                bits[port >> 6] |= (<uint64_t>1) << (port & 63)
-        elif t == CELL_START:
-            if q == s.port_q[PORT_T0]:
-                bits[PORT_T0 >> 6] |= (<uint64_t>1) << (PORT_T0 & 63)
-            elif q == s.port_q[PORT_T1]:
-                bits[PORT_T1 >> 6] |= (<uint64_t>1) << (PORT_T1 & 63)
+        tile = t < NTILE
+        start = (t == CELL_START) & (i < n)
+        k = ((<uint64_t>s.q_ports[q] & (<uint64_t>0 - <uint64_t>(tile & (i < n))))
+             | (<uint64_t>((q == q0) | (((q != q0) & (q == q1)) << 1)) & (<uint64_t>0 - <uint64_t>start)))
+        base = 4 * (t if tile else NTILE)
+        bits[base >> 6] |= k << (base & 63)
 
 
 cdef int completed(const AState* s, const int* isl, int n) noexcept nogil:
