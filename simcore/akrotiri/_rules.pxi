@@ -212,21 +212,21 @@ cdef void refresh_point(AState* s, int PR, int PC) noexcept nogil:
 cdef void island_ports(const ACfg* c, const AState* s, const int* isl, int n, uint64_t* bits) noexcept nogil:
     """Bits of the ports on the island's quarters."""
     # branch-free: a tile's 4 ports are the 4 bits at 4 * tile (never across a 64-bit word), so a quarter's
-    # port bits go in with one shift; the start tile's T0, T1 (144, 145) are bits 0, 1 of a "tile 36"
-    cdef int i, q, t, tile, base, start, q0 = s.port_q[PORT_T0], q1 = s.port_q[PORT_T1]
+    # port bits go in with one shift; T0 and T1 (bits 16, 17 of word 2) sit on two fixed quarters of the
+    # start tile (set-up), on this island when their island id is its smallest quarter
+    cdef int i, q, t, tile
     cdef uint64_t k
     bits[0] = 0
     bits[1] = 0
-    bits[2] = 0
+    bits[2] = ((<uint64_t>(s.isl_id[s.port_q[PORT_T0]] == isl[0]) << (PORT_T0 & 63))
+               | (<uint64_t>(s.isl_id[s.port_q[PORT_T1]] == isl[0]) << (PORT_T1 & 63)))
     for i in range(4):
         q = isl[i]
         t = s.cell[(((q >> 5) >> 1) << 4) | ((q & 31) >> 1)]
-        tile = t < NTILE
-        start = (t == CELL_START) & (i < n)
-        k = ((<uint64_t>s.q_ports[q] & (<uint64_t>0 - <uint64_t>(tile & (i < n))))
-             | (<uint64_t>((q == q0) | (((q != q0) & (q == q1)) << 1)) & (<uint64_t>0 - <uint64_t>start)))
-        base = 4 * (t if tile else NTILE)
-        bits[base >> 6] |= k << (base & 63)
+        tile = (t < NTILE) & (i < n)
+        k = <uint64_t>s.q_ports[q] & (<uint64_t>0 - <uint64_t>tile)
+        t = (4 * t) & -tile
+        bits[t >> 6] |= k << (t & 63)
 
 
 cdef int completed(const AState* s, const int* isl, int n) noexcept nogil:
