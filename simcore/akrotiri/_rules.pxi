@@ -158,6 +158,10 @@ cdef void _init_isl_memb() noexcept nogil:
 
 _init_isl_memb()
 
+cdef int ISL_FIRST[16]          # [ring slots of an island] -> offset of its smallest quarter from the NW one
+for _m in range(16):
+    ISL_FIRST[_m] = 0 if _m & 1 else (1 if _m & 2 else (32 if _m & 8 else 33))
+
 
 cdef inline int island(const AState* s, int q, int* out) noexcept nogil:
     """Quarters of the island of land quarter q, ascending; returns their number n (1..4). out[n:4] hold
@@ -193,20 +197,19 @@ cdef void refresh_point(AState* s, int PR, int PC) noexcept nogil:
     cdef int b = (PR - 1) * 32 + (PC - 1)        # ring slots: NW 0 = b, NE 1 = b+1, SE 2 = b+33, SW 3 = b+32
     cdef int m = (is_land(s, PR - 1, PC - 1) | (is_land(s, PR - 1, PC) << 1) | (is_land(s, PR, PC) << 2)
                   | (is_land(s, PR, PC - 1) << 3))
-    cdef int st, q, memb, first
+    cdef int st, q, memb, first, land
     cdef int slot_q[4]
     slot_q[0] = b
     slot_q[1] = b + 1
     slot_q[2] = b + 33
     slot_q[3] = b + 32
-    for st in range(4):
-        if not (m >> st) & 1:
-            continue
-        q = slot_q[st]
+    for st in range(4):                    # branch-free: a slot off the land (maybe off the board) rewrites
+        land = (m >> st) & 1               # quarter 0's own values instead
+        q = slot_q[st] & -land
         memb = ISL_MEMB[m][st]
-        s.isl_memb[q] = <uint8_t>memb
-        first = b if memb & 1 else (b + 1 if memb & 2 else (b + 32 if memb & 8 else b + 33))
-        s.isl_id[q] = <uint16_t>first
+        s.isl_memb[q] = <uint8_t>((memb & -land) | (s.isl_memb[q] & (land - 1)))
+        first = b + ISL_FIRST[memb]
+        s.isl_id[q] = <uint16_t>((first & -land) | (s.isl_id[q] & (land - 1)))
 
 
 cdef void island_ports(const ACfg* c, const AState* s, const int* isl, int n, uint64_t* bits) noexcept nogil:
@@ -655,12 +658,11 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
             if not c.same_island_sail:
                 bits &= ~ib[i]
             if blocked:
-                while bits:
+                while bits:               # written always, kept when on the boat's side of the block
                     q = (i << 6) | <int>__builtin_ctzll(bits)
                     bits &= bits - 1
-                    if lab[q] == my_lab:
-                        out[n] = A_SAIL + q
-                        n += 1
+                    out[n] = A_SAIL + q
+                    n += lab[q] == my_lab
             else:
                 while bits:
                     out[n] = A_SAIL + ((i << 6) | <int>__builtin_ctzll(bits))
