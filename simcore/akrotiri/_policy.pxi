@@ -137,7 +137,7 @@ cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
     cdef uint32_t nd
     cdef int8_t* r
     x.place_cell = -1
-    if x.valid and x.version == s.version and x.p == p and s.phase == PH_ACTION:
+    if x.valid & (x.version == s.version) & (x.p == p) & (s.phase == PH_ACTION):   # one branch, not four
         return
     x.valid = s.phase == PH_ACTION
     x.version = s.version
@@ -173,7 +173,7 @@ cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
             x.rhi[x.nhand] = r[1]
             x.clo[x.nhand] = r[2]
             x.chi[x.nhand] = r[3]
-        live = x.rhi[x.nhand] > x.rlo[x.nhand] + 1 and x.chi[x.nhand] > x.clo[x.nhand] + 1
+        live = (x.rhi[x.nhand] > x.rlo[x.nhand] + 1) & (x.chi[x.nhand] > x.clo[x.nhand] + 1)
         x.nafford += live & <int>(c.card_cost[k] <= s.drachmas[p])
         x.nlive += live
         x.need += x.need_card[p][k]
@@ -193,7 +193,7 @@ cdef int best_fit(const ACfg* c, const AState* s, const Ctx* x, const int* isl, 
     cdef int k, best = 0, card, pts, hit, r0, r1, c0, c1, sat
     cdef int R = q >> 5, C = q & 31, memb = s.isl_memb[q]
     cdef int R0 = R + (R & 1) - 1, C0 = C + (C & 1) - 1     # the island's ring: rows R0, R0 + 1, columns C0, C0 + 1
-    if isl[0] == x.thera_q or has_temple(s, isl, n):
+    if (isl[0] == x.thera_q) | has_temple(s, isl, n):
         return 0
     for k in range(x.nhand):               # branch-free: the ring's quarters inside the map's rectangle as
         card = x.cards[k]                  # ring slot bits (NW 1, NE 2, SE 4, SW 8), the maximum by a select

@@ -569,7 +569,7 @@ cdef inline int has_temple(const AState* s, const int* isl, int n) noexcept nogi
 
 
 cdef inline int at_thera(const AState* s, int p) noexcept nogil:
-    return s.port[p] == PORT_T0 or s.port[p] == PORT_T1
+    return (s.port[p] == PORT_T0) | (s.port[p] == PORT_T1)
 
 
 cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept nogil:
@@ -617,13 +617,10 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
     if s.phase == PH_CUBE:
         tile = s.cell[s.placed_cell]
         rot = s.cell_rot[s.placed_cell]
-        for col in range(4):
-            if s.out[col] >= 8:
-                continue
+        for col in range(4):               # branch-free: every code written, kept when legal
             for lq in range(4):
-                if (c.land[tile][rot] >> lq) & 1 and lq != c.lm_q[tile][rot]:
-                    out[n] = A_CUBE + col * 4 + lq
-                    n += 1
+                out[n] = A_CUBE + col * 4 + lq
+                n += (s.out[col] < 8) & ((c.land[tile][rot] >> lq) & 1) & (lq != c.lm_q[tile][rot])
         return n
     if s.phase == PH_GOAL:
         for i in range(s.n_options):
@@ -642,7 +639,7 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
         # through-port of that component, and then one search that avoids it finds the 1-action moves
         # the +1 of passing the opponent's port only matters when the actions left are just the base cost
         root = s.port_root[s.port[p]]
-        blocked = s.actions == base and s.deg[NODE_PORT + opp] >= 2 and s.port_root[opp] == root
+        blocked = (s.actions == base) & (s.deg[NODE_PORT + opp] >= 2) & (s.port_root[opp] == root)
         if blocked:
             lab = piece_labels(s, opp)
             my_lab = lab[s.port[p]]
@@ -688,8 +685,8 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
                 out[n] = A_LOAD + <int>__builtin_ctzll(bits)
                 n += 1
                 bits &= bits - 1
-        if (my_isl != quarter_index(15, 15) and s.n_temples[p] < 6 and s.hand[p] != 0
-                and not has_temple(s, isl, nisl)):
+        if ((my_isl != quarter_index(15, 15)) & (s.n_temples[p] < 6) & (s.hand[p] != 0)
+                & (has_temple(s, isl, nisl) == 0)):
             bits = s.hand[p]
             while bits:                   # hand cards in ascending id
                 k = <int>__builtin_ctzll(bits)
@@ -712,14 +709,12 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
                 out[n] = A_ORACLE + k
                 n += 1
     if at_thera(s, p):
-        for col in range(4):
-            if s.cargo[p][col]:
-                out[n] = A_SELL + col
-                n += 1
+        for col in range(4):               # branch-free: written always, kept for a colour on board
+            out[n] = A_SELL + col
+            n += s.cargo[p][col] != 0
     for col in range(4):
-        if s.cargo[p][col]:
-            out[n] = A_UNLOAD + col
-            n += 1
+        out[n] = A_UNLOAD + col
+        n += s.cargo[p][col] != 0
     return n
 
 
@@ -766,7 +761,7 @@ cdef void take_cube(AState* s, int col, int q) noexcept nogil:
 cdef void apply_action(const ACfg* c, AState* s, int a) noexcept nogil:
     cdef int p = s.current, cell, rot, tile, X, Y, lq, col, q, i, k, card, cost, nisl, d, t
     cdef int isl[4]
-    if not (s.phase == PH_ACTION and a >= A_SAIL and a < A_LOAD):
+    if not ((s.phase == PH_ACTION) & (a >= A_SAIL) & (a < A_LOAD)):
         s.version += 1
     if s.phase == PH_PLACE:
         cell = (a - A_PLACE) >> 2
