@@ -224,7 +224,7 @@ cdef int dest_new(const ACfg* c, const AState* s, const Policy* pol, Ctx* x, int
     for i in range(4):                     # the 4 colour counts as bytes of one word (each < 256)
         memcpy(&w4, s.cubes[isl[i]], 4)
         tot += w4 & (<uint32_t>0 - <uint32_t>(i < n))
-    if tot != 0 and x.room > 0:
+    if (tot != 0) & (x.room > 0):
         for col in range(4):
             cnt[col] = (tot >> (8 * col)) & 255
         if cnt[0] + cnt[1] + cnt[2] + cnt[3] <= x.room:
