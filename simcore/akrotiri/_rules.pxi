@@ -581,7 +581,6 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
     cdef uint64_t bits
     cdef uint32_t tot, w4
     cdef int have[4]
-    cdef uint8_t seen1[NNODE]
     if s.phase == PH_OVER:
         return 0
     if s.phase == PH_PLACE:
