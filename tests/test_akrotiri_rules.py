@@ -343,3 +343,32 @@ def test_a_map_is_satisfied_exactly_on_the_policys_rectangle():
                                 checked += inside
             st.apply(a)
     assert checked > 100
+
+
+def test_play_batch_reports_events_dropped(tmp_path):
+    """play_batch's games.events_dropped is the state's counter of events past the buffer (MAXEV = 384;
+    no game within the turn cap comes near it, so it is 0 here), and the runner writes it."""
+    import numpy as np
+
+    import strategies
+    from simcore import run as simrun
+
+    v = strategies.resolve("akrotiri", "balanced").as_policy()
+    seeds = np.arange(40, dtype=np.uint64)
+    for pols in (None, [v, v]):
+        for events in (True, False):
+            r = A.play_batch(2, seeds, policies=pols, events=events)
+            col = r["games"]["events_dropped"]
+            assert col.dtype == np.int16 and col.shape == (40,)
+            assert (col == 0).all()
+    r = A.play_batch(2, seeds[:3], policies=[v, v], events=True)
+    for g in range(3):
+        st = A.new_game(seed=int(seeds[g]))
+        for a in A.play_actions(2, int(seeds[g]), [v, v]):
+            st.apply(a)
+        assert st.to_dict()["events_dropped"] == r["games"]["events_dropped"][g]
+    out = tmp_path / "run"
+    simrun.simulate("akrotiri", out=str(out), players=2, games=20, seed=3, progress=False)
+    from analysis import load_run
+    games = load_run(str(out)).games.collect()
+    assert "events_dropped" in games.columns and games["events_dropped"].sum() == 0

@@ -656,8 +656,9 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
     g_tiles_a = np.zeros(G, dtype=np.int8)
     g_win_a = np.zeros(G, dtype=np.uint8)
     g_nwin_a = np.zeros(G, dtype=np.int8)
+    g_drop_a = np.zeros(G, dtype=np.int16)
     cdef int32_t[::1] g_dec = g_dec_a
-    cdef int16_t[::1] g_turns = g_turns_a
+    cdef int16_t[::1] g_turns = g_turns_a, g_drop = g_drop_a
     cdef int8_t[::1] g_trig = g_trig_a, g_tiles = g_tiles_a, g_nwin = g_nwin_a
     cdef uint8_t[::1] g_win = g_win_a
     ev_cols = {key: np.zeros(E_max, dtype=np.int8) for key in
@@ -711,6 +712,7 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
                 g_turns[g] = st.turns[0] if st.turns[0] > st.turns[1] else st.turns[1]
                 g_trig[g] = st.end_trigger
                 g_tiles[g] = st.n_placed
+                g_drop[g] = st.ev_dropped         # events past MAXEV, not recorded (as the state's counter)
                 if want_events:
                     for i in range(st.n_ev):
                         ev = &st.ev[i]
@@ -744,7 +746,8 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
         free(st)
         free(ctx)
     games = {"seed": np.asarray(sd).copy(), "decisions": g_dec_a, "turns": g_turns_a,
-             "end_trigger": g_trig_a, "tiles_placed": g_tiles_a, "winners": g_win_a, "n_winners": g_nwin_a}
+             "end_trigger": g_trig_a, "tiles_placed": g_tiles_a, "winners": g_win_a, "n_winners": g_nwin_a,
+             "events_dropped": g_drop_a}
     names = SCORE_CATEGORIES + ("total",)
     pl = {name: sc_arr[j] for j, name in enumerate(names)}
     pl.update({f"goal_{key}": goal_arr[j] for j, key in enumerate(GOAL_KEYS)})

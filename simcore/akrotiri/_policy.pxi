@@ -10,6 +10,15 @@
 # once per decision (Ctx): the satisfied region of each map in hand, which for a card is
 # a rectangle of quarters (see map_rect), and, lazily, one entry per destination island.
 
+cdef extern from *:
+    """
+    /* maxsd: a branch-free running maximum (on equal scores either one, which compare alike) */
+    static inline double ak_max(double a, double b) { return a > b ? a : b; }
+    """
+    double ak_max(double a, double b) nogil
+    int __builtin_popcountll(unsigned long long) nogil
+
+
 cdef enum:
     POL_RANDOM = 0
     POL_HEURISTIC = 1
@@ -68,6 +77,8 @@ ctypedef struct Ctx:
     int16_t tie[MAXLEGAL]             # indices of the actions tied for the best score
     uint8_t rect_lm[2][NCARD]         # map_rect() cache per (seat, card): n_lm + 1 when made, 0 none
     int8_t rect[2][NCARD][4]          # ... rlo, rhi, clo, chi (landmarks only change with n_lm)
+    uint32_t need_card[2][NCARD]      # ... and per landmark type t (byte t) the icons the card lacks now
+    uint32_t need                     # the hand's need_card summed (byte t: icons of type t, < 256)
 
 
 ctypedef struct MoveK:                # what every movement score of one decision shares
@@ -115,17 +126,18 @@ cdef void map_rect(const ACfg* c, const AState* s, int card, int seat,
 
 cdef inline int rect_has(const Ctx* x, int k, int q) noexcept nogil:
     cdef int r = q >> 5, col = q & 31
-    return x.rlo[k] < r and r < x.rhi[k] and x.clo[k] < col and col < x.chi[k]
+    return (x.rlo[k] < r) & (r < x.rhi[k]) & (x.clo[k] < col) & (col < x.chi[k])   # no short-circuit branches
 
 
 cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
     """Per-decision context. Movements change nothing it holds but the boat's port, so after a
     movement (same version, same seat) the hand's map regions and the destination entries are kept."""
-    cdef int p = s.current, k, tq, live
+    cdef int p = s.current, k, tq, live, j, t
     cdef uint64_t bits
+    cdef uint32_t nd
     cdef int8_t* r
     x.place_cell = -1
-    if x.valid and x.version == s.version and x.p == p and s.phase == PH_ACTION:
+    if x.valid & (x.version == s.version) & (x.p == p) & (s.phase == PH_ACTION):   # one branch, not four
         return
     x.valid = s.phase == PH_ACTION
     x.version = s.version
@@ -134,6 +146,7 @@ cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
     x.room = 3 - x.cargo
     x.thera_q = quarter_index(15, 15)
     x.nhand = 0
+    x.need = 0
     x.nafford = 0
     x.nlive = 0
     bits = s.hand[p]
@@ -149,14 +162,21 @@ cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
             r[1] = <int8_t>x.rhi[x.nhand]
             r[2] = <int8_t>x.clo[x.nhand]
             r[3] = <int8_t>x.chi[x.nhand]
+            nd = 0
+            for j in range(c.n_req[k]):
+                t = c.req_type[k][j]
+                if s.lm_n[t] < c.req_n[k][j]:
+                    nd += <uint32_t>(c.req_n[k][j] - s.lm_n[t]) << (8 * t)
+            x.need_card[p][k] = nd
         else:
             x.rlo[x.nhand] = r[0]
             x.rhi[x.nhand] = r[1]
             x.clo[x.nhand] = r[2]
             x.chi[x.nhand] = r[3]
-        live = x.rhi[x.nhand] > x.rlo[x.nhand] + 1 and x.chi[x.nhand] > x.clo[x.nhand] + 1
+        live = (x.rhi[x.nhand] > x.rlo[x.nhand] + 1) & (x.chi[x.nhand] > x.clo[x.nhand] + 1)
         x.nafford += live & <int>(c.card_cost[k] <= s.drachmas[p])
         x.nlive += live
+        x.need += x.need_card[p][k]
         x.nhand += 1
     x.quads = 0
     for k in range(s.n_temples[p]):
@@ -167,19 +187,24 @@ cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
     x.n_dest = 0
 
 
-cdef int best_fit(const ACfg* c, const AState* s, const Ctx* x, const int* isl, int n) noexcept nogil:
-    """Points of the best affordable map in hand satisfied somewhere on the island (0: none, or no dig site)."""
-    cdef int k, i, best = 0, card
-    if isl[0] == x.thera_q or has_temple(s, isl, n):
+cdef int best_fit(const ACfg* c, const AState* s, const Ctx* x, const int* isl, int n, int q) noexcept nogil:
+    """Points of the best affordable map in hand satisfied somewhere on the island of land quarter q
+    (quarters isl[:n]); 0: none, or no dig site."""
+    cdef int k, best = 0, card, pts, hit, r0, r1, c0, c1, sat
+    cdef int R = q >> 5, C = q & 31, memb = s.isl_memb[q]
+    cdef int R0 = R + (R & 1) - 1, C0 = C + (C & 1) - 1     # the island's ring: rows R0, R0 + 1, columns C0, C0 + 1
+    if (isl[0] == x.thera_q) | has_temple(s, isl, n):
         return 0
-    for k in range(x.nhand):
-        card = x.cards[k]
-        if c.card_cost[card] > s.drachmas[x.p] or c.card_points[card] <= best:
-            continue
-        for i in range(n):
-            if rect_has(x, k, isl[i]):
-                best = c.card_points[card]
-                break
+    for k in range(x.nhand):               # branch-free: the ring's quarters inside the map's rectangle as
+        card = x.cards[k]                  # ring slot bits (NW 1, NE 2, SE 4, SW 8), the maximum by a select
+        pts = c.card_points[card]
+        r0 = (x.rlo[k] < R0) & (R0 < x.rhi[k])
+        r1 = (x.rlo[k] < R0 + 1) & (R0 + 1 < x.rhi[k])
+        c0 = (x.clo[k] < C0) & (C0 < x.chi[k])
+        c1 = (x.clo[k] < C0 + 1) & (C0 + 1 < x.chi[k])
+        sat = (r0 & c0) | ((r0 & c1) << 1) | ((r1 & c1) << 2) | ((r1 & c0) << 3)
+        hit = ((sat & memb) != 0) & (c.card_cost[card] <= s.drachmas[x.p]) & (pts > best)
+        best += (pts - best) & -hit
     return best
 
 
@@ -196,10 +221,10 @@ cdef int dest_new(const ACfg* c, const AState* s, const Policy* pol, Ctx* x, int
     x.slot_of[iid] = <int16_t>j
     n = island(s, s.port_q[q], isl)
     tot = 0
-    for i in range(n):                     # the 4 colour counts as bytes of one word (each < 256)
+    for i in range(4):                     # the 4 colour counts as bytes of one word (each < 256)
         memcpy(&w4, s.cubes[isl[i]], 4)
-        tot += w4
-    if tot != 0 and x.room > 0:
+        tot += w4 & (<uint32_t>0 - <uint32_t>(i < n))
+    if (tot != 0) & (x.room > 0):
         for col in range(4):
             cnt[col] = (tot >> (8 * col)) & 255
         if cnt[0] + cnt[1] + cnt[2] + cnt[3] <= x.room:
@@ -216,7 +241,7 @@ cdef int dest_new(const ACfg* c, const AState* s, const Policy* pol, Ctx* x, int
                 cnt[take] -= 1
                 left -= 1
     x.dest_cubes[j] = v
-    x.dest_fit[j] = best_fit(c, s, x, isl, n) if x.nafford > 0 else 0
+    x.dest_fit[j] = best_fit(c, s, x, isl, n, s.port_q[q]) if x.nafford > 0 else 0
     # with a full boat the score leaves sail_cubes out; adding 0.0 instead changes at most the sign
     # of a zero, which no comparison of scores sees
     x.dest_tc[j] = pol.w[F_SAIL_CUBES] * x.dest_cubes[j] / 10.0 if x.room > 0 else 0.0
@@ -319,8 +344,8 @@ cdef inline double move_value(const ACfg* c, const AState* s, const Policy* pol,
     if label_test and mk.labels[q] != mk.mylab:
         cost += 1
     v = mk.vcost[cost]
-    if s.port_root[q] == mk.root_t0:
-        v += mk.tr
+    v += mk.tr * <double>(s.port_root[q] == mk.root_t0)   # tr or a zero; v is never -0.0 (vcost is 0 + ...),
+                                                          # so adding a zero of either sign keeps it
     if q >= PORT_T0:                       # T0 or T1
         v += mk.st
         if mk.thera_buy:
@@ -409,16 +434,24 @@ cdef double action_value(const ACfg* c, const AState* s, const Policy* pol, Ctx*
     return -3.0          # unload
 
 
+cdef inline void take_best(double v, int i, double* bv, int* ties, Ctx* x) noexcept nogil:
+    # branch-free: a better score restarts the tie list at 0; i is written at the list's end either way
+    # and kept (the count advances) only for a better or an equal score (x.tie[ties] is never read)
+    cdef int gt = v > bv[0], ge = v >= bv[0], t = ties[0] & (gt - 1)
+    x.tie[t] = <int16_t>i
+    ties[0] = t + ge
+    bv[0] = ak_max(bv[0], v)
+
+
 cdef int choose_place(const ACfg* c, const AState* s, const Policy* pol, uint64_t* prng,
                       const int16_t* buf, int n, Ctx* x) noexcept nogil:
     """The heuristic's placement: place_value() of every legal placement, with the hand slots fitting
     a quarter taken from per-row and per-column masks of the map rectangles (same scores, same ties)."""
-    cdef int i, k, r, a, cell, pc = -1, land, cnt, ties = 0, lo, hi, R0, C0
+    cdef int i, k, r, a, cell, land, cnt, ties = 0, lo, hi, R0, C0, step
     cdef const uint8_t* lands = c.land[s.tile[x.p]]
     cdef uint64_t m, q0 = 0, q1 = 0, q2 = 0, q3 = 0, bit
-    cdef double v, bv = -1e300, w = pol.w[F_PLACE_FIT], v0
-    cnt = 0
-    v0 = w * cnt
+    cdef uint64_t sel[4][4]
+    cdef double v, bv = -1e300, w = pol.w[F_PLACE_FIT]
     memset(x.row_mask, 0, sizeof(x.row_mask))
     memset(x.col_mask, 0, sizeof(x.col_mask))
     for k in range(x.nhand):
@@ -431,63 +464,40 @@ cdef int choose_place(const ACfg* c, const AState* s, const Policy* pol, uint64_
         hi = x.chi[k] if x.chi[k] <= 32 else 32
         for r in range(lo, hi):
             x.col_mask[r] |= bit
-    for i in range(n):
+    # branch-free per action: the land quarters' masks selected by the rotation's land bits (a cell where
+    # no map fits gives cnt 0 and w * 0, as before); with rotations legal_actions() lists every
+    # cell's 4 rotations together, so a cell's quarter masks are read once per 4 actions
+    step = 4 if c.rotation else 1
+    for r in range(4):                    # per rotation and local quarter: all ones where the quarter is land
+        for k in range(4):
+            sel[r][k] = <uint64_t>0 - <uint64_t>((lands[r] >> k) & 1)
+    i = 0
+    while i < n:
         a = buf[i] - A_PLACE
         cell = a >> 2
-        if cell != pc:
-            pc = cell
-            R0 = (cell >> 4) << 1
-            C0 = (cell & 15) << 1
-            q0 = x.row_mask[R0] & x.col_mask[C0]
-            q1 = x.row_mask[R0] & x.col_mask[C0 + 1]
-            q2 = x.row_mask[R0 + 1] & x.col_mask[C0]
-            q3 = x.row_mask[R0 + 1] & x.col_mask[C0 + 1]
-        if (q0 | q1 | q2 | q3) == 0:
-            v = v0                        # no map fits any quarter of this cell
-        else:
-            land = lands[a & 3]
-            m = 0
-            if land & 1:
-                m |= q0
-            if land & 2:
-                m |= q1
-            if land & 4:
-                m |= q2
-            if land & 8:
-                m |= q3
-            cnt = 0
-            while m:
-                cnt += 1
-                m &= m - 1
+        R0 = (cell >> 4) << 1
+        C0 = (cell & 15) << 1
+        q0 = x.row_mask[R0] & x.col_mask[C0]
+        q1 = x.row_mask[R0] & x.col_mask[C0 + 1]
+        q2 = x.row_mask[R0 + 1] & x.col_mask[C0]
+        q3 = x.row_mask[R0 + 1] & x.col_mask[C0 + 1]
+        for r in range(step):
+            land = (buf[i + r] - A_PLACE) & 3
+            m = (q0 & sel[land][0]) | (q1 & sel[land][1]) | (q2 & sel[land][2]) | (q3 & sel[land][3])
+            cnt = __builtin_popcountll(m)
             v = w * cnt
-        if v > bv:
-            bv = v
-            x.tie[0] = <int16_t>i
-            ties = 1
-        elif v == bv:
-            x.tie[ties] = <int16_t>i
-            ties += 1
+            take_best(v, i + r, &bv, &ties, x)
+        i += step
     if ties == 1:
         return buf[x.tie[0]]
     return buf[x.tie[rng_below(prng, ties)]]
-
-
-cdef inline void take_best(double v, int i, double* bv, int* ties, Ctx* x) noexcept nogil:
-    if v > bv[0]:
-        bv[0] = v
-        x.tie[0] = <int16_t>i
-        ties[0] = 1
-    elif v == bv[0]:
-        x.tie[ties[0]] = <int16_t>i
-        ties[0] += 1
 
 
 cdef int choose_act(const ACfg* c, const AState* s, const Policy* pol, uint64_t* prng,
                     const int16_t* buf, int n, Ctx* x) noexcept nogil:
     """The heuristic's action-phase pick: action_value() of every legal action, the movements (which
     come first after END) with their shared terms computed once, the Oracle's needs once."""
-    cdef int i = 0, a, ties = 0, k, card, j, have_need = 0
-    cdef int need[4]
+    cdef int i = 0, a, ties = 0, k
     cdef double bv = -1e300
     cdef MoveK mk
     while i < n and buf[i] < A_SAIL:
@@ -509,15 +519,9 @@ cdef int choose_act(const ACfg* c, const AState* s, const Policy* pol, uint64_t*
     while i < n:
         a = buf[i]
         if a >= A_ORACLE and a < A_SELL:
-            if not have_need:      # icons of each landmark type that the hand's maps cannot meet now
-                have_need = 1
-                need[0] = need[1] = need[2] = need[3] = 0
-                for k in range(x.nhand):
-                    card = x.cards[k]
-                    for j in range(c.n_req[card]):
-                        if s.lm_n[c.req_type[card][j]] < c.req_n[card][j]:
-                            need[c.req_type[card][j]] += c.req_n[card][j] - s.lm_n[c.req_type[card][j]]
-            take_best(pol.w[F_ORACLE] + pol.w[F_ORACLE_NEED] * need[a - A_ORACLE], i, &bv, &ties, x)
+            # icons of this landmark type that the hand's maps cannot meet now (ctx_init)
+            take_best(pol.w[F_ORACLE] + pol.w[F_ORACLE_NEED] * <int>((x.need >> (8 * (a - A_ORACLE))) & 255),
+                      i, &bv, &ties, x)
         elif a >= A_UNLOAD:                # as in action_value()
             take_best(-3.0, i, &bv, &ties, x)
         elif a >= A_SELL:
@@ -573,14 +577,7 @@ cdef int choose_action(const ACfg* c, const AState* s, const Policy* pol, uint64
     if s.phase == PH_ACTION:
         return choose_act(c, s, pol, prng, buf, n, x)
     for i in range(n):
-        v = action_value(c, s, pol, x, buf[i])
-        if v > bv:
-            bv = v
-            x.tie[0] = <int16_t>i
-            ties = 1
-        elif v == bv:
-            x.tie[ties] = <int16_t>i
-            ties += 1
+        take_best(action_value(c, s, pol, x, buf[i]), i, &bv, &ties, x)
     if ties == 1:
         return buf[x.tie[0]]
     return buf[x.tie[rng_below(prng, ties)]]

@@ -158,24 +158,30 @@ cdef void _init_isl_memb() noexcept nogil:
 
 _init_isl_memb()
 
+cdef int ISL_FIRST[16]          # [ring slots of an island] -> offset of its smallest quarter from the NW one
+for _m in range(16):
+    ISL_FIRST[_m] = 0 if _m & 1 else (1 if _m & 2 else (32 if _m & 8 else 33))
+
 
 cdef inline int island(const AState* s, int q, int* out) noexcept nogil:
-    """Quarters of the island of land quarter q, ascending; returns their number (1..4)."""
+    """Quarters of the island of land quarter q, ascending; returns their number n (1..4). out[n:4] hold
+    a valid quarter index too (one of the ring's, or q), so a loop may run over all 4 and mask by i < n."""
     cdef int R = q >> 5, C = q & 31
     cdef int b = (R + (R & 1) - 1) * 32 + (C + (C & 1) - 1)   # the ring's NW quarter; NE b+1, SW b+32, SE b+33
-    cdef int memb = s.isl_memb[q], n = 0
-    if memb & 1:
-        out[n] = b
-        n += 1
-    if memb & 2:
-        out[n] = b + 1
-        n += 1
-    if memb & 8:
-        out[n] = b + 32
-        n += 1
-    if memb & 4:
-        out[n] = b + 33
-        n += 1
+    cdef int memb = s.isl_memb[q], n
+    # branch-free: each quarter is written at the next free place, which only advances when it belongs
+    # (the ring's slots NW 1, NE 2, SE 4, SW 8; ascending quarter order is NW, NE, SW, SE)
+    out[3] = q
+    out[2] = q
+    out[1] = q
+    out[0] = b
+    n = memb & 1
+    out[n] = b + 1
+    n += (memb >> 1) & 1
+    out[n] = b + 32
+    n += (memb >> 3) & 1
+    out[n] = b + 33
+    n += (memb >> 2) & 1
     return n
 
 
@@ -191,42 +197,39 @@ cdef void refresh_point(AState* s, int PR, int PC) noexcept nogil:
     cdef int b = (PR - 1) * 32 + (PC - 1)        # ring slots: NW 0 = b, NE 1 = b+1, SE 2 = b+33, SW 3 = b+32
     cdef int m = (is_land(s, PR - 1, PC - 1) | (is_land(s, PR - 1, PC) << 1) | (is_land(s, PR, PC) << 2)
                   | (is_land(s, PR, PC - 1) << 3))
-    cdef int st, q, memb, first
+    cdef int st, q, memb, first, land
     cdef int slot_q[4]
     slot_q[0] = b
     slot_q[1] = b + 1
     slot_q[2] = b + 33
     slot_q[3] = b + 32
-    for st in range(4):
-        if not (m >> st) & 1:
-            continue
-        q = slot_q[st]
+    for st in range(4):                    # branch-free: a slot off the land (maybe off the board) rewrites
+        land = (m >> st) & 1               # quarter 0's own values instead
+        q = slot_q[st] & -land
         memb = ISL_MEMB[m][st]
-        s.isl_memb[q] = <uint8_t>memb
-        first = b if memb & 1 else (b + 1 if memb & 2 else (b + 32 if memb & 8 else b + 33))
-        s.isl_id[q] = <uint16_t>first
+        s.isl_memb[q] = <uint8_t>((memb & -land) | (s.isl_memb[q] & (land - 1)))
+        first = b + ISL_FIRST[memb]
+        s.isl_id[q] = <uint16_t>((first & -land) | (s.isl_id[q] & (land - 1)))
 
 
 cdef void island_ports(const ACfg* c, const AState* s, const int* isl, int n, uint64_t* bits) noexcept nogil:
     """Bits of the ports on the island's quarters."""
-    cdef int i, k, q, t, port
+    # branch-free: a tile's 4 ports are the 4 bits at 4 * tile (never across a 64-bit word), so a quarter's
+    # port bits go in with one shift; T0 and T1 (bits 16, 17 of word 2) sit on two fixed quarters of the
+    # start tile (set-up), on this island when their island id is its smallest quarter
+    cdef int i, q, t, tile
+    cdef uint64_t k
     bits[0] = 0
     bits[1] = 0
-    bits[2] = 0
-    for i in range(n):
+    bits[2] = ((<uint64_t>(s.isl_id[s.port_q[PORT_T0]] == isl[0]) << (PORT_T0 & 63))
+               | (<uint64_t>(s.isl_id[s.port_q[PORT_T1]] == isl[0]) << (PORT_T1 & 63)))
+    for i in range(4):
         q = isl[i]
         t = s.cell[(((q >> 5) >> 1) << 4) | ((q & 31) >> 1)]
-        if t < NTILE:
-            k = s.q_ports[q]
-            while k:
-                port = 4 * t + <int>__builtin_ctzll(k)
-                k &= k - 1
-                bits[port >> 6] |= (<uint64_t>1) << (port & 63)
-        elif t == CELL_START:
-            if q == s.port_q[PORT_T0]:
-                bits[PORT_T0 >> 6] |= (<uint64_t>1) << (PORT_T0 & 63)
-            elif q == s.port_q[PORT_T1]:
-                bits[PORT_T1 >> 6] |= (<uint64_t>1) << (PORT_T1 & 63)
+        tile = (t < NTILE) & (i < n)
+        k = <uint64_t>s.q_ports[q] & (<uint64_t>0 - <uint64_t>tile)
+        t = (4 * t) & -tile
+        bits[t >> 6] |= k << (t & 63)
 
 
 cdef int completed(const AState* s, const int* isl, int n) noexcept nogil:
@@ -559,15 +562,14 @@ cdef int satisfied(const ACfg* c, const AState* s, int card, int q, int seat) no
 
 
 cdef inline int has_temple(const AState* s, const int* isl, int n) noexcept nogil:
-    cdef int i
-    for i in range(n):
-        if s.temple_at[isl[i]]:
-            return 1
-    return 0
+    cdef int i, r = 0
+    for i in range(4):                     # no early exit, fixed trip count: no data-dependent branch
+        r |= s.temple_at[isl[i]] & -(i < n)
+    return r
 
 
 cdef inline int at_thera(const AState* s, int p) noexcept nogil:
-    return s.port[p] == PORT_T0 or s.port[p] == PORT_T1
+    return (s.port[p] == PORT_T0) | (s.port[p] == PORT_T1)
 
 
 cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept nogil:
@@ -579,7 +581,6 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
     cdef uint64_t bits
     cdef uint32_t tot, w4
     cdef int have[4]
-    cdef uint8_t seen1[NNODE]
     if s.phase == PH_OVER:
         return 0
     if s.phase == PH_PLACE:
@@ -615,13 +616,10 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
     if s.phase == PH_CUBE:
         tile = s.cell[s.placed_cell]
         rot = s.cell_rot[s.placed_cell]
-        for col in range(4):
-            if s.out[col] >= 8:
-                continue
+        for col in range(4):               # branch-free: every code written, kept when legal
             for lq in range(4):
-                if (c.land[tile][rot] >> lq) & 1 and lq != c.lm_q[tile][rot]:
-                    out[n] = A_CUBE + col * 4 + lq
-                    n += 1
+                out[n] = A_CUBE + col * 4 + lq
+                n += (s.out[col] < 8) & ((c.land[tile][rot] >> lq) & 1) & (lq != c.lm_q[tile][rot])
         return n
     if s.phase == PH_GOAL:
         for i in range(s.n_options):
@@ -640,7 +638,7 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
         # through-port of that component, and then one search that avoids it finds the 1-action moves
         # the +1 of passing the opponent's port only matters when the actions left are just the base cost
         root = s.port_root[s.port[p]]
-        blocked = s.actions == base and s.deg[NODE_PORT + opp] >= 2 and s.port_root[opp] == root
+        blocked = (s.actions == base) & (s.deg[NODE_PORT + opp] >= 2) & (s.port_root[opp] == root)
         if blocked:
             lab = piece_labels(s, opp)
             my_lab = lab[s.port[p]]
@@ -656,12 +654,11 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
             if not c.same_island_sail:
                 bits &= ~ib[i]
             if blocked:
-                while bits:
+                while bits:               # written always, kept when on the boat's side of the block
                     q = (i << 6) | <int>__builtin_ctzll(bits)
                     bits &= bits - 1
-                    if lab[q] == my_lab:
-                        out[n] = A_SAIL + q
-                        n += 1
+                    out[n] = A_SAIL + q
+                    n += lab[q] == my_lab
             else:
                 while bits:
                     out[n] = A_SAIL + ((i << 6) | <int>__builtin_ctzll(bits))
@@ -676,9 +673,9 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
     if s.actions >= 1:
         room = 3 - (s.cargo[p][0] + s.cargo[p][1] + s.cargo[p][2] + s.cargo[p][3])
         tot = 0
-        for i in range(nisl):             # the 4 colour counts as bytes of one word (each < 256)
+        for i in range(4):                # the 4 colour counts as bytes of one word (each < 256)
             memcpy(&w4, s.cubes[isl[i]], 4)
-            tot += w4
+            tot += w4 & (<uint32_t>0 - <uint32_t>(i < nisl))
         for col in range(4):
             have[col] = (tot >> (8 * col)) & 255
         if room > 0 and have[0] + have[1] + have[2] + have[3] > 0:
@@ -687,8 +684,8 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
                 out[n] = A_LOAD + <int>__builtin_ctzll(bits)
                 n += 1
                 bits &= bits - 1
-        if (my_isl != quarter_index(15, 15) and s.n_temples[p] < 6 and s.hand[p] != 0
-                and not has_temple(s, isl, nisl)):
+        if ((my_isl != quarter_index(15, 15)) & (s.n_temples[p] < 6) & (s.hand[p] != 0)
+                & (has_temple(s, isl, nisl) == 0)):
             bits = s.hand[p]
             while bits:                   # hand cards in ascending id
                 k = <int>__builtin_ctzll(bits)
@@ -711,14 +708,12 @@ cdef int legal_actions(const ACfg* c, const AState* s, int16_t* out) noexcept no
                 out[n] = A_ORACLE + k
                 n += 1
     if at_thera(s, p):
-        for col in range(4):
-            if s.cargo[p][col]:
-                out[n] = A_SELL + col
-                n += 1
+        for col in range(4):               # branch-free: written always, kept for a colour on board
+            out[n] = A_SELL + col
+            n += s.cargo[p][col] != 0
     for col in range(4):
-        if s.cargo[p][col]:
-            out[n] = A_UNLOAD + col
-            n += 1
+        out[n] = A_UNLOAD + col
+        n += s.cargo[p][col] != 0
     return n
 
 
@@ -765,7 +760,7 @@ cdef void take_cube(AState* s, int col, int q) noexcept nogil:
 cdef void apply_action(const ACfg* c, AState* s, int a) noexcept nogil:
     cdef int p = s.current, cell, rot, tile, X, Y, lq, col, q, i, k, card, cost, nisl, d, t
     cdef int isl[4]
-    if not (s.phase == PH_ACTION and a >= A_SAIL and a < A_LOAD):
+    if not ((s.phase == PH_ACTION) & (a >= A_SAIL) & (a < A_LOAD)):
         s.version += 1
     if s.phase == PH_PLACE:
         cell = (a - A_PLACE) >> 2
