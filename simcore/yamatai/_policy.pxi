@@ -123,6 +123,7 @@ ctypedef struct Ctx:
     int8_t sflag[MAXSEA]          # per sea space: 1 marked, 2 in gset
     u128 gset                     # spaces whose boat, recoloured, lets a candidate island beat best_now
     uint64_t gm[MAXSEA][NCOL]     # for those: the islands that improve, by the new colour
+    uint64_t adjwo[MAXSEA]        # for a marked space: the islands next to the other marked boats (best_swap)
 
 
 cdef inline uint64_t sign_bits(uint64_t w) noexcept nogil:
@@ -763,13 +764,60 @@ cdef inline double swap_score(const YCfg* c, const YState* s, Ctx* x, const Poli
     return sc
 
 
+cdef inline double moved_mark_score(const YCfg* c, const YState* s, Ctx* x, const Policy* pol,
+                                    int sp, int t, int mk) noexcept nogil:
+    """w . F of SWAPBOATS sp t (stage post) when exactly one of the two spaces, ``mk``, is marked:
+    boat_change for that case (the mark moves to the other space, the colours swap), the same terms
+    summed in feature order."""
+    cdef int cs = x.col_at[sp], ct = x.col_at[t], tokens, i, best = 0, v
+    cdef uint64_t adj, near1 = c.sea_island[sp], near2 = c.sea_island[t], chg
+    cdef double sc = 0.0
+    # the marks afterwards: the other marks and the unmarked space of the two
+    adj = x.adjwo[mk] | (near2 if mk == sp else near1)
+    tokens = __builtin_popcountll(x.tok & adj)
+    if tokens > x.nmarked:
+        tokens = x.nmarked
+    if x.max_pp > x.best_now:
+        chg = (near1 | near2) & x.hope & adj
+        while chg:
+            i = __builtin_ctzll(chg)
+            chg &= chg - 1
+            # an island next to both spaces, or a swap of equal colours, keeps its boats
+            if cs == ct or ((near1 >> i) & (near2 >> i) & 1):
+                v = bv_of(c, s, x, i, NOCOL, NOCOL)
+            elif (near1 >> i) & 1:
+                v = bv_of(c, s, x, i, cs, ct)
+            else:
+                v = bv_of(c, s, x, i, ct, cs)
+            if v > best:
+                best = v
+        if best > x.best_now:
+            sc += pol.w[F_ABILITY_BUILD] * best
+    if tokens > x.tokens_now:
+        sc += pol.w[F_ABILITY_TOKENS] * (tokens - x.tokens_now)
+    return sc
+
+
 cdef int best_swap(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, double best, int arg) noexcept nogil:
     """The first best action of a greedy seat given the best before fleet 8's swaps (stage post):
     the swaps SWAPBOATS sp t, sp < t both occupied, in list order. While best < 0 every swap is
-    scored; then only those with a flagged space (marked, or recolouring helps), the others are 0."""
-    cdef u128 occ = s.occ, rest, cand, flagged = (x.marked | x.gset) & s.occ
-    cdef int sp, t, a
+    scored; then only those with a flagged space (marked, or recolouring helps), the others are 0.
+    A swap moving a mark is scored by moved_mark_score."""
+    cdef u128 occ = s.occ, rest, cand, flagged = (x.marked | x.gset) & s.occ, m, m2
+    cdef int sp, t, a, fs, ft
     cdef double sc
+    cdef uint64_t adj
+    # for each marked space, the islands next to the other marked boats
+    m = x.marked
+    while m:
+        sp = ctz128(m)
+        m &= m - 1
+        adj = 0
+        m2 = x.marked & ~bit128(sp)
+        while m2:
+            adj |= c.sea_island[ctz128(m2)]
+            m2 &= m2 - 1
+        x.adjwo[sp] = adj
     rest = occ
     while rest:
         sp = ctz128(rest)
@@ -781,8 +829,12 @@ cdef int best_swap(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, do
             t = ctz128(cand)
             cand &= cand - 1
             a = A_SWAPBOATS + 128 * sp + t
-            if ((x.sflag[sp] | x.sflag[t]) & 3) == 0:
+            fs = x.sflag[sp]
+            ft = x.sflag[t]
+            if ((fs | ft) & 3) == 0:
                 sc = 0.0
+            elif (fs ^ ft) & 1:
+                sc = moved_mark_score(c, s, x, pol, sp, t, sp if fs & 1 else t)
             else:
                 sc = swap_score(c, s, x, pol, a)
             if sc > best:
