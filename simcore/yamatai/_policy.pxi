@@ -91,9 +91,10 @@ cdef inline double boat_weight(int col) noexcept nogil:
 
 cdef enum:
     NOCOL = 5
-    CX_BASE = 1
-    CX_ABILITY = 3                # includes CX_BASE
-    CX_SWAP = 7                   # includes CX_ABILITY
+    CX_TILES = 8                  # p, allow, tiles, max_pp (all hand_fit needs)
+    CX_BASE = 9                   # includes CX_TILES
+    CX_ABILITY = 11               # includes CX_BASE
+    CX_SWAP = 15                  # includes CX_ABILITY
 
 ctypedef struct Ctx:
     int ready                     # CX_* bits filled
@@ -101,6 +102,10 @@ ctypedef struct Ctx:
     int allow                     # boats a build may lack (1 with fleet 9)
     uint32_t tiles                # tiles p may build: row + own earlier reservations (pieces checked)
     int max_pp                    # the best PP among them
+    int nt                        # the same tiles as a list, ascending: their need, PP and fit row
+    uint64_t t_need[MAXTILES]
+    int t_pp[MAXTILES]
+    const double* t_fit[MAXTILES]
     uint64_t empty                # empty islands (no token, building or sacred site)
     uint64_t have_done
     uint64_t have[MAXISL]         # boats next to each island, one byte per colour
@@ -131,11 +136,10 @@ cdef inline uint64_t sign_bits(uint64_t w) noexcept nogil:
     return ((w & <uint64_t>0x8080808080808080) * <uint64_t>0x0002040810204081) >> 56
 
 
-cdef void ctx_base(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
-    cdef int p = me(s), k, t, i
+cdef void ctx_tiles(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
+    cdef int p = me(s), k, t
     cdef uint32_t m
-    cdef uint64_t wt, wb, empty, notok
-    x.ready |= 1
+    x.ready |= 8
     x.p = p
     x.allow = 1 if s.fleet == 9 else 0
     m = s.reserved[p] & ~s.reserved_now
@@ -144,14 +148,26 @@ cdef void ctx_base(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
             m |= (<uint32_t>1) << s.row[k]
     x.tiles = 0
     x.max_pp = 0
+    x.nt = 0
     while m:
         t = __builtin_ctz(m)
         m &= m - 1
         if c.tile_kind[t] == 0 and s.pieces[p] == 0:
             continue
         x.tiles |= (<uint32_t>1) << t
+        x.t_need[x.nt] = c.tile_need[t]
+        x.t_pp[x.nt] = c.tile_pp[t]
+        x.t_fit[x.nt] = &c.tile_fit[t][0]
+        x.nt += 1
         if c.tile_pp[t] > x.max_pp:
             x.max_pp = c.tile_pp[t]
+    x.hand_fit_done = False
+
+
+cdef void ctx_base(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
+    cdef int i
+    cdef uint64_t wt, wb, empty, notok
+    x.ready |= 1
     # empty islands and islands holding a token, 8 islands a word: no token and no building are the
     # int8 values -1, i.e. the sign bits (the arrays are MAXISL long, zero past n_islands)
     empty = 0
@@ -164,7 +180,6 @@ cdef void ctx_base(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
     x.tok = ~notok & c.all_isl
     x.empty = empty & ~s.sacred & c.all_isl
     x.have_done = 0
-    x.hand_fit_done = False
     memset(x.memo_done, 0, sizeof(x.memo_done))
 
 
@@ -182,9 +197,7 @@ cdef inline uint64_t have_of(const YCfg* c, const YState* s, Ctx* x, int i) noex
 
 cdef void island_memo(const YCfg* c, const YState* s, Ctx* x, int i, int rem, int add) noexcept nogil:
     """Fill fit and bv of island i with its boats minus ``rem`` plus ``add`` (NOCOL: none)."""
-    cdef int col, t, missing, bvv = 0
-    cdef int h[NCOL]
-    cdef uint32_t m = x.tiles
+    cdef int k, missing, bvv = 0, allow = x.allow
     cdef uint64_t hp
     cdef double best = 0.0, v
     hp = have_of(c, s, x, i)
@@ -192,15 +205,13 @@ cdef void island_memo(const YCfg* c, const YState* s, Ctx* x, int i, int rem, in
         hp -= (<uint64_t>1) << (8 * rem)
     if add < NOCOL:
         hp += (<uint64_t>1) << (8 * add)
-    while m:
-        t = __builtin_ctz(m)
-        m &= m - 1
-        missing = boats_missing(c.tile_need[t], hp)
-        v = c.tile_fit[t][missing]          # = tile_pp / (1.0 + missing)
+    for k in range(x.nt):
+        missing = boats_missing(x.t_need[k], hp)
+        v = x.t_fit[k][missing]             # = tile_pp / (1.0 + missing)
         if v > best:
             best = v
-        if missing <= x.allow and c.tile_pp[t] > bvv:
-            bvv = c.tile_pp[t]
+        if missing <= allow and x.t_pp[k] > bvv:
+            bvv = x.t_pp[k]
     x.fit[rem][add][i] = best
     x.bv[rem][add][i] = bvv
     x.memo_done[rem][add] |= (<uint64_t>1) << i
@@ -221,7 +232,6 @@ cdef inline int bv_of(const YCfg* c, const YState* s, Ctx* x, int i, int rem, in
 cdef void ctx_ability(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
     cdef int i, t, p = x.p
     cdef uint64_t m
-    cdef uint32_t tm
     x.ready |= 2
     x.marked = s.marked
     x.nmarked = popcount128(s.marked)
@@ -253,11 +263,8 @@ cdef void ctx_ability(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
         while m:
             i = __builtin_ctzll(m)
             m &= m - 1
-            tm = x.tiles
-            while tm:
-                t = __builtin_ctz(tm)
-                tm &= tm - 1
-                if c.tile_pp[t] > x.best_now and boats_missing(c.tile_need[t], have_of(c, s, x, i)) <= x.allow + 1:
+            for t in range(x.nt):
+                if x.t_pp[t] > x.best_now and boats_missing(x.t_need[t], have_of(c, s, x, i)) <= x.allow + 1:
                     x.hope |= (<uint64_t>1) << i
                     break
 
@@ -307,7 +314,9 @@ cdef void ctx_swap(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
 
 
 cdef void ctx_fill(const YCfg* c, const YState* s, Ctx* x, int what) noexcept nogil:
-    if not (x.ready & 1):
+    if not (x.ready & 8):
+        ctx_tiles(c, s, x)
+    if (what & 1) and not (x.ready & 1):
         ctx_base(c, s, x)
     if (what & 2) and not (x.ready & 2):
         ctx_ability(c, s, x)
@@ -387,21 +396,18 @@ cdef uint32_t boat_change(const YCfg* c, const YState* s, Ctx* x, int s1, int ol
 
 cdef double hand_fit(const YCfg* c, Ctx* x, const int* hand, int discount) noexcept nogil:
     """Best visible tile PP / (1 + boats the hand lacks for it, less ``discount``), / 5."""
-    cdef uint32_t m = x.tiles
-    cdef int t, missing, col
+    cdef int k, missing, col
     cdef int h[NCOL]
     cdef uint64_t hp
     cdef double best = 0.0, v
     for col in range(NCOL):
         h[col] = hand[col] if hand[col] < 100 else 100
     hp = pack_boats(h)
-    while m:
-        t = __builtin_ctz(m)
-        m &= m - 1
-        missing = boats_missing(c.tile_need[t], hp) - discount
+    for k in range(x.nt):
+        missing = boats_missing(x.t_need[k], hp) - discount
         if missing < 0:
             missing = 0
-        v = c.tile_fit[t][missing]          # = tile_pp / (1.0 + missing)
+        v = x.t_fit[k][missing]             # = tile_pp / (1.0 + missing)
         if v > best:
             best = v
     return best / 5.0
@@ -514,7 +520,7 @@ cdef uint32_t action_features(const YCfg* c, const YState* s, Ctx* x, int a, dou
         elif a >= 2:
             F[F_FLEET_ABILITY] = 1.0
             mask |= (<uint32_t>1) << F_FLEET_ABILITY
-        ready(c, s, x, CX_BASE)
+        ready(c, s, x, CX_TILES)
         F[F_FLEET_FIT] = hand_fit(c, x, hand, 1 if (a == 9 or a == 10) else 0)
         return mask
     if A_TAKE <= a < A_SELL + 5:
@@ -522,7 +528,7 @@ cdef uint32_t action_features(const YCfg* c, const YState* s, Ctx* x, int a, dou
         col = (a - A_TAKE) % 5
         for k in range(NCOL):
             hand[k] = s.hand[k]
-        ready(c, s, x, CX_BASE)
+        ready(c, s, x, CX_TILES)
         if not x.hand_fit_done:
             x.hand_fit_now = hand_fit(c, x, hand, x.allow)
             x.hand_fit_done = True
@@ -702,6 +708,33 @@ cdef inline bint quick_zero(const YCfg* c, const YState* s, Ctx* x, int a) noexc
     if a < A_SWAPBOATS:
         return False
     return swap_is_zero(c, s, x, a)
+
+
+cdef inline double fleet_score(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, int a) noexcept nogil:
+    """w . F of FLEET ``a`` without the call: action_features' ST_FLEET branch, summed in feature
+    order (fleet_boats, fleet_gold and fleet_early always; fleet_ability for fleets 2-9; fleet_fit)."""
+    cdef int col, k, boats = 0, gold = 0
+    cdef int hand[NCOL]
+    cdef double sc
+    for col in range(NCOL):
+        hand[col] = s.hand[col]
+        k = c.fleet_boats[a][col]
+        if k and s.supply[col] >= k:
+            boats += k
+            hand[col] += k
+            if col == 4:
+                gold += 1
+    if a == 10:
+        boats += 1
+    ready(c, s, x, CX_TILES)
+    sc = 0.0
+    sc += pol.w[F_FLEET_BOATS] * <double>boats
+    sc += pol.w[F_FLEET_GOLD] * <double>gold
+    sc += pol.w[F_FLEET_EARLY] * ((11 - a) / 10.0)
+    if 2 <= a <= 9:
+        sc += pol.w[F_FLEET_ABILITY] * 1.0
+    sc += pol.w[F_FLEET_FIT] * hand_fit(c, x, hand, 1 if (a == 9 or a == 10) else 0)
+    return sc
 
 
 cdef inline double place_score(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, int a) noexcept nogil:
@@ -944,6 +977,8 @@ cdef int choose_action(const YCfg* c, const YState* s, const Policy* pol, uint64
             break
         if A_PLACE <= a < A_BUILD:
             sc = place_score(c, s, &x, pol, a)
+        elif s.stage == ST_FLEET:
+            sc = fleet_score(c, s, &x, pol, a)
         elif A_REMOVE <= a < A_PLACE:
             sc = remove_score(c, s, &x, pol, a)
         elif a >= A_SACRED and quick_zero(c, s, &x, a):
