@@ -737,6 +737,35 @@ cdef inline double fleet_score(const YCfg* c, const YState* s, Ctx* x, const Pol
     return sc
 
 
+cdef inline double trade_score(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, int a) noexcept nogil:
+    """w . F of TAKE, BUY or SELL ``a`` without the call: action_features' branch for them, summed
+    in feature order (fleet_boats, fleet_gold for TAKE; coins for BUY, SELL; hand_boats; trade_fit)."""
+    cdef int col = (a - A_TAKE) % 5, k
+    cdef int hand[NCOL]
+    cdef double sc, v
+    for k in range(NCOL):
+        hand[k] = s.hand[k]
+    ready(c, s, x, CX_TILES)
+    if not x.hand_fit_done:
+        x.hand_fit_now = hand_fit(c, x, hand, x.allow)
+        x.hand_fit_done = True
+    v = x.hand_fit_now
+    hand[col] += -1 if a >= A_SELL else 1
+    sc = 0.0
+    if a < A_BUY:
+        sc += pol.w[F_FLEET_BOATS] * 1.0
+        sc += pol.w[F_FLEET_GOLD] * (1.0 if col == 4 else 0.0)
+        sc += pol.w[F_HAND_BOATS] * boat_weight(col)
+    elif a < A_SELL:
+        sc += pol.w[F_COINS] * <double>(-buy_price(c, col))
+        sc += pol.w[F_HAND_BOATS] * boat_weight(col)
+    else:
+        sc += pol.w[F_COINS] * <double>sell_price(c, s, col, me(s))
+        sc += pol.w[F_HAND_BOATS] * (-boat_weight(col))
+    sc += pol.w[F_TRADE_FIT] * (hand_fit(c, x, hand, x.allow) - v)
+    return sc
+
+
 cdef inline double place_score(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, int a) noexcept nogil:
     """w . F of PLACE ``a`` without the call: action_features' PLACE branch, summed in feature order."""
     cdef int sp = (a - A_PLACE) // 5, col = (a - A_PLACE) % 5, i
@@ -981,6 +1010,13 @@ cdef int choose_action(const YCfg* c, const YState* s, const Policy* pol, uint64
             sc = fleet_score(c, s, &x, pol, a)
         elif A_REMOVE <= a < A_PLACE:
             sc = remove_score(c, s, &x, pol, a)
+        elif A_TAKE <= a < A_KEEP:
+            sc = trade_score(c, s, &x, pol, a)
+        elif A_SACRED <= a < A_KACHIKO and s.stage == ST_AFTER:
+            # fleet 5 after building (action_features: deny only)
+            ready(c, s, &x, CX_BASE)
+            sc = 0.0
+            sc += pol.w[F_DENY] * (fit_of(c, s, &x, a - A_SACRED, NOCOL, NOCOL) / 5.0)
         elif a >= A_SACRED and quick_zero(c, s, &x, a):
             sc = 0.0
         elif (A_ARRANGE < a < A_RAIJIN and pol.temperature <= 0.0
