@@ -128,6 +128,7 @@ ctypedef struct Ctx:
     int8_t sflag[MAXSEA]          # per sea space: 1 marked, 2 in gset
     u128 gset                     # spaces whose boat, recoloured, lets a candidate island beat best_now
     uint64_t gm[MAXSEA][NCOL]     # for those: the islands that improve, by the new colour
+    u128 gcol[NCOL]               # the spaces r of gset with gm[r][b] != 0, by the new colour b
     uint64_t adjwo[MAXSEA]        # for a marked space: the islands next to the other marked boats (best_swap)
 
 
@@ -286,6 +287,8 @@ cdef void ctx_swap(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
             x.col_at[ctz128(m)] = col
             m &= m - 1
     x.gset = 0
+    for b in range(NCOL):
+        x.gcol[b] = 0
     if x.max_pp <= x.best_now:
         return
     im = cand
@@ -307,6 +310,8 @@ cdef void ctx_swap(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
                 im &= im - 1
                 if bv_of(c, s, x, i, x.col_at[r], b) > x.best_now:
                     x.gm[r][b] |= (<uint64_t>1) << i
+            if x.gm[r][b]:
+                x.gcol[b] |= bit128(r)
             g |= x.gm[r][b]
         if g:
             x.gset |= bit128(r)
@@ -863,9 +868,10 @@ cdef inline double moved_mark_score(const YCfg* c, const YState* s, Ctx* x, cons
 cdef int best_swap(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, double best, int arg) noexcept nogil:
     """The first best action of a greedy seat given the best before fleet 8's swaps (stage post):
     the swaps SWAPBOATS sp t, sp < t both occupied, in list order. While best < 0 every swap is
-    scored; then only those with a flagged space (marked, or recolouring helps), the others are 0.
-    A swap moving a mark is scored by moved_mark_score."""
-    cdef u128 occ = s.occ, rest, cand, flagged = (x.marked | x.gset) & s.occ, m, m2
+    scored; then only those with a flagged space (marked, or recolouring helps), the others are 0:
+    a space sp with no flag, of colour b, with a marked space or one of gcol[b] (with t of gset,
+    unmarked, swap_is_zero tests gm[t][b]). A swap moving a mark is scored by moved_mark_score."""
+    cdef u128 occ = s.occ, rest, cand, m, m2
     cdef int sp, t, a, fs, ft
     cdef double sc
     cdef uint64_t adj
@@ -886,7 +892,7 @@ cdef int best_swap(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, do
         rest &= rest - 1
         cand = rest
         if best >= 0.0 and not (x.sflag[sp] & 3):
-            cand &= flagged
+            cand &= x.marked | x.gcol[x.col_at[sp]]
         while cand:
             t = ctz128(cand)
             cand &= cand - 1
