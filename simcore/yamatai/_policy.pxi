@@ -79,6 +79,36 @@ cdef void load_policy(Policy* pol, obj) except *:
     pol.epsilon = vec[NF + 1]
 
 
+# boats a hand or an island lacks for each visible tile, two tiles at a time with SSE2: per byte
+# max(0, need - have) (saturating subtract), then the sum of each tile's 8 bytes (psadbw). need
+# holds one tile per 64-bit word (one byte per colour, <= 4), with a zero word after the last
+# when the count is odd; have < 128 per byte. Same values as boats_missing.
+cdef extern from *:
+    """
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    static inline void yam_missing(const uint64_t* need, int nt, uint64_t have, uint8_t* out) {
+        __m128i h = _mm_set1_epi64x((long long)have), z = _mm_setzero_si128();
+        for (int k = 0; k < nt; k += 2) {
+            __m128i d = _mm_subs_epu8(_mm_loadu_si128((const __m128i*)(need + k)), h);
+            __m128i sm = _mm_sad_epu8(d, z);
+            out[k] = (uint8_t)_mm_cvtsi128_si32(sm);
+            out[k + 1] = (uint8_t)_mm_extract_epi16(sm, 4);
+        }
+    }
+    #else
+    static inline void yam_missing(const uint64_t* need, int nt, uint64_t have, uint8_t* out) {
+        for (int k = 0; k < nt; k++) {
+            uint64_t d = (need[k] | 0x8080808080ULL) - have, sel = d & 0x8080808080ULL;
+            d &= sel - (sel >> 7);
+            out[k] = (uint8_t)(((d * 0x0101010101ULL) >> 32) & 0xFF);
+        }
+    }
+    #endif
+    """
+    void yam_missing(const uint64_t* need, int nt, uint64_t have, uint8_t* out) noexcept nogil
+
+
 cdef inline double boat_weight(int col) noexcept nogil:
     return 2.0 if col == 4 else 1.0
 
@@ -103,7 +133,7 @@ ctypedef struct Ctx:
     uint32_t tiles                # tiles p may build: row + own earlier reservations (pieces checked)
     int max_pp                    # the best PP among them
     int nt                        # the same tiles as a list, ascending: their need, PP and fit row
-    uint64_t t_need[MAXTILES]
+    uint64_t t_need[MAXTILES + 1]  # (a zero word after the last: yam_missing reads pairs)
     int t_pp[MAXTILES]
     const double* t_fit[MAXTILES]
     uint64_t empty                # empty islands (no token, building or sacred site)
@@ -162,6 +192,7 @@ cdef void ctx_tiles(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
         x.nt += 1
         if c.tile_pp[t] > x.max_pp:
             x.max_pp = c.tile_pp[t]
+    x.t_need[x.nt] = 0
     x.hand_fit_done = False
 
 
@@ -201,13 +232,15 @@ cdef void island_memo(const YCfg* c, const YState* s, Ctx* x, int i, int rem, in
     cdef int k, missing, bvv = 0, allow = x.allow
     cdef uint64_t hp
     cdef double best = 0.0, v
+    cdef uint8_t miss[MAXTILES + 1]
     hp = have_of(c, s, x, i)
     if rem < NOCOL:
         hp -= (<uint64_t>1) << (8 * rem)
     if add < NOCOL:
         hp += (<uint64_t>1) << (8 * add)
+    yam_missing(x.t_need, x.nt, hp, miss)
     for k in range(x.nt):
-        missing = boats_missing(x.t_need[k], hp)
+        missing = miss[k]
         v = x.t_fit[k][missing]             # = tile_pp / (1.0 + missing)
         if v > best:
             best = v
@@ -405,11 +438,13 @@ cdef double hand_fit(const YCfg* c, Ctx* x, const int* hand, int discount) noexc
     cdef int h[NCOL]
     cdef uint64_t hp
     cdef double best = 0.0, v
+    cdef uint8_t miss[MAXTILES + 1]
     for col in range(NCOL):
         h[col] = hand[col] if hand[col] < 100 else 100
     hp = pack_boats(h)
+    yam_missing(x.t_need, x.nt, hp, miss)
     for k in range(x.nt):
-        missing = boats_missing(x.t_need[k], hp) - discount
+        missing = miss[k] - discount
         if missing < 0:
             missing = 0
         v = x.t_fit[k][missing]             # = tile_pp / (1.0 + missing)
