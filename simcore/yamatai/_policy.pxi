@@ -745,8 +745,15 @@ cdef inline bint quick_zero(const YCfg* c, const YState* s, Ctx* x, int a) noexc
         i = (a - A_SWAPTOK) >> 6
         j = (a - A_SWAPTOK) & 63
         return not (((x.adj >> i) ^ (x.adj >> j)) & 1)
-    if a < A_SWAPBOATS:
-        return False
+    if a < A_SWAPBOATS:                                     # SLIDE sp t
+        # an unmarked boat: the marks stay (no token change) and only an island next to t but not
+        # to sp gains a boat; the others keep or lose boats, so none beats the best build now
+        ready(c, s, x, CX_ABILITY)
+        i = (a - A_SLIDE) >> 7
+        j = (a - A_SLIDE) & 127
+        if has128(x.marked, i):
+            return False
+        return x.max_pp <= x.best_now or (c.sea_island[j] & ~c.sea_island[i] & x.hope & x.adj) == 0
     return swap_is_zero(c, s, x, a)
 
 
