@@ -217,7 +217,16 @@ cdef int builds(const YCfg* c, const YState* s, int32_t* out) noexcept nogil:
 cdef void do_build(const YCfg* c, YState* s, int t, int i) noexcept nogil:
     cdef int p = me(s), k, j, o, prestige_nbrs = 0, mountain, n
     cdef int coins0 = s.coins[p], pp0 = s.pp[p]
+    cdef int h[NCOL]
     cdef uint64_t m, mine, g, seen
+    if s.fleet == 9:
+        # fleet 9's ability is passive (a build may lack one of the tile's boats): the fleet pick's
+        # event records it as used when this build lacks one, i.e. was possible only with it; a
+        # build the island's boats allow anyway does not use it (as in reference.py)
+        for k in range(NCOL):
+            h[k] = popcount128(c.island_sea[i] & s.boat[k])
+        if boats_missing(c.tile_need[t], pack_boats(h)) > 0:
+            s.ev_fleet[2] = 1
     o = ananda_toll(c, s, i, p)
     if o >= 0:
         s.coins[p] -= 2
