@@ -796,6 +796,7 @@ cdef void apply_action(const YCfg* c, YState* s, int a) noexcept nogil:
     """Apply a legal action of the current decision (no check)."""
     cdef int st = s.stage, p = me(s), col, k, i, sp, slot, spec, coins, iz, t, gained = 0
     if st == ST_FLEET:
+        i = 0           # a legal fleet is on the track, so the loop stops at it
         for i in range(s.n_track):
             if s.track[i] == a:
                 break
@@ -927,13 +928,11 @@ cdef void apply_action(const YCfg* c, YState* s, int a) noexcept nogil:
         return
 
 
-cdef int advance(const YCfg* c, YState* s, int32_t* buf) noexcept nogil:
-    """Apply forced steps; return the number of legal actions now in buf (0 = game over)."""
-    return advance_cut(c, s, buf, NULL)
-
-
 cdef int advance_cut(const YCfg* c, YState* s, int32_t* buf, const bint* cut) noexcept nogil:
-    """advance; ``cut`` (NULL or one flag per seat) asks legal_actions_cut for the seats flagged."""
+    """Apply forced steps; return the number of legal actions now in buf (0 = game over).
+
+    ``cut`` (NULL or one flag per seat) asks legal_actions_cut for the seats flagged.
+    """
     cdef int n
     while s.stage != ST_OVER:
         n = legal_actions_cut(c, s, buf, cut != NULL and cut[me(s)])
