@@ -278,7 +278,7 @@ cdef void ctx_ability(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
     while m:
         i = __builtin_ctzll(m)
         m &= m - 1
-        if ananda_toll(c, s, i, p) >= 0 and s.coins[p] < 2:
+        if s.coins[p] < 2 and ananda_toll(c, s, i, p) >= 0:
             continue
         x.okisl |= (<uint64_t>1) << i
     x.best_now = 0
@@ -841,9 +841,11 @@ cdef inline double remove_score(const YCfg* c, const YState* s, Ctx* x, const Po
     cdef double v = 0.0, sc
     if not (s.stage == ST_AFTER or (s.stage == ST_REMOVE and s.return_stage == ST_AFTER)):
         return 0.0
-    cs = boat_at(s, sp)
     ready(c, s, x, CX_BASE)
     isl = c.sea_island[sp] & x.empty
+    if isl == 0:
+        return 0.0
+    cs = boat_at(s, sp)
     while isl:
         i = __builtin_ctzll(isl)
         isl &= isl - 1

@@ -192,7 +192,7 @@ cdef int builds(const YCfg* c, const YState* s, int32_t* out) noexcept nogil:
         i = __builtin_ctzll(im)
         im &= im - 1
         if island_empty(s, i):
-            if ananda_toll(c, s, i, p) >= 0 and s.coins[p] < 2:
+            if s.coins[p] < 2 and ananda_toll(c, s, i, p) >= 0:
                 continue
             cand |= (<uint64_t>1) << i
             for col in range(NCOL):
