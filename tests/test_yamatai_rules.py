@@ -446,6 +446,57 @@ def test_fleet9_build_with_one_boat_missing():
     assert build(S06, 15) in load(turn(d, stage="post", fleet=9, marked=[25])).legal_actions()
 
 
+
+def _fleet9_pick(d, a):
+    """Play ``a`` in stage post with fleet 9 (the boat on s25 placed this turn; None: nothing to
+    play, the forced steps end the turn), pass to the end of the turn and return the turn's fleet
+    pick event."""
+    n = len(d["events"]["fleets"])
+    st = load(turn(d, stage="post", fleet=9, marked=[25]))
+    if a is not None:
+        st.apply(a)
+    for _ in range(5):
+        if len(st.to_dict()["events"]["fleets"]) > n:
+            break
+        assert R.PASS in st.legal_actions()
+        st.apply(R.PASS)
+    ev = st.to_dict()["events"]["fleets"]
+    assert len(ev) == n + 1 and ev[n]["fleet"] == 9
+    return ev[n]
+
+
+def test_fleet9_ability_used_only_by_a_build_that_lacks_a_boat():
+    # S06 needs B B W. With B B next to I15 the build lacks the W: the discount is used
+    d = boats(base(), s25=B, s26=B)
+    d["row"][0] = S06
+    assert _fleet9_pick(d, build(S06, 15))["ability_used"] is True
+    # with the W there too the build needs no discount: not used
+    d = boats(base(), s25=B, s26=B, s36=W)
+    d["row"][0] = S06
+    assert _fleet9_pick(d, build(S06, 15))["ability_used"] is False
+    # no build at all: not used
+    d = boats(base(), s25=B, s26=B)
+    d["row"][0] = S06
+    st = load(turn(dict(d), stage="post", fleet=9, marked=[25]))
+    assert R.PASS not in st.legal_actions()             # a build is possible: step 3b is mandatory
+    d["row"] = [-1] * 5                                 # nothing to build: the turn passes
+    assert _fleet9_pick(d, None)["ability_used"] is False
+
+
+def test_fleet9_ability_used_in_play_batch_events_has_a_build():
+    """play_batch: a fleet 9 pick marked used always has a building of that seat in that round."""
+    import numpy as np
+    import strategies
+    pol = strategies.resolve("yamatai", "balanced").as_policy()
+    for players in (2, 4):
+        res = yamatai.play_batch(players, np.arange(60, dtype=np.uint64), [pol] * players, events=True)
+        ev = res["events"]
+        rows = list(zip(*(ev[k].tolist() for k in ("game", "kind", "round", "seat", "a", "c"))))
+        builds = {(g, r, p) for g, k, r, p, _, _ in rows if k == 1}
+        used = [(g, r, p) for g, k, r, p, a, c in rows if k == 0 and a == 9 and c]
+        assert used and all(u in builds for u in used)
+        assert all(c in (0, 1) for g, k, r, p, a, c in rows if k == 0)
+
 def test_fleet10_extra_boat_is_optional():
     d = base()
     d["track"] = [10, 1, 2, 3, 4, 5, 6, 7, 8, 9]

@@ -79,6 +79,36 @@ cdef void load_policy(Policy* pol, obj) except *:
     pol.epsilon = vec[NF + 1]
 
 
+# boats a hand or an island lacks for each visible tile, two tiles at a time with SSE2: per byte
+# max(0, need - have) (saturating subtract), then the sum of each tile's 8 bytes (psadbw). need
+# holds one tile per 64-bit word (one byte per colour, <= 4), with a zero word after the last
+# when the count is odd; have < 128 per byte. Same values as boats_missing.
+cdef extern from *:
+    """
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    static inline void yam_missing(const uint64_t* need, int nt, uint64_t have, uint8_t* out) {
+        __m128i h = _mm_set1_epi64x((long long)have), z = _mm_setzero_si128();
+        for (int k = 0; k < nt; k += 2) {
+            __m128i d = _mm_subs_epu8(_mm_loadu_si128((const __m128i*)(need + k)), h);
+            __m128i sm = _mm_sad_epu8(d, z);
+            out[k] = (uint8_t)_mm_cvtsi128_si32(sm);
+            out[k + 1] = (uint8_t)_mm_extract_epi16(sm, 4);
+        }
+    }
+    #else
+    static inline void yam_missing(const uint64_t* need, int nt, uint64_t have, uint8_t* out) {
+        for (int k = 0; k < nt; k++) {
+            uint64_t d = (need[k] | 0x8080808080ULL) - have, sel = d & 0x8080808080ULL;
+            d &= sel - (sel >> 7);
+            out[k] = (uint8_t)(((d * 0x0101010101ULL) >> 32) & 0xFF);
+        }
+    }
+    #endif
+    """
+    void yam_missing(const uint64_t* need, int nt, uint64_t have, uint8_t* out) noexcept nogil
+
+
 cdef inline double boat_weight(int col) noexcept nogil:
     return 2.0 if col == 4 else 1.0
 
@@ -91,9 +121,10 @@ cdef inline double boat_weight(int col) noexcept nogil:
 
 cdef enum:
     NOCOL = 5
-    CX_BASE = 1
-    CX_ABILITY = 3                # includes CX_BASE
-    CX_SWAP = 7                   # includes CX_ABILITY
+    CX_TILES = 8                  # p, allow, tiles, max_pp (all hand_fit needs)
+    CX_BASE = 9                   # includes CX_TILES
+    CX_ABILITY = 11               # includes CX_BASE
+    CX_SWAP = 15                  # includes CX_ABILITY
 
 ctypedef struct Ctx:
     int ready                     # CX_* bits filled
@@ -101,6 +132,10 @@ ctypedef struct Ctx:
     int allow                     # boats a build may lack (1 with fleet 9)
     uint32_t tiles                # tiles p may build: row + own earlier reservations (pieces checked)
     int max_pp                    # the best PP among them
+    int nt                        # the same tiles as a list, ascending: their need, PP and fit row
+    uint64_t t_need[MAXTILES + 1]  # (a zero word after the last: yam_missing reads pairs)
+    int t_pp[MAXTILES]
+    const double* t_fit[MAXTILES]
     uint64_t empty                # empty islands (no token, building or sacred site)
     uint64_t have_done
     uint64_t have[MAXISL]         # boats next to each island, one byte per colour
@@ -123,6 +158,8 @@ ctypedef struct Ctx:
     int8_t sflag[MAXSEA]          # per sea space: 1 marked, 2 in gset
     u128 gset                     # spaces whose boat, recoloured, lets a candidate island beat best_now
     uint64_t gm[MAXSEA][NCOL]     # for those: the islands that improve, by the new colour
+    u128 gcol[NCOL]               # the spaces r of gset with gm[r][b] != 0, by the new colour b
+    uint64_t adjwo[MAXSEA]        # for a marked space: the islands next to the other marked boats (best_swap)
 
 
 cdef inline uint64_t sign_bits(uint64_t w) noexcept nogil:
@@ -130,11 +167,10 @@ cdef inline uint64_t sign_bits(uint64_t w) noexcept nogil:
     return ((w & <uint64_t>0x8080808080808080) * <uint64_t>0x0002040810204081) >> 56
 
 
-cdef void ctx_base(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
-    cdef int p = me(s), k, t, i
+cdef void ctx_tiles(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
+    cdef int p = me(s), k, t
     cdef uint32_t m
-    cdef uint64_t wt, wb, empty, notok
-    x.ready |= 1
+    x.ready |= 8
     x.p = p
     x.allow = 1 if s.fleet == 9 else 0
     m = s.reserved[p] & ~s.reserved_now
@@ -143,14 +179,27 @@ cdef void ctx_base(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
             m |= (<uint32_t>1) << s.row[k]
     x.tiles = 0
     x.max_pp = 0
+    x.nt = 0
     while m:
         t = __builtin_ctz(m)
         m &= m - 1
         if c.tile_kind[t] == 0 and s.pieces[p] == 0:
             continue
         x.tiles |= (<uint32_t>1) << t
+        x.t_need[x.nt] = c.tile_need[t]
+        x.t_pp[x.nt] = c.tile_pp[t]
+        x.t_fit[x.nt] = &c.tile_fit[t][0]
+        x.nt += 1
         if c.tile_pp[t] > x.max_pp:
             x.max_pp = c.tile_pp[t]
+    x.t_need[x.nt] = 0
+    x.hand_fit_done = False
+
+
+cdef void ctx_base(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
+    cdef int i
+    cdef uint64_t wt, wb, empty, notok
+    x.ready |= 1
     # empty islands and islands holding a token, 8 islands a word: no token and no building are the
     # int8 values -1, i.e. the sign bits (the arrays are MAXISL long, zero past n_islands)
     empty = 0
@@ -163,7 +212,6 @@ cdef void ctx_base(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
     x.tok = ~notok & c.all_isl
     x.empty = empty & ~s.sacred & c.all_isl
     x.have_done = 0
-    x.hand_fit_done = False
     memset(x.memo_done, 0, sizeof(x.memo_done))
 
 
@@ -181,25 +229,23 @@ cdef inline uint64_t have_of(const YCfg* c, const YState* s, Ctx* x, int i) noex
 
 cdef void island_memo(const YCfg* c, const YState* s, Ctx* x, int i, int rem, int add) noexcept nogil:
     """Fill fit and bv of island i with its boats minus ``rem`` plus ``add`` (NOCOL: none)."""
-    cdef int col, t, missing, bvv = 0
-    cdef int h[NCOL]
-    cdef uint32_t m = x.tiles
+    cdef int k, missing, bvv = 0, allow = x.allow
     cdef uint64_t hp
     cdef double best = 0.0, v
+    cdef uint8_t miss[MAXTILES + 1]
     hp = have_of(c, s, x, i)
     if rem < NOCOL:
         hp -= (<uint64_t>1) << (8 * rem)
     if add < NOCOL:
         hp += (<uint64_t>1) << (8 * add)
-    while m:
-        t = __builtin_ctz(m)
-        m &= m - 1
-        missing = boats_missing(c.tile_need[t], hp)
-        v = c.tile_fit[t][missing]          # = tile_pp / (1.0 + missing)
+    yam_missing(x.t_need, x.nt, hp, miss)
+    for k in range(x.nt):
+        missing = miss[k]
+        v = x.t_fit[k][missing]             # = tile_pp / (1.0 + missing)
         if v > best:
             best = v
-        if missing <= x.allow and c.tile_pp[t] > bvv:
-            bvv = c.tile_pp[t]
+        if missing <= allow and x.t_pp[k] > bvv:
+            bvv = x.t_pp[k]
     x.fit[rem][add][i] = best
     x.bv[rem][add][i] = bvv
     x.memo_done[rem][add] |= (<uint64_t>1) << i
@@ -220,7 +266,6 @@ cdef inline int bv_of(const YCfg* c, const YState* s, Ctx* x, int i, int rem, in
 cdef void ctx_ability(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
     cdef int i, t, p = x.p
     cdef uint64_t m
-    cdef uint32_t tm
     x.ready |= 2
     x.marked = s.marked
     x.nmarked = popcount128(s.marked)
@@ -233,7 +278,7 @@ cdef void ctx_ability(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
     while m:
         i = __builtin_ctzll(m)
         m &= m - 1
-        if ananda_toll(c, s, i, p) >= 0 and s.coins[p] < 2:
+        if s.coins[p] < 2 and ananda_toll(c, s, i, p) >= 0:
             continue
         x.okisl |= (<uint64_t>1) << i
     x.best_now = 0
@@ -252,11 +297,8 @@ cdef void ctx_ability(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
         while m:
             i = __builtin_ctzll(m)
             m &= m - 1
-            tm = x.tiles
-            while tm:
-                t = __builtin_ctz(tm)
-                tm &= tm - 1
-                if c.tile_pp[t] > x.best_now and boats_missing(c.tile_need[t], have_of(c, s, x, i)) <= x.allow + 1:
+            for t in range(x.nt):
+                if x.t_pp[t] > x.best_now and boats_missing(x.t_need[t], have_of(c, s, x, i)) <= x.allow + 1:
                     x.hope |= (<uint64_t>1) << i
                     break
 
@@ -278,6 +320,8 @@ cdef void ctx_swap(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
             x.col_at[ctz128(m)] = col
             m &= m - 1
     x.gset = 0
+    for b in range(NCOL):
+        x.gcol[b] = 0
     if x.max_pp <= x.best_now:
         return
     im = cand
@@ -299,6 +343,8 @@ cdef void ctx_swap(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
                 im &= im - 1
                 if bv_of(c, s, x, i, x.col_at[r], b) > x.best_now:
                     x.gm[r][b] |= (<uint64_t>1) << i
+            if x.gm[r][b]:
+                x.gcol[b] |= bit128(r)
             g |= x.gm[r][b]
         if g:
             x.gset |= bit128(r)
@@ -306,7 +352,9 @@ cdef void ctx_swap(const YCfg* c, const YState* s, Ctx* x) noexcept nogil:
 
 
 cdef void ctx_fill(const YCfg* c, const YState* s, Ctx* x, int what) noexcept nogil:
-    if not (x.ready & 1):
+    if not (x.ready & 8):
+        ctx_tiles(c, s, x)
+    if (what & 1) and not (x.ready & 1):
         ctx_base(c, s, x)
     if (what & 2) and not (x.ready & 2):
         ctx_ability(c, s, x)
@@ -386,21 +434,20 @@ cdef uint32_t boat_change(const YCfg* c, const YState* s, Ctx* x, int s1, int ol
 
 cdef double hand_fit(const YCfg* c, Ctx* x, const int* hand, int discount) noexcept nogil:
     """Best visible tile PP / (1 + boats the hand lacks for it, less ``discount``), / 5."""
-    cdef uint32_t m = x.tiles
-    cdef int t, missing, col
+    cdef int k, missing, col
     cdef int h[NCOL]
     cdef uint64_t hp
     cdef double best = 0.0, v
+    cdef uint8_t miss[MAXTILES + 1]
     for col in range(NCOL):
         h[col] = hand[col] if hand[col] < 100 else 100
     hp = pack_boats(h)
-    while m:
-        t = __builtin_ctz(m)
-        m &= m - 1
-        missing = boats_missing(c.tile_need[t], hp) - discount
+    yam_missing(x.t_need, x.nt, hp, miss)
+    for k in range(x.nt):
+        missing = miss[k] - discount
         if missing < 0:
             missing = 0
-        v = c.tile_fit[t][missing]          # = tile_pp / (1.0 + missing)
+        v = x.t_fit[k][missing]             # = tile_pp / (1.0 + missing)
         if v > best:
             best = v
     return best / 5.0
@@ -513,7 +560,7 @@ cdef uint32_t action_features(const YCfg* c, const YState* s, Ctx* x, int a, dou
         elif a >= 2:
             F[F_FLEET_ABILITY] = 1.0
             mask |= (<uint32_t>1) << F_FLEET_ABILITY
-        ready(c, s, x, CX_BASE)
+        ready(c, s, x, CX_TILES)
         F[F_FLEET_FIT] = hand_fit(c, x, hand, 1 if (a == 9 or a == 10) else 0)
         return mask
     if A_TAKE <= a < A_SELL + 5:
@@ -521,7 +568,7 @@ cdef uint32_t action_features(const YCfg* c, const YState* s, Ctx* x, int a, dou
         col = (a - A_TAKE) % 5
         for k in range(NCOL):
             hand[k] = s.hand[k]
-        ready(c, s, x, CX_BASE)
+        ready(c, s, x, CX_TILES)
         if not x.hand_fit_done:
             x.hand_fit_now = hand_fit(c, x, hand, x.allow)
             x.hand_fit_done = True
@@ -698,9 +745,72 @@ cdef inline bint quick_zero(const YCfg* c, const YState* s, Ctx* x, int a) noexc
         i = (a - A_SWAPTOK) >> 6
         j = (a - A_SWAPTOK) & 63
         return not (((x.adj >> i) ^ (x.adj >> j)) & 1)
-    if a < A_SWAPBOATS:
-        return False
+    if a < A_SWAPBOATS:                                     # SLIDE sp t
+        # an unmarked boat: the marks stay (no token change) and only an island next to t but not
+        # to sp gains a boat; the others keep or lose boats, so none beats the best build now
+        ready(c, s, x, CX_ABILITY)
+        i = (a - A_SLIDE) >> 7
+        j = (a - A_SLIDE) & 127
+        if has128(x.marked, i):
+            return False
+        return x.max_pp <= x.best_now or (c.sea_island[j] & ~c.sea_island[i] & x.hope & x.adj) == 0
     return swap_is_zero(c, s, x, a)
+
+
+cdef inline double fleet_score(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, int a) noexcept nogil:
+    """w . F of FLEET ``a`` without the call: action_features' ST_FLEET branch, summed in feature
+    order (fleet_boats, fleet_gold and fleet_early always; fleet_ability for fleets 2-9; fleet_fit)."""
+    cdef int col, k, boats = 0, gold = 0
+    cdef int hand[NCOL]
+    cdef double sc
+    for col in range(NCOL):
+        hand[col] = s.hand[col]
+        k = c.fleet_boats[a][col]
+        if k and s.supply[col] >= k:
+            boats += k
+            hand[col] += k
+            if col == 4:
+                gold += 1
+    if a == 10:
+        boats += 1
+    ready(c, s, x, CX_TILES)
+    sc = 0.0
+    sc += pol.w[F_FLEET_BOATS] * <double>boats
+    sc += pol.w[F_FLEET_GOLD] * <double>gold
+    sc += pol.w[F_FLEET_EARLY] * ((11 - a) / 10.0)
+    if 2 <= a <= 9:
+        sc += pol.w[F_FLEET_ABILITY] * 1.0
+    sc += pol.w[F_FLEET_FIT] * hand_fit(c, x, hand, 1 if (a == 9 or a == 10) else 0)
+    return sc
+
+
+cdef inline double trade_score(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, int a) noexcept nogil:
+    """w . F of TAKE, BUY or SELL ``a`` without the call: action_features' branch for them, summed
+    in feature order (fleet_boats, fleet_gold for TAKE; coins for BUY, SELL; hand_boats; trade_fit)."""
+    cdef int col = (a - A_TAKE) % 5, k
+    cdef int hand[NCOL]
+    cdef double sc, v
+    for k in range(NCOL):
+        hand[k] = s.hand[k]
+    ready(c, s, x, CX_TILES)
+    if not x.hand_fit_done:
+        x.hand_fit_now = hand_fit(c, x, hand, x.allow)
+        x.hand_fit_done = True
+    v = x.hand_fit_now
+    hand[col] += -1 if a >= A_SELL else 1
+    sc = 0.0
+    if a < A_BUY:
+        sc += pol.w[F_FLEET_BOATS] * 1.0
+        sc += pol.w[F_FLEET_GOLD] * (1.0 if col == 4 else 0.0)
+        sc += pol.w[F_HAND_BOATS] * boat_weight(col)
+    elif a < A_SELL:
+        sc += pol.w[F_COINS] * <double>(-buy_price(c, col))
+        sc += pol.w[F_HAND_BOATS] * boat_weight(col)
+    else:
+        sc += pol.w[F_COINS] * <double>sell_price(c, s, col, me(s))
+        sc += pol.w[F_HAND_BOATS] * (-boat_weight(col))
+    sc += pol.w[F_TRADE_FIT] * (hand_fit(c, x, hand, x.allow) - v)
+    return sc
 
 
 cdef inline double place_score(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, int a) noexcept nogil:
@@ -731,9 +841,11 @@ cdef inline double remove_score(const YCfg* c, const YState* s, Ctx* x, const Po
     cdef double v = 0.0, sc
     if not (s.stage == ST_AFTER or (s.stage == ST_REMOVE and s.return_stage == ST_AFTER)):
         return 0.0
-    cs = boat_at(s, sp)
     ready(c, s, x, CX_BASE)
     isl = c.sea_island[sp] & x.empty
+    if isl == 0:
+        return 0.0
+    cs = boat_at(s, sp)
     while isl:
         i = __builtin_ctzll(isl)
         isl &= isl - 1
@@ -763,26 +875,78 @@ cdef inline double swap_score(const YCfg* c, const YState* s, Ctx* x, const Poli
     return sc
 
 
+cdef inline double moved_mark_score(const YCfg* c, const YState* s, Ctx* x, const Policy* pol,
+                                    int sp, int t, int mk) noexcept nogil:
+    """w . F of SWAPBOATS sp t (stage post) when exactly one of the two spaces, ``mk``, is marked:
+    boat_change for that case (the mark moves to the other space, the colours swap), the same terms
+    summed in feature order."""
+    cdef int cs = x.col_at[sp], ct = x.col_at[t], tokens, i, best = 0, v
+    cdef uint64_t adj, near1 = c.sea_island[sp], near2 = c.sea_island[t], chg
+    cdef double sc = 0.0
+    # the marks afterwards: the other marks and the unmarked space of the two
+    adj = x.adjwo[mk] | (near2 if mk == sp else near1)
+    tokens = __builtin_popcountll(x.tok & adj)
+    if tokens > x.nmarked:
+        tokens = x.nmarked
+    if x.max_pp > x.best_now:
+        chg = (near1 | near2) & x.hope & adj
+        while chg:
+            i = __builtin_ctzll(chg)
+            chg &= chg - 1
+            # an island next to both spaces, or a swap of equal colours, keeps its boats
+            if cs == ct or ((near1 >> i) & (near2 >> i) & 1):
+                v = bv_of(c, s, x, i, NOCOL, NOCOL)
+            elif (near1 >> i) & 1:
+                v = bv_of(c, s, x, i, cs, ct)
+            else:
+                v = bv_of(c, s, x, i, ct, cs)
+            if v > best:
+                best = v
+        if best > x.best_now:
+            sc += pol.w[F_ABILITY_BUILD] * best
+    if tokens > x.tokens_now:
+        sc += pol.w[F_ABILITY_TOKENS] * (tokens - x.tokens_now)
+    return sc
+
+
 cdef int best_swap(const YCfg* c, const YState* s, Ctx* x, const Policy* pol, double best, int arg) noexcept nogil:
     """The first best action of a greedy seat given the best before fleet 8's swaps (stage post):
     the swaps SWAPBOATS sp t, sp < t both occupied, in list order. While best < 0 every swap is
-    scored; then only those with a flagged space (marked, or recolouring helps), the others are 0."""
-    cdef u128 occ = s.occ, rest, cand, flagged = (x.marked | x.gset) & s.occ
-    cdef int sp, t, a
+    scored; then only those with a flagged space (marked, or recolouring helps), the others are 0:
+    a space sp with no flag, of colour b, with a marked space or one of gcol[b] (with t of gset,
+    unmarked, swap_is_zero tests gm[t][b]). A swap moving a mark is scored by moved_mark_score."""
+    cdef u128 occ = s.occ, rest, cand, m, m2
+    cdef int sp, t, a, fs, ft
     cdef double sc
+    cdef uint64_t adj
+    # for each marked space, the islands next to the other marked boats
+    m = x.marked
+    while m:
+        sp = ctz128(m)
+        m &= m - 1
+        adj = 0
+        m2 = x.marked & ~bit128(sp)
+        while m2:
+            adj |= c.sea_island[ctz128(m2)]
+            m2 &= m2 - 1
+        x.adjwo[sp] = adj
     rest = occ
     while rest:
         sp = ctz128(rest)
         rest &= rest - 1
         cand = rest
         if best >= 0.0 and not (x.sflag[sp] & 3):
-            cand &= flagged
+            cand &= x.marked | x.gcol[x.col_at[sp]]
         while cand:
             t = ctz128(cand)
             cand &= cand - 1
             a = A_SWAPBOATS + 128 * sp + t
-            if ((x.sflag[sp] | x.sflag[t]) & 3) == 0:
+            fs = x.sflag[sp]
+            ft = x.sflag[t]
+            if ((fs | ft) & 3) == 0:
                 sc = 0.0
+            elif (fs ^ ft) & 1:
+                sc = moved_mark_score(c, s, x, pol, sp, t, sp if fs & 1 else t)
             else:
                 sc = swap_score(c, s, x, pol, a)
             if sc > best:
@@ -892,8 +1056,17 @@ cdef int choose_action(const YCfg* c, const YState* s, const Policy* pol, uint64
             break
         if A_PLACE <= a < A_BUILD:
             sc = place_score(c, s, &x, pol, a)
+        elif s.stage == ST_FLEET:
+            sc = fleet_score(c, s, &x, pol, a)
         elif A_REMOVE <= a < A_PLACE:
             sc = remove_score(c, s, &x, pol, a)
+        elif A_TAKE <= a < A_KEEP:
+            sc = trade_score(c, s, &x, pol, a)
+        elif A_SACRED <= a < A_KACHIKO and s.stage == ST_AFTER:
+            # fleet 5 after building (action_features: deny only)
+            ready(c, s, &x, CX_BASE)
+            sc = 0.0
+            sc += pol.w[F_DENY] * (fit_of(c, s, &x, a - A_SACRED, NOCOL, NOCOL) / 5.0)
         elif a >= A_SACRED and quick_zero(c, s, &x, a):
             sc = 0.0
         elif (A_ARRANGE < a < A_RAIJIN and pol.temperature <= 0.0

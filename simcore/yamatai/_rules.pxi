@@ -192,7 +192,7 @@ cdef int builds(const YCfg* c, const YState* s, int32_t* out) noexcept nogil:
         i = __builtin_ctzll(im)
         im &= im - 1
         if island_empty(s, i):
-            if ananda_toll(c, s, i, p) >= 0 and s.coins[p] < 2:
+            if s.coins[p] < 2 and ananda_toll(c, s, i, p) >= 0:
                 continue
             cand |= (<uint64_t>1) << i
             for col in range(NCOL):
@@ -217,7 +217,16 @@ cdef int builds(const YCfg* c, const YState* s, int32_t* out) noexcept nogil:
 cdef void do_build(const YCfg* c, YState* s, int t, int i) noexcept nogil:
     cdef int p = me(s), k, j, o, prestige_nbrs = 0, mountain, n
     cdef int coins0 = s.coins[p], pp0 = s.pp[p]
+    cdef int h[NCOL]
     cdef uint64_t m, mine, g, seen
+    if s.fleet == 9:
+        # fleet 9's ability is passive (a build may lack one of the tile's boats): the fleet pick's
+        # event records it as used when this build lacks one, i.e. was possible only with it; a
+        # build the island's boats allow anyway does not use it (as in reference.py)
+        for k in range(NCOL):
+            h[k] = popcount128(c.island_sea[i] & s.boat[k])
+        if boats_missing(c.tile_need[t], pack_boats(h)) > 0:
+            s.ev_fleet[2] = 1
     o = ananda_toll(c, s, i, p)
     if o >= 0:
         s.coins[p] -= 2
@@ -787,6 +796,7 @@ cdef void apply_action(const YCfg* c, YState* s, int a) noexcept nogil:
     """Apply a legal action of the current decision (no check)."""
     cdef int st = s.stage, p = me(s), col, k, i, sp, slot, spec, coins, iz, t, gained = 0
     if st == ST_FLEET:
+        i = 0           # a legal fleet is on the track, so the loop stops at it
         for i in range(s.n_track):
             if s.track[i] == a:
                 break
@@ -918,13 +928,11 @@ cdef void apply_action(const YCfg* c, YState* s, int a) noexcept nogil:
         return
 
 
-cdef int advance(const YCfg* c, YState* s, int32_t* buf) noexcept nogil:
-    """Apply forced steps; return the number of legal actions now in buf (0 = game over)."""
-    return advance_cut(c, s, buf, NULL)
-
-
 cdef int advance_cut(const YCfg* c, YState* s, int32_t* buf, const bint* cut) noexcept nogil:
-    """advance; ``cut`` (NULL or one flag per seat) asks legal_actions_cut for the seats flagged."""
+    """Apply forced steps; return the number of legal actions now in buf (0 = game over).
+
+    ``cut`` (NULL or one flag per seat) asks legal_actions_cut for the seats flagged.
+    """
     cdef int n
     while s.stage != ST_OVER:
         n = legal_actions_cut(c, s, buf, cut != NULL and cut[me(s)])

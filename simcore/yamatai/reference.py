@@ -668,6 +668,16 @@ class RefState:
         b = self._b()
         tile = self.cfg.tiles[t]
         coins0, pp0 = self.coins[p], self.pp_tokens[p]
+        if self.fleet == 9:
+            # fleet 9's ability is passive (a build may lack one of the tile's boats): the fleet
+            # pick's event records it as used when this build lacks one, i.e. was possible only
+            # with it; a build the island's boats allow anyway does not use it
+            have = [0] * 5
+            for s in b.island_sea[i]:
+                if self.sea[s] >= 0:
+                    have[self.sea[s]] += 1
+            if sum(max(0, tile.boats[c] - have[c]) for c in range(5)) > 0:
+                self.ev_fleet[2] = 1
         o = self.ananda_toll(i)
         if o is not None:
             self.coins[p] -= 2
