@@ -497,6 +497,7 @@ def test_fleet9_ability_used_in_play_batch_events_has_a_build():
         assert used and all(u in builds for u in used)
         assert all(c in (0, 1) for g, k, r, p, a, c in rows if k == 0)
 
+
 def test_fleet10_extra_boat_is_optional():
     d = base()
     d["track"] = [10, 1, 2, 3, 4, 5, 6, 7, 8, 9]
@@ -510,6 +511,23 @@ def test_fleet10_extra_boat_is_optional():
     st.apply(10)
     st.apply(R.PASS)
     assert st.to_dict()["hand"] == [0, 1, 0, 1, 0]
+
+
+def test_fleet10_ability_used_is_the_extra_boat_taken():
+    for first, taken in ((R.TAKE + G, True), (R.PASS, False)):
+        d = base()
+        d["track"] = [10, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+        st = load(d)
+        st.apply(10)
+        st.apply(first)
+        for _ in range(12):                          # pass to the end of the turn: the pick is then logged
+            if st.to_dict()["events"]["fleets"]:
+                break
+            st.apply(R.PASS if R.PASS in st.legal_actions() else st.legal_actions()[0])
+        ev = st.to_dict()["events"]["fleets"]
+        assert len(ev) == 1 and ev[0]["fleet"] == 10
+        assert ev[0]["extra_boat"] is taken and ev[0]["ability_used"] is taken
+        assert ev[0]["boats"] == 2 + taken           # C W, plus the extra boat
 
 
 # ---------------------------------------------------------------- specialists

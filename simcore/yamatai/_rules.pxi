@@ -825,6 +825,7 @@ cdef void apply_action(const YCfg* c, YState* s, int a) noexcept nogil:
             s.supply[col] -= 1
             s.hand[col] += 1
             s.ev_fleet[1] += 1
+            s.ev_fleet[2] = 1       # fleet 10's ability is the optional extra boat: taking it is using it
             s.ev_fleet[3] = 1
         s.stage = ST_PRE
         return

@@ -477,6 +477,7 @@ class RefState:
                 self.supply[c] -= 1
                 self.hand[c] += 1
                 self.ev_fleet[1] += 1
+                self.ev_fleet[2] = 1    # fleet 10's ability is the optional extra boat: taking it is using it
                 self.ev_fleet[3] = 1
             self.stage = "pre"
             return
