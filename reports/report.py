@@ -559,8 +559,8 @@ def findings_section(sections) -> Section | None:
             paras.append(f"**{context or 'Strategies'}**: strongest {a['strategy']}, Elo {a['elo']:,.0f} "
                          f"[{a['elo_lo']:,.0f}, {a['elo_hi']:,.0f}] over {a['n_games']:,} games; next "
                          f"{b['strategy']}, {b['elo']:,.0f} [{b['elo_lo']:,.0f}, {b['elo_hi']:,.0f}]"
-                         + (" (the intervals do not overlap)." if sure else
-                            " (the intervals overlap: no clear order between the two)."))
+                         + (" (their 95% intervals do not overlap)." if sure else
+                            " (their 95% intervals overlap)."))
     if not paras:
         return None
     intro = ("Win shares count a k-way tie as 1/k; brackets are 95% confidence intervals; the sections "
