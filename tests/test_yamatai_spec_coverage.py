@@ -364,6 +364,13 @@ def _end_of_round(d, fleets):
     return d
 
 
+def _round_ended(load, d):
+    """``d`` at the last recruit step of a 3-pawn round (fleets 7, 1, 5 taken), loaded, and the round ended."""
+    st = load(_end_of_round(d, [7, 1, 5]))
+    st.apply(R.PASS)
+    return st
+
+
 # ------------------------------------------------------------------ §1, §3 set-up
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -1208,13 +1215,11 @@ def test_trigger_specialists(load):
     d = base()
     d["slots"][3] = -1
     d["spec_deck"] = []
-    st = load(_end_of_round(d, [7, 1, 5]))
-    st.apply(R.PASS)
+    st = _round_ended(load, d)
     assert st.is_over() and sorted(st.triggers) == ["specialists"]
     d = base()
     d["spec_deck"] = []                                   # an empty deck alone does not end the game
-    st = load(_end_of_round(d, [7, 1, 5]))
-    st.apply(R.PASS)
+    st = _round_ended(load, d)
     assert not st.is_over()
 
 
@@ -1222,23 +1227,20 @@ def test_trigger_buildings(load):
     d = base()
     d["row"][3] = -1
     d["deck"] = []
-    st = load(_end_of_round(d, [7, 1, 5]))
-    st.apply(R.PASS)
+    st = _round_ended(load, d)
     assert st.is_over() and sorted(st.triggers) == ["buildings"]
 
 
 def test_trigger_boats_counts_the_supply_only(load):
     d = base()
     d["supply"]["boats"][C] = 0
-    st = load(_end_of_round(d, [7, 1, 5]))
-    st.apply(R.PASS)
+    st = _round_ended(load, d)
     assert st.is_over() and sorted(st.triggers) == ["boats"]
     d = boats(base(), s40=C)
     d["supply"]["boats"][C] = 1                           # board, hands and ports do not count
     d["port"][1][C] = 5
     d["set_aside"][2] = 6
-    st = load(_end_of_round(d, [7, 1, 5]))
-    st.apply(R.PASS)
+    st = _round_ended(load, d)
     assert not st.is_over() and sorted(st.triggers) == []
 
 
@@ -1265,8 +1267,7 @@ def test_every_trigger_that_fired_is_recorded(load):
     d["supply"]["boats"][G] = 0
     d["pieces"][1] = 0
     d["triggers"] = ["last_building"]
-    st = load(_end_of_round(d, [7, 1, 5]))
-    st.apply(R.PASS)
+    st = _round_ended(load, d)
     assert st.is_over() and sorted(st.triggers) == ["boats", "buildings", "last_building", "specialists"]
 
 
@@ -1275,8 +1276,7 @@ def test_round_cap_is_60_rounds(load):
     for played, over in ((58, False), (59, True)):
         d = base()
         d["round"] = played
-        st = load(_end_of_round(d, [7, 1, 5]))
-        st.apply(R.PASS)
+        st = _round_ended(load, d)
         assert st.is_over() is over and sorted(st.triggers) == (["round_cap"] if over else [])
 
 
