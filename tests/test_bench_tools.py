@@ -48,3 +48,25 @@ def test_preset_strength_counts_both_seats_and_ties():
     mirror = presets_tool.strength("hellas", "balanced", 40, opponent=__import__("strategies").resolve(
         "hellas", "balanced").as_policy())
     assert 0.2 < mirror["share"] < 0.8            # against itself, seats alternated: near one half
+
+
+branches_tool = _load("branches")
+
+
+def test_branches_reads_cachegrind_counts_onto_cython_lines(tmp_path):
+    # a cachegrind file with lines of _engine.c and of another file, and the C
+    # source with Cython's markers: counts land on the .pxi lines they came from
+    cg = tmp_path / "cg.out"
+    cg.write_text("events: Ir Bc Bcm Bi Bim\nfl=/x/simcore/hellas/_engine.c\nfn=f\n3 10 2 1 0 0\n5 7 1 1 0 0\n"
+                  "fl=/usr/lib/libc.c\nfn=g\n3 100 9 9 0 0\nsummary: 117 12 11 0 0\n")
+    totals, per = branches_tool.parse(cg)
+    assert totals["Ir"] == 117 and totals["Bcm"] == 11
+    assert dict(per) == {3: {"Ir": 10, "Bc": 2, "Bcm": 1, "Bi": 0, "Bim": 0},
+                         5: {"Ir": 7, "Bc": 1, "Bcm": 1, "Bi": 0, "Bim": 0}}
+    csrc = tmp_path / "_engine.c"
+    csrc.write_text('/* "simcore/hellas/_policy.pxi":40\n * x\n */\nint a;\n/* "simcore/hellas/_rules.pxi":7\n */\n')
+    mp = branches_tool.source_lines(csrc)
+    assert mp[1] == mp[3] == ("simcore/hellas/_policy.pxi", 40)
+    assert mp[4] == ("simcore/hellas/_policy.pxi", 40) and mp[5] == ("simcore/hellas/_rules.pxi", 7)
+    with pytest.raises(SystemExit):
+        branches_tool.main(["hellas", "-n", "0"])

@@ -71,6 +71,32 @@ def test_settings_defaults_and_errors(tmp_path):
     assert st.to_dict()["config"]["board"] == str(board.resolve())
 
 
+
+def test_board_files_the_kernel_cannot_hold_are_refused(tmp_path):
+    # the kernel keeps neighbour lists of at most 8 fields, padded with field id 127,
+    # so a board may have at most 127 fields and 8 neighbours per field, none repeated
+    from simcore.hellas import config as hcfg, make_config
+    doc = json.loads((ref.DATA / "board_minotaur.json").read_text())
+
+    def refused(edit, match):
+        d = json.loads(json.dumps(doc))
+        edit(d["fields"])
+        path = tmp_path / "board.json"
+        path.write_text(json.dumps(d))
+        with pytest.raises(ValueError, match=match):
+            make_config(3, board=str(path))
+
+    assert hcfg.MAX_FIELDS == 127 and hcfg.MAX_NEIGHBOURS == 8
+    assert max(len(f["neighbors"]) for f in doc["fields"]) == 6
+    make_config(3, board=str(ref.DATA / "board_minotaur.json"))     # the shipped board is fine
+    refused(lambda fs: fs[0]["neighbors"].append(fs[0]["neighbors"][0]), "field 0 has a bad or repeated neighbour")
+    refused(lambda fs: fs[0].__setitem__("neighbors", list(range(1, 10))), "field 0 has 9 neighbours; the engine takes at most 8")
+
+    def many(fs):
+        for i in range(len(fs), 128):
+            fs.append({"id": i, "kind": "building", "coast": False, "neighbors": []})
+    refused(many, "128 fields; the engine takes 1 to 127")
+
 def test_setup_follows_the_chance_section():
     for seed in (0, 7, 12345):
         st = ref.RefState.new(players=4, seed=seed, start_player="random")

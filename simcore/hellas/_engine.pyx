@@ -53,9 +53,16 @@ cdef class CConfig:
         c.n_players = cfg.players
         c.n_fields = len(b.kind)
         qf, cq = [], []
+        if c.n_fields > NOFIELD:
+            raise ValueError(f"board has {c.n_fields} fields; the engine takes at most {NOFIELD}")
+        memset(c.nbl, NOFIELD, sizeof(c.nbl))
         for i in range(c.n_fields):
-            for j in b.neighbors[i]:
+            if len(b.neighbors[i]) > MAXNB:
+                raise ValueError(f"board field {i} has {len(b.neighbors[i])} neighbours; the engine takes at most {MAXNB}")
+            for k, j in enumerate(sorted(b.neighbors[i])):
                 c.nbr[i] |= bit128(j)
+                c.nbl[i][k] = j
+            c.max_nb = max(c.max_nb, len(b.neighbors[i]))
             if b.coast[i]:
                 c.coast |= bit128(i)
             if b.kind[i] == "building":

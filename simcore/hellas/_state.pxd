@@ -13,6 +13,8 @@ cdef enum:
     MAXQF = 32          # quarry fields
     MAXLEGAL = 256
     MAXREV = 8          # tiles logged per quarry action (more only when set-aside tiles do not count)
+    MAXNB = 8           # neighbours of one field
+    NOFIELD = 127       # no field: pads the neighbour lists (boards have at most 127 fields)
 
 # action numbers
 cdef enum:
@@ -62,6 +64,8 @@ ctypedef struct HCfg:
     int n_players
     int n_fields
     u128 nbr[MAXF]
+    uint8_t nbl[MAXF][MAXNB]     # the neighbours as a list, ascending, padded with NOFIELD
+    int max_nb                   # most neighbours of a field (loops over nbl[f][0..max_nb-1])
     int nbr_symmetric            # f next to g exactly when g next to f (the policy's field masks need it)
     u128 building
     u128 coast

@@ -18,7 +18,8 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 PLAYERS = (2, 3, 4)
 SCORE_CATEGORIES = ("city", "monuments", "temples", "rings", "marble")
 
-MAX_FIELDS = 128
+MAX_FIELDS = 127        # the kernel keeps field id 127 free as its "no field" (padding of neighbour lists)
+MAX_NEIGHBOURS = 8
 MAX_TEMPLES = 8
 MAX_SPACES = 16
 MAX_COLUMNS = 6
@@ -118,8 +119,10 @@ def load_board(spec):
             raise ValueError(f"{where}: field ids must be 0..{n - 1} in order (found {fid} at #{i})")
         if k not in ("building", "quarry", "temple"):
             raise ValueError(f"{where}: field {fid} has unknown kind '{k}' (building, quarry, temple)")
-        if any(not 0 <= x < n or x == fid for x in nb):
-            raise ValueError(f"{where}: field {fid} has a bad neighbour in {list(nb)}")
+        if any(not 0 <= x < n or x == fid for x in nb) or len(set(nb)) != len(nb):
+            raise ValueError(f"{where}: field {fid} has a bad or repeated neighbour in {list(nb)}")
+        if len(nb) > MAX_NEIGHBOURS:
+            raise ValueError(f"{where}: field {fid} has {len(nb)} neighbours; the engine takes at most {MAX_NEIGHBOURS}")
         kind[i], coast[i], nbrs[i] = k, c, nb
         if k == "temple":
             try:

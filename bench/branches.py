@@ -1,0 +1,150 @@
+"""Instructions and mispredicted branches per game of a heuristic ``play_batch``, by source line.
+
+    PYTHONPATH=. python bench/branches.py hellas              # 3 players, balanced, totals per game
+    PYTHONPATH=. python bench/branches.py hellas -p 3 --lines 30 --sort Bcm
+    PYTHONPATH=. python bench/branches.py akrotiri --by function
+
+Runs ``valgrind --tool=cachegrind --cache-sim=no --branch-sim=yes`` on two
+child processes that play ``n`` and ``2n`` games (seeds 0.., ``events=False``,
+the same preset in every seat) and divides the difference by ``n``, so
+start-up and import cancel out. Prints per game: instructions (Ir),
+conditional branches (Bc) and the ones cachegrind's predictor model gets
+wrong (Bcm). ``--lines K`` lists the K costliest lines of the game's Cython
+sources (the ``.pyx``/``.pxi`` line each C line came from, by Cython's
+markers in ``_engine.c``); ``--by function`` sums them per ``cdef``
+function instead (inlined code counts where it is written).
+
+The model predictor is simpler than a real CPU's, so the absolute Bcm is a
+guide; compare builds by it. A mispredicted branch costs a modern core some
+15-20 cycles, the time of a few dozen instructions.
+OpenBLAS threads are switched off in the children (their spinning would
+otherwise be counted).
+"""
+import argparse
+import collections
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAYERS = {"hellas": 3, "yamatai": 4, "akrotiri": 2}
+CHILD = """
+import sys, numpy as np, simcore, strategies
+game, n, p, preset = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+pol = [strategies.resolve(game, preset).as_policy()] * p
+simcore.games[game].play_batch(p, np.arange(n, dtype=np.uint64), pol, events=False)
+"""
+MARKER = re.compile(r'/\* "([^"]+)":(\d+)')
+
+
+def run_cachegrind(game, n, players, preset, out):
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--branch-sim=yes",
+           f"--cachegrind-out-file={out}", sys.executable, "-c", CHILD, game, str(n), str(players), preset]
+    r = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"cachegrind run failed:\n{r.stderr[-2000:]}")
+
+
+def parse(out):
+    """(totals, {c line of _engine.c: Counter}) of a cachegrind output file."""
+    events, cur, per, totals = None, None, collections.defaultdict(collections.Counter), collections.Counter()
+    with open(out) as f:
+        for line in f:
+            if line.startswith("events:"):
+                events = line.split()[1:]
+            elif line[:3] in ("fl=", "fi=", "fe="):
+                cur = line[3:].strip()
+            elif line.startswith("summary:"):
+                totals.update(dict(zip(events, map(int, line.split()[1:]))))
+            elif line[:1].isdigit():
+                parts = line.split()
+                counts = dict(zip(events, map(int, parts[1:])))
+                if cur and cur.endswith("_engine.c"):
+                    per[int(parts[0])].update(counts)
+    return totals, per
+
+
+def source_lines(csrc):
+    """C line -> (source file, line) of the Cython code it was generated from."""
+    cur, mp = None, {}
+    with open(csrc) as f:
+        for i, line in enumerate(f, 1):
+            m = MARKER.search(line)
+            if m:
+                cur = (m.group(1), int(m.group(2)))
+            mp[i] = cur
+    return mp
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("game", choices=sorted(PLAYERS))
+    ap.add_argument("-p", "--players", type=int, help="players (default: the game's target count)")
+    ap.add_argument("-n", "--games", type=int, default=200, help="n: the runs play n and 2n games (default 200)")
+    ap.add_argument("--preset", default="balanced")
+    ap.add_argument("--lines", type=int, default=0, metavar="K", help="list the K costliest source lines")
+    ap.add_argument("--by", choices=("line", "function"), default="line")
+    ap.add_argument("--sort", choices=("Ir", "Bc", "Bcm"), default="Bcm")
+    args = ap.parse_args(argv)
+    if args.games < 1:
+        ap.error(f"--games must be at least 1, not {args.games}")
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed (apt install valgrind)")
+    players = args.players or PLAYERS[args.game]
+    with tempfile.TemporaryDirectory() as tmp:
+        outs = []
+        for n in (args.games, 2 * args.games):
+            outs.append(os.path.join(tmp, f"cg.{n}"))
+            run_cachegrind(args.game, n, players, args.preset, outs[-1])
+        (t1, p1), (t2, p2) = parse(outs[0]), parse(outs[1])
+    n = args.games
+    per_game = {e: (t2[e] - t1[e]) / n for e in ("Ir", "Bc", "Bcm")}
+    print(f"{args.game} {players}p {args.preset}: per game Ir {per_game['Ir']:,.0f}  Bc {per_game['Bc']:,.0f}  "
+          f"Bcm {per_game['Bcm']:,.0f} ({100 * per_game['Bcm'] / max(per_game['Bc'], 1):.1f}% of Bc)  "
+          f"[difference of {2 * n} and {n} games, cachegrind]")
+    if not args.lines:
+        return
+    csrc = ROOT / "simcore" / args.game / "_engine.c"
+    mp = source_lines(csrc)
+    agg = collections.defaultdict(collections.Counter)
+    for ln in set(p1) | set(p2):
+        for e in ("Ir", "Bc", "Bcm"):
+            agg[mp.get(ln)][e] += (p2[ln][e] - p1[ln][e]) / n
+    texts = {}
+
+    def text(fn, ln):
+        if fn not in texts:
+            path = ROOT / fn if (ROOT / fn).exists() else ROOT / "simcore" / args.game / Path(fn).name
+            texts[fn] = path.read_text().split("\n") if path.exists() else []
+        t = texts[fn]
+        return t[ln - 1] if 0 < ln <= len(t) else ""
+
+    if args.by == "function":
+        fagg = collections.defaultdict(collections.Counter)
+        for k, c in agg.items():
+            name = "?"
+            if k:
+                fn, ln = k
+                for i in range(ln, 0, -1):
+                    s = text(fn, i)
+                    if s.startswith("cdef ") and "(" in s:
+                        name = f"{Path(fn).name}:{s.split('(')[0].split()[-1]}"
+                        break
+            fagg[name].update(c)
+        rows = [(name, c) for name, c in fagg.items()]
+    else:
+        rows = [(f"{Path(k[0]).name}:{k[1]}  {text(*k).strip()[:70]}" if k else "?", c) for k, c in agg.items()]
+    rows.sort(key=lambda r: -r[1][args.sort])
+    print(f"{'Ir':>8} {'Bc':>7} {'Bcm':>6}  {'function' if args.by == 'function' else 'source line'}")
+    for name, c in rows[:args.lines]:
+        print(f"{c['Ir']:8,.0f} {c['Bc']:7,.0f} {c['Bcm']:6,.0f}  {name}")
+
+
+if __name__ == "__main__":
+    main()
