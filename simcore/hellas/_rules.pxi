@@ -113,11 +113,12 @@ cdef int legal_actions(const HCfg* c, const HState* s, int16_t* out) noexcept no
     cdef uint64_t room
     cdef u128 empty_building = c.building & ~s.occupied
     cdef int ph = s.phase
+    # the lists are compacted without branches (write every candidate, advance
+    # past the legal ones): the tests here are unpredictable
     if ph == PH_CHOOSE:
         for i in range(c.n_spaces):
-            if not (s.spaces_used >> i) & 1:
-                out[n] = i
-                n += 1
+            out[n] = i
+            n += 1 - ((s.spaces_used >> i) & 1)
     elif ph == PH_BUILD_HOUSE or ph == PH_BUILD_AGORA or ph == PH_BUILD_PALACE:
         out[0] = A_PASS
         n = emit_fields(build_fields(c, s), out, 1)
@@ -133,29 +134,24 @@ cdef int legal_actions(const HCfg* c, const HState* s, int16_t* out) noexcept no
         if temple_possible(c, s):
             room = free_packed(c, s)
             for k in range(c.n_splits[cols]):
-                if split_fits_room(c, room, cols, k):
-                    out[n] = A_SPLIT + k
-                    n += 1
+                out[n] = A_SPLIT + k
+                n += split_fits_room(c, room, cols, k)
     elif ph == PH_QUARRY_PLACE:
         for i in range(c.n_quarry_fields):
             k = c.quarry_field[i]
-            if s.quarry_status[k] == Q_ACTIVE and s.quarry_top[k] < s.tile:
-                out[n] = A_FIELD + k
-                n += 1
+            out[n] = A_FIELD + k
+            n += (s.quarry_status[k] == Q_ACTIVE) & (s.quarry_top[k] < s.tile)
     elif ph == PH_WORKER_MOVE:
         for i in range(c.n_quarry_fields):
             k = c.quarry_field[i]
-            if worker_target(c, s, k):
-                out[n] = A_FIELD + k
-                n += 1
+            out[n] = A_FIELD + k
+            n += worker_target(c, s, k)
     return n
 
 
 cdef inline int worker_target(const HCfg* c, const HState* s, int f) noexcept nogil:
     # H-D13: a closed stack keeps its field unless closed_quarry = reopens
-    if s.quarry_status[f] == Q_EMPTY:
-        return 1
-    return c.closed_reopens and s.quarry_status[f] == Q_CLOSED
+    return (s.quarry_status[f] == Q_EMPTY) | ((c.closed_reopens != 0) & (s.quarry_status[f] == Q_CLOSED))
 
 
 # ---------------------------------------------------------------- round flow
@@ -220,8 +216,13 @@ cdef void next_builder(const HCfg* c, HState* s) noexcept nogil:
 # ---------------------------------------------------------------- quarries
 
 cdef void quarry_income(const HCfg* c, HState* s, QLog* log) noexcept nogil:
-    cdef int p, i, f, inc, best, y
+    cdef int p, i, f, inc, best, y, na = 0
+    cdef int act[MAXQF]
     cdef u128 h
+    # the active quarry fields, listed without branches
+    for i in range(c.n_quarry_fields):
+        act[na] = c.quarry_field[i]
+        na += s.quarry_status[c.quarry_field[i]] == Q_ACTIVE
     for p in range(s.n_players):
         inc = 0
         if c.double_yield_once:
@@ -238,10 +239,9 @@ cdef void quarry_income(const HCfg* c, HState* s, QLog* log) noexcept nogil:
                             best = y
                 inc += best
         else:
-            for i in range(c.n_quarry_fields):
-                f = c.quarry_field[i]
-                if s.quarry_status[f] == Q_ACTIVE:
-                    inc += popcount128(s.houses[p] & c.nbr[f]) * c.yield_of[s.quarry_top[f]]
+            for i in range(na):
+                f = act[i]
+                inc += popcount128(s.houses[p] & c.nbr[f]) * c.yield_of[s.quarry_top[f]]
         s.marble[p] += inc
         s.income[p] += inc
         log.income[p] = inc
@@ -250,14 +250,16 @@ cdef void quarry_income(const HCfg* c, HState* s, QLog* log) noexcept nogil:
 cdef void open_new_quarry(const HCfg* c, HState* s, QLog* log, int tile) noexcept nogil:
     # the tile is lower than every active quarry: new quarry on the worker's field,
     # the highest active quarry closes, the worker moves (or leaves the board, H-D7)
-    cdef int i, f, high = -1, w = s.worker
+    cdef int i, f, high = -1, top = -1, w = s.worker, better
     s.quarry_status[w] = Q_ACTIVE
     s.quarry_top[w] = tile
     log.opened = w
     for i in range(c.n_quarry_fields):
+        # the first of the highest (tiles are >= 0), without branches
         f = c.quarry_field[i]
-        if f != w and s.quarry_status[f] == Q_ACTIVE and (high < 0 or s.quarry_top[f] > s.quarry_top[high]):
-            high = f
+        better = (f != w) & (s.quarry_status[f] == Q_ACTIVE) & (s.quarry_top[f] > top)
+        high ^= (high ^ f) & -better
+        top ^= (top ^ s.quarry_top[f]) & -better
     if high >= 0:
         s.quarry_status[high] = Q_CLOSED
         log.closed = high
@@ -284,9 +286,7 @@ cdef void reveal_tiles(const HCfg* c, HState* s) noexcept nogil:
         higher = 0
         for i in range(c.n_quarry_fields):
             f = c.quarry_field[i]
-            if s.quarry_status[f] == Q_ACTIVE and s.quarry_top[f] < t:
-                higher = 1
-                break
+            higher |= (s.quarry_status[f] == Q_ACTIVE) & (s.quarry_top[f] < t)
         if higher:
             s.revealed += 1
             s.tile = t
