@@ -134,9 +134,10 @@ ctypedef struct PCtx:
     Geo geo[MAXF]       # the group part (valid where geo_valid)
     u128 geo_valid
     double xv[MAXF][3]  # its weighted terms per kind, house/agora/palace
-    double t1[MAXF]     # w_connect * own neighbours + w_deny_field * opponents' neighbours
-    double inc[MAXF]    # quarry value of the active quarries next to it
-    u128 ok             # fields whose t1, inc and xv are valid (a subset of geo_valid)
+    double t1[MAXF]     # w_connect * own neighbours + w_deny_field * opponents' neighbours (every
+                        # field, kept by geo_refresh from the neighbour counts)
+    double inc[MAXF]    # quarry value of the active quarries next to it (every field, kept by make_ctx)
+    u128 ok             # fields whose xv is valid (a subset of geo_valid)
     int ok_largest      # the largest city xv was computed for
     double cq[3]        # weight of a field's quarry value per kind (x quarry actions left)
     uint8_t land[MAXF]  # 0 coast, 1 inland
@@ -146,11 +147,12 @@ ctypedef struct PCtx:
     u128 sn_pal
     u128 sn_opp
     u128 sn_mon
-    u128 sn_qactive
-    double sn_qv[MAXF]  # by field (active quarries of the snapshot)
     uint64_t sn_tc      # temple columns, one byte per temple
     int bb_key          # build_base by kind and land for this key (marble in the last round, else -1)
     double bb[3][2]
+    uint8_t nbkey[MAXF]         # own pieces x 9 + opponents' pieces of the snapshot next to each
+                                # field (symmetric neighbours; 0 at NOFIELD) ...
+    double t1_of[(MAXNB + 1) * (MAXNB + 1)]     # ... and t1 by that key
 
 
 ctypedef struct Policy:
@@ -211,6 +213,7 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
     for f in range(MAXF):
         x.temple_of[f] = -1
         x.qv_of[f] = 0.0
+        x.inc[f] = 0.0
     for i in range(MAXT):
         x.tbit[i] = 0
     for i in range(c.n_temples):
@@ -380,9 +383,13 @@ cdef inline uint64_t temple_word(const HState* s) noexcept nogil:
 
 
 cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) noexcept nogil:
-    cdef int p = s.current, i, f, o
+    cdef int p = s.current, i, f, o, n, k
     cdef uint64_t tc
-    cdef u128 remaining
+    cdef uint32_t full, inv
+    cdef u128 remaining, pieces = 0
+    cdef const uint8_t* l
+    cdef double v
+    cdef double pts[2]
     if x.cfg != c:
         ctx_config(c, x)
     x.p = p
@@ -392,54 +399,90 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
                  + popcount128(<u128>x.quarry_spaces) * (2 - s.round))
     if (x.q_stale or memcmp(x.q_status, s.quarry_status, c.n_fields) != 0
             or memcmp(x.q_top, s.quarry_top, c.n_fields) != 0):
-        # the active quarries, only when a quarry field changed since the last call
+        # the active quarries, only when a quarry field changed since the last call;
+        # x.inc by field from them (scattered over the neighbour lists with symmetric
+        # neighbours: each field's sum still runs over its quarries in ascending order;
+        # the lists' loops run over all MAXNB slots, a fixed count, the padding goes to NOFIELD)
         for i in range(x.nq):
-            x.qv_of[x.qf[i]] = 0.0
-        x.nq = 0
+            f = x.qf[i]
+            x.qv_of[f] = 0.0
+            if c.nbr_symmetric:
+                l = c.nbl[f]
+                for k in range(MAXNB):
+                    x.inc[l[k]] = 0.0
+        n = 0
+        for i in range(c.n_quarry_fields):
+            # branch-free: every quarry written, the count moved on by the active ones
+            f = c.quarry_field[i]
+            x.qf[n] = f
+            x.qv[n] = x.qval[s.quarry_top[f]]
+            n += s.quarry_status[f] == Q_ACTIVE
+        x.nq = n
         x.qmask = 0
         x.qnear = 0
-        for i in range(c.n_quarry_fields):
-            f = c.quarry_field[i]
-            if s.quarry_status[f] == Q_ACTIVE:
-                x.qf[x.nq] = f
-                x.qv[x.nq] = x.qval[s.quarry_top[f]]
-                x.qv_of[f] = x.qv[x.nq]
-                x.qmask |= bit128(f)
-                x.qnear |= c.nbr[f]
-                x.nq += 1
+        for i in range(n):
+            f = x.qf[i]
+            x.qv_of[f] = x.qv[i]
+            x.qmask |= bit128(f)
+            x.qnear |= c.nbr[f]
+        if c.nbr_symmetric:
+            for i in range(n):
+                l = c.nbl[x.qf[i]]
+                v = x.qv[i]
+                for k in range(MAXNB):
+                    x.inc[l[k]] += v
+        else:
+            for f in range(c.n_fields):
+                x.inc[f] = field_inc(c, x, f)
         memcpy(x.q_status, s.quarry_status, c.n_fields)
         memcpy(x.q_top, s.quarry_top, c.n_fields)
         x.q_stale = 0
     x.near = x.tnear | x.qnear
     x.own = s.own[p]
-    x.opp_own = 0
     for o in range(s.n_players):
-        if o != p:
-            x.opp_own |= s.own[o]
+        pieces |= s.own[o]
+    x.opp_own = pieces & ~x.own         # (the seats' pieces are disjoint)
     x.interesting = s.occupied | x.tmask | x.qmask
     remaining = s.monuments
     while remaining:
         x.near |= c.nbr[ctz128(remaining)]
         remaining &= remaining - 1
-    if s.phase == PH_QUARRY_PLACE or s.phase == PH_WORKER_MOVE:
-        return          # these decisions need no groups (the table keeps its own key)
+    if s.phase >= PH_QUARRY_PLACE:
+        return          # quarry place, worker move: no groups (the table keeps its own key)
     ctx_groups(c, s, x, p)
     x.near |= x.gadj_all
     tc = temple_word(s)
-    if x.gap_tc != tc or x.gap_mon != s.monuments:
-        x.gap_ok = 0
-    if x.gap_ok != ((<uint32_t>1) << x.ng) - 1:
-        for i in range(x.ng):
-            if not ((x.gap_ok >> i) & 1):
-                x.gap[i] = adj_points_x(x, s, x.gadj[i])
-                x.gpts[i] = x.gap[i] if x.gcity[i] else 0.0
-        x.gap_ok = ((<uint32_t>1) << x.ng) - 1
+    full = ((<uint32_t>1) << x.ng) - 1
+    # the groups' gap and gpts hold for the temple columns and monuments they were computed with
+    x.gap_ok &= -(<uint32_t>((x.gap_tc == tc) & (x.gap_mon == s.monuments)))
+    inv = full & ~x.gap_ok
+    if inv:
+        pts[0] = 0.0
+        while inv:
+            i = __builtin_ctzll(inv)
+            inv &= inv - 1
+            x.gap[i] = adj_points_x(x, s, x.gadj[i])
+            pts[1] = x.gap[i]
+            x.gpts[i] = pts[x.gcity[i]]
+        x.gap_ok = full
         x.gap_tc = tc
         x.gap_mon = s.monuments
-    if s.phase == PH_TEMPLE or s.phase == PH_MONUMENT:
-        return          # no field scores: the field memo catches up at the next refresh (it
-                        # compares the state with its snapshot, so skipped changes add up)
+    if <unsigned>(s.phase - PH_MONUMENT) < 2:
+        return          # monument, temple: no field scores (the field memo catches up at the next
+                        # refresh: it compares the state with its snapshot, so skipped changes add up)
     geo_refresh(c, s, x, pol, p, tc)
+
+
+cdef inline double field_inc(const HCfg* c, const PCtx* x, int f) noexcept nogil:
+    # the quarry value next to field f, over its neighbour list (ascending, the sum's order):
+    # qv_of is 0 off the active quarries and at NOFIELD, and adding 0.0 to a sum from 0.0
+    # changes nothing
+    cdef const uint8_t* l = c.nbl[f]
+    cdef double inc = 0.0
+    cdef int k
+    for k in range(c.max_nb):
+        inc += x.qv_of[l[k]]
+    return inc
 
 
 cdef void opp_near_fresh(const HCfg* c, PCtx* x) noexcept nogil:
@@ -451,76 +494,89 @@ cdef void opp_near_fresh(const HCfg* c, PCtx* x) noexcept nogil:
         d &= d - 1
 
 
+cdef void t1_fresh(const HCfg* c, PCtx* x, const Policy* pol) noexcept nogil:
+    # x.t1 of every field from scratch (and x.nbkey, x.t1_of, x.opp_near)
+    cdef int f, a, b, k
+    cdef u128 nb, d
+    cdef const uint8_t* l
+    opp_near_fresh(c, x)
+    if not c.nbr_symmetric:
+        for f in range(c.n_fields):
+            nb = c.nbr[f]
+            x.t1[f] = pol.w[F_CONNECT] * popcount128(nb & x.own) + pol.w[F_DENY_FIELD] * popcount128(nb & x.opp_own)
+        return
+    for a in range(MAXNB + 1):
+        for b in range(MAXNB + 1):
+            x.t1_of[a * (MAXNB + 1) + b] = pol.w[F_CONNECT] * a + pol.w[F_DENY_FIELD] * b
+    memset(x.nbkey, 0, sizeof(x.nbkey))
+    d = x.own | x.opp_own
+    while d:
+        b = ctz128(d)
+        d &= d - 1
+        a = 1 + MAXNB * mask_has(x.own, b)
+        l = c.nbl[b]
+        for k in range(MAXNB):
+            x.nbkey[l[k]] += a
+        x.nbkey[NOFIELD] = 0
+    for f in range(MAXF):
+        x.t1[f] = x.t1_of[x.nbkey[f]]
+
+
 cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int p,
                       uint64_t tc) noexcept nogil:
-    # clear the cached parts of every field that may differ from the snapshot's:
-    # the group part (inval) after the seat's own pieces, temples, monuments;
-    # the neighbour and quarry terms (inval_t) after any piece or quarry change
-    cdef u128 inval = 0, inval_t = 0, d, act, nb
-    cdef uint64_t w
-    cdef int h
-    cdef uint8_t old_cols[MAXT]
-    cdef int i, f, b, t, k, lo
-    if (x.sn_p != p or (x.sn_h & ~s.houses[p]) or (x.sn_a & ~s.agoras[p]) or (x.sn_pal & ~s.palaces[p])
-            or x.sn_mon != s.monuments):
-        x.geo_valid = 0         # another seat, a new game, or a monument (rare): all
-        opp_near_fresh(c, x)
-    else:
-        # the seat's new pieces: fields next to the group each one joined
-        d = (s.houses[p] & ~x.sn_h) | (s.agoras[p] & ~x.sn_a) | (s.palaces[p] & ~x.sn_pal)
-        inval |= d
+    # bring the field memo up to the state: x.t1 of every field from the pieces new
+    # since the snapshot (x.inc is kept by make_ctx), and clear the group part of the
+    # fields that may differ from the snapshot's (after the seat's own pieces, temples,
+    # monuments)
+    cdef u128 inval = 0, d, tch, m, mo, sn_own = x.sn_h | x.sn_a | x.sn_pal
+    cdef uint64_t w, dt
+    cdef const uint8_t* l
+    cdef int h, i, f, b, t, k, g, lo, add
+    # the neighbour term t1: a diff of the snapshot's pieces and these (pieces only come,
+    # except in a new game or for another seat). With symmetric neighbours, each new
+    # piece moves the key (own x 9 + opponents') of its neighbours on; a new own piece
+    # also clears the group part next to the group it joined, an opponent's extends opp_near
+    d = x.own & ~sn_own
+    if x.sn_p < 0 or (sn_own & ~x.own) or (x.sn_opp & ~x.opp_own) or not c.nbr_symmetric:
+        t1_fresh(c, x, pol)
         while d:
             b = ctz128(d)
             d &= d - 1
-            inval |= x.gadj[x.gid[b]]
-        # temples with new columns: their neighbours and the groups next to them
+            inval |= x.gadj[x.gid[b]] | bit128(b)
+    else:
+        d |= x.opp_own & ~x.sn_opp
+        while d:
+            b = ctz128(d)
+            d &= d - 1
+            h = mask_has(x.own, b)
+            add = 1 + MAXNB * h
+            l = c.nbl[b]
+            for k in range(MAXNB):
+                g = l[k]
+                x.nbkey[g] += add
+                x.t1[g] = x.t1_of[x.nbkey[g]]
+            x.nbkey[NOFIELD] = 0        # (the padding's key stays small)
+            mo = -(<u128>h)
+            inval |= (x.gadj[x.gid[b]] | bit128(b)) & mo
+            x.opp_near |= c.nbr[b] & ~mo
+    if x.sn_p != p or (sn_own & ~x.own) or x.sn_mon != s.monuments:
+        x.geo_valid = 0         # another seat, a new game, or a monument (rare): all
+    else:
+        # temples with new columns: their neighbours and the groups next to them (branch-free)
         if tc != x.sn_tc:
-            memcpy(old_cols, &x.sn_tc, 8)
+            dt = tc ^ x.sn_tc
+            tch = 0
             for t in range(c.n_temples):
-                if s.temple_cols[t] != old_cols[t]:
-                    inval |= c.nbr[c.temple_field[t]]
-                    for k in range(x.ng):
-                        if x.gadj[k] & x.tbit[t]:
-                            inval |= x.gadj[k]
+                m = -(<u128>(((dt >> (8 * t)) & 0xff) != 0))
+                inval |= c.nbr[c.temple_field[t]] & m
+                tch |= x.tbit[t] & m
+            for k in range(x.ng):
+                inval |= x.gadj[k] & -(<u128>((x.gadj[k] & tch) != 0))
         x.geo_valid &= ~inval
-        # own new pieces changed own neighbour counts (their group's fields are in inval)
-        inval_t = inval
-        # opponents' pieces: the field and its neighbours
-        d = x.opp_own ^ x.sn_opp
-        inval_t |= d
-        if x.sn_opp & ~x.opp_own:
-            opp_near_fresh(c, x)
-            while d:
-                inval_t |= c.nbr[ctz128(d)]
-                d &= d - 1
-        else:
-            while d:
-                nb = c.nbr[ctz128(d)]
-                inval_t |= nb
-                x.opp_near |= nb
-                d &= d - 1
-        # quarries whose value changed: their neighbours
-        act = x.qmask ^ x.sn_qactive
-        while act:
-            inval_t |= c.nbr[ctz128(act)]
-            act &= act - 1
-        for i in range(x.nq):
-            f = x.qf[i]
-            if x.qv_of[f] != x.sn_qv[f]:
-                inval_t |= c.nbr[f]
-        # fields whose group part stays valid get their neighbour and quarry terms
-        # now (cheap), so they stay in x.ok
-        x.ok &= ~(inval | (inval_t & s.occupied))
-        d = x.ok & inval_t
-        for h in range(2):
-            w = <uint64_t>d if h == 0 else <uint64_t>(d >> 64)
-            while w:
-                field_terms(c, x, pol, (h << 6) + __builtin_ctzll(w))
-                w &= w - 1
-    x.ok &= x.geo_valid
+    x.ok &= x.geo_valid & ~s.occupied
     if x.ok_largest != x.largest:
         # the city-growth term changes where the merged group is larger than the smaller of the two
-        # (geo, t1 and inc stay valid: the values are computed again in place)
+        # (geo stays valid: the values are computed again in place)
         lo = x.largest if x.largest < x.ok_largest else x.ok_largest
         for h in range(2):
             w = <uint64_t>x.ok if h == 0 else <uint64_t>(x.ok >> 64)
@@ -540,9 +596,6 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     x.sn_pal = s.palaces[p]
     x.sn_opp = x.opp_own
     x.sn_mon = s.monuments
-    x.sn_qactive = x.qmask
-    for i in range(x.nq):
-        x.sn_qv[x.qf[i]] = x.qv_of[x.qf[i]]
     x.sn_tc = tc
 
 
@@ -1081,41 +1134,30 @@ cdef inline void geo_values(const PCtx* x, const Policy* pol, const Geo* g, doub
     # house, an agora and a palace (v[0..2]). A field's value for kind k is
     # t1 + v[k]. A lone house or palace is no city; the piece makes one when the
     # group has the other kind.
-    cdef double C = pol.w[F_CITY_POINTS] * g.dpts + pol.w[F_TEMPLE_REACH] * g.room
-    cdef double N = pol.w[F_TEMPLE_REACH] * (0.5 * g.room) + pol.w[F_MONUMENT_REACH] * g.mon
-    if g.size > x.largest:
-        C += pol.w[F_CITY_GROWTH] * (g.size - x.largest)
-    v[0] = C if g.pp else N
-    v[1] = C if (g.hh and g.pp) else N
-    v[2] = C if g.hh else N
-
-
-cdef inline void field_terms(const HCfg* c, PCtx* x, const Policy* pol, int f) noexcept nogil:
-    # x.t1[f] and x.inc[f] from the neighbours now
-    cdef u128 nb = c.nbr[f], q
-    cdef double inc = 0.0
-    x.t1[f] = pol.w[F_CONNECT] * popcount128(nb & x.own) + pol.w[F_DENY_FIELD] * popcount128(nb & x.opp_own)
-    q = nb & x.qmask
-    while q:
-        inc += x.qv_of[ctz128(q)]
-        q &= q - 1
-    x.inc[f] = inc
+    # (branch-free: the selections go through two-entry tables)
+    cdef double cg[2]
+    cdef double cn[2]
+    cg[0] = pol.w[F_CITY_POINTS] * g.dpts + pol.w[F_TEMPLE_REACH] * g.room
+    cg[1] = cg[0] + pol.w[F_CITY_GROWTH] * (g.size - x.largest)
+    cn[0] = pol.w[F_TEMPLE_REACH] * (0.5 * g.room) + pol.w[F_MONUMENT_REACH] * g.mon
+    cn[1] = cg[g.size > x.largest]
+    v[0] = cn[g.pp]
+    v[1] = cn[g.hh & g.pp]
+    v[2] = cn[g.hh]
 
 
 cdef void field_fill(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int f) noexcept nogil:
-    # make x.t1[f], x.inc[f] and x.xv[f] valid (the slow path of field_ready);
-    # the group part only when it is not valid still
-    cdef u128 nb = c.nbr[f]
-    field_terms(c, x, pol, f)
+    # make x.xv[f] valid (the slow path of field_ready); the group part only when
+    # it is not valid still
     if not mask_has(x.geo_valid, f):
-        field_geo(c, s, x, nb, &x.geo[f])
+        field_geo(c, s, x, c.nbr[f], &x.geo[f])
         mask_set(&x.geo_valid, f)
     geo_values(x, pol, &x.geo[f], x.xv[f])
     mask_set(&x.ok, f)
 
 
 cdef inline void field_ready(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int f) noexcept nogil:
-    # x.t1[f], x.inc[f] and x.xv[f] valid, from the cache when they are
+    # x.xv[f] valid, from the cache when it is (x.t1 and x.inc are always)
     if not mask_has(x.ok, f):
         field_fill(c, s, x, pol, f)
 
@@ -1534,7 +1576,7 @@ cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_
     cdef double val[MAXF]
     cdef double v, best = 0.0, low, cqk     # PASS scores 0
     cdef u128 near, scored, plain0, plain1, ties = 0, cand = 0, d
-    cdef uint64_t w
+    cdef uint64_t w, cw
     cdef int ph = s.phase, kind, f, nt, k, pass_tie, h
     make_ctx(c, s, x, pol)
     base[0] = build_base_x(c, x, pol, ph, 0)
@@ -1558,16 +1600,16 @@ cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_
     fields_ready(c, s, x, pol, scored)
     for h in range(2):
         w = <uint64_t>scored if h == 0 else <uint64_t>(scored >> 64)
+        cw = 0
         while w:
             f = (h << 6) + __builtin_ctzll(w)
             w &= w - 1
             v = base[x.land[f]] + (x.t1[f] + x.xv[f][kind]) + x.inc[f] * cqk
             val[f] = v
-            if v > best:
-                best = v
-                low = best - 1e-9
-            if v >= low:
-                mask_set(&cand, f)
+            best = v if v > best else best      # maxsd, and the candidate bit from a comparison
+            low = best - 1e-9
+            cw |= (<uint64_t>(v >= low)) << (f & 63)
+        cand |= (<u128>cw) << (h << 6)
     if pol.epsilon > 0.0 and rng_uniform(prng) < pol.epsilon:
         k = <int>rng_below(prng, 1 + popcount128(fields))
         return A_PASS if k == 0 else A_FIELD + nth_field(fields, k - 1)
@@ -1580,8 +1622,7 @@ cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_
     while d:
         f = ctz128(d)
         d &= d - 1
-        if val[f] >= low:
-            mask_set(&ties, f)
+        ties |= (<u128>(val[f] >= low)) << f
     pass_tie = 0.0 >= low
     nt = pass_tie + popcount128(ties)
     if nt == 1:
