@@ -21,9 +21,17 @@ cdef extern from *:
     static inline void hx_mask_set(unsigned __int128* m, int f) {
         *m |= (unsigned __int128)((uint64_t)1 << (f & 63)) << (f & 64);
     }
+    /* the lowest set bit of m (not 0) without a branch on which half holds it */
+    static inline int hx_low_field(unsigned __int128 m) {
+        uint64_t lo = (uint64_t)m;
+        int a = __builtin_ctzll(lo | 0x8000000000000000ull);
+        int b = __builtin_ctzll((uint64_t)(m >> 64) | 0x8000000000000000ull);
+        return a + (-(int)(lo == 0) & (1 + b));
+    }
     """
     int mask_has "hx_mask_has" (u128 m, int f) nogil
     void mask_set "hx_mask_set" (u128* m, int f) nogil
+    int low_field "hx_low_field" (u128 m) nogil
 
 
 cdef enum:
@@ -50,7 +58,8 @@ cdef enum:
     F_LAST_SPACE = 20
     F_LATE_COST = 21
     NF = 22
-    MAXG = 24           # groups of one seat (at most 18 pieces)
+    MAXG = 32           # groups of one seat (at most 31 pieces, the config's check) ...
+    GSENT = MAXG - 1    # ... and the last entry a neutral "no group": the gid of every other field
 
 C_FEATURES = ("marble_gain", "marble_income", "cost", "marble_score", "piece", "connect",
               "city_growth", "city_points", "temple_reach", "monument_reach", "temple_columns",
@@ -88,7 +97,7 @@ ctypedef struct PCtx:
     u128 key_a
     u128 key_pal
     u128 gadj_all
-    int8_t gid[MAXF]    # group index of each of the seat's pieces
+    int8_t gid[MAXF]    # group index of each of the seat's pieces (GSENT elsewhere)
     int p
     int last_round
     int marble
@@ -227,6 +236,16 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
             x.quarry_spaces |= <uint16_t>(1 << i)
     x.key_p = -1
     x.gap_ok = 0
+    memset(x.gid, GSENT, sizeof(x.gid))
+    # the neutral group: nothing in it, next to nothing, no points
+    x.gmask[GSENT] = 0
+    x.gadj[GSENT] = 0
+    x.gsize[GSENT] = 0
+    x.ghouse[GSENT] = 0
+    x.gpalace[GSENT] = 0
+    x.gcity[GSENT] = 0
+    x.gpts[GSENT] = 0.0
+    x.gap[GSENT] = 0.0
     x.tc_stale = 1
     x.st_a_ok = 0
     x.st_key = -1
@@ -242,9 +261,51 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
 
 cdef inline void ctx_groups(const HCfg* c, const HState* s, PCtx* x, int p) noexcept nogil:
     # the seat's groups (H-D11), only when its pieces changed since the last call
-    if (x.key_p != p or x.key_h != s.houses[p] or x.key_a != s.agoras[p]
-            or x.key_pal != s.palaces[p]):
+    if x.key_p != p or ((x.key_h ^ s.houses[p]) | (x.key_a ^ s.agoras[p]) | (x.key_pal ^ s.palaces[p])):
         ctx_groups_new(c, s, x, p)
+
+
+cdef inline int group_of(const PCtx* x, u128 own_nb) noexcept nogil:
+    # the one group holding the seat's pieces own_nb (GSENT when own_nb is empty: gid of
+    # NOFIELD), -1 when they are in several; without a loop over them
+    cdef int k = x.gid[low_field(own_nb | bit128(NOFIELD))]
+    return k | -(<int>((own_nb & ~x.gmask[k]) != 0))
+
+
+cdef inline int group_add_fast(const HCfg* c, const HState* s, PCtx* x, int p, int k,
+                               u128 have) noexcept nogil:
+    # the seat's new piece k into the table (of the pieces have) when no other group changes
+    # index: k is next to one group and stays in the flood's order (by lowest field) or next
+    # to none and after every group. 1 when done, 0 (nothing changed) otherwise
+    cdef int g = group_of(x, c.nbr[k] & have), v
+    if g < 0:
+        return 0            # a merge
+    if g != GSENT:
+        if g > 0 and k < ctz128(x.gmask[g]) and ctz128(x.gmask[g - 1]) > k:
+            return 0        # the group moves before the one ahead
+        x.gmask[g] |= bit128(k)
+        x.gadj[g] |= c.nbr[k]
+        x.gsize[g] += 1
+        x.ghouse[g] |= mask_has(s.houses[p], k)
+        x.gpalace[g] |= mask_has(s.palaces[p], k)
+        x.gcity[g] = x.ghouse[g] & x.gpalace[g]
+        v = x.gsize[g] * x.gcity[g]
+        x.largest = v if v > x.largest else x.largest
+    else:
+        g = x.ng
+        if g > 0 and ctz128(x.gmask[g - 1]) > k:
+            return 0        # a new group before the last
+        x.gmask[g] = bit128(k)
+        x.gadj[g] = c.nbr[k]
+        x.gsize[g] = 1
+        x.ghouse[g] = mask_has(s.houses[p], k)
+        x.gpalace[g] = mask_has(s.palaces[p], k)
+        x.gcity[g] = 0
+        x.ng = g + 1
+    x.gid[k] = <int8_t>g
+    x.gap_ok &= ~((<uint32_t>1) << g)
+    x.gadj_all |= c.nbr[k]
+    return 1
 
 
 cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcept nogil:
@@ -264,7 +325,19 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
     if (x.key_p == p and not c.no_agora_chains and not (x.key_h & ~s.houses[p])
             and not (x.key_a & ~s.agoras[p]) and not (x.key_pal & ~s.palaces[p])):
         # only new pieces: union them into the old groups (the groups are the connected
-        # components of the seat's pieces, adj the union of their neighbourhoods)
+        # components of the seat's pieces, adj the union of their neighbourhoods);
+        # first those that keep every other group's index (most), in place
+        new = s.own[p] & ~old
+        while new and group_add_fast(c, s, x, p, ctz128(new), old):
+            old |= new & -new
+            new &= new - 1
+        x.key_p = p
+        x.key_h = s.houses[p]
+        x.key_a = s.agoras[p]
+        x.key_pal = s.palaces[p]
+        x.tc_stale = 1
+        if not new:
+            return
         ng = x.ng
         for i in range(ng):
             gm[i] = x.gmask[i]
@@ -274,7 +347,6 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
             gt[i] = x.gpts[i]
             gk[i] = (x.gap_ok >> i) & 1
             gs[i] = <int8_t>i
-        new = s.own[p] & ~old
         while new:
             k = ctz128(new)
             new &= new - 1
@@ -321,8 +393,9 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
                 x.gpts[i] = gt[i]
                 ok |= (<uint32_t>1) << i
     else:
+        memset(x.gid, GSENT, sizeof(x.gid))
         remaining = s.own[p]
-        while remaining and ng < MAXG:
+        while remaining and ng < GSENT:
             group = flood_group(c, s, p, ctz128(remaining), &adj)
             remaining &= ~group
             gm[ng] = group
@@ -1084,39 +1157,37 @@ cdef inline double dmax(double a, double b) noexcept nogil:
     return b if b > a else a
 
 
-cdef inline void field_geo(const HCfg* c, const HState* s, const PCtx* x, u128 nb, Geo* g) noexcept nogil:
+cdef inline void field_geo(const HCfg* c, const HState* s, const PCtx* x, int f, Geo* g) noexcept nogil:
     # adj_points is a sum over fields, so the merged group's points are the old
     # groups' points plus those of the fresh fields (nb minus their neighbourhood)
-    cdef u128 own_nb = nb & x.own, oldadj = 0, fresh, t
+    cdef u128 nb = c.nbr[f], own_nb = nb & x.own, oldadj = 0, fresh, t
     cdef uint64_t gb = 0
-    cdef int k, cols = 0
+    cdef int k = group_of(x, own_nb), cols = 0
     cdef double extra = 0.0
-    g.size = 1
-    g.hh = 0
-    g.pp = 0
-    fresh = nb
-    if own_nb:
+    if k >= 0:
+        # one group or none (then the neutral GSENT entry: size 0, no points, next to nothing)
+        g.size = 1 + x.gsize[k]
+        g.hh = x.ghouse[k]
+        g.pp = x.gpalace[k]
+        fresh = nb & ~x.gadj[k]
+        extra = x.gap[k] - x.gpts[k]
+    else:
+        g.size = 1
+        g.hh = 0
+        g.pp = 0
         while own_nb:
             gb |= (<uint64_t>1) << x.gid[ctz128(own_nb)]
             own_nb &= own_nb - 1
-        if not (gb & (gb - 1)):
+        while gb:
             k = __builtin_ctzll(gb)
+            gb &= gb - 1
             g.size += x.gsize[k]
-            g.hh = x.ghouse[k]
-            g.pp = x.gpalace[k]
-            fresh = nb & ~x.gadj[k]
-            extra = x.gap[k] - x.gpts[k]
-        else:
-            while gb:
-                k = __builtin_ctzll(gb)
-                gb &= gb - 1
-                g.size += x.gsize[k]
-                g.hh |= x.ghouse[k]
-                g.pp |= x.gpalace[k]
-                oldadj |= x.gadj[k]
-                extra -= x.gpts[k]
-            extra += adj_points_x(x, s, oldadj)
-            fresh = nb & ~oldadj
+            g.hh |= x.ghouse[k]
+            g.pp |= x.gpalace[k]
+            oldadj |= x.gadj[k]
+            extra -= x.gpts[k]
+        extra += adj_points_x(x, s, oldadj)
+        fresh = nb & ~oldadj
     g.mon = popcount128(fresh & s.monuments) if s.monuments else 0
     g.room = 0
     t = fresh & x.tmask
@@ -1150,7 +1221,7 @@ cdef void field_fill(const HCfg* c, const HState* s, PCtx* x, const Policy* pol,
     # make x.xv[f] valid (the slow path of field_ready); the group part only when
     # it is not valid still
     if not mask_has(x.geo_valid, f):
-        field_geo(c, s, x, c.nbr[f], &x.geo[f])
+        field_geo(c, s, x, f, &x.geo[f])
         mask_set(&x.geo_valid, f)
     geo_values(x, pol, &x.geo[f], x.xv[f])
     mask_set(&x.ok, f)
