@@ -162,6 +162,9 @@ ctypedef struct PCtx:
     uint8_t nbkey[MAXF]         # own pieces x 9 + opponents' pieces of the snapshot next to each
                                 # field (symmetric neighbours; 0 at NOFIELD) ...
     double t1_of[(MAXNB + 1) * (MAXNB + 1)]     # ... and t1 by that key
+    uint8_t tcols_f[MAXF]       # columns of the temple on each field, and its free room
+    uint8_t troom_f[MAXF]       # (0 off the temples), for these temple columns:
+    uint64_t tf_tc
 
 
 ctypedef struct Policy:
@@ -236,6 +239,9 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
             x.quarry_spaces |= <uint16_t>(1 << i)
     x.key_p = -1
     x.gap_ok = 0
+    memset(x.tcols_f, 0, sizeof(x.tcols_f))
+    memset(x.troom_f, 0, sizeof(x.troom_f))
+    x.tf_tc = ~(<uint64_t>0)
     memset(x.gid, GSENT, sizeof(x.gid))
     # the neutral group: nothing in it, next to nothing, no points
     x.gmask[GSENT] = 0
@@ -308,143 +314,151 @@ cdef inline int group_add_fast(const HCfg* c, const HState* s, PCtx* x, int p, i
     return 1
 
 
+cdef void group_add(const HCfg* c, const HState* s, PCtx* x, int p, int k, u128 have) noexcept nogil:
+    # the seat's new piece k into the table of the pieces have (any case: a merge, or a
+    # group moving in the flood's order). The merged group M goes to index r, the number
+    # of groups whose lowest field is below M's; the groups it takes in drop out, the
+    # others from r on follow it in their order
+    cdef u128 own_nb = c.nbr[k] & have, m = bit128(k), a = c.nbr[k], u
+    cdef uint32_t hits = 0, ok, hit
+    cdef int size = 1, hh = mask_has(s.houses[p], k), pp = mask_has(s.palaces[p], k)
+    cdef int i, j, n, r, lo, ng = x.ng, v
+    cdef int8_t newidx[MAXG]
+    cdef int8_t src[MAXG]
+    cdef u128 tm[MAXG]
+    cdef u128 ta[MAXG]
+    cdef int tsz[MAXG]
+    cdef uint8_t th[MAXG]
+    cdef uint8_t tp[MAXG]
+    cdef double tg[MAXG]
+    cdef double tt[MAXG]
+    while own_nb:
+        hits |= (<uint32_t>1) << x.gid[ctz128(own_nb)]
+        own_nb &= own_nb - 1
+    u = hits
+    while u:
+        i = ctz128(u)
+        u &= u - 1
+        m |= x.gmask[i]
+        a |= x.gadj[i]
+        size += x.gsize[i]
+        hh |= x.ghouse[i]
+        pp |= x.gpalace[i]
+    lo = ctz128(m)
+    r = 0
+    while r < ng and ctz128(x.gmask[r]) < lo:
+        r += 1
+    # the entries from r on, and where each goes (newidx; src: the old index of a new one)
+    n = r + 1
+    for i in range(r, ng):
+        hit = (hits >> i) & 1
+        newidx[i] = <int8_t>(n + (r - n) * <int>hit)
+        src[n] = <int8_t>i
+        n += 1 - <int>hit
+        tm[i] = x.gmask[i]
+        ta[i] = x.gadj[i]
+        tsz[i] = x.gsize[i]
+        th[i] = x.ghouse[i]
+        tp[i] = x.gpalace[i]
+        tg[i] = x.gap[i]
+        tt[i] = x.gpts[i]
+    newidx[GSENT] = <int8_t>r
+    ok = x.gap_ok & (((<uint32_t>1) << r) - 1)
+    for j in range(r + 1, n):
+        i = src[j]
+        x.gmask[j] = tm[i]
+        x.gadj[j] = ta[i]
+        x.gsize[j] = tsz[i]
+        x.ghouse[j] = th[i]
+        x.gpalace[j] = tp[i]
+        x.gcity[j] = th[i] & tp[i]
+        x.gap[j] = tg[i]
+        x.gpts[j] = tt[i]
+        ok |= ((x.gap_ok >> i) & 1) << j
+    x.gmask[r] = m
+    x.gadj[r] = a
+    x.gsize[r] = size
+    x.ghouse[r] = hh
+    x.gpalace[r] = pp
+    x.gcity[r] = hh & pp
+    x.gap_ok = ok
+    x.ng = n
+    # the pieces of the groups from r on: their new index (k's own: GSENT -> r)
+    u = m
+    for j in range(r + 1, n):
+        u |= x.gmask[j]
+    while u:
+        i = ctz128(u)
+        u &= u - 1
+        x.gid[i] = newidx[x.gid[i]]
+    # a merged group is larger than each it took in, the others stand
+    v = size * (hh & pp)
+    x.largest = v if v > x.largest else x.largest
+    x.gadj_all |= c.nbr[k]
+
+
 cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcept nogil:
-    # new pieces merge the groups next to them, a fresh start floods all groups
-    cdef int i, j, k, ng = 0, n, lo
-    cdef int gmin[MAXG]
+    # new pieces join or merge the groups next to them, a fresh start floods all groups
+    cdef int i, k, ng = 0
     cdef uint64_t w
-    cdef u128 remaining, group, adj, old, new, nb
-    cdef u128 gm[MAXG]
-    cdef u128 ga[MAXG]
-    cdef double gp[MAXG]        # the groups' gap and gpts, carried along for the groups
-    cdef double gt[MAXG]        # the new pieces leave as they were (gk = 1)
-    cdef uint8_t gk[MAXG]
-    cdef int8_t gs[MAXG]        # a group's index before (-1: new or merged)
-    cdef uint32_t ok = 0
+    cdef u128 remaining, group, adj, old, new
+    x.tc_stale = 1
     old = x.key_h | x.key_a | x.key_pal
     if (x.key_p == p and not c.no_agora_chains and not (x.key_h & ~s.houses[p])
             and not (x.key_a & ~s.agoras[p]) and not (x.key_pal & ~s.palaces[p])):
-        # only new pieces: union them into the old groups (the groups are the connected
-        # components of the seat's pieces, adj the union of their neighbourhoods);
-        # first those that keep every other group's index (most), in place
+        # only new pieces: add them one by one (the groups are the connected components
+        # of the seat's pieces, adj the union of their neighbourhoods); most keep every
+        # other group's index and go in place
         new = s.own[p] & ~old
-        while new and group_add_fast(c, s, x, p, ctz128(new), old):
+        while new:
+            k = ctz128(new)
+            if not group_add_fast(c, s, x, p, k, old):
+                group_add(c, s, x, p, k, old)
             old |= new & -new
             new &= new - 1
         x.key_p = p
         x.key_h = s.houses[p]
         x.key_a = s.agoras[p]
         x.key_pal = s.palaces[p]
-        x.tc_stale = 1
-        if not new:
-            return
-        ng = x.ng
-        for i in range(ng):
-            gm[i] = x.gmask[i]
-            ga[i] = x.gadj[i]
-            gmin[i] = ctz128(gm[i])
-            gp[i] = x.gap[i]
-            gt[i] = x.gpts[i]
-            gk[i] = (x.gap_ok >> i) & 1
-            gs[i] = <int8_t>i
-        while new:
-            k = ctz128(new)
-            new &= new - 1
-            nb = c.nbr[k]
-            group = bit128(k)
-            adj = nb
-            lo = k
-            n = 0
-            for i in range(ng):
-                if gm[i] & nb:
-                    group |= gm[i]
-                    adj |= ga[i]
-                    if gmin[i] < lo:
-                        lo = gmin[i]
-                else:
-                    gm[n] = gm[i]
-                    ga[n] = ga[i]
-                    gmin[n] = gmin[i]
-                    gp[n] = gp[i]
-                    gt[n] = gt[i]
-                    gk[n] = gk[i]
-                    gs[n] = gs[i]
-                    n += 1
-            # keep the flood's order (by lowest field)
-            j = n
-            while j > 0 and gmin[j - 1] > lo:
-                gm[j] = gm[j - 1]
-                ga[j] = ga[j - 1]
-                gmin[j] = gmin[j - 1]
-                gp[j] = gp[j - 1]
-                gt[j] = gt[j - 1]
-                gk[j] = gk[j - 1]
-                gs[j] = gs[j - 1]
-                j -= 1
-            gm[j] = group
-            ga[j] = adj
-            gmin[j] = lo
-            gk[j] = 0
-            gs[j] = -1
-            ng = n + 1
-        for i in range(ng):
-            if gk[i]:
-                x.gap[i] = gp[i]
-                x.gpts[i] = gt[i]
-                ok |= (<uint32_t>1) << i
-    else:
-        memset(x.gid, GSENT, sizeof(x.gid))
-        remaining = s.own[p]
-        while remaining and ng < GSENT:
-            group = flood_group(c, s, p, ctz128(remaining), &adj)
-            remaining &= ~group
-            gm[ng] = group
-            ga[ng] = adj
-            gs[ng] = -1
-            ng += 1
+        return
+    memset(x.gid, GSENT, sizeof(x.gid))
+    x.largest = 0
+    x.gadj_all = 0
+    remaining = s.own[p]
+    while remaining and ng < GSENT:
+        group = flood_group(c, s, p, ctz128(remaining), &adj)
+        remaining &= ~group
+        x.gmask[ng] = group
+        x.gadj[ng] = adj
+        x.gsize[ng] = popcount128(group)
+        x.ghouse[ng] = (group & s.houses[p]) != 0
+        x.gpalace[ng] = (group & s.palaces[p]) != 0
+        x.gcity[ng] = x.ghouse[ng] and x.gpalace[ng]
+        x.gadj_all |= adj
+        if x.gcity[ng] and x.gsize[ng] > x.largest:
+            x.largest = x.gsize[ng]
+        w = <uint64_t>group
+        while w:
+            x.gid[__builtin_ctzll(w)] = <int8_t>ng
+            w &= w - 1
+        w = <uint64_t>(group >> 64)
+        while w:
+            x.gid[64 + __builtin_ctzll(w)] = <int8_t>ng
+            w &= w - 1
+        ng += 1
     x.key_p = p
     x.key_h = s.houses[p]
     x.key_a = s.agoras[p]
     x.key_pal = s.palaces[p]
-    x.gap_ok = ok
-    x.tc_stale = 1
+    x.gap_ok = 0
     x.ng = ng
-    x.largest = 0
-    x.gadj_all = 0
-    for i in range(ng):
-        if gs[i] == i:
-            # the same group at the same index: its entries (and its pieces' gid) stand
-            x.gadj_all |= ga[i]
-            if x.gcity[i] and x.gsize[i] > x.largest:
-                x.largest = x.gsize[i]
-            continue
-        group = gm[i]
-        x.gmask[i] = group
-        x.gadj[i] = ga[i]
-        x.gsize[i] = popcount128(group)
-        x.ghouse[i] = (group & s.houses[p]) != 0
-        x.gpalace[i] = (group & s.palaces[p]) != 0
-        x.gcity[i] = x.ghouse[i] and x.gpalace[i]
-        x.gadj_all |= ga[i]
-        if x.gcity[i] and x.gsize[i] > x.largest:
-            x.largest = x.gsize[i]
-        w = <uint64_t>group
-        while w:
-            x.gid[__builtin_ctzll(w)] = <int8_t>i
-            w &= w - 1
-        w = <uint64_t>(group >> 64)
-        while w:
-            x.gid[64 + __builtin_ctzll(w)] = <int8_t>i
-            w &= w - 1
 
 
-cdef inline double adj_points_x(const PCtx* x, const HState* s, u128 adj) noexcept nogil:
-    # adj_points through the temple lookup table (integer-valued: same result)
-    cdef double pts = 3 * popcount128(adj & s.monuments)
-    cdef u128 t = adj & x.tmask
-    while t:
-        pts += s.temple_cols[x.temple_of[ctz128(t)]]
-        t &= t - 1
+cdef inline double adj_points_x(const HCfg* c, const PCtx* x, const HState* s, u128 adj) noexcept nogil:
+    # = adj_points, summed in integers (the same value) over every temple without a branch
+    cdef int pts = 3 * popcount128(adj & s.monuments) if s.monuments else 0, t
+    for t in range(c.n_temples):
+        pts += s.temple_cols[t] & -(<int>((adj & x.tbit[t]) != 0))
     return pts
 
 
@@ -525,6 +539,13 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
     ctx_groups(c, s, x, p)
     x.near |= x.gadj_all
     tc = temple_word(s)
+    if tc != x.tf_tc:
+        # columns and room by temple field (0 elsewhere)
+        for i in range(c.n_temples):
+            f = c.temple_field[i]
+            x.tcols_f[f] = s.temple_cols[i]
+            x.troom_f[f] = c.temple_size[i] - s.temple_cols[i]
+        x.tf_tc = tc
     full = ((<uint32_t>1) << x.ng) - 1
     # the groups' gap and gpts hold for the temple columns and monuments they were computed with
     x.gap_ok &= -(<uint32_t>((x.gap_tc == tc) & (x.gap_mon == s.monuments)))
@@ -534,7 +555,7 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
         while inv:
             i = __builtin_ctzll(inv)
             inv &= inv - 1
-            x.gap[i] = adj_points_x(x, s, x.gadj[i])
+            x.gap[i] = adj_points_x(c, x, s, x.gadj[i])
             pts[1] = x.gap[i]
             x.gpts[i] = pts[x.gcity[i]]
         x.gap_ok = full
@@ -841,7 +862,7 @@ cdef inline double build_base(const HCfg* c, const PCtx* x, const Policy* pol, i
 
 cdef inline double build_base_x(const HCfg* c, PCtx* x, const Policy* pol, int phase, int land) noexcept nogil:
     # = build_base, kept for the seat's marble (it matters in the last round only)
-    cdef int key = x.marble if x.last_round else -1, k
+    cdef int key = (x.marble + 1) * x.last_round - 1, k      # (the marble in the last round, else -1)
     if x.bb_key != key:
         for k in range(3):
             x.bb[k][0] = build_base(c, x, pol, PH_BUILD_HOUSE + k, 0)
@@ -1186,15 +1207,20 @@ cdef inline void field_geo(const HCfg* c, const HState* s, const PCtx* x, int f,
             g.pp |= x.gpalace[k]
             oldadj |= x.gadj[k]
             extra -= x.gpts[k]
-        extra += adj_points_x(x, s, oldadj)
+        extra += adj_points_x(c, x, s, oldadj)
         fresh = nb & ~oldadj
     g.mon = popcount128(fresh & s.monuments) if s.monuments else 0
-    g.room = 0
+    # the temples among the fresh fields: the first without a branch (NOFIELD's entries
+    # are 0), a loop for more (rare)
     t = fresh & x.tmask
+    k = low_field(t | bit128(NOFIELD))
+    cols = x.tcols_f[k]
+    g.room = x.troom_f[k]
+    t &= t - 1
     while t:
-        k = x.temple_of[ctz128(t)]
-        cols += s.temple_cols[k]
-        g.room += c.temple_size[k] - s.temple_cols[k]
+        k = ctz128(t)
+        cols += x.tcols_f[k]
+        g.room += x.troom_f[k]
         t &= t - 1
     g.dpts = extra + (3 * g.mon + cols)
 
@@ -1508,7 +1534,7 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
     if ph == PH_BUILD_HOUSE or ph == PH_BUILD_AGORA or ph == PH_BUILD_PALACE:
         base[0] = build_base_x(c, x, pol, ph, 0)
         base[1] = build_base_x(c, x, pol, ph, 1)
-        kind = 0 if ph == PH_BUILD_HOUSE else (1 if ph == PH_BUILD_AGORA else 2)
+        kind = ph - PH_BUILD_HOUSE
         if n > 0 and buf[0] == A_PASS:       # sorted: PASS (16) comes before every field
             sc[0] = 0.0
             best = 0.0
@@ -1652,7 +1678,7 @@ cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_
     make_ctx(c, s, x, pol)
     base[0] = build_base_x(c, x, pol, ph, 0)
     base[1] = build_base_x(c, x, pol, ph, 1)
-    kind = 0 if ph == PH_BUILD_HOUSE else (1 if ph == PH_BUILD_AGORA else 2)
+    kind = ph - PH_BUILD_HOUSE
     # fields next to an interesting one (occupied, temple, active quarry): with
     # symmetric neighbours, those next to own pieces, temples, quarries, monuments
     # (x.near) or opponents' pieces (x.opp_near)
