@@ -271,6 +271,16 @@ cdef inline void ctx_groups(const HCfg* c, const HState* s, PCtx* x, int p) noex
         ctx_groups_new(c, s, x, p)
 
 
+cdef inline void group_gap(const HCfg* c, const HState* s, PCtx* x, int g) noexcept nogil:
+    # x.gap[g] and x.gpts[g] now (after make_ctx's temple tables), valid in x.gap_ok
+    cdef double pts[2]
+    pts[0] = 0.0
+    pts[1] = adj_points_x(c, x, s, x.gadj[g])
+    x.gap[g] = pts[1]
+    x.gpts[g] = pts[x.gcity[g]]
+    x.gap_ok |= (<uint32_t>1) << g
+
+
 cdef inline int group_of(const PCtx* x, u128 own_nb) noexcept nogil:
     # the one group holding the seat's pieces own_nb (GSENT when own_nb is empty: gid of
     # NOFIELD), -1 when they are in several; without a loop over them
@@ -309,7 +319,7 @@ cdef inline int group_add_fast(const HCfg* c, const HState* s, PCtx* x, int p, i
         x.gcity[g] = 0
         x.ng = g + 1
     x.gid[k] = <int8_t>g
-    x.gap_ok &= ~((<uint32_t>1) << g)
+    group_gap(c, s, x, g)
     x.gadj_all |= c.nbr[k]
     return 1
 
@@ -382,6 +392,7 @@ cdef void group_add(const HCfg* c, const HState* s, PCtx* x, int p, int k, u128 
     x.gpalace[r] = pp
     x.gcity[r] = hh & pp
     x.gap_ok = ok
+    group_gap(c, s, x, r)
     x.ng = n
     # the pieces of the groups from r on: their new index (k's own: GSENT -> r)
     u = m
@@ -476,7 +487,6 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
     cdef u128 remaining, pieces = 0
     cdef const uint8_t* l
     cdef double v
-    cdef double pts[2]
     if x.cfg != c:
         ctx_config(c, x)
     x.p = p
@@ -536,8 +546,6 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
         remaining &= remaining - 1
     if s.phase >= PH_QUARRY_PLACE:
         return          # quarry place, worker move: no groups (the table keeps its own key)
-    ctx_groups(c, s, x, p)
-    x.near |= x.gadj_all
     tc = temple_word(s)
     if tc != x.tf_tc:
         # columns and room by temple field (0 elsewhere)
@@ -546,21 +554,20 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
             x.tcols_f[f] = s.temple_cols[i]
             x.troom_f[f] = c.temple_size[i] - s.temple_cols[i]
         x.tf_tc = tc
-    full = ((<uint32_t>1) << x.ng) - 1
-    # the groups' gap and gpts hold for the temple columns and monuments they were computed with
+    # the groups' gap and gpts hold for the temple columns and monuments they were computed
+    # with; the groups ctx_groups changes get theirs there, the others below
     x.gap_ok &= -(<uint32_t>((x.gap_tc == tc) & (x.gap_mon == s.monuments)))
+    x.gap_tc = tc
+    x.gap_mon = s.monuments
+    ctx_groups(c, s, x, p)
+    x.near |= x.gadj_all
+    full = ((<uint32_t>1) << x.ng) - 1
     inv = full & ~x.gap_ok
     if inv:
-        pts[0] = 0.0
         while inv:
             i = __builtin_ctzll(inv)
             inv &= inv - 1
-            x.gap[i] = adj_points_x(c, x, s, x.gadj[i])
-            pts[1] = x.gap[i]
-            x.gpts[i] = pts[x.gcity[i]]
-        x.gap_ok = full
-        x.gap_tc = tc
-        x.gap_mon = s.monuments
+            group_gap(c, s, x, i)
     if <unsigned>(s.phase - PH_MONUMENT) < 2:
         return          # monument, temple: no field scores (the field memo catches up at the next
                         # refresh: it compares the state with its snapshot, so skipped changes add up)
@@ -622,7 +629,7 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     # since the snapshot (x.inc is kept by make_ctx), and clear the group part of the
     # fields that may differ from the snapshot's (after the seat's own pieces, temples,
     # monuments)
-    cdef u128 inval = 0, d, tch, m, mo, sn_own = x.sn_h | x.sn_a | x.sn_pal
+    cdef u128 inval = 0, d, tch, m, mo, on, sn_own = x.sn_h | x.sn_a | x.sn_pal
     cdef uint64_t w, dt
     cdef const uint8_t* l
     cdef int h, i, f, b, t, k, g, lo, add
@@ -631,7 +638,7 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     # piece moves the key (own x 9 + opponents') of its neighbours on; a new own piece
     # also clears the group part next to the group it joined, an opponent's extends opp_near
     d = x.own & ~sn_own
-    if x.sn_p < 0 or (sn_own & ~x.own) or (x.sn_opp & ~x.opp_own) or not c.nbr_symmetric:
+    if x.sn_p < 0 or ((sn_own & ~x.own) | (x.sn_opp & ~x.opp_own)) or not c.nbr_symmetric:
         t1_fresh(c, x, pol)
         while d:
             b = ctz128(d)
@@ -639,6 +646,7 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
             inval |= x.gadj[x.gid[b]] | bit128(b)
     else:
         d |= x.opp_own & ~x.sn_opp
+        on = x.opp_near         # (a local: the byte stores below could alias it)
         while d:
             b = ctz128(d)
             d &= d - 1
@@ -652,8 +660,9 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
             x.nbkey[NOFIELD] = 0        # (the padding's key stays small)
             mo = -(<u128>h)
             inval |= (x.gadj[x.gid[b]] | bit128(b)) & mo
-            x.opp_near |= c.nbr[b] & ~mo
-    if x.sn_p != p or (sn_own & ~x.own) or x.sn_mon != s.monuments:
+            on |= c.nbr[b] & ~mo
+        x.opp_near = on
+    if x.sn_p != p or ((sn_own & ~x.own) | (x.sn_mon ^ s.monuments)):
         x.geo_valid = 0         # another seat, a new game, or a monument (rare): all
     else:
         # temples with new columns: their neighbours and the groups next to them (branch-free)
@@ -1715,11 +1724,14 @@ cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_
         ties |= plain0
     if base[1] >= low:
         ties |= plain1
-    d = cand
-    while d:
-        f = ctz128(d)
-        d &= d - 1
-        ties |= (<u128>(val[f] >= low)) << f
+    for h in range(2):
+        w = <uint64_t>cand if h == 0 else <uint64_t>(cand >> 64)
+        cw = 0
+        while w:
+            f = (h << 6) + __builtin_ctzll(w)
+            w &= w - 1
+            cw |= (<uint64_t>(val[f] >= low)) << (f & 63)
+        ties |= (<u128>cw) << (h << 6)
     pass_tie = 0.0 >= low
     nt = pass_tie + popcount128(ties)
     if nt == 1:
