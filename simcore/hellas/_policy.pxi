@@ -466,10 +466,15 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
 
 
 cdef inline double adj_points_x(const HCfg* c, const PCtx* x, const HState* s, u128 adj) noexcept nogil:
-    # = adj_points, summed in integers (the same value) over every temple without a branch
-    cdef int pts = 3 * popcount128(adj & s.monuments) if s.monuments else 0, t
-    for t in range(c.n_temples):
-        pts += s.temple_cols[t] & -(<int>((adj & x.tbit[t]) != 0))
+    # = adj_points, summed in integers (the same value) from the columns by temple field
+    # (make_ctx's): the first temple without a branch (NOFIELD's entry is 0), a loop for more
+    cdef int pts = 3 * popcount128(adj & s.monuments) if s.monuments else 0
+    cdef u128 t = adj & x.tmask
+    pts += x.tcols_f[low_field(t | bit128(NOFIELD))]
+    t &= t - 1
+    while t:
+        pts += x.tcols_f[ctz128(t)]
+        t &= t - 1
     return pts
 
 
@@ -1187,11 +1192,37 @@ cdef inline double dmax(double a, double b) noexcept nogil:
     return b if b > a else a
 
 
+cdef double geo_merge(const HCfg* c, const HState* s, const PCtx* x, u128 own_nb, Geo* g,
+                      u128* oldadj) noexcept nogil:
+    # field_geo's group part when the field is next to several groups (rare; not inlined):
+    # sets size, hh, pp and the groups' neighbourhood, returns the points they add
+    cdef uint64_t gb = 0
+    cdef int k
+    cdef double extra = 0.0
+    cdef u128 adj = 0
+    g.size = 1
+    g.hh = 0
+    g.pp = 0
+    while own_nb:
+        gb |= (<uint64_t>1) << x.gid[ctz128(own_nb)]
+        own_nb &= own_nb - 1
+    while gb:
+        k = __builtin_ctzll(gb)
+        gb &= gb - 1
+        g.size += x.gsize[k]
+        g.hh |= x.ghouse[k]
+        g.pp |= x.gpalace[k]
+        adj |= x.gadj[k]
+        extra -= x.gpts[k]
+    extra += adj_points_x(c, x, s, adj)
+    oldadj[0] = adj
+    return extra
+
+
 cdef inline void field_geo(const HCfg* c, const HState* s, const PCtx* x, int f, Geo* g) noexcept nogil:
     # adj_points is a sum over fields, so the merged group's points are the old
     # groups' points plus those of the fresh fields (nb minus their neighbourhood)
     cdef u128 nb = c.nbr[f], own_nb = nb & x.own, oldadj = 0, fresh, t
-    cdef uint64_t gb = 0
     cdef int k = group_of(x, own_nb), cols = 0
     cdef double extra = 0.0
     if k >= 0:
@@ -1202,21 +1233,7 @@ cdef inline void field_geo(const HCfg* c, const HState* s, const PCtx* x, int f,
         fresh = nb & ~x.gadj[k]
         extra = x.gap[k] - x.gpts[k]
     else:
-        g.size = 1
-        g.hh = 0
-        g.pp = 0
-        while own_nb:
-            gb |= (<uint64_t>1) << x.gid[ctz128(own_nb)]
-            own_nb &= own_nb - 1
-        while gb:
-            k = __builtin_ctzll(gb)
-            gb &= gb - 1
-            g.size += x.gsize[k]
-            g.hh |= x.ghouse[k]
-            g.pp |= x.gpalace[k]
-            oldadj |= x.gadj[k]
-            extra -= x.gpts[k]
-        extra += adj_points_x(c, x, s, oldadj)
+        extra = geo_merge(c, s, x, own_nb, g, &oldadj)
         fresh = nb & ~oldadj
     g.mon = popcount128(fresh & s.monuments) if s.monuments else 0
     # the temples among the fresh fields: the first without a branch (NOFIELD's entries
