@@ -499,6 +499,9 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
     x.marble = s.marble[p]
     x.qa_left = (popcount128(<u128>(x.quarry_spaces & ~s.spaces_used))
                  + popcount128(<u128>x.quarry_spaces) * (2 - s.round))
+    if s.phase >= PH_QUARRY_PLACE:
+        return          # quarry place, worker move: their scores need only the above (the quarry
+                        # entries and the group table compare the state with their own keys later)
     if (x.q_stale or memcmp(x.q_status, s.quarry_status, c.n_fields) != 0
             or memcmp(x.q_top, s.quarry_top, c.n_fields) != 0):
         # the active quarries, only when a quarry field changed since the last call;
@@ -549,8 +552,6 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
     while remaining:
         x.near |= c.nbr[ctz128(remaining)]
         remaining &= remaining - 1
-    if s.phase >= PH_QUARRY_PLACE:
-        return          # quarry place, worker move: no groups (the table keeps its own key)
     tc = temple_word(s)
     if tc != x.tf_tc:
         # columns and room by temple field (0 elsewhere)
