@@ -107,6 +107,8 @@ cdef class CConfig:
         c.max_house = int(a["pieces_per_player"]["house"])
         c.max_agora = int(a["pieces_per_player"]["agora"])
         c.max_palace = int(a["pieces_per_player"]["palace"])
+        if c.max_house + c.max_agora + c.max_palace > 31:
+            raise ValueError(f"{c.max_house + c.max_agora + c.max_palace} pieces per player; the engine takes at most 31")
         c.supply_columns = int(a["supply"]["columns"])
         c.supply_rings = int(a["supply"]["rings"])
         c.supply_monuments = int(a["supply"]["monuments"])

@@ -21,9 +21,17 @@ cdef extern from *:
     static inline void hx_mask_set(unsigned __int128* m, int f) {
         *m |= (unsigned __int128)((uint64_t)1 << (f & 63)) << (f & 64);
     }
+    /* the lowest set bit of m (not 0) without a branch on which half holds it */
+    static inline int hx_low_field(unsigned __int128 m) {
+        uint64_t lo = (uint64_t)m;
+        int a = __builtin_ctzll(lo | 0x8000000000000000ull);
+        int b = __builtin_ctzll((uint64_t)(m >> 64) | 0x8000000000000000ull);
+        return a + (-(int)(lo == 0) & (1 + b));
+    }
     """
     int mask_has "hx_mask_has" (u128 m, int f) nogil
     void mask_set "hx_mask_set" (u128* m, int f) nogil
+    int low_field "hx_low_field" (u128 m) nogil
 
 
 cdef enum:
@@ -50,7 +58,8 @@ cdef enum:
     F_LAST_SPACE = 20
     F_LATE_COST = 21
     NF = 22
-    MAXG = 24           # groups of one seat (at most 18 pieces)
+    MAXG = 32           # groups of one seat (at most 31 pieces, the config's check) ...
+    GSENT = MAXG - 1    # ... and the last entry a neutral "no group": the gid of every other field
 
 C_FEATURES = ("marble_gain", "marble_income", "cost", "marble_score", "piece", "connect",
               "city_growth", "city_points", "temple_reach", "monument_reach", "temple_columns",
@@ -88,7 +97,7 @@ ctypedef struct PCtx:
     u128 key_a
     u128 key_pal
     u128 gadj_all
-    int8_t gid[MAXF]    # group index of each of the seat's pieces
+    int8_t gid[MAXF]    # group index of each of the seat's pieces (GSENT elsewhere)
     int p
     int last_round
     int marble
@@ -134,9 +143,10 @@ ctypedef struct PCtx:
     Geo geo[MAXF]       # the group part (valid where geo_valid)
     u128 geo_valid
     double xv[MAXF][3]  # its weighted terms per kind, house/agora/palace
-    double t1[MAXF]     # w_connect * own neighbours + w_deny_field * opponents' neighbours
-    double inc[MAXF]    # quarry value of the active quarries next to it
-    u128 ok             # fields whose t1, inc and xv are valid (a subset of geo_valid)
+    double t1[MAXF]     # w_connect * own neighbours + w_deny_field * opponents' neighbours (every
+                        # field, kept by geo_refresh from the neighbour counts)
+    double inc[MAXF]    # quarry value of the active quarries next to it (every field, kept by make_ctx)
+    u128 ok             # fields whose xv is valid (a subset of geo_valid)
     int ok_largest      # the largest city xv was computed for
     double cq[3]        # weight of a field's quarry value per kind (x quarry actions left)
     uint8_t land[MAXF]  # 0 coast, 1 inland
@@ -146,11 +156,15 @@ ctypedef struct PCtx:
     u128 sn_pal
     u128 sn_opp
     u128 sn_mon
-    u128 sn_qactive
-    double sn_qv[MAXF]  # by field (active quarries of the snapshot)
     uint64_t sn_tc      # temple columns, one byte per temple
     int bb_key          # build_base by kind and land for this key (marble in the last round, else -1)
     double bb[3][2]
+    uint8_t nbkey[MAXF]         # own pieces x 9 + opponents' pieces of the snapshot next to each
+                                # field (symmetric neighbours; 0 at NOFIELD) ...
+    double t1_of[(MAXNB + 1) * (MAXNB + 1)]     # ... and t1 by that key
+    uint8_t tcols_f[MAXF]       # columns of the temple on each field, and its free room
+    uint8_t troom_f[MAXF]       # (0 off the temples), for these temple columns:
+    uint64_t tf_tc
 
 
 ctypedef struct Policy:
@@ -211,6 +225,7 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
     for f in range(MAXF):
         x.temple_of[f] = -1
         x.qv_of[f] = 0.0
+        x.inc[f] = 0.0
     for i in range(MAXT):
         x.tbit[i] = 0
     for i in range(c.n_temples):
@@ -224,6 +239,19 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
             x.quarry_spaces |= <uint16_t>(1 << i)
     x.key_p = -1
     x.gap_ok = 0
+    memset(x.tcols_f, 0, sizeof(x.tcols_f))
+    memset(x.troom_f, 0, sizeof(x.troom_f))
+    x.tf_tc = ~(<uint64_t>0)
+    memset(x.gid, GSENT, sizeof(x.gid))
+    # the neutral group: nothing in it, next to nothing, no points
+    x.gmask[GSENT] = 0
+    x.gadj[GSENT] = 0
+    x.gsize[GSENT] = 0
+    x.ghouse[GSENT] = 0
+    x.gpalace[GSENT] = 0
+    x.gcity[GSENT] = 0
+    x.gpts[GSENT] = 0.0
+    x.gap[GSENT] = 0.0
     x.tc_stale = 1
     x.st_a_ok = 0
     x.st_key = -1
@@ -239,135 +267,213 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
 
 cdef inline void ctx_groups(const HCfg* c, const HState* s, PCtx* x, int p) noexcept nogil:
     # the seat's groups (H-D11), only when its pieces changed since the last call
-    if (x.key_p != p or x.key_h != s.houses[p] or x.key_a != s.agoras[p]
-            or x.key_pal != s.palaces[p]):
+    if x.key_p != p or ((x.key_h ^ s.houses[p]) | (x.key_a ^ s.agoras[p]) | (x.key_pal ^ s.palaces[p])):
         ctx_groups_new(c, s, x, p)
 
 
+cdef inline void group_gap(const HCfg* c, const HState* s, PCtx* x, int g) noexcept nogil:
+    # x.gap[g] and x.gpts[g] now (after make_ctx's temple tables), valid in x.gap_ok
+    cdef double pts[2]
+    pts[0] = 0.0
+    pts[1] = adj_points_x(c, x, s, x.gadj[g])
+    x.gap[g] = pts[1]
+    x.gpts[g] = pts[x.gcity[g]]
+    x.gap_ok |= (<uint32_t>1) << g
+
+
+cdef inline int group_of(const PCtx* x, u128 own_nb) noexcept nogil:
+    # the one group holding the seat's pieces own_nb (GSENT when own_nb is empty: gid of
+    # NOFIELD), -1 when they are in several; without a loop over them
+    cdef int k = x.gid[low_field(own_nb | bit128(NOFIELD))]
+    return k | -(<int>((own_nb & ~x.gmask[k]) != 0))
+
+
+cdef inline int group_add_fast(const HCfg* c, const HState* s, PCtx* x, int p, int k,
+                               u128 have) noexcept nogil:
+    # the seat's new piece k into the table (of the pieces have) when no other group changes
+    # index: k is next to one group and stays in the flood's order (by lowest field) or next
+    # to none and after every group. 1 when done, 0 (nothing changed) otherwise
+    cdef int g = group_of(x, c.nbr[k] & have), v
+    if g < 0:
+        return 0            # a merge
+    if g != GSENT:
+        if g > 0 and k < ctz128(x.gmask[g]) and ctz128(x.gmask[g - 1]) > k:
+            return 0        # the group moves before the one ahead
+        x.gmask[g] |= bit128(k)
+        x.gadj[g] |= c.nbr[k]
+        x.gsize[g] += 1
+        x.ghouse[g] |= mask_has(s.houses[p], k)
+        x.gpalace[g] |= mask_has(s.palaces[p], k)
+        x.gcity[g] = x.ghouse[g] & x.gpalace[g]
+        v = x.gsize[g] * x.gcity[g]
+        x.largest = v if v > x.largest else x.largest
+    else:
+        g = x.ng
+        if g > 0 and ctz128(x.gmask[g - 1]) > k:
+            return 0        # a new group before the last
+        x.gmask[g] = bit128(k)
+        x.gadj[g] = c.nbr[k]
+        x.gsize[g] = 1
+        x.ghouse[g] = mask_has(s.houses[p], k)
+        x.gpalace[g] = mask_has(s.palaces[p], k)
+        x.gcity[g] = 0
+        x.ng = g + 1
+    x.gid[k] = <int8_t>g
+    group_gap(c, s, x, g)
+    x.gadj_all |= c.nbr[k]
+    return 1
+
+
+cdef void group_add(const HCfg* c, const HState* s, PCtx* x, int p, int k, u128 have) noexcept nogil:
+    # the seat's new piece k into the table of the pieces have (any case: a merge, or a
+    # group moving in the flood's order). The merged group M goes to index r, the number
+    # of groups whose lowest field is below M's; the groups it takes in drop out, the
+    # others from r on follow it in their order
+    cdef u128 own_nb = c.nbr[k] & have, m = bit128(k), a = c.nbr[k], u
+    cdef uint32_t hits = 0, ok, hit
+    cdef int size = 1, hh = mask_has(s.houses[p], k), pp = mask_has(s.palaces[p], k)
+    cdef int i, j, n, r, lo, ng = x.ng, v
+    cdef int8_t newidx[MAXG]
+    cdef int8_t src[MAXG]
+    cdef u128 tm[MAXG]
+    cdef u128 ta[MAXG]
+    cdef int tsz[MAXG]
+    cdef uint8_t th[MAXG]
+    cdef uint8_t tp[MAXG]
+    cdef double tg[MAXG]
+    cdef double tt[MAXG]
+    while own_nb:
+        hits |= (<uint32_t>1) << x.gid[ctz128(own_nb)]
+        own_nb &= own_nb - 1
+    u = hits
+    while u:
+        i = ctz128(u)
+        u &= u - 1
+        m |= x.gmask[i]
+        a |= x.gadj[i]
+        size += x.gsize[i]
+        hh |= x.ghouse[i]
+        pp |= x.gpalace[i]
+    lo = ctz128(m)
+    r = 0
+    while r < ng and ctz128(x.gmask[r]) < lo:
+        r += 1
+    # the entries from r on, and where each goes (newidx; src: the old index of a new one)
+    n = r + 1
+    for i in range(r, ng):
+        hit = (hits >> i) & 1
+        newidx[i] = <int8_t>(n + (r - n) * <int>hit)
+        src[n] = <int8_t>i
+        n += 1 - <int>hit
+        tm[i] = x.gmask[i]
+        ta[i] = x.gadj[i]
+        tsz[i] = x.gsize[i]
+        th[i] = x.ghouse[i]
+        tp[i] = x.gpalace[i]
+        tg[i] = x.gap[i]
+        tt[i] = x.gpts[i]
+    newidx[GSENT] = <int8_t>r
+    ok = x.gap_ok & (((<uint32_t>1) << r) - 1)
+    for j in range(r + 1, n):
+        i = src[j]
+        x.gmask[j] = tm[i]
+        x.gadj[j] = ta[i]
+        x.gsize[j] = tsz[i]
+        x.ghouse[j] = th[i]
+        x.gpalace[j] = tp[i]
+        x.gcity[j] = th[i] & tp[i]
+        x.gap[j] = tg[i]
+        x.gpts[j] = tt[i]
+        ok |= ((x.gap_ok >> i) & 1) << j
+    x.gmask[r] = m
+    x.gadj[r] = a
+    x.gsize[r] = size
+    x.ghouse[r] = hh
+    x.gpalace[r] = pp
+    x.gcity[r] = hh & pp
+    x.gap_ok = ok
+    group_gap(c, s, x, r)
+    x.ng = n
+    # the pieces of the groups from r on: their new index (k's own: GSENT -> r)
+    u = m
+    for j in range(r + 1, n):
+        u |= x.gmask[j]
+    while u:
+        i = ctz128(u)
+        u &= u - 1
+        x.gid[i] = newidx[x.gid[i]]
+    # a merged group is larger than each it took in, the others stand
+    v = size * (hh & pp)
+    x.largest = v if v > x.largest else x.largest
+    x.gadj_all |= c.nbr[k]
+
+
 cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcept nogil:
-    # new pieces merge the groups next to them, a fresh start floods all groups
-    cdef int i, j, k, ng = 0, n, lo
-    cdef int gmin[MAXG]
+    # new pieces join or merge the groups next to them, a fresh start floods all groups
+    cdef int i, k, ng = 0
     cdef uint64_t w
-    cdef u128 remaining, group, adj, old, new, nb
-    cdef u128 gm[MAXG]
-    cdef u128 ga[MAXG]
-    cdef double gp[MAXG]        # the groups' gap and gpts, carried along for the groups
-    cdef double gt[MAXG]        # the new pieces leave as they were (gk = 1)
-    cdef uint8_t gk[MAXG]
-    cdef int8_t gs[MAXG]        # a group's index before (-1: new or merged)
-    cdef uint32_t ok = 0
+    cdef u128 remaining, group, adj, old, new
+    x.tc_stale = 1
     old = x.key_h | x.key_a | x.key_pal
     if (x.key_p == p and not c.no_agora_chains and not (x.key_h & ~s.houses[p])
             and not (x.key_a & ~s.agoras[p]) and not (x.key_pal & ~s.palaces[p])):
-        # only new pieces: union them into the old groups (the groups are the connected
-        # components of the seat's pieces, adj the union of their neighbourhoods)
-        ng = x.ng
-        for i in range(ng):
-            gm[i] = x.gmask[i]
-            ga[i] = x.gadj[i]
-            gmin[i] = ctz128(gm[i])
-            gp[i] = x.gap[i]
-            gt[i] = x.gpts[i]
-            gk[i] = (x.gap_ok >> i) & 1
-            gs[i] = <int8_t>i
+        # only new pieces: add them one by one (the groups are the connected components
+        # of the seat's pieces, adj the union of their neighbourhoods); most keep every
+        # other group's index and go in place
         new = s.own[p] & ~old
         while new:
             k = ctz128(new)
+            if not group_add_fast(c, s, x, p, k, old):
+                group_add(c, s, x, p, k, old)
+            old |= new & -new
             new &= new - 1
-            nb = c.nbr[k]
-            group = bit128(k)
-            adj = nb
-            lo = k
-            n = 0
-            for i in range(ng):
-                if gm[i] & nb:
-                    group |= gm[i]
-                    adj |= ga[i]
-                    if gmin[i] < lo:
-                        lo = gmin[i]
-                else:
-                    gm[n] = gm[i]
-                    ga[n] = ga[i]
-                    gmin[n] = gmin[i]
-                    gp[n] = gp[i]
-                    gt[n] = gt[i]
-                    gk[n] = gk[i]
-                    gs[n] = gs[i]
-                    n += 1
-            # keep the flood's order (by lowest field)
-            j = n
-            while j > 0 and gmin[j - 1] > lo:
-                gm[j] = gm[j - 1]
-                ga[j] = ga[j - 1]
-                gmin[j] = gmin[j - 1]
-                gp[j] = gp[j - 1]
-                gt[j] = gt[j - 1]
-                gk[j] = gk[j - 1]
-                gs[j] = gs[j - 1]
-                j -= 1
-            gm[j] = group
-            ga[j] = adj
-            gmin[j] = lo
-            gk[j] = 0
-            gs[j] = -1
-            ng = n + 1
-        for i in range(ng):
-            if gk[i]:
-                x.gap[i] = gp[i]
-                x.gpts[i] = gt[i]
-                ok |= (<uint32_t>1) << i
-    else:
-        remaining = s.own[p]
-        while remaining and ng < MAXG:
-            group = flood_group(c, s, p, ctz128(remaining), &adj)
-            remaining &= ~group
-            gm[ng] = group
-            ga[ng] = adj
-            gs[ng] = -1
-            ng += 1
+        x.key_p = p
+        x.key_h = s.houses[p]
+        x.key_a = s.agoras[p]
+        x.key_pal = s.palaces[p]
+        return
+    memset(x.gid, GSENT, sizeof(x.gid))
+    x.largest = 0
+    x.gadj_all = 0
+    remaining = s.own[p]
+    while remaining and ng < GSENT:
+        group = flood_group(c, s, p, ctz128(remaining), &adj)
+        remaining &= ~group
+        x.gmask[ng] = group
+        x.gadj[ng] = adj
+        x.gsize[ng] = popcount128(group)
+        x.ghouse[ng] = (group & s.houses[p]) != 0
+        x.gpalace[ng] = (group & s.palaces[p]) != 0
+        x.gcity[ng] = x.ghouse[ng] and x.gpalace[ng]
+        x.gadj_all |= adj
+        if x.gcity[ng] and x.gsize[ng] > x.largest:
+            x.largest = x.gsize[ng]
+        w = <uint64_t>group
+        while w:
+            x.gid[__builtin_ctzll(w)] = <int8_t>ng
+            w &= w - 1
+        w = <uint64_t>(group >> 64)
+        while w:
+            x.gid[64 + __builtin_ctzll(w)] = <int8_t>ng
+            w &= w - 1
+        ng += 1
     x.key_p = p
     x.key_h = s.houses[p]
     x.key_a = s.agoras[p]
     x.key_pal = s.palaces[p]
-    x.gap_ok = ok
-    x.tc_stale = 1
+    x.gap_ok = 0
     x.ng = ng
-    x.largest = 0
-    x.gadj_all = 0
-    for i in range(ng):
-        if gs[i] == i:
-            # the same group at the same index: its entries (and its pieces' gid) stand
-            x.gadj_all |= ga[i]
-            if x.gcity[i] and x.gsize[i] > x.largest:
-                x.largest = x.gsize[i]
-            continue
-        group = gm[i]
-        x.gmask[i] = group
-        x.gadj[i] = ga[i]
-        x.gsize[i] = popcount128(group)
-        x.ghouse[i] = (group & s.houses[p]) != 0
-        x.gpalace[i] = (group & s.palaces[p]) != 0
-        x.gcity[i] = x.ghouse[i] and x.gpalace[i]
-        x.gadj_all |= ga[i]
-        if x.gcity[i] and x.gsize[i] > x.largest:
-            x.largest = x.gsize[i]
-        w = <uint64_t>group
-        while w:
-            x.gid[__builtin_ctzll(w)] = <int8_t>i
-            w &= w - 1
-        w = <uint64_t>(group >> 64)
-        while w:
-            x.gid[64 + __builtin_ctzll(w)] = <int8_t>i
-            w &= w - 1
 
 
-cdef inline double adj_points_x(const PCtx* x, const HState* s, u128 adj) noexcept nogil:
-    # adj_points through the temple lookup table (integer-valued: same result)
-    cdef double pts = 3 * popcount128(adj & s.monuments)
+cdef inline double adj_points_x(const HCfg* c, const PCtx* x, const HState* s, u128 adj) noexcept nogil:
+    # = adj_points, summed in integers (the same value) from the columns by temple field
+    # (make_ctx's): the first temple without a branch (NOFIELD's entry is 0), a loop for more
+    cdef int pts = 3 * popcount128(adj & s.monuments) if s.monuments else 0
     cdef u128 t = adj & x.tmask
+    pts += x.tcols_f[low_field(t | bit128(NOFIELD))]
+    t &= t - 1
     while t:
-        pts += s.temple_cols[x.temple_of[ctz128(t)]]
+        pts += x.tcols_f[ctz128(t)]
         t &= t - 1
     return pts
 
@@ -380,9 +486,12 @@ cdef inline uint64_t temple_word(const HState* s) noexcept nogil:
 
 
 cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) noexcept nogil:
-    cdef int p = s.current, i, f, o
+    cdef int p = s.current, i, f, o, n, k
     cdef uint64_t tc
-    cdef u128 remaining
+    cdef uint32_t full, inv
+    cdef u128 remaining, pieces = 0
+    cdef const uint8_t* l
+    cdef double v
     if x.cfg != c:
         ctx_config(c, x)
     x.p = p
@@ -390,56 +499,97 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
     x.marble = s.marble[p]
     x.qa_left = (popcount128(<u128>(x.quarry_spaces & ~s.spaces_used))
                  + popcount128(<u128>x.quarry_spaces) * (2 - s.round))
+    if s.phase >= PH_QUARRY_PLACE:
+        return          # quarry place, worker move: their scores need only the above (the quarry
+                        # entries and the group table compare the state with their own keys later)
     if (x.q_stale or memcmp(x.q_status, s.quarry_status, c.n_fields) != 0
             or memcmp(x.q_top, s.quarry_top, c.n_fields) != 0):
-        # the active quarries, only when a quarry field changed since the last call
+        # the active quarries, only when a quarry field changed since the last call;
+        # x.inc by field from them (scattered over the neighbour lists with symmetric
+        # neighbours: each field's sum still runs over its quarries in ascending order;
+        # the lists' loops run over all MAXNB slots, a fixed count, the padding goes to NOFIELD)
         for i in range(x.nq):
-            x.qv_of[x.qf[i]] = 0.0
-        x.nq = 0
+            f = x.qf[i]
+            x.qv_of[f] = 0.0
+            if c.nbr_symmetric:
+                l = c.nbl[f]
+                for k in range(MAXNB):
+                    x.inc[l[k]] = 0.0
+        n = 0
+        for i in range(c.n_quarry_fields):
+            # branch-free: every quarry written, the count moved on by the active ones
+            f = c.quarry_field[i]
+            x.qf[n] = f
+            x.qv[n] = x.qval[s.quarry_top[f]]
+            n += s.quarry_status[f] == Q_ACTIVE
+        x.nq = n
         x.qmask = 0
         x.qnear = 0
-        for i in range(c.n_quarry_fields):
-            f = c.quarry_field[i]
-            if s.quarry_status[f] == Q_ACTIVE:
-                x.qf[x.nq] = f
-                x.qv[x.nq] = x.qval[s.quarry_top[f]]
-                x.qv_of[f] = x.qv[x.nq]
-                x.qmask |= bit128(f)
-                x.qnear |= c.nbr[f]
-                x.nq += 1
+        for i in range(n):
+            f = x.qf[i]
+            x.qv_of[f] = x.qv[i]
+            x.qmask |= bit128(f)
+            x.qnear |= c.nbr[f]
+        if c.nbr_symmetric:
+            for i in range(n):
+                l = c.nbl[x.qf[i]]
+                v = x.qv[i]
+                for k in range(MAXNB):
+                    x.inc[l[k]] += v
+        else:
+            for f in range(c.n_fields):
+                x.inc[f] = field_inc(c, x, f)
         memcpy(x.q_status, s.quarry_status, c.n_fields)
         memcpy(x.q_top, s.quarry_top, c.n_fields)
         x.q_stale = 0
     x.near = x.tnear | x.qnear
     x.own = s.own[p]
-    x.opp_own = 0
     for o in range(s.n_players):
-        if o != p:
-            x.opp_own |= s.own[o]
+        pieces |= s.own[o]
+    x.opp_own = pieces & ~x.own         # (the seats' pieces are disjoint)
     x.interesting = s.occupied | x.tmask | x.qmask
     remaining = s.monuments
     while remaining:
         x.near |= c.nbr[ctz128(remaining)]
         remaining &= remaining - 1
-    if s.phase == PH_QUARRY_PLACE or s.phase == PH_WORKER_MOVE:
-        return          # these decisions need no groups (the table keeps its own key)
+    tc = temple_word(s)
+    if tc != x.tf_tc:
+        # columns and room by temple field (0 elsewhere)
+        for i in range(c.n_temples):
+            f = c.temple_field[i]
+            x.tcols_f[f] = s.temple_cols[i]
+            x.troom_f[f] = c.temple_size[i] - s.temple_cols[i]
+        x.tf_tc = tc
+    # the groups' gap and gpts hold for the temple columns and monuments they were computed
+    # with; the groups ctx_groups changes get theirs there, the others below
+    x.gap_ok &= -(<uint32_t>((x.gap_tc == tc) & (x.gap_mon == s.monuments)))
+    x.gap_tc = tc
+    x.gap_mon = s.monuments
     ctx_groups(c, s, x, p)
     x.near |= x.gadj_all
-    tc = temple_word(s)
-    if x.gap_tc != tc or x.gap_mon != s.monuments:
-        x.gap_ok = 0
-    if x.gap_ok != ((<uint32_t>1) << x.ng) - 1:
-        for i in range(x.ng):
-            if not ((x.gap_ok >> i) & 1):
-                x.gap[i] = adj_points_x(x, s, x.gadj[i])
-                x.gpts[i] = x.gap[i] if x.gcity[i] else 0.0
-        x.gap_ok = ((<uint32_t>1) << x.ng) - 1
-        x.gap_tc = tc
-        x.gap_mon = s.monuments
-    if s.phase == PH_TEMPLE or s.phase == PH_MONUMENT:
-        return          # no field scores: the field memo catches up at the next refresh (it
-                        # compares the state with its snapshot, so skipped changes add up)
+    full = ((<uint32_t>1) << x.ng) - 1
+    inv = full & ~x.gap_ok
+    if inv:
+        while inv:
+            i = __builtin_ctzll(inv)
+            inv &= inv - 1
+            group_gap(c, s, x, i)
+    if <unsigned>(s.phase - PH_MONUMENT) < 2:
+        return          # monument, temple: no field scores (the field memo catches up at the next
+                        # refresh: it compares the state with its snapshot, so skipped changes add up)
     geo_refresh(c, s, x, pol, p, tc)
+
+
+cdef inline double field_inc(const HCfg* c, const PCtx* x, int f) noexcept nogil:
+    # the quarry value next to field f, over its neighbour list (ascending, the sum's order):
+    # qv_of is 0 off the active quarries and at NOFIELD, and adding 0.0 to a sum from 0.0
+    # changes nothing
+    cdef const uint8_t* l = c.nbl[f]
+    cdef double inc = 0.0
+    cdef int k
+    for k in range(c.max_nb):
+        inc += x.qv_of[l[k]]
+    return inc
 
 
 cdef void opp_near_fresh(const HCfg* c, PCtx* x) noexcept nogil:
@@ -451,76 +601,91 @@ cdef void opp_near_fresh(const HCfg* c, PCtx* x) noexcept nogil:
         d &= d - 1
 
 
+cdef void t1_fresh(const HCfg* c, PCtx* x, const Policy* pol) noexcept nogil:
+    # x.t1 of every field from scratch (and x.nbkey, x.t1_of, x.opp_near)
+    cdef int f, a, b, k
+    cdef u128 nb, d
+    cdef const uint8_t* l
+    opp_near_fresh(c, x)
+    if not c.nbr_symmetric:
+        for f in range(c.n_fields):
+            nb = c.nbr[f]
+            x.t1[f] = pol.w[F_CONNECT] * popcount128(nb & x.own) + pol.w[F_DENY_FIELD] * popcount128(nb & x.opp_own)
+        return
+    for a in range(MAXNB + 1):
+        for b in range(MAXNB + 1):
+            x.t1_of[a * (MAXNB + 1) + b] = pol.w[F_CONNECT] * a + pol.w[F_DENY_FIELD] * b
+    memset(x.nbkey, 0, sizeof(x.nbkey))
+    d = x.own | x.opp_own
+    while d:
+        b = ctz128(d)
+        d &= d - 1
+        a = 1 + MAXNB * mask_has(x.own, b)
+        l = c.nbl[b]
+        for k in range(MAXNB):
+            x.nbkey[l[k]] += a
+        x.nbkey[NOFIELD] = 0
+    for f in range(MAXF):
+        x.t1[f] = x.t1_of[x.nbkey[f]]
+
+
 cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int p,
                       uint64_t tc) noexcept nogil:
-    # clear the cached parts of every field that may differ from the snapshot's:
-    # the group part (inval) after the seat's own pieces, temples, monuments;
-    # the neighbour and quarry terms (inval_t) after any piece or quarry change
-    cdef u128 inval = 0, inval_t = 0, d, act, nb
-    cdef uint64_t w
-    cdef int h
-    cdef uint8_t old_cols[MAXT]
-    cdef int i, f, b, t, k, lo
-    if (x.sn_p != p or (x.sn_h & ~s.houses[p]) or (x.sn_a & ~s.agoras[p]) or (x.sn_pal & ~s.palaces[p])
-            or x.sn_mon != s.monuments):
-        x.geo_valid = 0         # another seat, a new game, or a monument (rare): all
-        opp_near_fresh(c, x)
-    else:
-        # the seat's new pieces: fields next to the group each one joined
-        d = (s.houses[p] & ~x.sn_h) | (s.agoras[p] & ~x.sn_a) | (s.palaces[p] & ~x.sn_pal)
-        inval |= d
+    # bring the field memo up to the state: x.t1 of every field from the pieces new
+    # since the snapshot (x.inc is kept by make_ctx), and clear the group part of the
+    # fields that may differ from the snapshot's (after the seat's own pieces, temples,
+    # monuments)
+    cdef u128 inval = 0, d, tch, m, mo, on, sn_own = x.sn_h | x.sn_a | x.sn_pal
+    cdef uint64_t w, dt
+    cdef const uint8_t* l
+    cdef int h, i, f, b, t, k, g, lo, add
+    # the neighbour term t1: a diff of the snapshot's pieces and these (pieces only come,
+    # except in a new game or for another seat). With symmetric neighbours, each new
+    # piece moves the key (own x 9 + opponents') of its neighbours on; a new own piece
+    # also clears the group part next to the group it joined, an opponent's extends opp_near
+    d = x.own & ~sn_own
+    if x.sn_p < 0 or ((sn_own & ~x.own) | (x.sn_opp & ~x.opp_own)) or not c.nbr_symmetric:
+        t1_fresh(c, x, pol)
         while d:
             b = ctz128(d)
             d &= d - 1
-            inval |= x.gadj[x.gid[b]]
-        # temples with new columns: their neighbours and the groups next to them
+            inval |= x.gadj[x.gid[b]] | bit128(b)
+    else:
+        d |= x.opp_own & ~x.sn_opp
+        on = x.opp_near         # (a local: the byte stores below could alias it)
+        while d:
+            b = ctz128(d)
+            d &= d - 1
+            h = mask_has(x.own, b)
+            add = 1 + MAXNB * h
+            l = c.nbl[b]
+            for k in range(MAXNB):
+                g = l[k]
+                x.nbkey[g] += add
+                x.t1[g] = x.t1_of[x.nbkey[g]]
+            x.nbkey[NOFIELD] = 0        # (the padding's key stays small)
+            mo = -(<u128>h)
+            inval |= (x.gadj[x.gid[b]] | bit128(b)) & mo
+            on |= c.nbr[b] & ~mo
+        x.opp_near = on
+    if x.sn_p != p or ((sn_own & ~x.own) | (x.sn_mon ^ s.monuments)):
+        x.geo_valid = 0         # another seat, a new game, or a monument (rare): all
+    else:
+        # temples with new columns: their neighbours and the groups next to them (branch-free)
         if tc != x.sn_tc:
-            memcpy(old_cols, &x.sn_tc, 8)
+            dt = tc ^ x.sn_tc
+            tch = 0
             for t in range(c.n_temples):
-                if s.temple_cols[t] != old_cols[t]:
-                    inval |= c.nbr[c.temple_field[t]]
-                    for k in range(x.ng):
-                        if x.gadj[k] & x.tbit[t]:
-                            inval |= x.gadj[k]
+                m = -(<u128>(((dt >> (8 * t)) & 0xff) != 0))
+                inval |= c.nbr[c.temple_field[t]] & m
+                tch |= x.tbit[t] & m
+            for k in range(x.ng):
+                inval |= x.gadj[k] & -(<u128>((x.gadj[k] & tch) != 0))
         x.geo_valid &= ~inval
-        # own new pieces changed own neighbour counts (their group's fields are in inval)
-        inval_t = inval
-        # opponents' pieces: the field and its neighbours
-        d = x.opp_own ^ x.sn_opp
-        inval_t |= d
-        if x.sn_opp & ~x.opp_own:
-            opp_near_fresh(c, x)
-            while d:
-                inval_t |= c.nbr[ctz128(d)]
-                d &= d - 1
-        else:
-            while d:
-                nb = c.nbr[ctz128(d)]
-                inval_t |= nb
-                x.opp_near |= nb
-                d &= d - 1
-        # quarries whose value changed: their neighbours
-        act = x.qmask ^ x.sn_qactive
-        while act:
-            inval_t |= c.nbr[ctz128(act)]
-            act &= act - 1
-        for i in range(x.nq):
-            f = x.qf[i]
-            if x.qv_of[f] != x.sn_qv[f]:
-                inval_t |= c.nbr[f]
-        # fields whose group part stays valid get their neighbour and quarry terms
-        # now (cheap), so they stay in x.ok
-        x.ok &= ~(inval | (inval_t & s.occupied))
-        d = x.ok & inval_t
-        for h in range(2):
-            w = <uint64_t>d if h == 0 else <uint64_t>(d >> 64)
-            while w:
-                field_terms(c, x, pol, (h << 6) + __builtin_ctzll(w))
-                w &= w - 1
-    x.ok &= x.geo_valid
+    x.ok &= x.geo_valid & ~s.occupied
     if x.ok_largest != x.largest:
         # the city-growth term changes where the merged group is larger than the smaller of the two
-        # (geo, t1 and inc stay valid: the values are computed again in place)
+        # (geo stays valid: the values are computed again in place)
         lo = x.largest if x.largest < x.ok_largest else x.ok_largest
         for h in range(2):
             w = <uint64_t>x.ok if h == 0 else <uint64_t>(x.ok >> 64)
@@ -540,9 +705,6 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     x.sn_pal = s.palaces[p]
     x.sn_opp = x.opp_own
     x.sn_mon = s.monuments
-    x.sn_qactive = x.qmask
-    for i in range(x.nq):
-        x.sn_qv[x.qf[i]] = x.qv_of[x.qf[i]]
     x.sn_tc = tc
 
 
@@ -715,7 +877,7 @@ cdef inline double build_base(const HCfg* c, const PCtx* x, const Policy* pol, i
 
 cdef inline double build_base_x(const HCfg* c, PCtx* x, const Policy* pol, int phase, int land) noexcept nogil:
     # = build_base, kept for the seat's marble (it matters in the last round only)
-    cdef int key = x.marble if x.last_round else -1, k
+    cdef int key = (x.marble + 1) * x.last_round - 1, k      # (the marble in the last round, else -1)
     if x.bb_key != key:
         for k in range(3):
             x.bb[k][0] = build_base(c, x, pol, PH_BUILD_HOUSE + k, 0)
@@ -1031,46 +1193,61 @@ cdef inline double dmax(double a, double b) noexcept nogil:
     return b if b > a else a
 
 
-cdef inline void field_geo(const HCfg* c, const HState* s, const PCtx* x, u128 nb, Geo* g) noexcept nogil:
-    # adj_points is a sum over fields, so the merged group's points are the old
-    # groups' points plus those of the fresh fields (nb minus their neighbourhood)
-    cdef u128 own_nb = nb & x.own, oldadj = 0, fresh, t
+cdef double geo_merge(const HCfg* c, const HState* s, const PCtx* x, u128 own_nb, Geo* g,
+                      u128* oldadj) noexcept nogil:
+    # field_geo's group part when the field is next to several groups (rare; not inlined):
+    # sets size, hh, pp and the groups' neighbourhood, returns the points they add
     cdef uint64_t gb = 0
-    cdef int k, cols = 0
+    cdef int k
     cdef double extra = 0.0
+    cdef u128 adj = 0
     g.size = 1
     g.hh = 0
     g.pp = 0
-    fresh = nb
-    if own_nb:
-        while own_nb:
-            gb |= (<uint64_t>1) << x.gid[ctz128(own_nb)]
-            own_nb &= own_nb - 1
-        if not (gb & (gb - 1)):
-            k = __builtin_ctzll(gb)
-            g.size += x.gsize[k]
-            g.hh = x.ghouse[k]
-            g.pp = x.gpalace[k]
-            fresh = nb & ~x.gadj[k]
-            extra = x.gap[k] - x.gpts[k]
-        else:
-            while gb:
-                k = __builtin_ctzll(gb)
-                gb &= gb - 1
-                g.size += x.gsize[k]
-                g.hh |= x.ghouse[k]
-                g.pp |= x.gpalace[k]
-                oldadj |= x.gadj[k]
-                extra -= x.gpts[k]
-            extra += adj_points_x(x, s, oldadj)
-            fresh = nb & ~oldadj
+    while own_nb:
+        gb |= (<uint64_t>1) << x.gid[ctz128(own_nb)]
+        own_nb &= own_nb - 1
+    while gb:
+        k = __builtin_ctzll(gb)
+        gb &= gb - 1
+        g.size += x.gsize[k]
+        g.hh |= x.ghouse[k]
+        g.pp |= x.gpalace[k]
+        adj |= x.gadj[k]
+        extra -= x.gpts[k]
+    extra += adj_points_x(c, x, s, adj)
+    oldadj[0] = adj
+    return extra
+
+
+cdef inline void field_geo(const HCfg* c, const HState* s, const PCtx* x, int f, Geo* g) noexcept nogil:
+    # adj_points is a sum over fields, so the merged group's points are the old
+    # groups' points plus those of the fresh fields (nb minus their neighbourhood)
+    cdef u128 nb = c.nbr[f], own_nb = nb & x.own, oldadj = 0, fresh, t
+    cdef int k = group_of(x, own_nb), cols = 0
+    cdef double extra = 0.0
+    if k >= 0:
+        # one group or none (then the neutral GSENT entry: size 0, no points, next to nothing)
+        g.size = 1 + x.gsize[k]
+        g.hh = x.ghouse[k]
+        g.pp = x.gpalace[k]
+        fresh = nb & ~x.gadj[k]
+        extra = x.gap[k] - x.gpts[k]
+    else:
+        extra = geo_merge(c, s, x, own_nb, g, &oldadj)
+        fresh = nb & ~oldadj
     g.mon = popcount128(fresh & s.monuments) if s.monuments else 0
-    g.room = 0
+    # the temples among the fresh fields: the first without a branch (NOFIELD's entries
+    # are 0), a loop for more (rare)
     t = fresh & x.tmask
+    k = low_field(t | bit128(NOFIELD))
+    cols = x.tcols_f[k]
+    g.room = x.troom_f[k]
+    t &= t - 1
     while t:
-        k = x.temple_of[ctz128(t)]
-        cols += s.temple_cols[k]
-        g.room += c.temple_size[k] - s.temple_cols[k]
+        k = ctz128(t)
+        cols += x.tcols_f[k]
+        g.room += x.troom_f[k]
         t &= t - 1
     g.dpts = extra + (3 * g.mon + cols)
 
@@ -1081,41 +1258,30 @@ cdef inline void geo_values(const PCtx* x, const Policy* pol, const Geo* g, doub
     # house, an agora and a palace (v[0..2]). A field's value for kind k is
     # t1 + v[k]. A lone house or palace is no city; the piece makes one when the
     # group has the other kind.
-    cdef double C = pol.w[F_CITY_POINTS] * g.dpts + pol.w[F_TEMPLE_REACH] * g.room
-    cdef double N = pol.w[F_TEMPLE_REACH] * (0.5 * g.room) + pol.w[F_MONUMENT_REACH] * g.mon
-    if g.size > x.largest:
-        C += pol.w[F_CITY_GROWTH] * (g.size - x.largest)
-    v[0] = C if g.pp else N
-    v[1] = C if (g.hh and g.pp) else N
-    v[2] = C if g.hh else N
-
-
-cdef inline void field_terms(const HCfg* c, PCtx* x, const Policy* pol, int f) noexcept nogil:
-    # x.t1[f] and x.inc[f] from the neighbours now
-    cdef u128 nb = c.nbr[f], q
-    cdef double inc = 0.0
-    x.t1[f] = pol.w[F_CONNECT] * popcount128(nb & x.own) + pol.w[F_DENY_FIELD] * popcount128(nb & x.opp_own)
-    q = nb & x.qmask
-    while q:
-        inc += x.qv_of[ctz128(q)]
-        q &= q - 1
-    x.inc[f] = inc
+    # (branch-free: the selections go through two-entry tables)
+    cdef double cg[2]
+    cdef double cn[2]
+    cg[0] = pol.w[F_CITY_POINTS] * g.dpts + pol.w[F_TEMPLE_REACH] * g.room
+    cg[1] = cg[0] + pol.w[F_CITY_GROWTH] * (g.size - x.largest)
+    cn[0] = pol.w[F_TEMPLE_REACH] * (0.5 * g.room) + pol.w[F_MONUMENT_REACH] * g.mon
+    cn[1] = cg[g.size > x.largest]
+    v[0] = cn[g.pp]
+    v[1] = cn[g.hh & g.pp]
+    v[2] = cn[g.hh]
 
 
 cdef void field_fill(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int f) noexcept nogil:
-    # make x.t1[f], x.inc[f] and x.xv[f] valid (the slow path of field_ready);
-    # the group part only when it is not valid still
-    cdef u128 nb = c.nbr[f]
-    field_terms(c, x, pol, f)
+    # make x.xv[f] valid (the slow path of field_ready); the group part only when
+    # it is not valid still
     if not mask_has(x.geo_valid, f):
-        field_geo(c, s, x, nb, &x.geo[f])
+        field_geo(c, s, x, f, &x.geo[f])
         mask_set(&x.geo_valid, f)
     geo_values(x, pol, &x.geo[f], x.xv[f])
     mask_set(&x.ok, f)
 
 
 cdef inline void field_ready(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int f) noexcept nogil:
-    # x.t1[f], x.inc[f] and x.xv[f] valid, from the cache when they are
+    # x.xv[f] valid, from the cache when it is (x.t1 and x.inc are always)
     if not mask_has(x.ok, f):
         field_fill(c, s, x, pol, f)
 
@@ -1395,7 +1561,7 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
     if ph == PH_BUILD_HOUSE or ph == PH_BUILD_AGORA or ph == PH_BUILD_PALACE:
         base[0] = build_base_x(c, x, pol, ph, 0)
         base[1] = build_base_x(c, x, pol, ph, 1)
-        kind = 0 if ph == PH_BUILD_HOUSE else (1 if ph == PH_BUILD_AGORA else 2)
+        kind = ph - PH_BUILD_HOUSE
         if n > 0 and buf[0] == A_PASS:       # sorted: PASS (16) comes before every field
             sc[0] = 0.0
             best = 0.0
@@ -1534,12 +1700,12 @@ cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_
     cdef double val[MAXF]
     cdef double v, best = 0.0, low, cqk     # PASS scores 0
     cdef u128 near, scored, plain0, plain1, ties = 0, cand = 0, d
-    cdef uint64_t w
+    cdef uint64_t w, cw
     cdef int ph = s.phase, kind, f, nt, k, pass_tie, h
     make_ctx(c, s, x, pol)
     base[0] = build_base_x(c, x, pol, ph, 0)
     base[1] = build_base_x(c, x, pol, ph, 1)
-    kind = 0 if ph == PH_BUILD_HOUSE else (1 if ph == PH_BUILD_AGORA else 2)
+    kind = ph - PH_BUILD_HOUSE
     # fields next to an interesting one (occupied, temple, active quarry): with
     # symmetric neighbours, those next to own pieces, temples, quarries, monuments
     # (x.near) or opponents' pieces (x.opp_near)
@@ -1558,16 +1724,16 @@ cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_
     fields_ready(c, s, x, pol, scored)
     for h in range(2):
         w = <uint64_t>scored if h == 0 else <uint64_t>(scored >> 64)
+        cw = 0
         while w:
             f = (h << 6) + __builtin_ctzll(w)
             w &= w - 1
             v = base[x.land[f]] + (x.t1[f] + x.xv[f][kind]) + x.inc[f] * cqk
             val[f] = v
-            if v > best:
-                best = v
-                low = best - 1e-9
-            if v >= low:
-                mask_set(&cand, f)
+            best = v if v > best else best      # maxsd, and the candidate bit from a comparison
+            low = best - 1e-9
+            cw |= (<uint64_t>(v >= low)) << (f & 63)
+        cand |= (<u128>cw) << (h << 6)
     if pol.epsilon > 0.0 and rng_uniform(prng) < pol.epsilon:
         k = <int>rng_below(prng, 1 + popcount128(fields))
         return A_PASS if k == 0 else A_FIELD + nth_field(fields, k - 1)
@@ -1576,12 +1742,14 @@ cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_
         ties |= plain0
     if base[1] >= low:
         ties |= plain1
-    d = cand
-    while d:
-        f = ctz128(d)
-        d &= d - 1
-        if val[f] >= low:
-            mask_set(&ties, f)
+    for h in range(2):
+        w = <uint64_t>cand if h == 0 else <uint64_t>(cand >> 64)
+        cw = 0
+        while w:
+            f = (h << 6) + __builtin_ctzll(w)
+            w &= w - 1
+            cw |= (<uint64_t>(val[f] >= low)) << (f & 63)
+        ties |= (<u128>cw) << (h << 6)
     pass_tie = 0.0 >= low
     nt = pass_tie + popcount128(ties)
     if nt == 1:
