@@ -574,3 +574,21 @@ def test_describe_names_the_position():
     text = st.describe()
     assert "2 players" in text and "pegasus" in text and "choose_space" in text
     assert len(text.splitlines()) >= 5
+
+
+def test_more_pieces_per_player_than_the_kernel_holds_are_refused():
+    # the heuristic's group table has room for 31 groups of one seat (one entry is its neutral group)
+    import copy
+    import dataclasses
+    import numpy as np
+    from simcore.hellas import make_config, play_batch
+    cfg = make_config(3)
+    actions = copy.deepcopy(cfg.actions)
+    actions["pieces_per_player"]["house"] = 31 - actions["pieces_per_player"]["agora"] - actions["pieces_per_player"]["palace"]
+    import strategies
+    pol = [strategies.resolve("hellas", "city_builder").as_policy()] * 3
+    out = play_batch(3, np.arange(20, dtype=np.uint64), pol, config=dataclasses.replace(cfg, actions=actions))
+    assert len(out["games"]["seed"]) == 20              # 31 is fine, with the heuristic too
+    actions["pieces_per_player"]["house"] += 1
+    with pytest.raises(ValueError, match="32 pieces per player; the engine takes at most 31"):
+        play_batch(3, np.arange(2, dtype=np.uint64), config=dataclasses.replace(cfg, actions=actions))
