@@ -128,6 +128,15 @@ ctypedef struct PCtx:
     uint64_t gap_tc     # ... these temple columns (as one word) ...
     u128 gap_mon        # ... and these monuments
     int largest
+    # choose_space tables (config constants): a space's score slot (its kind, or
+    # 7 + the space for kinds scored per space: temples, marble), the other
+    # spaces of its group (last_of_kind), the temple and the marble spaces
+    int8_t sp_slot[MAXS]
+    uint16_t sp_same[MAXS]
+    uint16_t sp_temple
+    uint16_t sp_other
+    int8_t st_order[MAXT]       # temples by st_a, highest first (ties: lower index), valid when
+    int st_order_ok             # st_order_ok (split_order)
     # what a piece would do on each field, kept between the seat's decisions:
     # make_ctx compares the state with the snapshot below and clears, per part,
     # the fields next to whatever changed
@@ -198,7 +207,7 @@ cdef inline double quarry_value(const PCtx* x, int top, const HCfg* c) noexcept 
 
 cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
     # constants of the config, once per config
-    cdef int i, f, mt = 1
+    cdef int i, f, k, mt = 1
     x.cfg = c
     for i in range(c.n_tiles):
         if c.tiles[i] > mt:
@@ -222,6 +231,22 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
     for i in range(c.n_spaces):
         if c.space_kind[i] == SK_QUARRY:
             x.quarry_spaces |= <uint16_t>(1 << i)
+    x.sp_temple = 0
+    x.sp_other = 0
+    x.st_order_ok = 0
+    for i in range(c.n_spaces):
+        k = c.space_kind[i]
+        x.sp_slot[i] = <int8_t>k
+        if k == SK_TEMPLE or k > SK_MONUMENT:
+            x.sp_slot[i] = <int8_t>(7 + i)
+            if k == SK_TEMPLE:
+                x.sp_temple |= <uint16_t>(1 << i)
+            else:
+                x.sp_other |= <uint16_t>(1 << i)
+        x.sp_same[i] = 0
+        for f in range(c.n_spaces):
+            if f != i and space_group(c.space_kind[f]) == space_group(k):
+                x.sp_same[i] |= <uint16_t>(1 << f)
     x.key_p = -1
     x.gap_ok = 0
     x.tc_stale = 1
@@ -790,19 +815,37 @@ cdef inline void split_terms(const HCfg* c, const HState* s, const PCtx* x, cons
                + (pol.w[F_LATE_COST] * cost if x.last_round else 0.0))
 
 
-cdef inline double split_score(const HCfg* c, const HState* s, int cols, int k, const double* a,
+cdef extern from *:
+    """
+    /* t, or -0.0 when keep is 0: -0.0 is the exact identity of double addition
+       (x + -0.0 == x for every x, signed zeros included), so a sum can take a
+       term it may lack without a branch */
+    static inline double hx_keep(double t, int keep) {
+        union { double d; uint64_t u; } b;
+        uint64_t m = (uint64_t)0 - (uint64_t)(keep != 0);
+        b.d = t;
+        b.u = (b.u & m) | (~m & 0x8000000000000000ULL);
+        return b.d;
+    }
+    static inline int hx_pop64(uint64_t w) { return __builtin_popcountll(w); }
+    """
+    double keep_term "hx_keep" (double t, int keep) nogil
+    int pop64 "hx_pop64" (uint64_t w) nogil
+
+
+cdef inline double split_score(const HCfg* c, uint64_t packed, uint64_t room, const double* va,
                                const double* ring_value, double base) noexcept nogil:
-    # the temples with columns only, ascending (the order of the sum)
-    cdef int j, t, v, comp = 0
+    # a split's score from its columns per temple (packed, one byte each), without
+    # branches: va[8t + v] = v x a[t], and va[8t] = -0.0, the identity of the sum,
+    # so the sum runs over every temple in the order of the one over the temples
+    # with columns; a temple completes where its columns (non-zero) equal its room
+    # (room: one byte per temple; all bytes < 0x80, so the SWAR adds carry nothing)
+    cdef int t, comp
     cdef double sc = base
-    cdef const uint8_t* ts = c.split_nzt[cols][k]
-    cdef const uint8_t* vs = c.splits[cols][k]
-    for j in range(c.split_nz[cols][k]):
-        t = ts[j]
-        v = vs[t]
-        sc += v * a[t]
-        if s.temple_cols[t] + v == c.temple_size[t]:
-            comp += 1
+    for t in range(c.n_temples):
+        sc += va[8 * t + ((packed >> (8 * t)) & 0xff)]
+    comp = pop64(~((packed ^ room) + <uint64_t>0x7f7f7f7f7f7f7f7fULL)
+                 & (packed + <uint64_t>0x7f7f7f7f7f7f7f7fULL) & c.temple_high_bits)
     return sc + ring_value[comp]
 
 
@@ -1199,11 +1242,14 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
 
 cdef double best_monument_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol) noexcept nogil:
     # = best_monument, weighted directly: a field with no seat's piece next to it
-    # scores like a plain one (cost terms only)
-    cdef double best = 0.0, v, base
-    cdef int f, k, o, h
+    # scores like a plain one (cost terms only). The terms of a field's groups
+    # come from a table by group index, the opponents' add -0.0 where absent
+    cdef double best = 0.0, v, base, wog, wdf
+    cdef double gterm[MAXG]
+    cdef int f, k, o, h, n_opp, n_o = 0
     cdef uint64_t gb, w
-    cdef u128 fields, nb, own_nb, near_pieces = x.gadj_all | x.opp_near
+    cdef u128 fields, nb, m, own = x.own, opp_own = x.opp_own, near_pieces = x.gadj_all | x.opp_near
+    cdef u128 opp[MAXP]
     if s.supply_monuments <= 0 or x.marble < c.cost_monument:
         return 0.0
     base = (pol.w[F_COST] * c.cost_monument + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -c.cost_monument)
@@ -1212,6 +1258,14 @@ cdef double best_monument_fast(const HCfg* c, const HState* s, const PCtx* x, co
     if fields & ~near_pieces:
         best = dmax(best, base)
     fields &= near_pieces
+    for k in range(x.ng):
+        gterm[k] = pol.w[F_MONUMENT_VALUE] * (3.0 if x.gcity[k] else 1.5)
+    for o in range(s.n_players):
+        if o != x.p:
+            opp[n_o] = s.own[o]
+            n_o += 1
+    wog = pol.w[F_OPPONENT_GAIN] * 3.0
+    wdf = pol.w[F_DENY_FIELD]
     for h in range(2):
         w = <uint64_t>fields if h == 0 else <uint64_t>(fields >> 64)
         while w:
@@ -1219,42 +1273,63 @@ cdef double best_monument_fast(const HCfg* c, const HState* s, const PCtx* x, co
             w &= w - 1
             nb = c.nbr[f]
             v = base
-            own_nb = nb & x.own
-            gb = 0
-            while own_nb:
-                gb |= (<uint64_t>1) << x.gid[ctz128(own_nb)]
-                own_nb &= own_nb - 1
-            while gb:
-                k = __builtin_ctzll(gb)
-                gb &= gb - 1
-                v += pol.w[F_MONUMENT_VALUE] * (3.0 if x.gcity[k] else 1.5)
-            if nb & x.opp_own:
-                for o in range(s.n_players):
-                    if o != x.p and (nb & s.own[o]):
-                        v += pol.w[F_OPPONENT_GAIN] * 3.0
-                v += pol.w[F_DENY_FIELD] * popcount128(nb & x.opp_own)
+            m = nb & own
+            if m:
+                gb = 0
+                while m:
+                    gb |= (<uint64_t>1) << x.gid[ctz128(m)]
+                    m &= m - 1
+                while gb:
+                    v += gterm[__builtin_ctzll(gb)]
+                    gb &= gb - 1
+            if nb & opp_own:
+                for o in range(n_o):
+                    v += keep_term(wog, (nb & opp[o]) != 0)
+                n_opp = popcount128(nb & opp_own)
+                v += wdf * n_opp
             best = dmax(best, v)
     return best
 
 
 cdef void temple_coefs_fast(const HCfg* c, const HState* s, const PCtx* x, double* mine,
                             double* opp) noexcept nogil:
-    # = temple_coefs
-    cdef int t, g, o
-    cdef u128 tb, tn
-    for t in range(c.n_temples):
-        tb = x.tbit[t]
-        tn = c.nbr[c.temple_field[t]]
-        mine[t] = 0.0
-        opp[t] = 0.0
-        if x.gadj_all & tb:
+    # = temple_coefs. The groups next to a temple are those of the seat's pieces
+    # next to it (symmetric neighbours), by gid; sums of 1.0 and 0.5 are exact in
+    # any order, so mine = (groups + city groups) / 2. opp: opponents next to it.
+    cdef int t, g, o, n, tf
+    cdef uint64_t gb, cb
+    cdef u128 tb, tn, m, own = x.own
+    if not c.nbr_symmetric:
+        for t in range(c.n_temples):
+            tb = x.tbit[t]
+            tn = c.nbr[c.temple_field[t]]
+            mine[t] = 0.0
+            opp[t] = 0.0
             for g in range(x.ng):
                 if x.gadj[g] & tb:
                     mine[t] += 1.0 if x.gcity[g] else 0.5
-        if tn & x.opp_own:
             for o in range(s.n_players):
                 if o != x.p and (tn & s.own[o]):
                     opp[t] += 1.0
+        return
+    for t in range(c.n_temples):
+        tf = c.temple_field[t]
+        tn = c.nbr[tf]
+        m = tn & own
+        mine[t] = 0.0
+        if m:
+            gb = 0
+            cb = 0
+            while m:
+                g = x.gid[ctz128(m)]
+                gb |= (<uint64_t>1) << g
+                cb |= (<uint64_t>x.gcity[g]) << g
+                m &= m - 1
+            mine[t] = 0.5 * (pop64(gb) + pop64(cb))
+        n = 0
+        for o in range(s.n_players):
+            n += (tn & s.own[o]) != 0
+        opp[t] = n - ((tn & own) != 0)
 
 
 cdef inline void temple_coefs_memo(const HCfg* c, const HState* s, PCtx* x) noexcept nogil:
@@ -1283,6 +1358,7 @@ cdef inline void split_terms_memo(const HCfg* c, const HState* s, PCtx* x, const
         for t in range(c.n_temples):
             x.st_a[t] = pol.w[F_TEMPLE_COLUMNS] * x.tc_mine[t] + pol.w[F_OPPONENT_GAIN] * x.tc_opp[t]
         x.st_a_ok = 1
+        x.st_order_ok = 0
     if x.st_key != key:
         now = ring_points_m(c, s.rings[x.p], most)
         for k in range(c.n_temples + 1):
@@ -1293,92 +1369,144 @@ cdef inline void split_terms_memo(const HCfg* c, const HState* s, PCtx* x, const
         x.st_key = key
 
 
+cdef inline void split_order(const HCfg* c, PCtx* x) noexcept nogil:
+    # x.st_order: the temples by x.st_a, highest first, ties to the lower index
+    # (ranks from the pairs u < t: u comes first when its value is not lower)
+    cdef int t, u, k
+    cdef int rank[MAXT]
+    for t in range(c.n_temples):
+        rank[t] = 0
+    for t in range(1, c.n_temples):
+        for u in range(t):
+            k = x.st_a[u] >= x.st_a[t]
+            rank[t] += k
+            rank[u] += 1 - k
+    for t in range(c.n_temples):
+        x.st_order[rank[t]] = <int8_t>t
+    x.st_order_ok = 1
+
+
 cdef double best_split_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol,
                             int space, const double* a, const double* ring_value) noexcept nogil:
-    # = best_split
+    # = best_split (a = x.st_a). Its greedy takes the temples with room by value,
+    # highest first, ties to the lower index: the order of x.st_order, a fixed walk
+    # in which the full temples and those after the last column take u = 0 (a
+    # zero term: the sum is clamped at 0, so the sign of a zero cannot matter)
     cdef double v
-    cdef int cols = c.space_columns[space], left, t, u, bt, comp = 0, room, cost = c.space_cost[space]
-    cdef int used[MAXT]
+    cdef int cols = c.space_columns[space], left, t, j, u, comp = 0, room, cost = c.space_cost[space]
     if x.marble < cost or s.supply_columns < cols or temple_free(c, s) < cols:
         return 0.0
     v = (pol.w[F_COST] * cost + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -cost)
          + (pol.w[F_LATE_COST] * cost if x.last_round else 0.0))
     left = cols
-    for t in range(c.n_temples):
-        used[t] = 0
-    while left > 0:
-        bt = -1
-        for t in range(c.n_temples):
-            if not used[t] and c.temple_size[t] > s.temple_cols[t] and (bt < 0 or a[t] > a[bt]):
-                bt = t
-        if bt < 0:
-            break
-        used[bt] = 1
-        room = c.temple_size[bt] - s.temple_cols[bt]
+    for j in range(c.n_temples):
+        t = x.st_order[j]
+        room = c.temple_size[t] - s.temple_cols[t]
         u = room if room < left else left
-        v += u * a[bt]
-        if u == room:
-            comp += 1
+        v += u * a[t]
+        comp += (room > 0) & (room <= left)
         left -= u
     v += ring_value[comp]
     return v if v > 0.0 else 0.0
 
 
-cdef void score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx* x,
-                       const int16_t* buf, int n, double* sc) noexcept nogil:
-    # choose_space: w . F of action_features, term by term in dot's order
+cdef inline void quarry_incomes(const HCfg* c, const HState* s, const PCtx* x, double* mine,
+                                double* opp) noexcept nogil:
+    # seat_income of the seat and the sum of its opponents' (their houses are
+    # disjoint, so one mask): integers, the same as the sum seat by seat
+    cdef u128 hm = s.houses[x.p], ho = 0
+    cdef int i, o, q, y, a = 0, b = 0
+    for o in range(s.n_players):
+        ho |= s.houses[o]
+    ho &= ~hm
+    for i in range(x.nq):
+        q = x.qf[i]
+        y = c.yield_of[s.quarry_top[q]]
+        a += popcount128(hm & c.nbr[q]) * y
+        b += popcount128(ho & c.nbr[q]) * y
+    mine[0] = a
+    opp[0] = b
+
+
+cdef inline double space_score(const HCfg* c, const HState* s, const Policy* pol, const PCtx* x, int kind,
+                               double v, double gain, double sv) noexcept nogil:
+    # a choose_space score from its first terms v, in dot's order (without last_space)
+    v += pol.w[F_MARBLE_GAIN] * gain + pol.w[F_SPACE_VALUE] * sv
+    if pol.w[F_OPPONENT_BUILDS] != 0.0:
+        v += pol.w[F_OPPONENT_BUILDS] * opponent_builds(c, s, x.p, kind)
+    if x.last_round:
+        v += pol.w[F_LATE_MARBLE] * gain
+    return v
+
+
+cdef double score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx* x,
+                         const int16_t* buf, int n, double* sc) noexcept nogil:
+    # choose_space: w . F of action_features, term by term in dot's order; returns
+    # the best. A score depends on the space's kind only (on the space itself
+    # for temple and marble spaces, and through last_space): one score per slot
+    # (x.sp_slot) computed once, then gathered
+    cdef double fin[7 + MAXS]
+    cdef double svs[7 + MAXS]
     cdef double bb[3]
-    cdef double inc_me = 0.0, inc_opp = 0.0, v, mon = 0.0, sv, gain
-    cdef int i, sp, kind, o, have_builds = 0, have_temple = 0, have_quarry = 0, have_mon = 0
+    cdef double inc_me, inc_opp, v, tf, best = -INFINITY
+    cdef int i, k, sp, sl
+    cdef uint32_t kinds = 0, avail = 0, m
     for i in range(n):
         sp = buf[i]
-        kind = c.space_kind[sp]
-        sv = 0.0
-        gain = 0.0
-        v = 0.0
-        if kind == SK_HOUSE or kind == SK_HOUSE_OR_AGORA or kind == SK_PALACE:
-            if not have_builds:
-                best_builds(c, s, x, pol, bb)
-                have_builds = 1
-            if kind == SK_HOUSE:
-                sv = bb[0]
-            elif kind == SK_HOUSE_OR_AGORA:
-                sv = bb[0] + bb[1]
-            else:
-                sv = bb[2]
-        elif kind == SK_MONUMENT:
-            if not have_mon:
-                mon = best_monument_fast(c, s, x, pol)
-                have_mon = 1
-            sv = mon
-        elif kind == SK_TEMPLE:
-            if not have_temple:
-                temple_coefs_memo(c, s, x)
-                split_terms_memo(c, s, x, pol)
-                have_temple = 1
-            v = pol.w[F_TEMPLE_FIRST] * (1.0 if (s.temple_marker < 0 and not x.last_round) else 0.0)
-            sv = best_split_fast(c, s, x, pol, sp, x.st_a, x.st_rv)
-        elif kind == SK_QUARRY:
-            if not have_quarry:
-                inc_me = seat_income(c, s, x, x.p)
-                for o in range(s.n_players):
-                    if o != x.p:
-                        inc_opp += seat_income(c, s, x, o)
-                have_quarry = 1
-            gain = inc_me
-            v = (pol.w[F_MARBLE_SCORE] * marble_score_delta(x, <int>inc_me)
-                 + pol.w[F_DENY_QUARRY] * -inc_opp)
-        else:
-            gain = c.space_marble[sp]
-            v = pol.w[F_MARBLE_SCORE] * marble_score_delta(x, c.space_marble[sp])
-        v += pol.w[F_MARBLE_GAIN] * gain + pol.w[F_SPACE_VALUE] * sv
-        if pol.w[F_OPPONENT_BUILDS] != 0.0:
-            v += pol.w[F_OPPONENT_BUILDS] * opponent_builds(c, s, x.p, kind)
-        if x.last_round:
-            v += pol.w[F_LATE_MARBLE] * gain
-        if sv != 0.0 and pol.w[F_LAST_SPACE] != 0.0 and last_of_kind(c, s, sp):
-            v += pol.w[F_LAST_SPACE] * sv
-        sc[i] = v
+        kinds |= (<uint32_t>1) << c.space_kind[sp]
+        avail |= (<uint32_t>1) << sp
+    if kinds & ((1 << SK_HOUSE) | (1 << SK_HOUSE_OR_AGORA) | (1 << SK_PALACE)):
+        best_builds(c, s, x, pol, bb)
+        svs[SK_HOUSE] = bb[0]
+        svs[SK_HOUSE_OR_AGORA] = bb[0] + bb[1]
+        svs[SK_PALACE] = bb[2]
+        for k in range(3):
+            fin[k] = space_score(c, s, pol, x, k, 0.0, 0.0, svs[k])
+    if kinds & (1 << SK_MONUMENT):
+        svs[SK_MONUMENT] = best_monument_fast(c, s, x, pol)
+        fin[SK_MONUMENT] = space_score(c, s, pol, x, SK_MONUMENT, 0.0, 0.0, svs[SK_MONUMENT])
+    if kinds & (1 << SK_QUARRY):
+        quarry_incomes(c, s, x, &inc_me, &inc_opp)
+        svs[SK_QUARRY] = 0.0
+        v = (pol.w[F_MARBLE_SCORE] * marble_score_delta(x, <int>inc_me)
+             + pol.w[F_DENY_QUARRY] * -inc_opp)
+        fin[SK_QUARRY] = space_score(c, s, pol, x, SK_QUARRY, v, inc_me, 0.0)
+    m = avail & x.sp_temple
+    if m:
+        temple_coefs_memo(c, s, x)
+        split_terms_memo(c, s, x, pol)
+        if not x.st_order_ok:
+            split_order(c, x)
+        tf = pol.w[F_TEMPLE_FIRST] * (1.0 if (s.temple_marker < 0 and not x.last_round) else 0.0)
+        while m:
+            sp = __builtin_ctzll(m)
+            m &= m - 1
+            svs[7 + sp] = best_split_fast(c, s, x, pol, sp, x.st_a, x.st_rv)
+            fin[7 + sp] = space_score(c, s, pol, x, SK_TEMPLE, tf, 0.0, svs[7 + sp])
+    m = avail & x.sp_other
+    while m:
+        sp = __builtin_ctzll(m)
+        m &= m - 1
+        svs[7 + sp] = 0.0
+        fin[7 + sp] = space_score(c, s, pol, x, c.space_kind[sp],
+                                  pol.w[F_MARBLE_SCORE] * marble_score_delta(x, c.space_marble[sp]),
+                                  c.space_marble[sp], 0.0)
+    if pol.w[F_LAST_SPACE] == 0.0:
+        for i in range(n):
+            v = fin[x.sp_slot[buf[i]]]
+            sc[i] = v
+            best = v if v > best else best
+    else:
+        for i in range(n):
+            sp = buf[i]
+            sl = x.sp_slot[sp]
+            v = fin[sl]
+            # last_of_kind: no other unused space of its group
+            if svs[sl] != 0.0 and not (x.sp_same[sp] & ~s.spaces_used):
+                v += pol.w[F_LAST_SPACE] * svs[sl]
+            sc[i] = v
+            best = v if v > best else best
+    return best
 
 
 cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCtx* x,
@@ -1387,10 +1515,11 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
     cdef double F[NF]
     cdef double cache[6]
     cdef double base[2]
-    cdef double tbase, v, cqk, best = -INFINITY
-    cdef u128 interesting
-    cdef int i = 0, act, cols, cost, f, kind, ph = s.phase, myh, opph, o
-    cdef double dv
+    cdef double va[MAXT * 8]
+    cdef double tbase, v, cqk, best = -INFINITY, dv, wmi, wdq
+    cdef u128 interesting, ho
+    cdef uint64_t room
+    cdef int i = 0, cols, cost, f, kind, ph = s.phase, myh, opph, o, t, j
     cdef double* xv
     if ph == PH_BUILD_HOUSE or ph == PH_BUILD_AGORA or ph == PH_BUILD_PALACE:
         base[0] = build_base_x(c, x, pol, ph, 0)
@@ -1416,40 +1545,59 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
             i += 1
         return best
     if ph == PH_CHOOSE:
-        score_spaces(c, s, pol, x, buf, n, sc)
-    elif ph == PH_TEMPLE:
-        # = split_terms, the temple coefficients from the memo
+        return score_spaces(c, s, pol, x, buf, n, sc)
+    if ph == PH_TEMPLE:
+        # = split_terms, the temple coefficients from the memo; the terms
+        # v x a[t] by temple and column count for split_score
         temple_coefs_memo(c, s, x)
         split_terms_memo(c, s, x, pol)
         cost = c.space_cost[s.space]
         tbase = (pol.w[F_COST] * cost + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -cost)
                  + (pol.w[F_LATE_COST] * cost if x.last_round else 0.0))
         cols = c.space_columns[s.space]
-        for i in range(n):
-            act = buf[i]
-            sc[i] = 0.0 if act == A_PASS else split_score(c, s, cols, act - A_SPLIT, x.st_a, x.st_rv, tbase)
-    elif ph == PH_QUARRY_PLACE or ph == PH_WORKER_MOVE:
+        room = 0
+        for t in range(c.n_temples):
+            va[8 * t] = -0.0
+            for j in range(1, cols + 1):
+                va[8 * t + j] = j * x.st_a[t]
+            room |= (<uint64_t>(c.temple_size[t] - s.temple_cols[t])) << (8 * t)
+        if n > 0 and buf[0] == A_PASS:       # sorted: PASS (16) comes before every split
+            sc[0] = 0.0
+            best = 0.0
+            i = 1
+        while i < n:
+            v = split_score(c, c.split_packed[cols][buf[i] - A_SPLIT], room, va, x.st_rv, tbase)
+            sc[i] = v
+            best = v if v > best else best
+            i += 1
+        return best
+    if ph == PH_QUARRY_PLACE or ph == PH_WORKER_MOVE:
         # = dot of action_features: the two non-zero terms in dot's order (the
-        # zero terms add nothing to a non-zero sum)
+        # zero terms add nothing to a non-zero sum); the opponents' houses are
+        # disjoint, so one mask counts them
+        ho = 0
+        for o in range(s.n_players):
+            ho |= s.houses[o]
+        ho &= ~s.houses[x.p]
+        wmi = pol.w[F_MARBLE_INCOME]
+        wdq = pol.w[F_DENY_QUARRY]
         for i in range(n):
             f = buf[i] - A_FIELD
             myh = popcount128(s.houses[x.p] & c.nbr[f])
-            opph = 0
-            for o in range(s.n_players):
-                if o != x.p:
-                    opph += popcount128(s.houses[o] & c.nbr[f])
+            opph = popcount128(ho & c.nbr[f])
             if ph == PH_QUARRY_PLACE:
                 dv = quarry_value(x, s.tile, c) - quarry_value(x, s.quarry_top[f], c)
             else:
                 dv = 0.5
-            sc[i] = (pol.w[F_MARBLE_INCOME] * (myh * dv * x.qa_left)
-                     + pol.w[F_DENY_QUARRY] * (-opph * dv * x.qa_left))
-    else:
-        for i in range(6):
-            cache[i] = INFINITY
-        for i in range(n):
-            action_features(c, s, x, pol, buf[i], F, cache)
-            sc[i] = dot(pol, F)
+            v = wmi * (myh * dv * x.qa_left) + wdq * (-opph * dv * x.qa_left)
+            sc[i] = v
+            best = v if v > best else best
+        return best
+    for i in range(6):
+        cache[i] = INFINITY
+    for i in range(n):
+        action_features(c, s, x, pol, buf[i], F, cache)
+        sc[i] = dot(pol, F)
     for i in range(n):
         if sc[i] > best:
             best = sc[i]
@@ -1459,9 +1607,10 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
 cdef int select_action(const Policy* pol, uint64_t* prng, const int16_t* buf, const double* sc,
                        int n, double best) noexcept nogil:
     # best: the highest of sc[0..n-1]
-    cdef int i, nt = 0, first = 0, k
+    cdef int i, nt = 0, k
     cdef double total, u, low
     cdef double wts[MAXLEGAL]
+    cdef int16_t ties[MAXLEGAL]
     if pol.epsilon > 0.0 and rng_uniform(prng) < pol.epsilon:
         return buf[rng_below(prng, n)]
     if pol.temperature > 0.0:
@@ -1475,22 +1624,15 @@ cdef int select_action(const Policy* pol, uint64_t* prng, const int16_t* buf, co
             if u < 0.0:
                 return buf[i]
         return buf[n - 1]
-    # ties: every score within 1e-9 of the best, one drawn uniformly (in buf order)
+    # ties: every score within 1e-9 of the best, one drawn uniformly (in buf order);
+    # the list is written without branches (an entry counts when nt moves on)
     low = best - 1e-9
     for i in range(n):
-        if sc[i] >= low:
-            if nt == 0:
-                first = i
-            nt += 1
+        ties[nt] = buf[i]
+        nt += sc[i] >= low
     if nt == 1:
-        return buf[first]
-    k = <int>rng_below(prng, nt)
-    for i in range(first, n):
-        if sc[i] >= low:
-            if k == 0:
-                return buf[i]
-            k -= 1
-    return buf[n - 1]       # not reached
+        return ties[0]
+    return ties[<int>rng_below(prng, nt)]
 
 
 cdef int choose_action(const HCfg* c, const HState* s, const Policy* pol, uint64_t* prng,
