@@ -135,8 +135,9 @@ ctypedef struct PCtx:
     uint16_t sp_same[MAXS]
     uint16_t sp_temple
     uint16_t sp_other
-    int8_t st_order[MAXT]       # temples by st_a, highest first (ties: lower index), valid when
-    int st_order_ok             # st_order_ok (split_order)
+    uint16_t sp_build           # house, house/agora and palace spaces
+    uint16_t sp_monument
+    uint16_t sp_all
     # what a piece would do on each field, kept between the seat's decisions:
     # make_ctx compares the state with the snapshot below and clears, per part,
     # the fields next to whatever changed
@@ -233,10 +234,17 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
             x.quarry_spaces |= <uint16_t>(1 << i)
     x.sp_temple = 0
     x.sp_other = 0
-    x.st_order_ok = 0
+    x.sp_build = 0
+    x.sp_monument = 0
+    x.sp_all = 0
     for i in range(c.n_spaces):
         k = c.space_kind[i]
         x.sp_slot[i] = <int8_t>k
+        x.sp_all |= <uint16_t>(1 << i)
+        if k == SK_HOUSE or k == SK_HOUSE_OR_AGORA or k == SK_PALACE:
+            x.sp_build |= <uint16_t>(1 << i)
+        elif k == SK_MONUMENT:
+            x.sp_monument |= <uint16_t>(1 << i)
         if k == SK_TEMPLE or k > SK_MONUMENT:
             x.sp_slot[i] = <int8_t>(7 + i)
             if k == SK_TEMPLE:
@@ -1350,61 +1358,61 @@ cdef inline void temple_coefs_memo(const HCfg* c, const HState* s, PCtx* x) noex
 
 cdef inline void split_terms_memo(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) noexcept nogil:
     # split_terms without the cost part (the same for every space) into x.st_a and x.st_rv
-    # (after temple_coefs_memo), recomputed only when the temple coefficients, the seat's rings, the opponents' most rings or the supply changed
-    cdef int t, k, rings, most = most_rings(s, x.p)
-    cdef double now
-    cdef int key = s.rings[x.p] | (most << 8) | (<int>s.supply_rings << 16)
+    # (after temple_coefs_memo), recomputed only when the temple coefficients, the seat's rings, the opponents' most rings or the supply changed.
+    # most_rings and ring_points_m as selects (the same integers)
+    cdef int t, k, o, r, rings, most = 0, mine = s.rings[x.p], now
+    cdef int bonus = c.ring_bonus_all_tied != 0
+    cdef int key
+    for o in range(s.n_players):
+        r = s.rings[o] & -(o != x.p)
+        most = r if r > most else most
+    key = mine | (most << 8) | (<int>s.supply_rings << 16)
     if not x.st_a_ok:
         for t in range(c.n_temples):
             x.st_a[t] = pol.w[F_TEMPLE_COLUMNS] * x.tc_mine[t] + pol.w[F_OPPONENT_GAIN] * x.tc_opp[t]
         x.st_a_ok = 1
-        x.st_order_ok = 0
     if x.st_key != key:
-        now = ring_points_m(c, s.rings[x.p], most)
+        now = 2 * mine + 3 * ((mine >= most) & ((mine > 0) | bonus))
         for k in range(c.n_temples + 1):
             rings = 1 + k
-            if rings > s.supply_rings:
-                rings = s.supply_rings
-            x.st_rv[k] = pol.w[F_RINGS] * (ring_points_m(c, s.rings[x.p] + rings, most) - now)
+            rings = s.supply_rings if rings > s.supply_rings else rings
+            r = mine + rings
+            x.st_rv[k] = pol.w[F_RINGS] * (2 * r + 3 * ((r >= most) & ((r > 0) | bonus)) - now)
         x.st_key = key
-
-
-cdef inline void split_order(const HCfg* c, PCtx* x) noexcept nogil:
-    # x.st_order: the temples by x.st_a, highest first, ties to the lower index
-    # (ranks from the pairs u < t: u comes first when its value is not lower)
-    cdef int t, u, k
-    cdef int rank[MAXT]
-    for t in range(c.n_temples):
-        rank[t] = 0
-    for t in range(1, c.n_temples):
-        for u in range(t):
-            k = x.st_a[u] >= x.st_a[t]
-            rank[t] += k
-            rank[u] += 1 - k
-    for t in range(c.n_temples):
-        x.st_order[rank[t]] = <int8_t>t
-    x.st_order_ok = 1
 
 
 cdef double best_split_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol,
                             int space, const double* a, const double* ring_value) noexcept nogil:
-    # = best_split (a = x.st_a). Its greedy takes the temples with room by value,
-    # highest first, ties to the lower index: the order of x.st_order, a fixed walk
-    # in which the full temples and those after the last column take u = 0 (a
-    # zero term: the sum is clamped at 0, so the sign of a zero cannot matter)
+    # = best_split. The greedy's pick, the highest value among the unused temples
+    # with room (ties to the lower index), by an index select without branches
+    # (slot MAXT: none yet, value -inf)
     cdef double v
-    cdef int cols = c.space_columns[space], left, t, j, u, comp = 0, room, cost = c.space_cost[space]
+    cdef double av[MAXT + 1]
+    cdef int room[MAXT]
+    cdef int cols = c.space_columns[space], left, t, u, bt, ok, comp = 0, r, cost = c.space_cost[space]
+    cdef uint32_t cand = 0
     if x.marble < cost or s.supply_columns < cols or temple_free(c, s) < cols:
         return 0.0
     v = (pol.w[F_COST] * cost + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -cost)
          + (pol.w[F_LATE_COST] * cost if x.last_round else 0.0))
+    for t in range(c.n_temples):
+        av[t] = a[t]
+        room[t] = c.temple_size[t] - s.temple_cols[t]
+        cand |= (<uint32_t>(room[t] > 0)) << t
+    av[MAXT] = -INFINITY
     left = cols
-    for j in range(c.n_temples):
-        t = x.st_order[j]
-        room = c.temple_size[t] - s.temple_cols[t]
-        u = room if room < left else left
-        v += u * a[t]
-        comp += (room > 0) & (room <= left)
+    while left > 0:
+        bt = MAXT
+        for t in range(c.n_temples):
+            ok = ((cand >> t) & 1) & (av[t] > av[bt])
+            bt += (t - bt) & -ok
+        if bt == MAXT:
+            break
+        cand &= ~((<uint32_t>1) << bt)
+        r = room[bt]
+        u = r if r < left else left
+        v += u * a[bt]
+        comp += u == r
         left -= u
     v += ring_value[comp]
     return v if v > 0.0 else 0.0
@@ -1444,28 +1452,26 @@ cdef double score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx
     # choose_space: w . F of action_features, term by term in dot's order; returns
     # the best. A score depends on the space's kind only (on the space itself
     # for temple and marble spaces, and through last_space): one score per slot
-    # (x.sp_slot) computed once, then gathered
+    # (x.sp_slot) computed once, for the kinds of the unused spaces (buf's, or
+    # more: the values are pure), then gathered
     cdef double fin[7 + MAXS]
     cdef double svs[7 + MAXS]
     cdef double bb[3]
     cdef double inc_me, inc_opp, v, tf, best = -INFINITY
-    cdef int i, k, sp, sl
-    cdef uint32_t kinds = 0, avail = 0, m
-    for i in range(n):
-        sp = buf[i]
-        kinds |= (<uint32_t>1) << c.space_kind[sp]
-        avail |= (<uint32_t>1) << sp
-    if kinds & ((1 << SK_HOUSE) | (1 << SK_HOUSE_OR_AGORA) | (1 << SK_PALACE)):
+    cdef int i, sp, sl
+    cdef uint32_t avail = x.sp_all & ~(<uint32_t>s.spaces_used), m
+    if avail & x.sp_build:
         best_builds(c, s, x, pol, bb)
         svs[SK_HOUSE] = bb[0]
         svs[SK_HOUSE_OR_AGORA] = bb[0] + bb[1]
         svs[SK_PALACE] = bb[2]
-        for k in range(3):
-            fin[k] = space_score(c, s, pol, x, k, 0.0, 0.0, svs[k])
-    if kinds & (1 << SK_MONUMENT):
+        fin[SK_HOUSE] = space_score(c, s, pol, x, SK_HOUSE, 0.0, 0.0, svs[SK_HOUSE])
+        fin[SK_HOUSE_OR_AGORA] = space_score(c, s, pol, x, SK_HOUSE_OR_AGORA, 0.0, 0.0, svs[SK_HOUSE_OR_AGORA])
+        fin[SK_PALACE] = space_score(c, s, pol, x, SK_PALACE, 0.0, 0.0, svs[SK_PALACE])
+    if avail & x.sp_monument:
         svs[SK_MONUMENT] = best_monument_fast(c, s, x, pol)
         fin[SK_MONUMENT] = space_score(c, s, pol, x, SK_MONUMENT, 0.0, 0.0, svs[SK_MONUMENT])
-    if kinds & (1 << SK_QUARRY):
+    if avail & x.quarry_spaces:
         quarry_incomes(c, s, x, &inc_me, &inc_opp)
         svs[SK_QUARRY] = 0.0
         v = (pol.w[F_MARBLE_SCORE] * marble_score_delta(x, <int>inc_me)
@@ -1475,8 +1481,6 @@ cdef double score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx
     if m:
         temple_coefs_memo(c, s, x)
         split_terms_memo(c, s, x, pol)
-        if not x.st_order_ok:
-            split_order(c, x)
         tf = pol.w[F_TEMPLE_FIRST] * (1.0 if (s.temple_marker < 0 and not x.last_round) else 0.0)
         while m:
             sp = __builtin_ctzll(m)
