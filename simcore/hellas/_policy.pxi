@@ -138,6 +138,7 @@ ctypedef struct PCtx:
     uint16_t sp_build           # house, house/agora and palace spaces
     uint16_t sp_monument
     uint16_t sp_all
+    uint8_t ftemples[MAXF]      # temples (bits) whose neighbour lists hold the field
     # what a piece would do on each field, kept between the seat's decisions:
     # make_ctx compares the state with the snapshot below and clears, per part,
     # the fields next to whatever changed
@@ -237,6 +238,12 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
     x.sp_build = 0
     x.sp_monument = 0
     x.sp_all = 0
+    for f in range(MAXF):
+        x.ftemples[f] = 0
+    for i in range(c.n_temples):
+        for k in range(c.max_nb):
+            x.ftemples[c.nbl[c.temple_field[i]][k]] |= <uint8_t>(1 << i)
+    x.ftemples[NOFIELD] = 0
     for i in range(c.n_spaces):
         k = c.space_kind[i]
         x.sp_slot[i] = <int8_t>k
@@ -1191,11 +1198,14 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     # and the seat's marble, so the maxima are kept per kind and land.
     cdef double mx[3][2]
     cdef double* vp
-    cdef double inc, v, t1, cq0, cq1, cq2
-    cdef u128 free = c.building & ~s.occupied, fields, b
-    cdef int k, f, land, phase, left, h
+    cdef double inc, v, t1, cq0, cq1, cq2, bk
+    cdef double sel[2]
+    cdef u128 free = c.building & ~s.occupied, fields
+    cdef int k, f, land, h, ok
+    cdef int left3[3]
+    cdef int plain[2]
     cdef uint64_t w
-    cdef const int* cost
+    cdef const int* costs[3]
     for k in range(3):
         mx[k][0] = -INFINITY
         mx[k][1] = -INFINITY
@@ -1222,41 +1232,43 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
             v = (t1 + vp[2]) + inc * cq2
             if v > mx[2][land]:
                 mx[2][land] = v
+    # the maxima per kind: a land counts when the kind is left and affordable there
+    # (its plain fields when it has some); a term that does not count is -inf
+    # (dmax ignores it), and a land without scored fields has mx = -inf too
+    build_base_x(c, x, pol, PH_BUILD_HOUSE, 0)      # x.bb up to date
+    left3[0] = s.n_houses[x.p] < c.max_house
+    left3[1] = s.n_agoras[x.p] < c.max_agora
+    left3[2] = s.n_palaces[x.p] < c.max_palace
+    costs[0] = c.cost_house
+    costs[1] = c.cost_agora
+    costs[2] = c.cost_palace
+    plain[0] = (free & c.coast & ~x.near) != 0
+    plain[1] = (free & ~c.coast & ~x.near) != 0
+    sel[0] = -INFINITY
     for k in range(3):
-        best[k] = 0.0
-        if k == 0:
-            phase = PH_BUILD_HOUSE
-            left = s.n_houses[x.p] < c.max_house
-            cost = c.cost_house
-        elif k == 1:
-            phase = PH_BUILD_AGORA
-            left = s.n_agoras[x.p] < c.max_agora
-            cost = c.cost_agora
-        else:
-            phase = PH_BUILD_PALACE
-            left = s.n_palaces[x.p] < c.max_palace
-            cost = c.cost_palace
-        if not left:
-            continue
+        bk = 0.0
         for land in range(2):
-            if x.marble < cost[land]:
-                continue
-            b = free & (c.coast if land == 0 else ~c.coast)
-            if b & ~x.near:
-                best[k] = dmax(best[k], build_base_x(c, x, pol, phase, land))
-            if b & x.near:
-                best[k] = dmax(best[k], build_base_x(c, x, pol, phase, land) + mx[k][land])
+            ok = left3[k] & (x.marble >= costs[k][land])
+            sel[1] = x.bb[k][land]
+            bk = dmax(bk, sel[ok & plain[land]])
+            sel[1] = x.bb[k][land] + mx[k][land]
+            bk = dmax(bk, sel[ok])
+        best[k] = bk
 
 
 cdef double best_monument_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol) noexcept nogil:
     # = best_monument, weighted directly: a field with no seat's piece next to it
     # scores like a plain one (cost terms only). The terms of a field's groups
-    # come from a table by group index, the opponents' add -0.0 where absent
+    # come from a table by group index, the opponents' add -0.0 where absent.
+    # With symmetric neighbours the fields next to own groups (gadj_all) are
+    # those with own neighbours: they are scored in a loop of their own, the
+    # others (next to opponents only) without the group part
     cdef double best = 0.0, v, base, wog, wdf
     cdef double gterm[MAXG]
-    cdef int f, k, o, h, n_opp, n_o = 0
+    cdef int f, k, o, h, n_o = 0, part
     cdef uint64_t gb, w
     cdef u128 fields, nb, m, own = x.own, opp_own = x.opp_own, near_pieces = x.gadj_all | x.opp_near
+    cdef u128 todo[2]
     cdef u128 opp[MAXP]
     if s.supply_monuments <= 0 or x.marble < c.cost_monument:
         return 0.0
@@ -1274,39 +1286,51 @@ cdef double best_monument_fast(const HCfg* c, const HState* s, const PCtx* x, co
             n_o += 1
     wog = pol.w[F_OPPONENT_GAIN] * 3.0
     wdf = pol.w[F_DENY_FIELD]
-    for h in range(2):
-        w = <uint64_t>fields if h == 0 else <uint64_t>(fields >> 64)
-        while w:
-            f = (h << 6) + __builtin_ctzll(w)
-            w &= w - 1
-            nb = c.nbr[f]
-            v = base
-            m = nb & own
-            if m:
-                gb = 0
-                while m:
-                    gb |= (<uint64_t>1) << x.gid[ctz128(m)]
-                    m &= m - 1
-                while gb:
-                    v += gterm[__builtin_ctzll(gb)]
-                    gb &= gb - 1
-            if nb & opp_own:
+    todo[0] = fields
+    todo[1] = 0
+    if c.nbr_symmetric:
+        todo[0] = fields & x.gadj_all
+        todo[1] = fields & ~x.gadj_all      # next to opponents' pieces only
+    for part in range(2):
+        for h in range(2):
+            w = <uint64_t>todo[part] if h == 0 else <uint64_t>(todo[part] >> 64)
+            while w:
+                f = (h << 6) + __builtin_ctzll(w)
+                w &= w - 1
+                nb = c.nbr[f]
+                v = base
+                if part == 0:
+                    m = nb & own
+                    gb = 0
+                    while m:
+                        gb |= (<uint64_t>1) << x.gid[ctz128(m)]
+                        m &= m - 1
+                    while gb:
+                        v += gterm[__builtin_ctzll(gb)]
+                        gb &= gb - 1
+                    if not (nb & opp_own):
+                        best = dmax(best, v)
+                        continue
                 for o in range(n_o):
                     v += keep_term(wog, (nb & opp[o]) != 0)
-                n_opp = popcount128(nb & opp_own)
-                v += wdf * n_opp
-            best = dmax(best, v)
+                v += wdf * popcount128(nb & opp_own)
+                best = dmax(best, v)
     return best
 
 
 cdef void temple_coefs_fast(const HCfg* c, const HState* s, const PCtx* x, double* mine,
                             double* opp) noexcept nogil:
     # = temple_coefs. The groups next to a temple are those of the seat's pieces
-    # next to it (symmetric neighbours), by gid; sums of 1.0 and 0.5 are exact in
-    # any order, so mine = (groups + city groups) / 2. opp: opponents next to it.
-    cdef int t, g, o, n, tf
-    cdef uint64_t gb, cb
-    cdef u128 tb, tn, m, own = x.own
+    # next to it (symmetric neighbours): one pass over the pieces next to temples
+    # marks each one's group (gid) at its temples (x.ftemples); sums of 1.0 and
+    # 0.5 are exact in any order, so mine = (groups + city groups) / 2. opp
+    # counts the opponents next to the temple.
+    cdef int t, g, o, n, n_o = 0, h, f
+    cdef uint64_t w, bit, cbit, tm
+    cdef uint64_t gbt[MAXT]
+    cdef uint64_t cbt[MAXT]
+    cdef u128 tb, tn, m
+    cdef u128 opps[MAXP]
     if not c.nbr_symmetric:
         for t in range(c.n_temples):
             tb = x.tbit[t]
@@ -1321,23 +1345,34 @@ cdef void temple_coefs_fast(const HCfg* c, const HState* s, const PCtx* x, doubl
                     opp[t] += 1.0
         return
     for t in range(c.n_temples):
-        tf = c.temple_field[t]
-        tn = c.nbr[tf]
-        m = tn & own
-        mine[t] = 0.0
-        if m:
-            gb = 0
-            cb = 0
-            while m:
-                g = x.gid[ctz128(m)]
-                gb |= (<uint64_t>1) << g
-                cb |= (<uint64_t>x.gcity[g]) << g
-                m &= m - 1
-            mine[t] = 0.5 * (pop64(gb) + pop64(cb))
+        gbt[t] = 0
+        cbt[t] = 0
+    m = x.own & x.tnear
+    for h in range(2):
+        w = <uint64_t>m if h == 0 else <uint64_t>(m >> 64)
+        while w:
+            f = (h << 6) + __builtin_ctzll(w)
+            w &= w - 1
+            g = x.gid[f]
+            bit = (<uint64_t>1) << g
+            cbit = (<uint64_t>x.gcity[g]) << g
+            tm = x.ftemples[f]
+            while tm:
+                t = __builtin_ctzll(tm)
+                tm &= tm - 1
+                gbt[t] |= bit
+                cbt[t] |= cbit
+    for o in range(s.n_players):
+        if o != x.p:
+            opps[n_o] = s.own[o]
+            n_o += 1
+    for t in range(c.n_temples):
+        mine[t] = 0.5 * (pop64(gbt[t]) + pop64(cbt[t]))
+        tn = c.nbr[c.temple_field[t]]
         n = 0
-        for o in range(s.n_players):
-            n += (tn & s.own[o]) != 0
-        opp[t] = n - ((tn & own) != 0)
+        for o in range(n_o):
+            n += (tn & opps[o]) != 0
+        opp[t] = n
 
 
 cdef inline void temple_coefs_memo(const HCfg* c, const HState* s, PCtx* x) noexcept nogil:
@@ -1381,25 +1416,19 @@ cdef inline void split_terms_memo(const HCfg* c, const HState* s, PCtx* x, const
         x.st_key = key
 
 
-cdef double best_split_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol,
-                            int space, const double* a, const double* ring_value) noexcept nogil:
-    # = best_split. The greedy's pick, the highest value among the unused temples
-    # with room (ties to the lower index), by an index select without branches
-    # (slot MAXT: none yet, value -inf)
+cdef double best_split_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol, int space,
+                            const double* av, const int* room, uint32_t cand, int free,
+                            const double* ring_value) noexcept nogil:
+    # = best_split, from the temple values av (= x.st_a, av[MAXT] = -inf), their
+    # room, the temples with room (cand, bits) and the total room. The greedy's
+    # pick, the highest value among the unused temples with room (ties to the
+    # lower index), is an index select without branches (MAXT: none yet)
     cdef double v
-    cdef double av[MAXT + 1]
-    cdef int room[MAXT]
     cdef int cols = c.space_columns[space], left, t, u, bt, ok, comp = 0, r, cost = c.space_cost[space]
-    cdef uint32_t cand = 0
-    if x.marble < cost or s.supply_columns < cols or temple_free(c, s) < cols:
+    if x.marble < cost or s.supply_columns < cols or free < cols:
         return 0.0
     v = (pol.w[F_COST] * cost + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -cost)
          + (pol.w[F_LATE_COST] * cost if x.last_round else 0.0))
-    for t in range(c.n_temples):
-        av[t] = a[t]
-        room[t] = c.temple_size[t] - s.temple_cols[t]
-        cand |= (<uint32_t>(room[t] > 0)) << t
-    av[MAXT] = -INFINITY
     left = cols
     while left > 0:
         bt = MAXT
@@ -1411,7 +1440,7 @@ cdef double best_split_fast(const HCfg* c, const HState* s, const PCtx* x, const
         cand &= ~((<uint32_t>1) << bt)
         r = room[bt]
         u = r if r < left else left
-        v += u * a[bt]
+        v += u * av[bt]
         comp += u == r
         left -= u
     v += ring_value[comp]
@@ -1457,9 +1486,11 @@ cdef double score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx
     cdef double fin[7 + MAXS]
     cdef double svs[7 + MAXS]
     cdef double bb[3]
+    cdef double av[MAXT + 1]
+    cdef int room[MAXT]
     cdef double inc_me, inc_opp, v, tf, best = -INFINITY
-    cdef int i, sp, sl
-    cdef uint32_t avail = x.sp_all & ~(<uint32_t>s.spaces_used), m
+    cdef int i, sp, sl, t, free
+    cdef uint32_t avail = x.sp_all & ~(<uint32_t>s.spaces_used), m, cand
     if avail & x.sp_build:
         best_builds(c, s, x, pol, bb)
         svs[SK_HOUSE] = bb[0]
@@ -1482,10 +1513,19 @@ cdef double score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx
         temple_coefs_memo(c, s, x)
         split_terms_memo(c, s, x, pol)
         tf = pol.w[F_TEMPLE_FIRST] * (1.0 if (s.temple_marker < 0 and not x.last_round) else 0.0)
+        # best_split_fast's inputs, shared by the temple spaces
+        free = 0
+        cand = 0
+        for t in range(c.n_temples):
+            av[t] = x.st_a[t]
+            room[t] = c.temple_size[t] - s.temple_cols[t]
+            free += room[t]
+            cand |= (<uint32_t>(room[t] > 0)) << t
+        av[MAXT] = -INFINITY
         while m:
             sp = __builtin_ctzll(m)
             m &= m - 1
-            svs[7 + sp] = best_split_fast(c, s, x, pol, sp, x.st_a, x.st_rv)
+            svs[7 + sp] = best_split_fast(c, s, x, pol, sp, av, room, cand, free, x.st_rv)
             fin[7 + sp] = space_score(c, s, pol, x, SK_TEMPLE, tf, 0.0, svs[7 + sp])
     m = avail & x.sp_other
     while m:
