@@ -1258,14 +1258,14 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
 
 cdef double best_monument_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol) noexcept nogil:
     # = best_monument, weighted directly: a field with no seat's piece next to it
-    # scores like a plain one (cost terms only). The terms of a field's groups
-    # come from a table by group index, the opponents' add -0.0 where absent.
+    # scores like a plain one (cost terms only). The term of a group comes from a
+    # table by its city flag, the opponents' add -0.0 where absent.
     # With symmetric neighbours the fields next to own groups (gadj_all) are
     # those with own neighbours: they are scored in a loop of their own, the
     # others (next to opponents only) without the group part
     cdef double best = 0.0, v, base, wog, wdf
-    cdef double gterm[MAXG]
-    cdef int f, k, o, h, n_o = 0, part
+    cdef double gterm[2]
+    cdef int f, o, h, n_o = 0, part
     cdef uint64_t gb, w
     cdef u128 fields, nb, m, own = x.own, opp_own = x.opp_own, near_pieces = x.gadj_all | x.opp_near
     cdef u128 todo[2]
@@ -1278,12 +1278,11 @@ cdef double best_monument_fast(const HCfg* c, const HState* s, const PCtx* x, co
     if fields & ~near_pieces:
         best = dmax(best, base)
     fields &= near_pieces
-    for k in range(x.ng):
-        gterm[k] = pol.w[F_MONUMENT_VALUE] * (3.0 if x.gcity[k] else 1.5)
+    gterm[0] = pol.w[F_MONUMENT_VALUE] * 1.5        # by gcity
+    gterm[1] = pol.w[F_MONUMENT_VALUE] * 3.0
     for o in range(s.n_players):
-        if o != x.p:
-            opp[n_o] = s.own[o]
-            n_o += 1
+        opp[n_o] = s.own[o]
+        n_o += o != x.p
     wog = pol.w[F_OPPONENT_GAIN] * 3.0
     wdf = pol.w[F_DENY_FIELD]
     todo[0] = fields
@@ -1306,7 +1305,7 @@ cdef double best_monument_fast(const HCfg* c, const HState* s, const PCtx* x, co
                         gb |= (<uint64_t>1) << x.gid[ctz128(m)]
                         m &= m - 1
                     while gb:
-                        v += gterm[__builtin_ctzll(gb)]
+                        v += gterm[x.gcity[__builtin_ctzll(gb)]]
                         gb &= gb - 1
                     if not (nb & opp_own):
                         best = dmax(best, v)
@@ -1363,9 +1362,8 @@ cdef void temple_coefs_fast(const HCfg* c, const HState* s, const PCtx* x, doubl
                 gbt[t] |= bit
                 cbt[t] |= cbit
     for o in range(s.n_players):
-        if o != x.p:
-            opps[n_o] = s.own[o]
-            n_o += 1
+        opps[n_o] = s.own[o]
+        n_o += o != x.p
     for t in range(c.n_temples):
         mine[t] = 0.5 * (pop64(gbt[t]) + pop64(cbt[t]))
         tn = c.nbr[c.temple_field[t]]
@@ -1465,15 +1463,26 @@ cdef inline void quarry_incomes(const HCfg* c, const HState* s, const PCtx* x, d
     opp[0] = b
 
 
-cdef inline double space_score(const HCfg* c, const HState* s, const Policy* pol, const PCtx* x, int kind,
-                               double v, double gain, double sv) noexcept nogil:
-    # a choose_space score from its first terms v, in dot's order (without last_space)
-    v += pol.w[F_MARBLE_GAIN] * gain + pol.w[F_SPACE_VALUE] * sv
-    if pol.w[F_OPPONENT_BUILDS] != 0.0:
-        v += pol.w[F_OPPONENT_BUILDS] * opponent_builds(c, s, x.p, kind)
-    if x.last_round:
-        v += pol.w[F_LATE_MARBLE] * gain
-    return v
+ctypedef struct Slots:
+    # choose_space scores by slot (see score_spaces): the value so far, the
+    # space value and marble gain, the kind, and the list of the slots set
+    double fin[7 + MAXS]
+    double sv[7 + MAXS]
+    double gain[7 + MAXS]
+    int8_t kind[7 + MAXS]
+    int8_t used[7 + MAXS]
+    int n
+
+
+cdef inline void slot_set(Slots* q, const Policy* pol, int sl, int kind, double v, double gain,
+                          double sv) noexcept nogil:
+    # a slot's score up to space_value, in dot's order
+    q.fin[sl] = v + (pol.w[F_MARBLE_GAIN] * gain + pol.w[F_SPACE_VALUE] * sv)
+    q.sv[sl] = sv
+    q.gain[sl] = gain
+    q.kind[sl] = <int8_t>kind
+    q.used[q.n] = <int8_t>sl
+    q.n += 1
 
 
 cdef double score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx* x,
@@ -1482,32 +1491,28 @@ cdef double score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx
     # the best. A score depends on the space's kind only (on the space itself
     # for temple and marble spaces, and through last_space): one score per slot
     # (x.sp_slot) computed once, for the kinds of the unused spaces (buf's, or
-    # more: the values are pure), then gathered
-    cdef double fin[7 + MAXS]
-    cdef double svs[7 + MAXS]
+    # more: the values are pure), then gathered. The optional terms are added
+    # slot by slot after the others (the order of each sum stays dot's).
+    cdef Slots q
     cdef double bb[3]
     cdef double av[MAXT + 1]
     cdef int room[MAXT]
     cdef double inc_me, inc_opp, v, tf, best = -INFINITY
-    cdef int i, sp, sl, t, free
+    cdef int i, j, sp, sl, t, free
     cdef uint32_t avail = x.sp_all & ~(<uint32_t>s.spaces_used), m, cand
+    q.n = 0
     if avail & x.sp_build:
         best_builds(c, s, x, pol, bb)
-        svs[SK_HOUSE] = bb[0]
-        svs[SK_HOUSE_OR_AGORA] = bb[0] + bb[1]
-        svs[SK_PALACE] = bb[2]
-        fin[SK_HOUSE] = space_score(c, s, pol, x, SK_HOUSE, 0.0, 0.0, svs[SK_HOUSE])
-        fin[SK_HOUSE_OR_AGORA] = space_score(c, s, pol, x, SK_HOUSE_OR_AGORA, 0.0, 0.0, svs[SK_HOUSE_OR_AGORA])
-        fin[SK_PALACE] = space_score(c, s, pol, x, SK_PALACE, 0.0, 0.0, svs[SK_PALACE])
+        slot_set(&q, pol, SK_HOUSE, SK_HOUSE, 0.0, 0.0, bb[0])
+        slot_set(&q, pol, SK_HOUSE_OR_AGORA, SK_HOUSE_OR_AGORA, 0.0, 0.0, bb[0] + bb[1])
+        slot_set(&q, pol, SK_PALACE, SK_PALACE, 0.0, 0.0, bb[2])
     if avail & x.sp_monument:
-        svs[SK_MONUMENT] = best_monument_fast(c, s, x, pol)
-        fin[SK_MONUMENT] = space_score(c, s, pol, x, SK_MONUMENT, 0.0, 0.0, svs[SK_MONUMENT])
+        slot_set(&q, pol, SK_MONUMENT, SK_MONUMENT, 0.0, 0.0, best_monument_fast(c, s, x, pol))
     if avail & x.quarry_spaces:
         quarry_incomes(c, s, x, &inc_me, &inc_opp)
-        svs[SK_QUARRY] = 0.0
         v = (pol.w[F_MARBLE_SCORE] * marble_score_delta(x, <int>inc_me)
              + pol.w[F_DENY_QUARRY] * -inc_opp)
-        fin[SK_QUARRY] = space_score(c, s, pol, x, SK_QUARRY, v, inc_me, 0.0)
+        slot_set(&q, pol, SK_QUARRY, SK_QUARRY, v, inc_me, 0.0)
     m = avail & x.sp_temple
     if m:
         temple_coefs_memo(c, s, x)
@@ -1525,29 +1530,35 @@ cdef double score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx
         while m:
             sp = __builtin_ctzll(m)
             m &= m - 1
-            svs[7 + sp] = best_split_fast(c, s, x, pol, sp, av, room, cand, free, x.st_rv)
-            fin[7 + sp] = space_score(c, s, pol, x, SK_TEMPLE, tf, 0.0, svs[7 + sp])
+            slot_set(&q, pol, 7 + sp, SK_TEMPLE, tf, 0.0,
+                     best_split_fast(c, s, x, pol, sp, av, room, cand, free, x.st_rv))
     m = avail & x.sp_other
     while m:
         sp = __builtin_ctzll(m)
         m &= m - 1
-        svs[7 + sp] = 0.0
-        fin[7 + sp] = space_score(c, s, pol, x, c.space_kind[sp],
-                                  pol.w[F_MARBLE_SCORE] * marble_score_delta(x, c.space_marble[sp]),
-                                  c.space_marble[sp], 0.0)
+        slot_set(&q, pol, 7 + sp, c.space_kind[sp],
+                 pol.w[F_MARBLE_SCORE] * marble_score_delta(x, c.space_marble[sp]), c.space_marble[sp], 0.0)
+    if pol.w[F_OPPONENT_BUILDS] != 0.0:
+        for j in range(q.n):
+            sl = q.used[j]
+            q.fin[sl] += pol.w[F_OPPONENT_BUILDS] * opponent_builds(c, s, x.p, q.kind[sl])
+    if x.last_round:
+        for j in range(q.n):
+            sl = q.used[j]
+            q.fin[sl] += pol.w[F_LATE_MARBLE] * q.gain[sl]
     if pol.w[F_LAST_SPACE] == 0.0:
         for i in range(n):
-            v = fin[x.sp_slot[buf[i]]]
+            v = q.fin[x.sp_slot[buf[i]]]
             sc[i] = v
             best = v if v > best else best
     else:
         for i in range(n):
             sp = buf[i]
             sl = x.sp_slot[sp]
-            v = fin[sl]
+            v = q.fin[sl]
             # last_of_kind: no other unused space of its group
-            if svs[sl] != 0.0 and not (x.sp_same[sp] & ~s.spaces_used):
-                v += pol.w[F_LAST_SPACE] * svs[sl]
+            if q.sv[sl] != 0.0 and not (x.sp_same[sp] & ~s.spaces_used):
+                v += pol.w[F_LAST_SPACE] * q.sv[sl]
             sc[i] = v
             best = v if v > best else best
     return best
