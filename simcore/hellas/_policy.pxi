@@ -136,6 +136,7 @@ ctypedef struct PCtx:
     uint16_t sp_temple
     uint16_t sp_other
     uint16_t sp_build           # house, house/agora and palace spaces
+    uint16_t sp_needs[3]        # the spaces that need the best house, agora, palace
     uint16_t sp_monument
     uint16_t sp_all
     uint8_t ftemples[MAXF]      # temples (bits) whose neighbour lists hold the field
@@ -236,6 +237,9 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
     x.sp_temple = 0
     x.sp_other = 0
     x.sp_build = 0
+    x.sp_needs[0] = 0
+    x.sp_needs[1] = 0
+    x.sp_needs[2] = 0
     x.sp_monument = 0
     x.sp_all = 0
     for f in range(MAXF):
@@ -250,6 +254,9 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
         x.sp_all |= <uint16_t>(1 << i)
         if k == SK_HOUSE or k == SK_HOUSE_OR_AGORA or k == SK_PALACE:
             x.sp_build |= <uint16_t>(1 << i)
+            x.sp_needs[2 if k == SK_PALACE else 0] |= <uint16_t>(1 << i)
+            if k == SK_HOUSE_OR_AGORA:
+                x.sp_needs[1] |= <uint16_t>(1 << i)
         elif k == SK_MONUMENT:
             x.sp_monument |= <uint16_t>(1 << i)
         if k == SK_TEMPLE or k > SK_MONUMENT:
@@ -1192,16 +1199,18 @@ cdef void fields_ready(const HCfg* c, const HState* s, PCtx* x, const Policy* po
 
 
 cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol,
-                      double* best) noexcept nogil:
-    # best_build for house, agora and palace (best[0..2]) in one pass over the fields.
-    # Whether a kind can be built on a field depends only on its land (coast/inland)
-    # and the seat's marble, so the maxima are kept per kind and land.
+                      double* best, int need) noexcept nogil:
+    # best_build for house, agora and palace (best[0..2]) in one pass over the fields,
+    # valid for the kinds in need (bits); the others may be too low. Whether a kind
+    # can be built on a field depends only on its land (coast/inland) and the seat's
+    # marble, so the maxima are kept per kind and land. A kind the seat cannot
+    # build scores 0 without the fields; when one kind is left, a loop of its own.
     cdef double mx[3][2]
     cdef double* vp
     cdef double inc, v, t1, cq0, cq1, cq2, bk
     cdef double sel[2]
     cdef u128 free = c.building & ~s.occupied, fields
-    cdef int k, f, land, h, ok
+    cdef int k, f, land, h, ok, use = 0
     cdef int left3[3]
     cdef int plain[2]
     cdef uint64_t w
@@ -1211,9 +1220,33 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
         mx[k][1] = -INFINITY
     fields = free & x.near
     fields_ready(c, s, x, pol, fields)
+    left3[0] = s.n_houses[x.p] < c.max_house
+    left3[1] = s.n_agoras[x.p] < c.max_agora
+    left3[2] = s.n_palaces[x.p] < c.max_palace
+    costs[0] = c.cost_house
+    costs[1] = c.cost_agora
+    costs[2] = c.cost_palace
+    for k in range(3):
+        use |= (left3[k] & ((x.marble >= costs[k][0]) | (x.marble >= costs[k][1]))) << k
+    use &= need
     cq0 = x.cq[0]
     cq1 = x.cq[1]
     cq2 = x.cq[2]
+    if use and not (use & (use - 1)):
+        k = __builtin_ctzll(use)
+        cq0 = x.cq[k]
+        for h in range(2):
+            w = <uint64_t>fields if h == 0 else <uint64_t>(fields >> 64)
+            while w:
+                f = (h << 6) + __builtin_ctzll(w)
+                w &= w - 1
+                land = x.land[f]
+                v = (x.t1[f] + x.xv[f][k]) + x.inc[f] * cq0
+                if v > mx[k][land]:
+                    mx[k][land] = v
+        fields = 0
+    elif not use:
+        fields = 0
     for h in range(2):
         w = <uint64_t>fields if h == 0 else <uint64_t>(fields >> 64)
         while w:
@@ -1236,12 +1269,6 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     # (its plain fields when it has some); a term that does not count is -inf
     # (dmax ignores it), and a land without scored fields has mx = -inf too
     build_base_x(c, x, pol, PH_BUILD_HOUSE, 0)      # x.bb up to date
-    left3[0] = s.n_houses[x.p] < c.max_house
-    left3[1] = s.n_agoras[x.p] < c.max_agora
-    left3[2] = s.n_palaces[x.p] < c.max_palace
-    costs[0] = c.cost_house
-    costs[1] = c.cost_agora
-    costs[2] = c.cost_palace
     plain[0] = (free & c.coast & ~x.near) != 0
     plain[1] = (free & ~c.coast & ~x.near) != 0
     sel[0] = -INFINITY
@@ -1502,7 +1529,8 @@ cdef double score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx
     cdef uint32_t avail = x.sp_all & ~(<uint32_t>s.spaces_used), m, cand
     q.n = 0
     if avail & x.sp_build:
-        best_builds(c, s, x, pol, bb)
+        best_builds(c, s, x, pol, bb, ((avail & x.sp_needs[0]) != 0) | (((avail & x.sp_needs[1]) != 0) << 1)
+                    | (((avail & x.sp_needs[2]) != 0) << 2))
         slot_set(&q, pol, SK_HOUSE, SK_HOUSE, 0.0, 0.0, bb[0])
         slot_set(&q, pol, SK_HOUSE_OR_AGORA, SK_HOUSE_OR_AGORA, 0.0, 0.0, bb[0] + bb[1])
         slot_set(&q, pol, SK_PALACE, SK_PALACE, 0.0, 0.0, bb[2])
