@@ -1283,6 +1283,16 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
         best[k] = bk
 
 
+cdef inline double monument_opp_terms(double v, u128 nb, const u128* opp, int n_o, double wog, double wdf,
+                                      u128 opp_own) noexcept nogil:
+    # best_monument_fast's opponent terms of a field next to opponents' pieces
+    # (opponent_gain per opponent next to it: -0.0 for the others; deny_field)
+    cdef int o
+    for o in range(n_o):
+        v += keep_term(wog, (nb & opp[o]) != 0)
+    return v + wdf * popcount128(nb & opp_own)
+
+
 cdef double best_monument_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol) noexcept nogil:
     # = best_monument, weighted directly: a field with no seat's piece next to it
     # scores like a plain one (cost terms only). The term of a group comes from a
@@ -1292,7 +1302,7 @@ cdef double best_monument_fast(const HCfg* c, const HState* s, const PCtx* x, co
     # others (next to opponents only) without the group part
     cdef double best = 0.0, v, base, wog, wdf
     cdef double gterm[2]
-    cdef int f, o, h, n_o = 0, part
+    cdef int f, o, h, n_o = 0
     cdef uint64_t gb, w
     cdef u128 fields, nb, m, own = x.own, opp_own = x.opp_own, near_pieces = x.gadj_all | x.opp_near
     cdef u128 todo[2]
@@ -1317,30 +1327,30 @@ cdef double best_monument_fast(const HCfg* c, const HState* s, const PCtx* x, co
     if c.nbr_symmetric:
         todo[0] = fields & x.gadj_all
         todo[1] = fields & ~x.gadj_all      # next to opponents' pieces only
-    for part in range(2):
-        for h in range(2):
-            w = <uint64_t>todo[part] if h == 0 else <uint64_t>(todo[part] >> 64)
-            while w:
-                f = (h << 6) + __builtin_ctzll(w)
-                w &= w - 1
-                nb = c.nbr[f]
-                v = base
-                if part == 0:
-                    m = nb & own
-                    gb = 0
-                    while m:
-                        gb |= (<uint64_t>1) << x.gid[ctz128(m)]
-                        m &= m - 1
-                    while gb:
-                        v += gterm[x.gcity[__builtin_ctzll(gb)]]
-                        gb &= gb - 1
-                    if not (nb & opp_own):
-                        best = dmax(best, v)
-                        continue
-                for o in range(n_o):
-                    v += keep_term(wog, (nb & opp[o]) != 0)
-                v += wdf * popcount128(nb & opp_own)
-                best = dmax(best, v)
+    for h in range(2):
+        w = <uint64_t>todo[0] if h == 0 else <uint64_t>(todo[0] >> 64)
+        while w:
+            f = (h << 6) + __builtin_ctzll(w)
+            w &= w - 1
+            nb = c.nbr[f]
+            v = base
+            m = nb & own
+            gb = 0
+            while m:
+                gb |= (<uint64_t>1) << x.gid[ctz128(m)]
+                m &= m - 1
+            while gb:
+                v += gterm[x.gcity[__builtin_ctzll(gb)]]
+                gb &= gb - 1
+            if nb & opp_own:
+                v = monument_opp_terms(v, nb, opp, n_o, wog, wdf, opp_own)
+            best = dmax(best, v)
+    for h in range(2):
+        w = <uint64_t>todo[1] if h == 0 else <uint64_t>(todo[1] >> 64)
+        while w:
+            f = (h << 6) + __builtin_ctzll(w)
+            w &= w - 1
+            best = dmax(best, monument_opp_terms(base, c.nbr[f], opp, n_o, wog, wdf, opp_own))
     return best
 
 
