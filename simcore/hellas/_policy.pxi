@@ -137,6 +137,18 @@ ctypedef struct PCtx:
     uint64_t gap_tc     # ... these temple columns (as one word) ...
     u128 gap_mon        # ... and these monuments
     int largest
+    # choose_space tables (config constants): a space's score slot (its kind, or
+    # 7 + the space for kinds scored per space: temples, marble), the other
+    # spaces of its group (last_of_kind), the temple and the marble spaces
+    int8_t sp_slot[MAXS]
+    uint16_t sp_same[MAXS]
+    uint16_t sp_temple
+    uint16_t sp_other
+    uint16_t sp_build           # house, house/agora and palace spaces
+    uint16_t sp_needs[3]        # the spaces that need the best house, agora, palace
+    uint16_t sp_monument
+    uint16_t sp_all
+    uint8_t ftemples[MAXF]      # temples (bits) whose neighbour lists hold the field
     # what a piece would do on each field, kept between the seat's decisions:
     # make_ctx compares the state with the snapshot below and clears, per part,
     # the fields next to whatever changed
@@ -212,7 +224,7 @@ cdef inline double quarry_value(const PCtx* x, int top, const HCfg* c) noexcept 
 
 cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
     # constants of the config, once per config
-    cdef int i, f, mt = 1
+    cdef int i, f, k, mt = 1
     x.cfg = c
     for i in range(c.n_tiles):
         if c.tiles[i] > mt:
@@ -237,6 +249,41 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
     for i in range(c.n_spaces):
         if c.space_kind[i] == SK_QUARRY:
             x.quarry_spaces |= <uint16_t>(1 << i)
+    x.sp_temple = 0
+    x.sp_other = 0
+    x.sp_build = 0
+    x.sp_needs[0] = 0
+    x.sp_needs[1] = 0
+    x.sp_needs[2] = 0
+    x.sp_monument = 0
+    x.sp_all = 0
+    for f in range(MAXF):
+        x.ftemples[f] = 0
+    for i in range(c.n_temples):
+        for k in range(c.max_nb):
+            x.ftemples[c.nbl[c.temple_field[i]][k]] |= <uint8_t>(1 << i)
+    x.ftemples[NOFIELD] = 0
+    for i in range(c.n_spaces):
+        k = c.space_kind[i]
+        x.sp_slot[i] = <int8_t>k
+        x.sp_all |= <uint16_t>(1 << i)
+        if k == SK_HOUSE or k == SK_HOUSE_OR_AGORA or k == SK_PALACE:
+            x.sp_build |= <uint16_t>(1 << i)
+            x.sp_needs[2 if k == SK_PALACE else 0] |= <uint16_t>(1 << i)
+            if k == SK_HOUSE_OR_AGORA:
+                x.sp_needs[1] |= <uint16_t>(1 << i)
+        elif k == SK_MONUMENT:
+            x.sp_monument |= <uint16_t>(1 << i)
+        if k == SK_TEMPLE or k > SK_MONUMENT:
+            x.sp_slot[i] = <int8_t>(7 + i)
+            if k == SK_TEMPLE:
+                x.sp_temple |= <uint16_t>(1 << i)
+            else:
+                x.sp_other |= <uint16_t>(1 << i)
+        x.sp_same[i] = 0
+        for f in range(c.n_spaces):
+            if f != i and space_group(c.space_kind[f]) == space_group(k):
+                x.sp_same[i] |= <uint16_t>(1 << f)
     x.key_p = -1
     x.gap_ok = 0
     memset(x.tcols_f, 0, sizeof(x.tcols_f))
@@ -952,19 +999,37 @@ cdef inline void split_terms(const HCfg* c, const HState* s, const PCtx* x, cons
                + (pol.w[F_LATE_COST] * cost if x.last_round else 0.0))
 
 
-cdef inline double split_score(const HCfg* c, const HState* s, int cols, int k, const double* a,
+cdef extern from *:
+    """
+    /* t, or -0.0 when keep is 0: -0.0 is the exact identity of double addition
+       (x + -0.0 == x for every x, signed zeros included), so a sum can take a
+       term it may lack without a branch */
+    static inline double hx_keep(double t, int keep) {
+        union { double d; uint64_t u; } b;
+        uint64_t m = (uint64_t)0 - (uint64_t)(keep != 0);
+        b.d = t;
+        b.u = (b.u & m) | (~m & 0x8000000000000000ULL);
+        return b.d;
+    }
+    static inline int hx_pop64(uint64_t w) { return __builtin_popcountll(w); }
+    """
+    double keep_term "hx_keep" (double t, int keep) nogil
+    int pop64 "hx_pop64" (uint64_t w) nogil
+
+
+cdef inline double split_score(const HCfg* c, uint64_t packed, uint64_t room, const double* va,
                                const double* ring_value, double base) noexcept nogil:
-    # the temples with columns only, ascending (the order of the sum)
-    cdef int j, t, v, comp = 0
+    # a split's score from its columns per temple (packed, one byte each), without
+    # branches: va[8t + v] = v x a[t], and va[8t] = -0.0, the identity of the sum,
+    # so the sum runs over every temple in the order of the one over the temples
+    # with columns; a temple completes where its columns (non-zero) equal its room
+    # (room: one byte per temple; all bytes < 0x80, so the SWAR adds carry nothing)
+    cdef int t, comp
     cdef double sc = base
-    cdef const uint8_t* ts = c.split_nzt[cols][k]
-    cdef const uint8_t* vs = c.splits[cols][k]
-    for j in range(c.split_nz[cols][k]):
-        t = ts[j]
-        v = vs[t]
-        sc += v * a[t]
-        if s.temple_cols[t] + v == c.temple_size[t]:
-            comp += 1
+    for t in range(c.n_temples):
+        sc += va[8 * t + ((packed >> (8 * t)) & 0xff)]
+    comp = pop64(~((packed ^ room) + <uint64_t>0x7f7f7f7f7f7f7f7fULL)
+                 & (packed + <uint64_t>0x7f7f7f7f7f7f7f7fULL) & c.temple_high_bits)
     return sc + ring_value[comp]
 
 
@@ -1300,25 +1365,54 @@ cdef void fields_ready(const HCfg* c, const HState* s, PCtx* x, const Policy* po
 
 
 cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol,
-                      double* best) noexcept nogil:
-    # best_build for house, agora and palace (best[0..2]) in one pass over the fields.
-    # Whether a kind can be built on a field depends only on its land (coast/inland)
-    # and the seat's marble, so the maxima are kept per kind and land.
+                      double* best, int need) noexcept nogil:
+    # best_build for house, agora and palace (best[0..2]) in one pass over the fields,
+    # valid for the kinds in need (bits); the others may be too low. Whether a kind
+    # can be built on a field depends only on its land (coast/inland) and the seat's
+    # marble, so the maxima are kept per kind and land. A kind the seat cannot
+    # build scores 0 without the fields; when one kind is left, a loop of its own.
     cdef double mx[3][2]
     cdef double* vp
-    cdef double inc, v, t1, cq0, cq1, cq2
-    cdef u128 free = c.building & ~s.occupied, fields, b
-    cdef int k, f, land, phase, left, h
+    cdef double inc, v, t1, cq0, cq1, cq2, bk
+    cdef double sel[2]
+    cdef u128 free = c.building & ~s.occupied, fields
+    cdef int k, f, land, h, ok, use = 0
+    cdef int left3[3]
+    cdef int plain[2]
     cdef uint64_t w
-    cdef const int* cost
+    cdef const int* costs[3]
     for k in range(3):
         mx[k][0] = -INFINITY
         mx[k][1] = -INFINITY
     fields = free & x.near
     fields_ready(c, s, x, pol, fields)
+    left3[0] = s.n_houses[x.p] < c.max_house
+    left3[1] = s.n_agoras[x.p] < c.max_agora
+    left3[2] = s.n_palaces[x.p] < c.max_palace
+    costs[0] = c.cost_house
+    costs[1] = c.cost_agora
+    costs[2] = c.cost_palace
+    for k in range(3):
+        use |= (left3[k] & ((x.marble >= costs[k][0]) | (x.marble >= costs[k][1]))) << k
+    use &= need
     cq0 = x.cq[0]
     cq1 = x.cq[1]
     cq2 = x.cq[2]
+    if use and not (use & (use - 1)):
+        k = __builtin_ctzll(use)
+        cq0 = x.cq[k]
+        for h in range(2):
+            w = <uint64_t>fields if h == 0 else <uint64_t>(fields >> 64)
+            while w:
+                f = (h << 6) + __builtin_ctzll(w)
+                w &= w - 1
+                land = x.land[f]
+                v = (x.t1[f] + x.xv[f][k]) + x.inc[f] * cq0
+                if v > mx[k][land]:
+                    mx[k][land] = v
+        fields = 0
+    elif not use:
+        fields = 0
     for h in range(2):
         w = <uint64_t>fields if h == 0 else <uint64_t>(fields >> 64)
         while w:
@@ -1337,39 +1431,48 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
             v = (t1 + vp[2]) + inc * cq2
             if v > mx[2][land]:
                 mx[2][land] = v
+    # the maxima per kind: a land counts when the kind is left and affordable there
+    # (its plain fields when it has some); a term that does not count is -inf
+    # (dmax ignores it), and a land without scored fields has mx = -inf too
+    build_base_x(c, x, pol, PH_BUILD_HOUSE, 0)      # x.bb up to date
+    plain[0] = (free & c.coast & ~x.near) != 0
+    plain[1] = (free & ~c.coast & ~x.near) != 0
+    sel[0] = -INFINITY
     for k in range(3):
-        best[k] = 0.0
-        if k == 0:
-            phase = PH_BUILD_HOUSE
-            left = s.n_houses[x.p] < c.max_house
-            cost = c.cost_house
-        elif k == 1:
-            phase = PH_BUILD_AGORA
-            left = s.n_agoras[x.p] < c.max_agora
-            cost = c.cost_agora
-        else:
-            phase = PH_BUILD_PALACE
-            left = s.n_palaces[x.p] < c.max_palace
-            cost = c.cost_palace
-        if not left:
-            continue
+        bk = 0.0
         for land in range(2):
-            if x.marble < cost[land]:
-                continue
-            b = free & (c.coast if land == 0 else ~c.coast)
-            if b & ~x.near:
-                best[k] = dmax(best[k], build_base_x(c, x, pol, phase, land))
-            if b & x.near:
-                best[k] = dmax(best[k], build_base_x(c, x, pol, phase, land) + mx[k][land])
+            ok = left3[k] & (x.marble >= costs[k][land])
+            sel[1] = x.bb[k][land]
+            bk = dmax(bk, sel[ok & plain[land]])
+            sel[1] = x.bb[k][land] + mx[k][land]
+            bk = dmax(bk, sel[ok])
+        best[k] = bk
+
+
+cdef inline double monument_opp_terms(double v, u128 nb, const u128* opp, int n_o, double wog, double wdf,
+                                      u128 opp_own) noexcept nogil:
+    # best_monument_fast's opponent terms of a field next to opponents' pieces
+    # (opponent_gain per opponent next to it: -0.0 for the others; deny_field)
+    cdef int o
+    for o in range(n_o):
+        v += keep_term(wog, (nb & opp[o]) != 0)
+    return v + wdf * popcount128(nb & opp_own)
 
 
 cdef double best_monument_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol) noexcept nogil:
     # = best_monument, weighted directly: a field with no seat's piece next to it
-    # scores like a plain one (cost terms only)
-    cdef double best = 0.0, v, base
-    cdef int f, k, o, h
+    # scores like a plain one (cost terms only). The term of a group comes from a
+    # table by its city flag, the opponents' add -0.0 where absent.
+    # With symmetric neighbours the fields next to own groups (gadj_all) are
+    # those with own neighbours: they are scored in a loop of their own, the
+    # others (next to opponents only) without the group part
+    cdef double best = 0.0, v, base, wog, wdf
+    cdef double gterm[2]
+    cdef int f, o, h, n_o = 0
     cdef uint64_t gb, w
-    cdef u128 fields, nb, own_nb, near_pieces = x.gadj_all | x.opp_near
+    cdef u128 fields, nb, m, own = x.own, opp_own = x.opp_own, near_pieces = x.gadj_all | x.opp_near
+    cdef u128 todo[2]
+    cdef u128 opp[MAXP]
     if s.supply_monuments <= 0 or x.marble < c.cost_monument:
         return 0.0
     base = (pol.w[F_COST] * c.cost_monument + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -c.cost_monument)
@@ -1378,49 +1481,99 @@ cdef double best_monument_fast(const HCfg* c, const HState* s, const PCtx* x, co
     if fields & ~near_pieces:
         best = dmax(best, base)
     fields &= near_pieces
+    gterm[0] = pol.w[F_MONUMENT_VALUE] * 1.5        # by gcity
+    gterm[1] = pol.w[F_MONUMENT_VALUE] * 3.0
+    for o in range(s.n_players):
+        opp[n_o] = s.own[o]
+        n_o += o != x.p
+    wog = pol.w[F_OPPONENT_GAIN] * 3.0
+    wdf = pol.w[F_DENY_FIELD]
+    todo[0] = fields
+    todo[1] = 0
+    if c.nbr_symmetric:
+        todo[0] = fields & x.gadj_all
+        todo[1] = fields & ~x.gadj_all      # next to opponents' pieces only
     for h in range(2):
-        w = <uint64_t>fields if h == 0 else <uint64_t>(fields >> 64)
+        w = <uint64_t>todo[0] if h == 0 else <uint64_t>(todo[0] >> 64)
         while w:
             f = (h << 6) + __builtin_ctzll(w)
             w &= w - 1
             nb = c.nbr[f]
             v = base
-            own_nb = nb & x.own
+            m = nb & own
             gb = 0
-            while own_nb:
-                gb |= (<uint64_t>1) << x.gid[ctz128(own_nb)]
-                own_nb &= own_nb - 1
+            while m:
+                gb |= (<uint64_t>1) << x.gid[ctz128(m)]
+                m &= m - 1
             while gb:
-                k = __builtin_ctzll(gb)
+                v += gterm[x.gcity[__builtin_ctzll(gb)]]
                 gb &= gb - 1
-                v += pol.w[F_MONUMENT_VALUE] * (3.0 if x.gcity[k] else 1.5)
-            if nb & x.opp_own:
-                for o in range(s.n_players):
-                    if o != x.p and (nb & s.own[o]):
-                        v += pol.w[F_OPPONENT_GAIN] * 3.0
-                v += pol.w[F_DENY_FIELD] * popcount128(nb & x.opp_own)
+            if nb & opp_own:
+                v = monument_opp_terms(v, nb, opp, n_o, wog, wdf, opp_own)
             best = dmax(best, v)
+    for h in range(2):
+        w = <uint64_t>todo[1] if h == 0 else <uint64_t>(todo[1] >> 64)
+        while w:
+            f = (h << 6) + __builtin_ctzll(w)
+            w &= w - 1
+            best = dmax(best, monument_opp_terms(base, c.nbr[f], opp, n_o, wog, wdf, opp_own))
     return best
 
 
 cdef void temple_coefs_fast(const HCfg* c, const HState* s, const PCtx* x, double* mine,
                             double* opp) noexcept nogil:
-    # = temple_coefs
-    cdef int t, g, o
-    cdef u128 tb, tn
-    for t in range(c.n_temples):
-        tb = x.tbit[t]
-        tn = c.nbr[c.temple_field[t]]
-        mine[t] = 0.0
-        opp[t] = 0.0
-        if x.gadj_all & tb:
+    # = temple_coefs. The groups next to a temple are those of the seat's pieces
+    # next to it (symmetric neighbours): one pass over the pieces next to temples
+    # marks each one's group (gid) at its temples (x.ftemples); sums of 1.0 and
+    # 0.5 are exact in any order, so mine = (groups + city groups) / 2. opp
+    # counts the opponents next to the temple.
+    cdef int t, g, o, n, n_o = 0, h, f
+    cdef uint64_t w, bit, cbit, tm
+    cdef uint64_t gbt[MAXT]
+    cdef uint64_t cbt[MAXT]
+    cdef u128 tb, tn, m
+    cdef u128 opps[MAXP]
+    if not c.nbr_symmetric:
+        for t in range(c.n_temples):
+            tb = x.tbit[t]
+            tn = c.nbr[c.temple_field[t]]
+            mine[t] = 0.0
+            opp[t] = 0.0
             for g in range(x.ng):
                 if x.gadj[g] & tb:
                     mine[t] += 1.0 if x.gcity[g] else 0.5
-        if tn & x.opp_own:
             for o in range(s.n_players):
                 if o != x.p and (tn & s.own[o]):
                     opp[t] += 1.0
+        return
+    for t in range(c.n_temples):
+        gbt[t] = 0
+        cbt[t] = 0
+    m = x.own & x.tnear
+    for h in range(2):
+        w = <uint64_t>m if h == 0 else <uint64_t>(m >> 64)
+        while w:
+            f = (h << 6) + __builtin_ctzll(w)
+            w &= w - 1
+            g = x.gid[f]
+            bit = (<uint64_t>1) << g
+            cbit = (<uint64_t>x.gcity[g]) << g
+            tm = x.ftemples[f]
+            while tm:
+                t = __builtin_ctzll(tm)
+                tm &= tm - 1
+                gbt[t] |= bit
+                cbt[t] |= cbit
+    for o in range(s.n_players):
+        opps[n_o] = s.own[o]
+        n_o += o != x.p
+    for t in range(c.n_temples):
+        mine[t] = 0.5 * (pop64(gbt[t]) + pop64(cbt[t]))
+        tn = c.nbr[c.temple_field[t]]
+        n = 0
+        for o in range(n_o):
+            n += (tn & opps[o]) != 0
+        opp[t] = n
 
 
 cdef inline void temple_coefs_memo(const HCfg* c, const HState* s, PCtx* x) noexcept nogil:
@@ -1441,110 +1594,178 @@ cdef inline void temple_coefs_memo(const HCfg* c, const HState* s, PCtx* x) noex
 
 cdef inline void split_terms_memo(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) noexcept nogil:
     # split_terms without the cost part (the same for every space) into x.st_a and x.st_rv
-    # (after temple_coefs_memo), recomputed only when the temple coefficients, the seat's rings, the opponents' most rings or the supply changed
-    cdef int t, k, rings, most = most_rings(s, x.p)
-    cdef double now
-    cdef int key = s.rings[x.p] | (most << 8) | (<int>s.supply_rings << 16)
+    # (after temple_coefs_memo), recomputed only when the temple coefficients, the seat's rings, the opponents' most rings or the supply changed.
+    # most_rings and ring_points_m as selects (the same integers)
+    cdef int t, k, o, r, rings, most = 0, mine = s.rings[x.p], now
+    cdef int bonus = c.ring_bonus_all_tied != 0
+    cdef int key
+    for o in range(s.n_players):
+        r = s.rings[o] & -(o != x.p)
+        most = r if r > most else most
+    key = mine | (most << 8) | (<int>s.supply_rings << 16)
     if not x.st_a_ok:
         for t in range(c.n_temples):
             x.st_a[t] = pol.w[F_TEMPLE_COLUMNS] * x.tc_mine[t] + pol.w[F_OPPONENT_GAIN] * x.tc_opp[t]
         x.st_a_ok = 1
     if x.st_key != key:
-        now = ring_points_m(c, s.rings[x.p], most)
+        now = 2 * mine + 3 * ((mine >= most) & ((mine > 0) | bonus))
         for k in range(c.n_temples + 1):
             rings = 1 + k
-            if rings > s.supply_rings:
-                rings = s.supply_rings
-            x.st_rv[k] = pol.w[F_RINGS] * (ring_points_m(c, s.rings[x.p] + rings, most) - now)
+            rings = s.supply_rings if rings > s.supply_rings else rings
+            r = mine + rings
+            x.st_rv[k] = pol.w[F_RINGS] * (2 * r + 3 * ((r >= most) & ((r > 0) | bonus)) - now)
         x.st_key = key
 
 
-cdef double best_split_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol,
-                            int space, const double* a, const double* ring_value) noexcept nogil:
-    # = best_split
+cdef double best_split_fast(const HCfg* c, const HState* s, const PCtx* x, const Policy* pol, int space,
+                            const double* av, const int* room, uint32_t cand, int free,
+                            const double* ring_value) noexcept nogil:
+    # = best_split, from the temple values av (= x.st_a, av[MAXT] = -inf), their
+    # room, the temples with room (cand, bits) and the total room. The greedy's
+    # pick, the highest value among the unused temples with room (ties to the
+    # lower index), is an index select without branches (MAXT: none yet)
     cdef double v
-    cdef int cols = c.space_columns[space], left, t, u, bt, comp = 0, room, cost = c.space_cost[space]
-    cdef int used[MAXT]
-    if x.marble < cost or s.supply_columns < cols or temple_free(c, s) < cols:
+    cdef int cols = c.space_columns[space], left, t, u, bt, ok, comp = 0, r, cost = c.space_cost[space]
+    if x.marble < cost or s.supply_columns < cols or free < cols:
         return 0.0
     v = (pol.w[F_COST] * cost + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -cost)
          + (pol.w[F_LATE_COST] * cost if x.last_round else 0.0))
     left = cols
-    for t in range(c.n_temples):
-        used[t] = 0
     while left > 0:
-        bt = -1
+        bt = MAXT
         for t in range(c.n_temples):
-            if not used[t] and c.temple_size[t] > s.temple_cols[t] and (bt < 0 or a[t] > a[bt]):
-                bt = t
-        if bt < 0:
+            ok = ((cand >> t) & 1) & (av[t] > av[bt])
+            bt += (t - bt) & -ok
+        if bt == MAXT:
             break
-        used[bt] = 1
-        room = c.temple_size[bt] - s.temple_cols[bt]
-        u = room if room < left else left
-        v += u * a[bt]
-        if u == room:
-            comp += 1
+        cand &= ~((<uint32_t>1) << bt)
+        r = room[bt]
+        u = r if r < left else left
+        v += u * av[bt]
+        comp += u == r
         left -= u
     v += ring_value[comp]
     return v if v > 0.0 else 0.0
 
 
-cdef void score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx* x,
-                       const int16_t* buf, int n, double* sc) noexcept nogil:
-    # choose_space: w . F of action_features, term by term in dot's order
+cdef inline void quarry_incomes(const HCfg* c, const HState* s, const PCtx* x, double* mine,
+                                double* opp) noexcept nogil:
+    # seat_income of the seat and the sum of its opponents' (their houses are
+    # disjoint, so one mask): integers, the same as the sum seat by seat
+    cdef u128 hm = s.houses[x.p], ho = 0
+    cdef int i, o, q, y, a = 0, b = 0
+    for o in range(s.n_players):
+        ho |= s.houses[o]
+    ho &= ~hm
+    for i in range(x.nq):
+        q = x.qf[i]
+        y = c.yield_of[s.quarry_top[q]]
+        a += popcount128(hm & c.nbr[q]) * y
+        b += popcount128(ho & c.nbr[q]) * y
+    mine[0] = a
+    opp[0] = b
+
+
+ctypedef struct Slots:
+    # choose_space scores by slot (see score_spaces): the value so far, the
+    # space value and marble gain, the kind, and the list of the slots set
+    double fin[7 + MAXS]
+    double sv[7 + MAXS]
+    double gain[7 + MAXS]
+    int8_t kind[7 + MAXS]
+    int8_t used[7 + MAXS]
+    int n
+
+
+cdef inline void slot_set(Slots* q, const Policy* pol, int sl, int kind, double v, double gain,
+                          double sv) noexcept nogil:
+    # a slot's score up to space_value, in dot's order
+    q.fin[sl] = v + (pol.w[F_MARBLE_GAIN] * gain + pol.w[F_SPACE_VALUE] * sv)
+    q.sv[sl] = sv
+    q.gain[sl] = gain
+    q.kind[sl] = <int8_t>kind
+    q.used[q.n] = <int8_t>sl
+    q.n += 1
+
+
+cdef double score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx* x,
+                         const int16_t* buf, int n, double* sc) noexcept nogil:
+    # choose_space: w . F of action_features, term by term in dot's order; returns
+    # the best. A score depends on the space's kind only (on the space itself
+    # for temple and marble spaces, and through last_space): one score per slot
+    # (x.sp_slot) computed once, for the kinds of the unused spaces (buf's, or
+    # more: the values are pure), then gathered. The optional terms are added
+    # slot by slot after the others (the order of each sum stays dot's).
+    cdef Slots q
     cdef double bb[3]
-    cdef double inc_me = 0.0, inc_opp = 0.0, v, mon = 0.0, sv, gain
-    cdef int i, sp, kind, o, have_builds = 0, have_temple = 0, have_quarry = 0, have_mon = 0
-    for i in range(n):
-        sp = buf[i]
-        kind = c.space_kind[sp]
-        sv = 0.0
-        gain = 0.0
-        v = 0.0
-        if kind == SK_HOUSE or kind == SK_HOUSE_OR_AGORA or kind == SK_PALACE:
-            if not have_builds:
-                best_builds(c, s, x, pol, bb)
-                have_builds = 1
-            if kind == SK_HOUSE:
-                sv = bb[0]
-            elif kind == SK_HOUSE_OR_AGORA:
-                sv = bb[0] + bb[1]
-            else:
-                sv = bb[2]
-        elif kind == SK_MONUMENT:
-            if not have_mon:
-                mon = best_monument_fast(c, s, x, pol)
-                have_mon = 1
-            sv = mon
-        elif kind == SK_TEMPLE:
-            if not have_temple:
-                temple_coefs_memo(c, s, x)
-                split_terms_memo(c, s, x, pol)
-                have_temple = 1
-            v = pol.w[F_TEMPLE_FIRST] * (1.0 if (s.temple_marker < 0 and not x.last_round) else 0.0)
-            sv = best_split_fast(c, s, x, pol, sp, x.st_a, x.st_rv)
-        elif kind == SK_QUARRY:
-            if not have_quarry:
-                inc_me = seat_income(c, s, x, x.p)
-                for o in range(s.n_players):
-                    if o != x.p:
-                        inc_opp += seat_income(c, s, x, o)
-                have_quarry = 1
-            gain = inc_me
-            v = (pol.w[F_MARBLE_SCORE] * marble_score_delta(x, <int>inc_me)
-                 + pol.w[F_DENY_QUARRY] * -inc_opp)
-        else:
-            gain = c.space_marble[sp]
-            v = pol.w[F_MARBLE_SCORE] * marble_score_delta(x, c.space_marble[sp])
-        v += pol.w[F_MARBLE_GAIN] * gain + pol.w[F_SPACE_VALUE] * sv
-        if pol.w[F_OPPONENT_BUILDS] != 0.0:
-            v += pol.w[F_OPPONENT_BUILDS] * opponent_builds(c, s, x.p, kind)
-        if x.last_round:
-            v += pol.w[F_LATE_MARBLE] * gain
-        if sv != 0.0 and pol.w[F_LAST_SPACE] != 0.0 and last_of_kind(c, s, sp):
-            v += pol.w[F_LAST_SPACE] * sv
-        sc[i] = v
+    cdef double av[MAXT + 1]
+    cdef int room[MAXT]
+    cdef double inc_me, inc_opp, v, tf, best = -INFINITY
+    cdef int i, j, sp, sl, t, free
+    cdef uint32_t avail = x.sp_all & ~(<uint32_t>s.spaces_used), m, cand
+    q.n = 0
+    if avail & x.sp_build:
+        best_builds(c, s, x, pol, bb, ((avail & x.sp_needs[0]) != 0) | (((avail & x.sp_needs[1]) != 0) << 1)
+                    | (((avail & x.sp_needs[2]) != 0) << 2))
+        slot_set(&q, pol, SK_HOUSE, SK_HOUSE, 0.0, 0.0, bb[0])
+        slot_set(&q, pol, SK_HOUSE_OR_AGORA, SK_HOUSE_OR_AGORA, 0.0, 0.0, bb[0] + bb[1])
+        slot_set(&q, pol, SK_PALACE, SK_PALACE, 0.0, 0.0, bb[2])
+    if avail & x.sp_monument:
+        slot_set(&q, pol, SK_MONUMENT, SK_MONUMENT, 0.0, 0.0, best_monument_fast(c, s, x, pol))
+    if avail & x.quarry_spaces:
+        quarry_incomes(c, s, x, &inc_me, &inc_opp)
+        v = (pol.w[F_MARBLE_SCORE] * marble_score_delta(x, <int>inc_me)
+             + pol.w[F_DENY_QUARRY] * -inc_opp)
+        slot_set(&q, pol, SK_QUARRY, SK_QUARRY, v, inc_me, 0.0)
+    m = avail & x.sp_temple
+    if m:
+        temple_coefs_memo(c, s, x)
+        split_terms_memo(c, s, x, pol)
+        tf = pol.w[F_TEMPLE_FIRST] * (1.0 if (s.temple_marker < 0 and not x.last_round) else 0.0)
+        # best_split_fast's inputs, shared by the temple spaces
+        free = 0
+        cand = 0
+        for t in range(c.n_temples):
+            av[t] = x.st_a[t]
+            room[t] = c.temple_size[t] - s.temple_cols[t]
+            free += room[t]
+            cand |= (<uint32_t>(room[t] > 0)) << t
+        av[MAXT] = -INFINITY
+        while m:
+            sp = __builtin_ctzll(m)
+            m &= m - 1
+            slot_set(&q, pol, 7 + sp, SK_TEMPLE, tf, 0.0,
+                     best_split_fast(c, s, x, pol, sp, av, room, cand, free, x.st_rv))
+    m = avail & x.sp_other
+    while m:
+        sp = __builtin_ctzll(m)
+        m &= m - 1
+        slot_set(&q, pol, 7 + sp, c.space_kind[sp],
+                 pol.w[F_MARBLE_SCORE] * marble_score_delta(x, c.space_marble[sp]), c.space_marble[sp], 0.0)
+    if pol.w[F_OPPONENT_BUILDS] != 0.0:
+        for j in range(q.n):
+            sl = q.used[j]
+            q.fin[sl] += pol.w[F_OPPONENT_BUILDS] * opponent_builds(c, s, x.p, q.kind[sl])
+    if x.last_round:
+        for j in range(q.n):
+            sl = q.used[j]
+            q.fin[sl] += pol.w[F_LATE_MARBLE] * q.gain[sl]
+    if pol.w[F_LAST_SPACE] == 0.0:
+        for i in range(n):
+            v = q.fin[x.sp_slot[buf[i]]]
+            sc[i] = v
+            best = v if v > best else best
+    else:
+        for i in range(n):
+            sp = buf[i]
+            sl = x.sp_slot[sp]
+            v = q.fin[sl]
+            # last_of_kind: no other unused space of its group
+            if q.sv[sl] != 0.0 and not (x.sp_same[sp] & ~s.spaces_used):
+                v += pol.w[F_LAST_SPACE] * q.sv[sl]
+            sc[i] = v
+            best = v if v > best else best
+    return best
 
 
 cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCtx* x,
@@ -1553,10 +1774,11 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
     cdef double F[NF]
     cdef double cache[6]
     cdef double base[2]
-    cdef double tbase, v, cqk, best = -INFINITY
-    cdef u128 interesting
-    cdef int i = 0, act, cols, cost, f, kind, ph = s.phase, myh, opph, o
-    cdef double dv
+    cdef double va[MAXT * 8]
+    cdef double tbase, v, cqk, best = -INFINITY, dv, wmi, wdq
+    cdef u128 interesting, ho
+    cdef uint64_t room
+    cdef int i = 0, cols, cost, f, kind, ph = s.phase, myh, opph, o, t, j
     cdef double* xv
     if ph == PH_BUILD_HOUSE or ph == PH_BUILD_AGORA or ph == PH_BUILD_PALACE:
         base[0] = build_base_x(c, x, pol, ph, 0)
@@ -1582,40 +1804,59 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
             i += 1
         return best
     if ph == PH_CHOOSE:
-        score_spaces(c, s, pol, x, buf, n, sc)
-    elif ph == PH_TEMPLE:
-        # = split_terms, the temple coefficients from the memo
+        return score_spaces(c, s, pol, x, buf, n, sc)
+    if ph == PH_TEMPLE:
+        # = split_terms, the temple coefficients from the memo; the terms
+        # v x a[t] by temple and column count for split_score
         temple_coefs_memo(c, s, x)
         split_terms_memo(c, s, x, pol)
         cost = c.space_cost[s.space]
         tbase = (pol.w[F_COST] * cost + pol.w[F_MARBLE_SCORE] * marble_score_delta(x, -cost)
                  + (pol.w[F_LATE_COST] * cost if x.last_round else 0.0))
         cols = c.space_columns[s.space]
-        for i in range(n):
-            act = buf[i]
-            sc[i] = 0.0 if act == A_PASS else split_score(c, s, cols, act - A_SPLIT, x.st_a, x.st_rv, tbase)
-    elif ph == PH_QUARRY_PLACE or ph == PH_WORKER_MOVE:
+        room = 0
+        for t in range(c.n_temples):
+            va[8 * t] = -0.0
+            for j in range(1, cols + 1):
+                va[8 * t + j] = j * x.st_a[t]
+            room |= (<uint64_t>(c.temple_size[t] - s.temple_cols[t])) << (8 * t)
+        if n > 0 and buf[0] == A_PASS:       # sorted: PASS (16) comes before every split
+            sc[0] = 0.0
+            best = 0.0
+            i = 1
+        while i < n:
+            v = split_score(c, c.split_packed[cols][buf[i] - A_SPLIT], room, va, x.st_rv, tbase)
+            sc[i] = v
+            best = v if v > best else best
+            i += 1
+        return best
+    if ph == PH_QUARRY_PLACE or ph == PH_WORKER_MOVE:
         # = dot of action_features: the two non-zero terms in dot's order (the
-        # zero terms add nothing to a non-zero sum)
+        # zero terms add nothing to a non-zero sum); the opponents' houses are
+        # disjoint, so one mask counts them
+        ho = 0
+        for o in range(s.n_players):
+            ho |= s.houses[o]
+        ho &= ~s.houses[x.p]
+        wmi = pol.w[F_MARBLE_INCOME]
+        wdq = pol.w[F_DENY_QUARRY]
         for i in range(n):
             f = buf[i] - A_FIELD
             myh = popcount128(s.houses[x.p] & c.nbr[f])
-            opph = 0
-            for o in range(s.n_players):
-                if o != x.p:
-                    opph += popcount128(s.houses[o] & c.nbr[f])
+            opph = popcount128(ho & c.nbr[f])
             if ph == PH_QUARRY_PLACE:
                 dv = quarry_value(x, s.tile, c) - quarry_value(x, s.quarry_top[f], c)
             else:
                 dv = 0.5
-            sc[i] = (pol.w[F_MARBLE_INCOME] * (myh * dv * x.qa_left)
-                     + pol.w[F_DENY_QUARRY] * (-opph * dv * x.qa_left))
-    else:
-        for i in range(6):
-            cache[i] = INFINITY
-        for i in range(n):
-            action_features(c, s, x, pol, buf[i], F, cache)
-            sc[i] = dot(pol, F)
+            v = wmi * (myh * dv * x.qa_left) + wdq * (-opph * dv * x.qa_left)
+            sc[i] = v
+            best = v if v > best else best
+        return best
+    for i in range(6):
+        cache[i] = INFINITY
+    for i in range(n):
+        action_features(c, s, x, pol, buf[i], F, cache)
+        sc[i] = dot(pol, F)
     for i in range(n):
         if sc[i] > best:
             best = sc[i]
@@ -1625,9 +1866,10 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
 cdef int select_action(const Policy* pol, uint64_t* prng, const int16_t* buf, const double* sc,
                        int n, double best) noexcept nogil:
     # best: the highest of sc[0..n-1]
-    cdef int i, nt = 0, first = 0, k
+    cdef int i, nt = 0, k
     cdef double total, u, low
     cdef double wts[MAXLEGAL]
+    cdef int16_t ties[MAXLEGAL]
     if pol.epsilon > 0.0 and rng_uniform(prng) < pol.epsilon:
         return buf[rng_below(prng, n)]
     if pol.temperature > 0.0:
@@ -1641,22 +1883,15 @@ cdef int select_action(const Policy* pol, uint64_t* prng, const int16_t* buf, co
             if u < 0.0:
                 return buf[i]
         return buf[n - 1]
-    # ties: every score within 1e-9 of the best, one drawn uniformly (in buf order)
+    # ties: every score within 1e-9 of the best, one drawn uniformly (in buf order);
+    # the list is written without branches (an entry counts when nt moves on)
     low = best - 1e-9
     for i in range(n):
-        if sc[i] >= low:
-            if nt == 0:
-                first = i
-            nt += 1
+        ties[nt] = buf[i]
+        nt += sc[i] >= low
     if nt == 1:
-        return buf[first]
-    k = <int>rng_below(prng, nt)
-    for i in range(first, n):
-        if sc[i] >= low:
-            if k == 0:
-                return buf[i]
-            k -= 1
-    return buf[n - 1]       # not reached
+        return ties[0]
+    return ties[<int>rng_below(prng, nt)]
 
 
 cdef int choose_action(const HCfg* c, const HState* s, const Policy* pol, uint64_t* prng,
