@@ -713,17 +713,24 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
             inval |= (x.gadj[x.gid[b]] | bit128(b)) & mo
             on |= c.nbr[b] & ~mo
         x.opp_near = on
-    if x.sn_p != p or ((sn_own & ~x.own) | (x.sn_mon ^ s.monuments)):
-        x.ok = 0                # another seat, a new game, or a monument (rare): all
+    if x.sn_p != p or ((sn_own & ~x.own) | (x.sn_mon & ~s.monuments)):
+        x.ok = 0                # another seat or a new game: all
     else:
-        # temples with new columns: their neighbours and the groups next to them (branch-free)
-        if tc != x.sn_tc:
+        # temples with new columns and new monuments: their neighbours, and the fields next
+        # to the groups next to them that are no city (a city's gap and gpts are the same
+        # points, so its fields' extra stays 0; a group that became one since the snapshot
+        # has a new piece: its fields are cleared above)
+        tch = s.monuments & ~x.sn_mon
+        if tc != x.sn_tc or tch:
             dt = tc ^ x.sn_tc
-            tch = 0
             for t in range(c.n_temples):
                 m = -(<u128>(((dt >> (8 * t)) & 0xff) != 0))
                 inval |= c.nbr[c.temple_field[t]] & m
                 tch |= x.tbit[t] & m
+            d = s.monuments & ~x.sn_mon
+            while d:
+                inval |= c.nbr[ctz128(d)]
+                d &= d - 1
             for k in range(x.ng):
                 inval |= x.gadj[k] & -(<u128>((x.gadj[k] & tch) != 0))
         x.ok &= ~inval
