@@ -716,10 +716,8 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     if x.sn_p != p or ((sn_own & ~x.own) | (x.sn_mon & ~s.monuments)):
         x.ok = 0                # another seat or a new game: all
     else:
-        # temples with new columns and new monuments: their neighbours, and the fields next
-        # to the groups next to them that are no city (a city's gap and gpts are the same
-        # points, so its fields' extra stays 0; a group that became one since the snapshot
-        # has a new piece: its fields are cleared above)
+        # temples with new columns and new monuments: their neighbours and the fields next
+        # to the groups next to them (branch-free over the temples)
         tch = s.monuments & ~x.sn_mon
         if tc != x.sn_tc or tch:
             dt = tc ^ x.sn_tc
