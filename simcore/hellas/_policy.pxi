@@ -152,13 +152,12 @@ ctypedef struct PCtx:
     # what a piece would do on each field, kept between the seat's decisions:
     # make_ctx compares the state with the snapshot below and clears, per part,
     # the fields next to whatever changed
-    Geo geo[MAXF]       # the group part (valid where geo_valid)
-    u128 geo_valid
+    Geo geo[MAXF]       # the group part (valid where ok)
     double xv[MAXF][3]  # its weighted terms per kind, house/agora/palace
     double t1[MAXF]     # w_connect * own neighbours + w_deny_field * opponents' neighbours (every
                         # field, kept by geo_refresh from the neighbour counts)
     double inc[MAXF]    # quarry value of the active quarries next to it (every field, kept by make_ctx)
-    u128 ok             # fields whose xv is valid (a subset of geo_valid)
+    u128 ok             # fields whose geo and xv are valid
     int ok_largest      # the largest city xv was computed for
     double cq[3]        # weight of a field's quarry value per kind (x quarry actions left)
     uint8_t land[MAXF]  # 0 coast, 1 inland
@@ -305,7 +304,6 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
     x.q_stale = 1
     x.nq = 0
     x.sn_p = -1
-    x.geo_valid = 0
     x.ok = 0
     x.bb_key = -2
     for f in range(MAXF):
@@ -715,21 +713,26 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
             inval |= (x.gadj[x.gid[b]] | bit128(b)) & mo
             on |= c.nbr[b] & ~mo
         x.opp_near = on
-    if x.sn_p != p or ((sn_own & ~x.own) | (x.sn_mon ^ s.monuments)):
-        x.geo_valid = 0         # another seat, a new game, or a monument (rare): all
+    if x.sn_p != p or ((sn_own & ~x.own) | (x.sn_mon & ~s.monuments)):
+        x.ok = 0                # another seat or a new game: all
     else:
-        # temples with new columns: their neighbours and the groups next to them (branch-free)
-        if tc != x.sn_tc:
+        # temples with new columns and new monuments: their neighbours and the fields next
+        # to the groups next to them (branch-free over the temples)
+        tch = s.monuments & ~x.sn_mon
+        if tc != x.sn_tc or tch:
             dt = tc ^ x.sn_tc
-            tch = 0
             for t in range(c.n_temples):
                 m = -(<u128>(((dt >> (8 * t)) & 0xff) != 0))
                 inval |= c.nbr[c.temple_field[t]] & m
                 tch |= x.tbit[t] & m
+            d = s.monuments & ~x.sn_mon
+            while d:
+                inval |= c.nbr[ctz128(d)]
+                d &= d - 1
             for k in range(x.ng):
                 inval |= x.gadj[k] & -(<u128>((x.gadj[k] & tch) != 0))
-        x.geo_valid &= ~inval
-    x.ok &= x.geo_valid & ~s.occupied
+        x.ok &= ~inval
+    x.ok &= ~s.occupied
     if x.ok_largest != x.largest:
         # the city-growth term changes where the merged group is larger than the smaller of the two
         # (geo stays valid: the values are computed again in place)
@@ -1336,19 +1339,18 @@ cdef inline void geo_values(const PCtx* x, const Policy* pol, const Geo* g, doub
 
 
 cdef void field_fill(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int f) noexcept nogil:
-    # make x.xv[f] valid (the slow path of field_ready); the group part only when
-    # it is not valid still
-    if not mask_has(x.geo_valid, f):
-        field_geo(c, s, x, f, &x.geo[f])
-        mask_set(&x.geo_valid, f)
+    # x.geo[f] and x.xv[f] from the state (the caller marks f in x.ok). A group part kept
+    # apart from the values would seldom help: the fields whose values are dropped are
+    # those whose groups changed (besides the occupied ones, never asked again)
+    field_geo(c, s, x, f, &x.geo[f])
     geo_values(x, pol, &x.geo[f], x.xv[f])
-    mask_set(&x.ok, f)
 
 
 cdef inline void field_ready(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int f) noexcept nogil:
     # x.xv[f] valid, from the cache when it is (x.t1 and x.inc are always)
     if not mask_has(x.ok, f):
         field_fill(c, s, x, pol, f)
+        mask_set(&x.ok, f)
 
 
 cdef void fields_ready(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, u128 m) noexcept nogil:
@@ -1362,6 +1364,7 @@ cdef void fields_ready(const HCfg* c, const HState* s, PCtx* x, const Policy* po
         while w:
             field_fill(c, s, x, pol, (h << 6) + __builtin_ctzll(w))
             w &= w - 1
+    x.ok |= m
 
 
 cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol,
