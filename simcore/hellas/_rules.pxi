@@ -59,6 +59,35 @@ cdef inline int emit_fields(u128 fields, int16_t* out, int n) noexcept nogil:
     return n
 
 
+cdef extern from *:
+    """
+    /* the set bits of a 4-bit mask as up to four int16 indices (0..3), in
+       ascending order, one 16-bit lane each (little-endian: the first lane is
+       the lowest); and the number of set bits */
+    static const uint64_t hx_nib_idx[16] = {
+        0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000001ULL, 0x0000000000010000ULL,
+        0x0000000000000002ULL, 0x0000000000020000ULL, 0x0000000000020001ULL, 0x0000000200010000ULL,
+        0x0000000000000003ULL, 0x0000000000030000ULL, 0x0000000000030001ULL, 0x0000000300010000ULL,
+        0x0000000000030002ULL, 0x0000000300020000ULL, 0x0000000300020001ULL, 0x0003000200010000ULL};
+    static const uint8_t hx_nib_pop[16] = {0,1,1,2,1,2,2,3,1,2,2,3,2,3,3,4};
+    /* one action per set bit of unused (< 2^16), ascending: four spaces a step
+       from the tables (a fixed trip count, no test per space); writes up to
+       three entries past the end */
+    static inline int hx_emit_spaces(uint32_t unused, int nsp, int16_t* out) {
+        int n = 0, b;
+        uint64_t v;
+        for (b = 0; b < nsp; b += 4) {
+            uint32_t m = (unused >> b) & 15;
+            v = hx_nib_idx[m] + (uint64_t)b * 0x0001000100010001ULL;
+            memcpy(out + n, &v, 8);
+            n += hx_nib_pop[m];
+        }
+        return n;
+    }
+    """
+    int emit_spaces "hx_emit_spaces" (uint32_t unused, int nsp, int16_t* out) nogil
+
+
 cdef inline uint64_t free_packed(const HCfg* c, const HState* s) noexcept nogil:
     # each temple's free room in its own byte, with the byte's high bit set
     cdef uint64_t out = c.temple_high_bits
@@ -116,9 +145,7 @@ cdef int legal_actions(const HCfg* c, const HState* s, int16_t* out) noexcept no
     # the lists are compacted without branches (write every candidate, advance
     # past the legal ones): the tests here are unpredictable
     if ph == PH_CHOOSE:
-        for i in range(c.n_spaces):
-            out[n] = i
-            n += 1 - ((s.spaces_used >> i) & 1)
+        n = emit_spaces(~(<uint32_t>s.spaces_used) & ((<uint32_t>1 << c.n_spaces) - 1), c.n_spaces, out)
     elif ph == PH_BUILD_HOUSE or ph == PH_BUILD_AGORA or ph == PH_BUILD_PALACE:
         out[0] = A_PASS
         n = emit_fields(build_fields(c, s), out, 1)
