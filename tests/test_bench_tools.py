@@ -70,3 +70,18 @@ def test_branches_reads_cachegrind_counts_onto_cython_lines(tmp_path):
     assert mp[4] == ("simcore/hellas/_policy.pxi", 40) and mp[5] == ("simcore/hellas/_rules.pxi", 7)
     with pytest.raises(SystemExit):
         branches_tool.main(["hellas", "-n", "0"])
+
+
+targets_tool = _load("targets")
+
+
+def test_targets_times_another_checkout_alternating(capsys):
+    # the repository against itself: both builds are the same, so every pair's ratio is near 1
+    root = Path(__file__).parents[1]
+    targets_tool.main(["akrotiri", "-r", "1", "--against", str(root)])
+    out = capsys.readouterr().out
+    assert "akrotiri 2p balanced: CPU µs/game median" in out
+    ratio = float(out.split("per pair median ")[1].split("x")[0])
+    assert 0.3 < ratio < 3.0
+    with pytest.raises(SystemExit):
+        targets_tool.main(["akrotiri", "--against", str(root / "bench")])
