@@ -102,10 +102,6 @@ cdef inline int split_fits_room(const HCfg* c, uint64_t room, int cols, int k) n
     return ((room - c.split_packed[cols][k]) & c.temple_high_bits) == c.temple_high_bits
 
 
-cdef inline int split_fits(const HCfg* c, const HState* s, int cols, int k) noexcept nogil:
-    return split_fits_room(c, free_packed(c, s), cols, k)
-
-
 cdef inline int temple_free(const HCfg* c, const HState* s) noexcept nogil:
     cdef int t, free = 0
     for t in range(c.n_temples):
