@@ -42,10 +42,14 @@ MARKER = re.compile(r'/\* "([^"]+)":(\d+)')
 
 
 def run_cachegrind(game, n, players, preset, out):
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
+    # a fixed hash seed and no address randomisation: the same binary then gives the same
+    # counts (the model predictor's tables are indexed by address, and Python's start-up
+    # work varies with the hash seed; both moved Bcm by ~10 % and Ir by ~1 % from run to run)
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", PYTHONHASHSEED="0",
                PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--branch-sim=yes",
-           f"--cachegrind-out-file={out}", sys.executable, "-c", CHILD, game, str(n), str(players), preset]
+    cmd = (["setarch", "-R"] if shutil.which("setarch") else []) + [
+        "valgrind", "--tool=cachegrind", "--cache-sim=no", "--branch-sim=yes",
+        f"--cachegrind-out-file={out}", sys.executable, "-c", CHILD, game, str(n), str(players), preset]
     r = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if r.returncode != 0:
         raise SystemExit(f"cachegrind run failed:\n{r.stderr[-2000:]}")
