@@ -60,6 +60,9 @@ cdef enum:
     NF = 22
     MAXG = 32           # groups of one seat (at most 31 pieces, the config's check) ...
     GSENT = MAXG - 1    # ... and the last entry a neutral "no group": the gid of every other field
+    NT5 = 5             # temples split_score takes in a fixed count (the rest when there are more)
+    NB6 = 6             # neighbour-list slots the loops take in a fixed count (hex boards: all
+                        # of them); slots NB6..MAXNB-1 only when c.max_nb > NB6
 
 C_FEATURES = ("marble_gain", "marble_income", "cost", "marble_score", "piece", "connect",
               "city_growth", "city_points", "temple_reach", "monument_reach", "temple_columns",
@@ -162,9 +165,7 @@ ctypedef struct PCtx:
     double cq[3]        # weight of a field's quarry value per kind (x quarry actions left)
     uint8_t land[MAXF]  # 0 coast, 1 inland
     int sn_p            # -1: no snapshot
-    u128 sn_h
-    u128 sn_a
-    u128 sn_pal
+    u128 sn_own
     u128 sn_opp
     u128 sn_mon
     uint64_t sn_tc      # temple columns, one byte per temple
@@ -477,6 +478,9 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
         x.key_a = s.agoras[p]
         x.key_pal = s.palaces[p]
         return
+    if x.key_p != p or ((x.key_h & ~s.houses[p]) | (x.key_a & ~s.agoras[p]) | (x.key_pal & ~s.palaces[p])):
+        x.sn_p = -1     # (pieces left or changed kind: the field memo's snapshot, which
+                        # compares fields only, would miss a change of kind)
     memset(x.gid, GSENT, sizeof(x.gid))
     x.largest = 0
     x.gadj_all = 0
@@ -531,10 +535,10 @@ cdef inline uint64_t temple_word(const HState* s) noexcept nogil:
 
 
 cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) noexcept nogil:
-    cdef int p = s.current, i, f, o, n, k
+    cdef int p = s.current, i, f, o, n, k, more
     cdef uint64_t tc
     cdef uint32_t full, inv
-    cdef u128 remaining, pieces = 0
+    cdef u128 remaining
     cdef const uint8_t* l
     cdef double v
     if x.cfg != c:
@@ -552,14 +556,18 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
         # the active quarries, only when a quarry field changed since the last call;
         # x.inc by field from them (scattered over the neighbour lists with symmetric
         # neighbours: each field's sum still runs over its quarries in ascending order;
-        # the lists' loops run over all MAXNB slots, a fixed count, the padding goes to NOFIELD)
+        # the lists' loops run over NB6 slots, a fixed count, the padding goes to NOFIELD)
+        more = c.max_nb > NB6
         for i in range(x.nq):
             f = x.qf[i]
             x.qv_of[f] = 0.0
             if c.nbr_symmetric:
                 l = c.nbl[f]
-                for k in range(MAXNB):
+                for k in range(NB6):
                     x.inc[l[k]] = 0.0
+                if more:
+                    for k in range(NB6, MAXNB):
+                        x.inc[l[k]] = 0.0
         n = 0
         for i in range(c.n_quarry_fields):
             # branch-free: every quarry written, the count moved on by the active ones
@@ -579,8 +587,11 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
             for i in range(n):
                 l = c.nbl[x.qf[i]]
                 v = x.qv[i]
-                for k in range(MAXNB):
+                for k in range(NB6):
                     x.inc[l[k]] += v
+                if more:
+                    for k in range(NB6, MAXNB):
+                        x.inc[l[k]] += v
         else:
             for f in range(c.n_fields):
                 x.inc[f] = field_inc(c, x, f)
@@ -589,9 +600,7 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
         x.q_stale = 0
     x.near = x.tnear | x.qnear
     x.own = s.own[p]
-    for o in range(s.n_players):
-        pieces |= s.own[o]
-    x.opp_own = pieces & ~x.own         # (the seats' pieces are disjoint)
+    x.opp_own = s.occupied & ~s.monuments & ~x.own      # (occupied: the seats' pieces and the monuments)
     x.interesting = s.occupied | x.tmask | x.qmask
     remaining = s.monuments
     while remaining:
@@ -680,38 +689,57 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     # since the snapshot (x.inc is kept by make_ctx), and clear the group part of the
     # fields that may differ from the snapshot's (after the seat's own pieces, temples,
     # monuments)
-    cdef u128 inval = 0, d, tch, m, mo, on, sn_own = x.sn_h | x.sn_a | x.sn_pal
+    cdef u128 inval = 0, d, tch, m, on, sn_own = x.sn_own
     cdef uint64_t w, dt
     cdef const uint8_t* l
-    cdef int h, i, f, b, t, k, g, lo, add
+    cdef int h, i, f, b, t, k, g, lo, more
     # the neighbour term t1: a diff of the snapshot's pieces and these (pieces only come,
     # except in a new game or for another seat). With symmetric neighbours, each new
-    # piece moves the key (own x 9 + opponents') of its neighbours on; a new own piece
-    # also clears the group part next to the group it joined, an opponent's extends opp_near
+    # piece moves the key (own x 9 + opponents') of its neighbours on (integers: the order
+    # of the pieces does not matter); a new own piece also clears the group part next to
+    # the group it joined (the piece's own field is occupied: cleared below), an
+    # opponent's extends opp_near. Own and opponents' pieces in loops of their own
     d = x.own & ~sn_own
     if x.sn_p < 0 or ((sn_own & ~x.own) | (x.sn_opp & ~x.opp_own)) or not c.nbr_symmetric:
         t1_fresh(c, x, pol)
         while d:
             b = ctz128(d)
             d &= d - 1
-            inval |= x.gadj[x.gid[b]] | bit128(b)
+            inval |= x.gadj[x.gid[b]]
     else:
-        d |= x.opp_own & ~x.sn_opp
+        more = c.max_nb > NB6
+        while d:
+            b = ctz128(d)
+            d &= d - 1
+            l = c.nbl[b]
+            for k in range(NB6):
+                g = l[k]
+                x.nbkey[g] += MAXNB + 1
+                x.t1[g] = x.t1_of[x.nbkey[g]]
+            if more:
+                for k in range(NB6, MAXNB):
+                    g = l[k]
+                    x.nbkey[g] += MAXNB + 1
+                    x.t1[g] = x.t1_of[x.nbkey[g]]
+            x.nbkey[NOFIELD] = 0        # (the padding's key stays small)
+            inval |= x.gadj[x.gid[b]]
+        d = x.opp_own & ~x.sn_opp
         on = x.opp_near         # (a local: the byte stores below could alias it)
         while d:
             b = ctz128(d)
             d &= d - 1
-            h = mask_has(x.own, b)
-            add = 1 + MAXNB * h
             l = c.nbl[b]
-            for k in range(MAXNB):
+            for k in range(NB6):
                 g = l[k]
-                x.nbkey[g] += add
+                x.nbkey[g] += 1
                 x.t1[g] = x.t1_of[x.nbkey[g]]
-            x.nbkey[NOFIELD] = 0        # (the padding's key stays small)
-            mo = -(<u128>h)
-            inval |= (x.gadj[x.gid[b]] | bit128(b)) & mo
-            on |= c.nbr[b] & ~mo
+            if more:
+                for k in range(NB6, MAXNB):
+                    g = l[k]
+                    x.nbkey[g] += 1
+                    x.t1[g] = x.t1_of[x.nbkey[g]]
+            x.nbkey[NOFIELD] = 0
+            on |= c.nbr[b]
         x.opp_near = on
     if x.sn_p != p or ((sn_own & ~x.own) | (x.sn_mon & ~s.monuments)):
         x.ok = 0                # another seat or a new game: all
@@ -750,9 +778,7 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     x.cq[1] = x.qa_left * pol.w[F_DENY_QUARRY]
     x.cq[2] = x.cq[1]
     x.sn_p = p
-    x.sn_h = s.houses[p]
-    x.sn_a = s.agoras[p]
-    x.sn_pal = s.palaces[p]
+    x.sn_own = x.own
     x.sn_opp = x.opp_own
     x.sn_mon = s.monuments
     x.sn_tc = tc
@@ -1027,10 +1053,15 @@ cdef inline double split_score(const HCfg* c, uint64_t packed, uint64_t room, co
     # so the sum runs over every temple in the order of the one over the temples
     # with columns; a temple completes where its columns (non-zero) equal its room
     # (room: one byte per temple; all bytes < 0x80, so the SWAR adds carry nothing)
+    # (a fixed count of NT5 temples: the bytes past n_temples are 0 and pick va's -0.0; more
+    # temples only when there are)
     cdef int t, comp
     cdef double sc = base
-    for t in range(c.n_temples):
+    for t in range(NT5):
         sc += va[8 * t + ((packed >> (8 * t)) & 0xff)]
+    if c.n_temples > NT5:
+        for t in range(NT5, MAXT):
+            sc += va[8 * t + ((packed >> (8 * t)) & 0xff)]
     comp = pop64(~((packed ^ room) + <uint64_t>0x7f7f7f7f7f7f7f7fULL)
                  & (packed + <uint64_t>0x7f7f7f7f7f7f7f7fULL) & c.temple_high_bits)
     return sc + ring_value[comp]
@@ -1818,8 +1849,9 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
                  + (pol.w[F_LATE_COST] * cost if x.last_round else 0.0))
         cols = c.space_columns[s.space]
         room = 0
+        for t in range(MAXT):
+            va[8 * t] = -0.0        # (also past n_temples: split_score's fixed count)
         for t in range(c.n_temples):
-            va[8 * t] = -0.0
             for j in range(1, cols + 1):
                 va[8 * t + j] = j * x.st_a[t]
             room |= (<uint64_t>(c.temple_size[t] - s.temple_cols[t])) << (8 * t)
