@@ -535,10 +535,10 @@ cdef inline uint64_t temple_word(const HState* s) noexcept nogil:
 
 
 cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) noexcept nogil:
-    cdef int p = s.current, i, f, o, n, k, more
+    cdef int p = s.current, i, f, n, k, more
     cdef uint64_t tc
     cdef uint32_t full, inv
-    cdef u128 remaining
+    cdef u128 remaining, qm
     cdef const uint8_t* l
     cdef double v
     if x.cfg != c:
@@ -568,20 +568,21 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
                 if more:
                     for k in range(NB6, MAXNB):
                         x.inc[l[k]] = 0.0
+        # the active quarries in ascending order (as quarry_field) from their mask
+        qm = active_below(s.quarry_status, s.quarry_top, c.n_fields, 256)
+        x.qmask = qm
         n = 0
-        for i in range(c.n_quarry_fields):
-            # branch-free: every quarry written, the count moved on by the active ones
-            f = c.quarry_field[i]
+        while qm:
+            f = ctz128(qm)
+            qm &= qm - 1
             x.qf[n] = f
             x.qv[n] = x.qval[s.quarry_top[f]]
-            n += s.quarry_status[f] == Q_ACTIVE
+            n += 1
         x.nq = n
-        x.qmask = 0
         x.qnear = 0
         for i in range(n):
             f = x.qf[i]
             x.qv_of[f] = x.qv[i]
-            x.qmask |= bit128(f)
             x.qnear |= c.nbr[f]
         if c.nbr_symmetric:
             for i in range(n):
@@ -679,7 +680,7 @@ cdef void t1_fresh(const HCfg* c, PCtx* x, const Policy* pol) noexcept nogil:
         for k in range(MAXNB):
             x.nbkey[l[k]] += a
         x.nbkey[NOFIELD] = 0
-    for f in range(MAXF):
+    for f in range(c.n_fields):        # (t1 is read at board fields only)
         x.t1[f] = x.t1_of[x.nbkey[f]]
 
 
