@@ -28,10 +28,71 @@ cdef extern from *:
         int b = __builtin_ctzll((uint64_t)(m >> 64) | 0x8000000000000000ull);
         return a + (-(int)(lo == 0) & (1 + b));
     }
+    /* m[w] bit i: sc[64w + i] >= low, for the n scores (n <= 256; two a step, sixteen in a
+       fixed count when n <= 16: sc[n..15], and sc[n] when n is odd, must hold -inf);
+       returns how many */
+    static inline int hx_tie_mask(const double* sc, int n, double low, uint64_t* m) {
+        int i;
+        m[0] = m[1] = m[2] = m[3] = 0;
+    #ifdef __SSE2__
+        const __m128d lv = _mm_set1_pd(low);
+        if (n <= 16) {
+            uint64_t w = 0;
+    #define HX_T(i) w |= (uint64_t)_mm_movemask_pd(_mm_cmpge_pd(_mm_loadu_pd(sc + (i)), lv)) << (i);
+            HX_T(0) HX_T(2) HX_T(4) HX_T(6) HX_T(8) HX_T(10) HX_T(12) HX_T(14)
+    #undef HX_T
+            m[0] = w;
+            return __builtin_popcountll(w);
+        }
+        if (n <= 64) {
+            uint64_t w = 0;
+            for (i = 0; i < n; i += 2)
+                w |= (uint64_t)_mm_movemask_pd(_mm_cmpge_pd(_mm_loadu_pd(sc + i), lv)) << i;
+            m[0] = w;
+            return __builtin_popcountll(w);
+        }
+        for (i = 0; i < n; i += 2)
+            m[i >> 6] |= (uint64_t)_mm_movemask_pd(_mm_cmpge_pd(_mm_loadu_pd(sc + i), lv)) << (i & 63);
+    #else
+        for (i = 0; i < n; i++)
+            m[i >> 6] |= (uint64_t)(sc[i] >= low) << (i & 63);
+    #endif
+        return __builtin_popcountll(m[0]) + __builtin_popcountll(m[1])
+               + __builtin_popcountll(m[2]) + __builtin_popcountll(m[3]);
+    }
+    /* a[0..n-1] == b[0..n-1] and c[0..n-1] == d[0..n-1] (n <= 128; arrays of 128 bytes,
+       compared past n too: five 16-byte steps for up to 80 fields, else eight; a byte
+       past n only ever differs when the copy below was not made) */
+    static inline int hx_same_q(const uint8_t* a, const uint8_t* b, const uint8_t* c,
+                                const uint8_t* d, int n) {
+    #ifdef __SSE2__
+        __m128i acc = _mm_setzero_si128();
+    #define HX_L(p) _mm_loadu_si128((const __m128i*)(p))
+    #define HX_D(i) acc = _mm_or_si128(acc, _mm_or_si128(_mm_xor_si128(HX_L(a + (i)), HX_L(b + (i))), \
+                                                        _mm_xor_si128(HX_L(c + (i)), HX_L(d + (i)))));
+        HX_D(0) HX_D(16) HX_D(32) HX_D(48) HX_D(64)
+        if (n > 80) { HX_D(80) HX_D(96) HX_D(112) }
+    #undef HX_D
+    #undef HX_L
+        return _mm_movemask_epi8(_mm_cmpeq_epi8(acc, _mm_setzero_si128())) == 0xffff;
+    #else
+        return memcmp(a, b, n > 80 ? 128 : 80) == 0 && memcmp(c, d, n > 80 ? 128 : 80) == 0;
+    #endif
+    }
+    /* dst = src over the bytes hx_same_q compares */
+    static inline void hx_copy_q(uint8_t* dst, const uint8_t* src, int n) {
+        if (n > 80)
+            memcpy(dst, src, 128);
+        else
+            memcpy(dst, src, 80);
+    }
     """
     int mask_has "hx_mask_has" (u128 m, int f) nogil
     void mask_set "hx_mask_set" (u128* m, int f) nogil
     int low_field "hx_low_field" (u128 m) nogil
+    int tie_mask "hx_tie_mask" (const double* sc, int n, double low, uint64_t* m) nogil
+    int same_q "hx_same_q" (const uint8_t* a, const uint8_t* b, const uint8_t* c, const uint8_t* d, int n) nogil
+    void copy_q "hx_copy_q" (uint8_t* dst, const uint8_t* src, int n) nogil
 
 
 cdef enum:
@@ -551,8 +612,7 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
     if s.phase >= PH_QUARRY_PLACE:
         return          # quarry place, worker move: their scores need only the above (the quarry
                         # entries and the group table compare the state with their own keys later)
-    if (x.q_stale or memcmp(x.q_status, s.quarry_status, c.n_fields) != 0
-            or memcmp(x.q_top, s.quarry_top, c.n_fields) != 0):
+    if x.q_stale or not same_q(x.q_status, s.quarry_status, x.q_top, s.quarry_top, c.n_fields):
         # the active quarries, only when a quarry field changed since the last call;
         # x.inc by field from them (scattered over the neighbour lists with symmetric
         # neighbours: each field's sum still runs over its quarries in ascending order;
@@ -596,8 +656,8 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
         else:
             for f in range(c.n_fields):
                 x.inc[f] = field_inc(c, x, f)
-        memcpy(x.q_status, s.quarry_status, c.n_fields)
-        memcpy(x.q_top, s.quarry_top, c.n_fields)
+        copy_q(x.q_status, s.quarry_status, c.n_fields)
+        copy_q(x.q_top, s.quarry_top, c.n_fields)
         x.q_stale = 0
     x.near = x.tnear | x.qnear
     x.own = s.own[p]
@@ -1901,11 +1961,12 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
 
 cdef int select_action(const Policy* pol, uint64_t* prng, const int16_t* buf, const double* sc,
                        int n, double best) noexcept nogil:
-    # best: the highest of sc[0..n-1]
-    cdef int i, nt = 0, k
+    # best: the highest of sc[0..n-1] (sc[n..15] and sc[n] = -inf: tie_mask reads them)
+    cdef int i, nt, k, w
     cdef double total, u, low
     cdef double wts[MAXLEGAL]
-    cdef int16_t ties[MAXLEGAL]
+    cdef uint64_t m[4]     # MAXLEGAL / 64
+    cdef uint64_t b
     if pol.epsilon > 0.0 and rng_uniform(prng) < pol.epsilon:
         return buf[rng_below(prng, n)]
     if pol.temperature > 0.0:
@@ -1919,24 +1980,34 @@ cdef int select_action(const Policy* pol, uint64_t* prng, const int16_t* buf, co
             if u < 0.0:
                 return buf[i]
         return buf[n - 1]
-    # ties: every score within 1e-9 of the best, one drawn uniformly (in buf order);
-    # the list is written without branches (an entry counts when nt moves on)
+    # ties: every score within 1e-9 of the best, one drawn uniformly (in buf order):
+    # the k-th (from 0) of the tie mask's bits
     low = best - 1e-9
-    for i in range(n):
-        ties[nt] = buf[i]
-        nt += sc[i] >= low
-    if nt == 1:
-        return ties[0]
-    return ties[<int>rng_below(prng, nt)]
+    nt = tie_mask(sc, n, low, m)
+    k = 0 if nt == 1 else <int>rng_below(prng, nt)
+    w = 0
+    while k >= pop64(m[w]):
+        k -= pop64(m[w])
+        w += 1
+    b = m[w]
+    while k > 0:
+        b &= b - 1
+        k -= 1
+    return buf[64 * w + __builtin_ctzll(b)]
 
 
 cdef int choose_action(const HCfg* c, const HState* s, const Policy* pol, uint64_t* prng,
                        const int16_t* buf, int n) noexcept nogil:
     cdef double sc[MAXLEGAL]
     cdef PCtx* x = &(<Policy*>pol).x      # the seat's memo (mutable by design)
+    cdef int i
     if pol.kind == 0:
         return buf[rng_below(prng, n)]
     make_ctx(c, s, x, pol)
+    for i in range(16):
+        sc[i] = -INFINITY       # (select_action reads 16 scores at least, and sc[n] when n is odd)
+    if n < MAXLEGAL:
+        sc[n] = -INFINITY
     return select_action(pol, prng, buf, sc, n, score_actions(c, s, pol, x, buf, n, sc))
 
 
