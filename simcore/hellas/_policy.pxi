@@ -750,7 +750,7 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     # since the snapshot (x.inc is kept by make_ctx), and clear the group part of the
     # fields that may differ from the snapshot's (after the seat's own pieces, temples,
     # monuments)
-    cdef u128 inval = 0, d, tch, m, on, sn_own = x.sn_own
+    cdef u128 inval = 0, d, tch, m, on, tnb, sn_own = x.sn_own
     cdef uint64_t w, dt
     cdef const uint8_t* l
     cdef int h, i, f, b, t, k, g, lo, more
@@ -805,21 +805,36 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     if x.sn_p != p or ((sn_own & ~x.own) | (x.sn_mon & ~s.monuments)):
         x.ok = 0                # another seat or a new game: all
     else:
-        # temples with new columns and new monuments: their neighbours and the fields next
-        # to the groups next to them (branch-free over the temples)
+        # temples with new columns and new monuments: their neighbours (tnb) and the fields
+        # next to the groups next to them
         tch = s.monuments & ~x.sn_mon
         if tc != x.sn_tc or tch:
+            # the temples whose byte of the column word changed: one bit per byte (SWAR)
             dt = tc ^ x.sn_tc
-            for t in range(c.n_temples):
-                m = -(<u128>(((dt >> (8 * t)) & 0xff) != 0))
-                inval |= c.nbr[c.temple_field[t]] & m
-                tch |= x.tbit[t] & m
+            dt |= dt >> 4
+            dt |= dt >> 2
+            dt |= dt >> 1
+            dt &= <uint64_t>0x0101010101010101ULL
+            tnb = 0
+            while dt:
+                t = __builtin_ctzll(dt) >> 3
+                dt &= dt - 1
+                tnb |= c.nbr[c.temple_field[t]]
+                tch |= x.tbit[t]
             d = s.monuments & ~x.sn_mon
             while d:
-                inval |= c.nbr[ctz128(d)]
+                tnb |= c.nbr[ctz128(d)]
                 d &= d - 1
-            for k in range(x.ng):
-                inval |= x.gadj[k] & -(<u128>((x.gadj[k] & tch) != 0))
+            inval |= tnb
+            if c.nbr_symmetric:
+                # a group is next to one of them when one of its pieces is
+                m = x.own & tnb
+                while m:
+                    inval |= x.gadj[x.gid[ctz128(m)]]
+                    m &= m - 1
+            else:
+                for k in range(x.ng):
+                    inval |= x.gadj[k] & -(<u128>((x.gadj[k] & tch) != 0))
         x.ok &= ~inval
     x.ok &= ~s.occupied
     if x.ok_largest != x.largest:

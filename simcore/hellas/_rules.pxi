@@ -122,8 +122,41 @@ cdef extern from *:
     #endif
         return (unsigned __int128)lo | (unsigned __int128)hi << 64;
     }
+    /* the splits k < nsp whose columns (sp[k], a byte per temple) fit the room (its bytes
+       with the high bit set, hb: those bits; the test of split_fits_room), as actions
+       base + k in ascending order: four a step (two SSE2 subtractions of two splits
+       each, the lane indices from the tables above), the last few one by one; writes
+       up to three entries past the end */
+    static inline int hx_emit_splits(const uint64_t* sp, int nsp, uint64_t room, uint64_t hb,
+                                     int16_t* out, int base) {
+        int n = 0, b = 0;
+        uint32_t m;
+        uint64_t v;
+    #ifdef __SSE2__
+        const __m128i rv = _mm_set1_epi64x((long long)room), hv = _mm_set1_epi64x((long long)hb);
+        __m128i e0, e1;
+        for (; b + 4 <= nsp; b += 4) {
+            /* a split fits where (room - split) & hb == hb: both 32-bit halves equal */
+            e0 = _mm_cmpeq_epi32(_mm_and_si128(_mm_sub_epi64(rv, _mm_loadu_si128((const __m128i*)(sp + b))), hv), hv);
+            e1 = _mm_cmpeq_epi32(_mm_and_si128(_mm_sub_epi64(rv, _mm_loadu_si128((const __m128i*)(sp + b + 2))), hv), hv);
+            e0 = _mm_and_si128(e0, _mm_shuffle_epi32(e0, _MM_SHUFFLE(2, 3, 0, 1)));
+            e1 = _mm_and_si128(e1, _mm_shuffle_epi32(e1, _MM_SHUFFLE(2, 3, 0, 1)));
+            m = (uint32_t)_mm_movemask_pd(_mm_castsi128_pd(e0)) | (uint32_t)_mm_movemask_pd(_mm_castsi128_pd(e1)) << 2;
+            v = hx_nib_idx[m] + (uint64_t)(base + b) * 0x0001000100010001ULL;
+            memcpy(out + n, &v, 8);
+            n += hx_nib_pop[m];
+        }
+    #endif
+        for (; b < nsp; b++) {
+            out[n] = (int16_t)(base + b);
+            n += ((room - sp[b]) & hb) == hb;
+        }
+        return n;
+    }
     """
     u128 active_below "hx_active_below" (const uint8_t* st, const uint8_t* top, int n, int t) nogil
+    int emit_splits "hx_emit_splits" (const uint64_t* sp, int nsp, uint64_t room, uint64_t hb,
+                                      int16_t* out, int base) nogil
 
 
 cdef inline uint64_t free_packed(const HCfg* c, const HState* s) noexcept nogil:
@@ -173,7 +206,6 @@ cdef inline u128 build_fields(const HCfg* c, const HState* s) noexcept nogil:
 cdef int legal_actions(const HCfg* c, const HState* s, int16_t* out) noexcept nogil:
     """Write the sorted legal actions of the current decision into out; return their number."""
     cdef int n = 0, i, p = s.current, k, cols
-    cdef uint64_t room
     cdef u128 empty_building = c.building & ~s.occupied
     cdef int ph = s.phase
     # the lists are compacted without branches (write every candidate, advance
@@ -193,10 +225,9 @@ cdef int legal_actions(const HCfg* c, const HState* s, int16_t* out) noexcept no
         n = 1
         cols = c.space_columns[s.space]
         if temple_possible(c, s):
-            room = free_packed(c, s)
-            for k in range(c.n_splits[cols]):
-                out[n] = A_SPLIT + k
-                n += split_fits_room(c, room, cols, k)
+            # the splits that fit (split_fits_room), four a step
+            n += emit_splits(c.split_packed[cols], c.n_splits[cols], free_packed(c, s),
+                             c.temple_high_bits, out + 1, A_SPLIT)
     elif ph == PH_QUARRY_PLACE:
         # the active quarries below the tile (quarry_field is ascending: the same order)
         n = emit_fields(active_below(s.quarry_status, s.quarry_top, c.n_fields, s.tile), out, 0)
