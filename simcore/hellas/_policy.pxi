@@ -28,10 +28,71 @@ cdef extern from *:
         int b = __builtin_ctzll((uint64_t)(m >> 64) | 0x8000000000000000ull);
         return a + (-(int)(lo == 0) & (1 + b));
     }
+    /* m[w] bit i: sc[64w + i] >= low, for the n scores (n <= 256; two a step, sixteen in a
+       fixed count when n <= 16: sc[n..15], and sc[n] when n is odd, must hold -inf);
+       returns how many */
+    static inline int hx_tie_mask(const double* sc, int n, double low, uint64_t* m) {
+        int i;
+        m[0] = m[1] = m[2] = m[3] = 0;
+    #ifdef __SSE2__
+        const __m128d lv = _mm_set1_pd(low);
+        if (n <= 16) {
+            uint64_t w = 0;
+    #define HX_T(i) w |= (uint64_t)_mm_movemask_pd(_mm_cmpge_pd(_mm_loadu_pd(sc + (i)), lv)) << (i);
+            HX_T(0) HX_T(2) HX_T(4) HX_T(6) HX_T(8) HX_T(10) HX_T(12) HX_T(14)
+    #undef HX_T
+            m[0] = w;
+            return __builtin_popcountll(w);
+        }
+        if (n <= 64) {
+            uint64_t w = 0;
+            for (i = 0; i < n; i += 2)
+                w |= (uint64_t)_mm_movemask_pd(_mm_cmpge_pd(_mm_loadu_pd(sc + i), lv)) << i;
+            m[0] = w;
+            return __builtin_popcountll(w);
+        }
+        for (i = 0; i < n; i += 2)
+            m[i >> 6] |= (uint64_t)_mm_movemask_pd(_mm_cmpge_pd(_mm_loadu_pd(sc + i), lv)) << (i & 63);
+    #else
+        for (i = 0; i < n; i++)
+            m[i >> 6] |= (uint64_t)(sc[i] >= low) << (i & 63);
+    #endif
+        return __builtin_popcountll(m[0]) + __builtin_popcountll(m[1])
+               + __builtin_popcountll(m[2]) + __builtin_popcountll(m[3]);
+    }
+    /* a[0..n-1] == b[0..n-1] and c[0..n-1] == d[0..n-1] (n <= 128; arrays of 128 bytes,
+       compared past n too: five 16-byte steps for up to 80 fields, else eight; a byte
+       past n only ever differs when the copy below was not made) */
+    static inline int hx_same_q(const uint8_t* a, const uint8_t* b, const uint8_t* c,
+                                const uint8_t* d, int n) {
+    #ifdef __SSE2__
+        __m128i acc = _mm_setzero_si128();
+    #define HX_L(p) _mm_loadu_si128((const __m128i*)(p))
+    #define HX_D(i) acc = _mm_or_si128(acc, _mm_or_si128(_mm_xor_si128(HX_L(a + (i)), HX_L(b + (i))), \
+                                                        _mm_xor_si128(HX_L(c + (i)), HX_L(d + (i)))));
+        HX_D(0) HX_D(16) HX_D(32) HX_D(48) HX_D(64)
+        if (n > 80) { HX_D(80) HX_D(96) HX_D(112) }
+    #undef HX_D
+    #undef HX_L
+        return _mm_movemask_epi8(_mm_cmpeq_epi8(acc, _mm_setzero_si128())) == 0xffff;
+    #else
+        return memcmp(a, b, n > 80 ? 128 : 80) == 0 && memcmp(c, d, n > 80 ? 128 : 80) == 0;
+    #endif
+    }
+    /* dst = src over the bytes hx_same_q compares */
+    static inline void hx_copy_q(uint8_t* dst, const uint8_t* src, int n) {
+        if (n > 80)
+            memcpy(dst, src, 128);
+        else
+            memcpy(dst, src, 80);
+    }
     """
     int mask_has "hx_mask_has" (u128 m, int f) nogil
     void mask_set "hx_mask_set" (u128* m, int f) nogil
     int low_field "hx_low_field" (u128 m) nogil
+    int tie_mask "hx_tie_mask" (const double* sc, int n, double low, uint64_t* m) nogil
+    int same_q "hx_same_q" (const uint8_t* a, const uint8_t* b, const uint8_t* c, const uint8_t* d, int n) nogil
+    void copy_q "hx_copy_q" (uint8_t* dst, const uint8_t* src, int n) nogil
 
 
 cdef enum:
@@ -60,6 +121,9 @@ cdef enum:
     NF = 22
     MAXG = 32           # groups of one seat (at most 31 pieces, the config's check) ...
     GSENT = MAXG - 1    # ... and the last entry a neutral "no group": the gid of every other field
+    NT5 = 5             # temples split_score takes in a fixed count (the rest when there are more)
+    NB6 = 6             # neighbour-list slots the loops take in a fixed count (hex boards: all
+                        # of them); slots NB6..MAXNB-1 only when c.max_nb > NB6
 
 C_FEATURES = ("marble_gain", "marble_income", "cost", "marble_score", "piece", "connect",
               "city_growth", "city_points", "temple_reach", "monument_reach", "temple_columns",
@@ -162,9 +226,7 @@ ctypedef struct PCtx:
     double cq[3]        # weight of a field's quarry value per kind (x quarry actions left)
     uint8_t land[MAXF]  # 0 coast, 1 inland
     int sn_p            # -1: no snapshot
-    u128 sn_h
-    u128 sn_a
-    u128 sn_pal
+    u128 sn_own
     u128 sn_opp
     u128 sn_mon
     uint64_t sn_tc      # temple columns, one byte per temple
@@ -477,6 +539,9 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
         x.key_a = s.agoras[p]
         x.key_pal = s.palaces[p]
         return
+    if x.key_p != p or ((x.key_h & ~s.houses[p]) | (x.key_a & ~s.agoras[p]) | (x.key_pal & ~s.palaces[p])):
+        x.sn_p = -1     # (pieces left or changed kind: the field memo's snapshot, which
+                        # compares fields only, would miss a change of kind)
     memset(x.gid, GSENT, sizeof(x.gid))
     x.largest = 0
     x.gadj_all = 0
@@ -531,10 +596,10 @@ cdef inline uint64_t temple_word(const HState* s) noexcept nogil:
 
 
 cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) noexcept nogil:
-    cdef int p = s.current, i, f, o, n, k
+    cdef int p = s.current, i, f, n, k, more
     cdef uint64_t tc
     cdef uint32_t full, inv
-    cdef u128 remaining, pieces = 0
+    cdef u128 remaining, qm
     cdef const uint8_t* l
     cdef double v
     if x.cfg != c:
@@ -547,51 +612,56 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
     if s.phase >= PH_QUARRY_PLACE:
         return          # quarry place, worker move: their scores need only the above (the quarry
                         # entries and the group table compare the state with their own keys later)
-    if (x.q_stale or memcmp(x.q_status, s.quarry_status, c.n_fields) != 0
-            or memcmp(x.q_top, s.quarry_top, c.n_fields) != 0):
+    if x.q_stale or not same_q(x.q_status, s.quarry_status, x.q_top, s.quarry_top, c.n_fields):
         # the active quarries, only when a quarry field changed since the last call;
         # x.inc by field from them (scattered over the neighbour lists with symmetric
         # neighbours: each field's sum still runs over its quarries in ascending order;
-        # the lists' loops run over all MAXNB slots, a fixed count, the padding goes to NOFIELD)
+        # the lists' loops run over NB6 slots, a fixed count, the padding goes to NOFIELD)
+        more = c.max_nb > NB6
         for i in range(x.nq):
             f = x.qf[i]
             x.qv_of[f] = 0.0
             if c.nbr_symmetric:
                 l = c.nbl[f]
-                for k in range(MAXNB):
+                for k in range(NB6):
                     x.inc[l[k]] = 0.0
+                if more:
+                    for k in range(NB6, MAXNB):
+                        x.inc[l[k]] = 0.0
+        # the active quarries in ascending order (as quarry_field) from their mask
+        qm = active_below(s.quarry_status, s.quarry_top, c.n_fields, 256)
+        x.qmask = qm
         n = 0
-        for i in range(c.n_quarry_fields):
-            # branch-free: every quarry written, the count moved on by the active ones
-            f = c.quarry_field[i]
+        while qm:
+            f = ctz128(qm)
+            qm &= qm - 1
             x.qf[n] = f
             x.qv[n] = x.qval[s.quarry_top[f]]
-            n += s.quarry_status[f] == Q_ACTIVE
+            n += 1
         x.nq = n
-        x.qmask = 0
         x.qnear = 0
         for i in range(n):
             f = x.qf[i]
             x.qv_of[f] = x.qv[i]
-            x.qmask |= bit128(f)
             x.qnear |= c.nbr[f]
         if c.nbr_symmetric:
             for i in range(n):
                 l = c.nbl[x.qf[i]]
                 v = x.qv[i]
-                for k in range(MAXNB):
+                for k in range(NB6):
                     x.inc[l[k]] += v
+                if more:
+                    for k in range(NB6, MAXNB):
+                        x.inc[l[k]] += v
         else:
             for f in range(c.n_fields):
                 x.inc[f] = field_inc(c, x, f)
-        memcpy(x.q_status, s.quarry_status, c.n_fields)
-        memcpy(x.q_top, s.quarry_top, c.n_fields)
+        copy_q(x.q_status, s.quarry_status, c.n_fields)
+        copy_q(x.q_top, s.quarry_top, c.n_fields)
         x.q_stale = 0
     x.near = x.tnear | x.qnear
     x.own = s.own[p]
-    for o in range(s.n_players):
-        pieces |= s.own[o]
-    x.opp_own = pieces & ~x.own         # (the seats' pieces are disjoint)
+    x.opp_own = s.occupied & ~s.monuments & ~x.own      # (occupied: the seats' pieces and the monuments)
     x.interesting = s.occupied | x.tmask | x.qmask
     remaining = s.monuments
     while remaining:
@@ -670,7 +740,7 @@ cdef void t1_fresh(const HCfg* c, PCtx* x, const Policy* pol) noexcept nogil:
         for k in range(MAXNB):
             x.nbkey[l[k]] += a
         x.nbkey[NOFIELD] = 0
-    for f in range(MAXF):
+    for f in range(c.n_fields):        # (t1 is read at board fields only)
         x.t1[f] = x.t1_of[x.nbkey[f]]
 
 
@@ -680,57 +750,91 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     # since the snapshot (x.inc is kept by make_ctx), and clear the group part of the
     # fields that may differ from the snapshot's (after the seat's own pieces, temples,
     # monuments)
-    cdef u128 inval = 0, d, tch, m, mo, on, sn_own = x.sn_h | x.sn_a | x.sn_pal
+    cdef u128 inval = 0, d, tch, m, on, tnb, sn_own = x.sn_own
     cdef uint64_t w, dt
     cdef const uint8_t* l
-    cdef int h, i, f, b, t, k, g, lo, add
+    cdef int h, i, f, b, t, k, g, lo, more
     # the neighbour term t1: a diff of the snapshot's pieces and these (pieces only come,
     # except in a new game or for another seat). With symmetric neighbours, each new
-    # piece moves the key (own x 9 + opponents') of its neighbours on; a new own piece
-    # also clears the group part next to the group it joined, an opponent's extends opp_near
+    # piece moves the key (own x 9 + opponents') of its neighbours on (integers: the order
+    # of the pieces does not matter); a new own piece also clears the group part next to
+    # the group it joined (the piece's own field is occupied: cleared below), an
+    # opponent's extends opp_near. Own and opponents' pieces in loops of their own
     d = x.own & ~sn_own
     if x.sn_p < 0 or ((sn_own & ~x.own) | (x.sn_opp & ~x.opp_own)) or not c.nbr_symmetric:
         t1_fresh(c, x, pol)
         while d:
             b = ctz128(d)
             d &= d - 1
-            inval |= x.gadj[x.gid[b]] | bit128(b)
+            inval |= x.gadj[x.gid[b]]
     else:
-        d |= x.opp_own & ~x.sn_opp
+        more = c.max_nb > NB6
+        while d:
+            b = ctz128(d)
+            d &= d - 1
+            l = c.nbl[b]
+            for k in range(NB6):
+                g = l[k]
+                x.nbkey[g] += MAXNB + 1
+                x.t1[g] = x.t1_of[x.nbkey[g]]
+            if more:
+                for k in range(NB6, MAXNB):
+                    g = l[k]
+                    x.nbkey[g] += MAXNB + 1
+                    x.t1[g] = x.t1_of[x.nbkey[g]]
+            x.nbkey[NOFIELD] = 0        # (the padding's key stays small)
+            inval |= x.gadj[x.gid[b]]
+        d = x.opp_own & ~x.sn_opp
         on = x.opp_near         # (a local: the byte stores below could alias it)
         while d:
             b = ctz128(d)
             d &= d - 1
-            h = mask_has(x.own, b)
-            add = 1 + MAXNB * h
             l = c.nbl[b]
-            for k in range(MAXNB):
+            for k in range(NB6):
                 g = l[k]
-                x.nbkey[g] += add
+                x.nbkey[g] += 1
                 x.t1[g] = x.t1_of[x.nbkey[g]]
-            x.nbkey[NOFIELD] = 0        # (the padding's key stays small)
-            mo = -(<u128>h)
-            inval |= (x.gadj[x.gid[b]] | bit128(b)) & mo
-            on |= c.nbr[b] & ~mo
+            if more:
+                for k in range(NB6, MAXNB):
+                    g = l[k]
+                    x.nbkey[g] += 1
+                    x.t1[g] = x.t1_of[x.nbkey[g]]
+            x.nbkey[NOFIELD] = 0
+            on |= c.nbr[b]
         x.opp_near = on
     if x.sn_p != p or ((sn_own & ~x.own) | (x.sn_mon & ~s.monuments)):
         x.ok = 0                # another seat or a new game: all
     else:
-        # temples with new columns and new monuments: their neighbours and the fields next
-        # to the groups next to them (branch-free over the temples)
+        # temples with new columns and new monuments: their neighbours (tnb) and the fields
+        # next to the groups next to them
         tch = s.monuments & ~x.sn_mon
         if tc != x.sn_tc or tch:
+            # the temples whose byte of the column word changed: one bit per byte (SWAR)
             dt = tc ^ x.sn_tc
-            for t in range(c.n_temples):
-                m = -(<u128>(((dt >> (8 * t)) & 0xff) != 0))
-                inval |= c.nbr[c.temple_field[t]] & m
-                tch |= x.tbit[t] & m
+            dt |= dt >> 4
+            dt |= dt >> 2
+            dt |= dt >> 1
+            dt &= <uint64_t>0x0101010101010101ULL
+            tnb = 0
+            while dt:
+                t = __builtin_ctzll(dt) >> 3
+                dt &= dt - 1
+                tnb |= c.nbr[c.temple_field[t]]
+                tch |= x.tbit[t]
             d = s.monuments & ~x.sn_mon
             while d:
-                inval |= c.nbr[ctz128(d)]
+                tnb |= c.nbr[ctz128(d)]
                 d &= d - 1
-            for k in range(x.ng):
-                inval |= x.gadj[k] & -(<u128>((x.gadj[k] & tch) != 0))
+            inval |= tnb
+            if c.nbr_symmetric:
+                # a group is next to one of them when one of its pieces is
+                m = x.own & tnb
+                while m:
+                    inval |= x.gadj[x.gid[ctz128(m)]]
+                    m &= m - 1
+            else:
+                for k in range(x.ng):
+                    inval |= x.gadj[k] & -(<u128>((x.gadj[k] & tch) != 0))
         x.ok &= ~inval
     x.ok &= ~s.occupied
     if x.ok_largest != x.largest:
@@ -750,9 +854,7 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     x.cq[1] = x.qa_left * pol.w[F_DENY_QUARRY]
     x.cq[2] = x.cq[1]
     x.sn_p = p
-    x.sn_h = s.houses[p]
-    x.sn_a = s.agoras[p]
-    x.sn_pal = s.palaces[p]
+    x.sn_own = x.own
     x.sn_opp = x.opp_own
     x.sn_mon = s.monuments
     x.sn_tc = tc
@@ -1027,10 +1129,15 @@ cdef inline double split_score(const HCfg* c, uint64_t packed, uint64_t room, co
     # so the sum runs over every temple in the order of the one over the temples
     # with columns; a temple completes where its columns (non-zero) equal its room
     # (room: one byte per temple; all bytes < 0x80, so the SWAR adds carry nothing)
+    # (a fixed count of NT5 temples: the bytes past n_temples are 0 and pick va's -0.0; more
+    # temples only when there are)
     cdef int t, comp
     cdef double sc = base
-    for t in range(c.n_temples):
+    for t in range(NT5):
         sc += va[8 * t + ((packed >> (8 * t)) & 0xff)]
+    if c.n_temples > NT5:
+        for t in range(NT5, MAXT):
+            sc += va[8 * t + ((packed >> (8 * t)) & 0xff)]
     comp = pop64(~((packed ^ room) + <uint64_t>0x7f7f7f7f7f7f7f7fULL)
                  & (packed + <uint64_t>0x7f7f7f7f7f7f7f7fULL) & c.temple_high_bits)
     return sc + ring_value[comp]
@@ -1818,8 +1925,9 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
                  + (pol.w[F_LATE_COST] * cost if x.last_round else 0.0))
         cols = c.space_columns[s.space]
         room = 0
+        for t in range(MAXT):
+            va[8 * t] = -0.0        # (also past n_temples: split_score's fixed count)
         for t in range(c.n_temples):
-            va[8 * t] = -0.0
             for j in range(1, cols + 1):
                 va[8 * t + j] = j * x.st_a[t]
             room |= (<uint64_t>(c.temple_size[t] - s.temple_cols[t])) << (8 * t)
@@ -1868,11 +1976,12 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
 
 cdef int select_action(const Policy* pol, uint64_t* prng, const int16_t* buf, const double* sc,
                        int n, double best) noexcept nogil:
-    # best: the highest of sc[0..n-1]
-    cdef int i, nt = 0, k
+    # best: the highest of sc[0..n-1] (sc[n..15] and sc[n] = -inf: tie_mask reads them)
+    cdef int i, nt, k, w
     cdef double total, u, low
     cdef double wts[MAXLEGAL]
-    cdef int16_t ties[MAXLEGAL]
+    cdef uint64_t m[4]     # MAXLEGAL / 64
+    cdef uint64_t b
     if pol.epsilon > 0.0 and rng_uniform(prng) < pol.epsilon:
         return buf[rng_below(prng, n)]
     if pol.temperature > 0.0:
@@ -1886,24 +1995,34 @@ cdef int select_action(const Policy* pol, uint64_t* prng, const int16_t* buf, co
             if u < 0.0:
                 return buf[i]
         return buf[n - 1]
-    # ties: every score within 1e-9 of the best, one drawn uniformly (in buf order);
-    # the list is written without branches (an entry counts when nt moves on)
+    # ties: every score within 1e-9 of the best, one drawn uniformly (in buf order):
+    # the k-th (from 0) of the tie mask's bits
     low = best - 1e-9
-    for i in range(n):
-        ties[nt] = buf[i]
-        nt += sc[i] >= low
-    if nt == 1:
-        return ties[0]
-    return ties[<int>rng_below(prng, nt)]
+    nt = tie_mask(sc, n, low, m)
+    k = 0 if nt == 1 else <int>rng_below(prng, nt)
+    w = 0
+    while k >= pop64(m[w]):
+        k -= pop64(m[w])
+        w += 1
+    b = m[w]
+    while k > 0:
+        b &= b - 1
+        k -= 1
+    return buf[64 * w + __builtin_ctzll(b)]
 
 
 cdef int choose_action(const HCfg* c, const HState* s, const Policy* pol, uint64_t* prng,
                        const int16_t* buf, int n) noexcept nogil:
     cdef double sc[MAXLEGAL]
     cdef PCtx* x = &(<Policy*>pol).x      # the seat's memo (mutable by design)
+    cdef int i
     if pol.kind == 0:
         return buf[rng_below(prng, n)]
     make_ctx(c, s, x, pol)
+    for i in range(16):
+        sc[i] = -INFINITY       # (select_action reads 16 scores at least, and sc[n] when n is odd)
+    if n < MAXLEGAL:
+        sc[n] = -INFINITY
     return select_action(pol, prng, buf, sc, n, score_actions(c, s, pol, x, buf, n, sc))
 
 

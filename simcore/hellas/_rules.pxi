@@ -88,6 +88,77 @@ cdef extern from *:
     int emit_spaces "hx_emit_spaces" (uint32_t unused, int nsp, int16_t* out) nogil
 
 
+cdef extern from *:
+    """
+    #ifdef __SSE2__
+    #include <emmintrin.h>
+    #endif
+    /* the fields f < n (n <= 128) whose quarry is active (status 1) with a top below t
+       (0 <= t <= 256; 256: every active quarry): 16 fields a step in a fixed count (five
+       steps for boards of up to 80 fields, else eight; the arrays hold 128 bytes and the
+       bytes past n are never active), SSE2 compares and byte masks instead of a test per
+       quarry field (only quarry fields are ever active) */
+    static inline unsigned __int128 hx_active_below(const uint8_t* st, const uint8_t* top, int n, int t) {
+        uint64_t lo = 0, hi = 0, m;
+    #ifdef __SSE2__
+        const __m128i one = _mm_set1_epi8(1), flip = _mm_set1_epi8((char)0x80);
+        const __m128i lim = _mm_set1_epi8((char)((t > 255 ? 255 : t) ^ 0x80));     /* top < t: signed, both moved by 128 */
+    #define HX_Q(i) { \
+            __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(st + (i))), one); \
+            if (t < 256) \
+                a = _mm_and_si128(a, _mm_cmplt_epi8(_mm_xor_si128(_mm_loadu_si128((const __m128i*)(top + (i))), flip), lim)); \
+            m = (uint64_t)(unsigned)_mm_movemask_epi8(a); \
+            if ((i) < 64) lo |= m << ((i) & 63); else hi |= m << ((i) & 63); }
+        HX_Q(0) HX_Q(16) HX_Q(32) HX_Q(48) HX_Q(64)
+        if (n > 80) { HX_Q(80) HX_Q(96) HX_Q(112) }
+    #undef HX_Q
+    #else
+        int i;
+        for (i = 0; i < n; i++) {
+            m = (uint64_t)((st[i] == 1) & (top[i] < t)) << (i & 63);
+            lo |= m & -(uint64_t)(i < 64);
+            hi |= m & -(uint64_t)(i >= 64);
+        }
+    #endif
+        return (unsigned __int128)lo | (unsigned __int128)hi << 64;
+    }
+    /* the splits k < nsp whose columns (sp[k], a byte per temple) fit the room (its bytes
+       with the high bit set, hb: those bits; the test of split_fits_room), as actions
+       base + k in ascending order: four a step (two SSE2 subtractions of two splits
+       each, the lane indices from the tables above), the last few one by one; writes
+       up to three entries past the end */
+    static inline int hx_emit_splits(const uint64_t* sp, int nsp, uint64_t room, uint64_t hb,
+                                     int16_t* out, int base) {
+        int n = 0, b = 0;
+        uint32_t m;
+        uint64_t v;
+    #ifdef __SSE2__
+        const __m128i rv = _mm_set1_epi64x((long long)room), hv = _mm_set1_epi64x((long long)hb);
+        __m128i e0, e1;
+        for (; b + 4 <= nsp; b += 4) {
+            /* a split fits where (room - split) & hb == hb: both 32-bit halves equal */
+            e0 = _mm_cmpeq_epi32(_mm_and_si128(_mm_sub_epi64(rv, _mm_loadu_si128((const __m128i*)(sp + b))), hv), hv);
+            e1 = _mm_cmpeq_epi32(_mm_and_si128(_mm_sub_epi64(rv, _mm_loadu_si128((const __m128i*)(sp + b + 2))), hv), hv);
+            e0 = _mm_and_si128(e0, _mm_shuffle_epi32(e0, _MM_SHUFFLE(2, 3, 0, 1)));
+            e1 = _mm_and_si128(e1, _mm_shuffle_epi32(e1, _MM_SHUFFLE(2, 3, 0, 1)));
+            m = (uint32_t)_mm_movemask_pd(_mm_castsi128_pd(e0)) | (uint32_t)_mm_movemask_pd(_mm_castsi128_pd(e1)) << 2;
+            v = hx_nib_idx[m] + (uint64_t)(base + b) * 0x0001000100010001ULL;
+            memcpy(out + n, &v, 8);
+            n += hx_nib_pop[m];
+        }
+    #endif
+        for (; b < nsp; b++) {
+            out[n] = (int16_t)(base + b);
+            n += ((room - sp[b]) & hb) == hb;
+        }
+        return n;
+    }
+    """
+    u128 active_below "hx_active_below" (const uint8_t* st, const uint8_t* top, int n, int t) nogil
+    int emit_splits "hx_emit_splits" (const uint64_t* sp, int nsp, uint64_t room, uint64_t hb,
+                                      int16_t* out, int base) nogil
+
+
 cdef inline uint64_t free_packed(const HCfg* c, const HState* s) noexcept nogil:
     # each temple's free room in its own byte, with the byte's high bit set
     cdef uint64_t out = c.temple_high_bits
@@ -135,7 +206,6 @@ cdef inline u128 build_fields(const HCfg* c, const HState* s) noexcept nogil:
 cdef int legal_actions(const HCfg* c, const HState* s, int16_t* out) noexcept nogil:
     """Write the sorted legal actions of the current decision into out; return their number."""
     cdef int n = 0, i, p = s.current, k, cols
-    cdef uint64_t room
     cdef u128 empty_building = c.building & ~s.occupied
     cdef int ph = s.phase
     # the lists are compacted without branches (write every candidate, advance
@@ -155,15 +225,12 @@ cdef int legal_actions(const HCfg* c, const HState* s, int16_t* out) noexcept no
         n = 1
         cols = c.space_columns[s.space]
         if temple_possible(c, s):
-            room = free_packed(c, s)
-            for k in range(c.n_splits[cols]):
-                out[n] = A_SPLIT + k
-                n += split_fits_room(c, room, cols, k)
+            # the splits that fit (split_fits_room), four a step
+            n += emit_splits(c.split_packed[cols], c.n_splits[cols], free_packed(c, s),
+                             c.temple_high_bits, out + 1, A_SPLIT)
     elif ph == PH_QUARRY_PLACE:
-        for i in range(c.n_quarry_fields):
-            k = c.quarry_field[i]
-            out[n] = A_FIELD + k
-            n += (s.quarry_status[k] == Q_ACTIVE) & (s.quarry_top[k] < s.tile)
+        # the active quarries below the tile (quarry_field is ascending: the same order)
+        n = emit_fields(active_below(s.quarry_status, s.quarry_top, c.n_fields, s.tile), out, 0)
     elif ph == PH_WORKER_MOVE:
         for i in range(c.n_quarry_fields):
             k = c.quarry_field[i]
@@ -241,11 +308,12 @@ cdef void next_builder(const HCfg* c, HState* s) noexcept nogil:
 cdef void quarry_income(const HCfg* c, HState* s, QLog* log) noexcept nogil:
     cdef int p, i, f, inc, best, y, na = 0
     cdef int act[MAXQF]
-    cdef u128 h
-    # the active quarry fields, listed without branches
-    for i in range(c.n_quarry_fields):
-        act[na] = c.quarry_field[i]
-        na += s.quarry_status[c.quarry_field[i]] == Q_ACTIVE
+    cdef u128 h = active_below(s.quarry_status, s.quarry_top, c.n_fields, 256)
+    # the active quarry fields, listed from their mask
+    while h:
+        act[na] = ctz128(h)
+        h &= h - 1
+        na += 1
     for p in range(s.n_players):
         inc = 0
         if c.double_yield_once:
@@ -299,18 +367,14 @@ cdef void open_new_quarry(const HCfg* c, HState* s, QLog* log, int tile) noexcep
 cdef void reveal_tiles(const HCfg* c, HState* s) noexcept nogil:
     """The quarry action's tile phase, up to the next decision or its end."""
     cdef QLog* log = &s.qlog[s.n_qlog - 1]
-    cdef int t, i, f, higher
+    cdef int t
     while s.revealed < 4 and s.stack_pos < s.n_stack:
         t = s.stack[s.stack_pos]
         s.stack_pos += 1
         if log.n_revealed < MAXREV:
             log.tiles[log.n_revealed] = t
         log.n_revealed += 1
-        higher = 0
-        for i in range(c.n_quarry_fields):
-            f = c.quarry_field[i]
-            higher |= (s.quarry_status[f] == Q_ACTIVE) & (s.quarry_top[f] < t)
-        if higher:
+        if active_below(s.quarry_status, s.quarry_top, c.n_fields, t):      # an active quarry below t
             s.revealed += 1
             s.tile = t
             s.phase = PH_QUARRY_PLACE
