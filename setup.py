@@ -4,6 +4,8 @@ Set BOARDLAB_DEBUG=1 at build time for bounds checks and invariant asserts
 (used by the fuzz and debug runs); the default build is the fast one.
 BOARDLAB_GAMES=hellas,yamatai limits an in-place rebuild to those games'
 extensions (a full build compiles all three, minutes on 2 cores).
+BOARDLAB_SCALAR=1 builds the plain-C fallbacks of the SSE2 code, as a CPU
+without SSE2 would run them (to check they play the same games).
 """
 import os
 import platform
@@ -24,6 +26,8 @@ directives = {
 macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
 if DEBUG:
     macros.append(("BOARDLAB_DEBUG", "1"))
+if os.environ.get("BOARDLAB_SCALAR") == "1":
+    macros.append(("BOARDLAB_SCALAR", "1"))     # the plain-C paths of the SSE2 code (what other CPUs run)
 # no fused multiply-add: the heuristics' float scores (and so results) stay identical across CPUs
 cflags = ["-O0", "-g", "-ffp-contract=off"] if DEBUG else ["-O3", "-ffp-contract=off"]
 if platform.machine() in ("x86_64", "AMD64"):

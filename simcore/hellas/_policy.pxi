@@ -34,7 +34,7 @@ cdef extern from *:
     static inline int hx_tie_mask(const double* sc, int n, double low, uint64_t* m) {
         int i;
         m[0] = m[1] = m[2] = m[3] = 0;
-    #ifdef __SSE2__
+    #if defined(__SSE2__) && !defined(BOARDLAB_SCALAR)
         const __m128d lv = _mm_set1_pd(low);
         if (n <= 16) {
             uint64_t w = 0;
@@ -65,7 +65,7 @@ cdef extern from *:
        past n only ever differs when the copy below was not made) */
     static inline int hx_same_q(const uint8_t* a, const uint8_t* b, const uint8_t* c,
                                 const uint8_t* d, int n) {
-    #ifdef __SSE2__
+    #if defined(__SSE2__) && !defined(BOARDLAB_SCALAR)
         __m128i acc = _mm_setzero_si128();
     #define HX_L(p) _mm_loadu_si128((const __m128i*)(p))
     #define HX_D(i) acc = _mm_or_si128(acc, _mm_or_si128(_mm_xor_si128(HX_L(a + (i)), HX_L(b + (i))), \

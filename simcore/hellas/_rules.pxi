@@ -90,7 +90,7 @@ cdef extern from *:
 
 cdef extern from *:
     """
-    #ifdef __SSE2__
+    #if defined(__SSE2__) && !defined(BOARDLAB_SCALAR)
     #include <emmintrin.h>
     #endif
     /* the fields f < n (n <= 128) whose quarry is active (status 1) with a top below t
@@ -100,7 +100,7 @@ cdef extern from *:
        quarry field (only quarry fields are ever active) */
     static inline unsigned __int128 hx_active_below(const uint8_t* st, const uint8_t* top, int n, int t) {
         uint64_t lo = 0, hi = 0, m;
-    #ifdef __SSE2__
+    #if defined(__SSE2__) && !defined(BOARDLAB_SCALAR)
         const __m128i one = _mm_set1_epi8(1), flip = _mm_set1_epi8((char)0x80);
         const __m128i lim = _mm_set1_epi8((char)((t > 255 ? 255 : t) ^ 0x80));     /* top < t: signed, both moved by 128 */
     #define HX_Q(i) { \
@@ -132,7 +132,7 @@ cdef extern from *:
         int n = 0, b = 0;
         uint32_t m;
         uint64_t v;
-    #ifdef __SSE2__
+    #if defined(__SSE2__) && !defined(BOARDLAB_SCALAR)
         const __m128i rv = _mm_set1_epi64x((long long)room), hv = _mm_set1_epi64x((long long)hb);
         __m128i e0, e1;
         for (; b + 4 <= nsp; b += 4) {

@@ -85,7 +85,7 @@ cdef void load_policy(Policy* pol, obj) except *:
 # when the count is odd; have < 128 per byte. Same values as boats_missing.
 cdef extern from *:
     """
-    #if defined(__SSE2__)
+    #if defined(__SSE2__) && !defined(BOARDLAB_SCALAR)
     #include <emmintrin.h>
     static inline void yam_missing(const uint64_t* need, int nt, uint64_t have, uint8_t* out) {
         __m128i h = _mm_set1_epi64x((long long)have), z = _mm_setzero_si128();
