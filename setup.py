@@ -6,6 +6,11 @@ BOARDLAB_GAMES=hellas,yamatai limits an in-place rebuild to those games'
 extensions (a full build compiles all three, minutes on 2 cores).
 BOARDLAB_SCALAR=1 builds the plain-C fallbacks of the SSE2 code, as a CPU
 without SSE2 would run them (to check they play the same games).
+
+On x86-64 each engine is also compiled for x86-64-v3 CPUs (AVX2, BMI2;
+``simcore/<game>/_v3/``), from the same C file; simcore/_isa.py loads that
+build where the CPU runs it (the games are bit-identical). Set
+BOARDLAB_NO_V3=1 at build time to skip it (halves the compile time).
 """
 import os
 import platform
@@ -49,6 +54,39 @@ extensions = [
     )
     for game in GAMES if game in wanted
 ]
+# the CPU probe simcore/_isa.py asks (tiny, no numpy)
+extensions.append(Extension("simcore._cpu", ["simcore/_cpu.pyx"]))
+extensions = cythonize(extensions, compiler_directives=directives,
+                       annotate=os.environ.get("BOARDLAB_ANNOTATE") == "1")
 
-setup(ext_modules=cythonize(extensions, compiler_directives=directives,
-                            annotate=os.environ.get("BOARDLAB_ANNOTATE") == "1"))
+
+def v3_extension(game):
+    """The x86-64-v3 build of a game's engine: the baseline's C file (Cython's output above)
+    included by a one-line wrapper under build/, so that it gets its own object file. Its
+    module name ends in _engine like the baseline's (PyInit__engine); simcore/_isa.py loads
+    it under the baseline's name. optional: a compiler without -march=x86-64-v3 (gcc < 11)
+    skips it and the baseline build serves."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    wrapper = os.path.join("build", "isa", game, "_engine_v3.c")
+    text = f'#include "{os.path.join(here, "simcore", game, "_engine.c")}"\n'
+    os.makedirs(os.path.dirname(wrapper), exist_ok=True)
+    os.makedirs(os.path.join("simcore", game, "_v3"), exist_ok=True)   # (an in-place build copies there)
+    if not os.path.exists(wrapper) or open(wrapper).read() != text:
+        with open(wrapper, "w") as f:      # rewritten only when it changes (its age drives rebuilds)
+            f.write(text)
+    return Extension(
+        f"simcore.{game}._v3._engine",
+        [wrapper],
+        depends=[f"simcore/{game}/_engine.c"],
+        include_dirs=[numpy.get_include(), "simcore", f"simcore/{game}"],
+        define_macros=macros,
+        extra_compile_args=cflags + ["-march=x86-64-v3"],
+        optional=True,
+    )
+
+
+if (platform.machine() in ("x86_64", "AMD64") and not DEBUG
+        and os.environ.get("BOARDLAB_NO_V3") != "1"):
+    extensions += [v3_extension(game) for game in GAMES if game in wanted]
+
+setup(ext_modules=extensions)

@@ -360,6 +360,8 @@ def run_bench(games=20_000, ref_games=100, repeats=5, game_names=None, players=N
             log(f"{name}: not measured ({msg})")
             result.setdefault("skipped", {})[name] = msg
     result["machine"]["loadavg_end"] = machine_info().get("loadavg")
+    from simcore import _isa
+    result["machine"]["engine_builds"] = _isa.selected()
     return result
 
 
@@ -407,7 +409,8 @@ def format_tables(res):
     m = res["machine"]
     pr = res["params"]
     lines = [f"boardlab bench — {m.get('cpu_model', '?')}, {m.get('cpus_usable')} usable cores, "
-             f"load average {m.get('loadavg')} -> {m.get('loadavg_end')}",
+             f"load average {m.get('loadavg')} -> {m.get('loadavg_end')}; engine builds "
+             f"{', '.join(f'{g} {b}' for g, b in (m.get('engine_builds') or {}).items()) or '?'}",
              f"median [min, max] of {pr['repeats']} runs after a warm-up; kernel: {pr['games']:,} games random, "
              f"{pr['heuristic_games']:,} {pr['heuristic']}; reference: {pr['ref_games']} games"]
     start = (m.get("loadavg") or [0.0])[0]

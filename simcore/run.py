@@ -181,10 +181,9 @@ def check_players(game, players):
 
 
 def _get_game(name):
-    try:
-        return simcore.get_game(name)
-    except (KeyError, ValueError):
-        raise ValueError(f"unknown game '{name}' (known: {', '.join(simcore.games.keys())})") from None
+    # get_game's ValueError names the known games; an import-time ValueError (a bad
+    # BOARDLAB_ISA) passes through with its own message
+    return simcore.get_game(name)
 
 
 # ---------------------------------------------------------------- seeds
@@ -394,8 +393,13 @@ def _package_versions():
     import joblib
     import pyarrow
 
+    from simcore import _isa
+
+    # engine_builds: which compiled build of each loaded engine this process runs (the games are
+    # the same either way; simcore/_isa.py)
     return {"boardlab": simcore.__version__, "python": platform.python_version(),
-            "numpy": np.__version__, "pyarrow": pyarrow.__version__, "joblib": joblib.__version__}
+            "numpy": np.__version__, "pyarrow": pyarrow.__version__, "joblib": joblib.__version__,
+            "engine_builds": _isa.selected()}
 
 
 def read_manifest(out):

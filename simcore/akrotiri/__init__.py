@@ -17,6 +17,9 @@ Examples
 """
 from simcore._face import game_face
 from simcore.akrotiri.config import PLAYERS, SCORE_CATEGORIES, SETTINGS, AkrotiriConfig, make_config
+from simcore._isa import load_engine
+
+load_engine("akrotiri")     # the x86-64-v3 build of _engine where this CPU runs it
 from simcore.akrotiri._engine import (BUY, CUBE, END, EVENT_KINDS, EXCAVATE, GOAL, LOAD, ORACLE, PHASES, PLACE,
                                       SAIL, SELL, TRANSPORT, UNLOAD, State, play_actions, play_batch)
 

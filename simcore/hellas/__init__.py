@@ -17,6 +17,9 @@ Examples
 """
 from simcore._face import game_face
 from simcore.hellas.config import PLAYERS, SCORE_CATEGORIES, SETTINGS, HellasConfig, make_config
+from simcore._isa import load_engine
+
+load_engine("hellas")     # the x86-64-v3 build of _engine where this CPU runs it
 from simcore.hellas._engine import (FIELD, PASS, PHASES, SPLIT, State, play_actions, play_batch)
 from simcore.hellas._engine import (determinized, playout_values, policy_action, policy_features,
                                     policy_scores)

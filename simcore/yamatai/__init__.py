@@ -19,6 +19,9 @@ Examples
 from simcore._face import game_face
 from simcore.yamatai.config import (COLOURS, PAYMENTS, PLAYERS, SCORE_CATEGORIES, SETTINGS, TRIGGERS,
                                     YamataiConfig, make_config)
+from simcore._isa import load_engine
+
+load_engine("yamatai")     # the x86-64-v3 build of _engine where this CPU runs it
 from simcore.yamatai._engine import (C_FEATURES, PASS, STAGES, State, action_text, play_actions, play_batch,
                                      policy_features)
 from simcore.yamatai.features import FEATURE_DOCS, FEATURES, policy_vector
