@@ -70,13 +70,14 @@ C_FEATURES = ("marble_gain", "marble_income", "cost", "marble_score", "piece", "
 ctypedef struct Geo:
     # what a piece on a field does through the seat's own groups, independent of
     # the piece's kind (the terms from neighbour counts and quarries are in
-    # PCtx.t1 / PCtx.inc: they change more often)
+    # PCtx.t1 / PCtx.inc: they change more often): the weighted terms that do
+    # not depend on the largest city, and what the rest needs (geo_values)
+    double cg           # a city: w_city_points x (adj_points(merged) - old points) + w_temple_reach x room
+    double cn           # no city: w_temple_reach x room / 2 + w_monument_reach x monuments
+                        # (room: free room of temples newly next to the group; monuments the same)
     int size            # size of the merged group
     int hh              # the merged group has a house (before the piece)
     int pp              # ... a palace
-    double dpts         # adj_points(merged) - old points (valid when the group is a city)
-    int room            # free room of temples newly next to the group
-    int mon             # monuments newly next to the group
 
 
 ctypedef struct PCtx:
@@ -1288,12 +1289,34 @@ cdef double geo_merge(const HCfg* c, const HState* s, const PCtx* x, u128 own_nb
     return extra
 
 
-cdef inline void field_geo(const HCfg* c, const HState* s, const PCtx* x, int f, Geo* g) noexcept nogil:
-    # adj_points is a sum over fields, so the merged group's points are the old
-    # groups' points plus those of the fresh fields (nb minus their neighbourhood)
-    cdef u128 nb = c.nbr[f], own_nb = nb & x.own, oldadj = 0, fresh, t
-    cdef int k = group_of(x, own_nb), cols = 0
-    cdef double extra = 0.0
+ctypedef struct FillK:
+    # a fill loop's constants, locals of the caller (kept in registers or on the stack:
+    # the fills' stores cannot alias them)
+    u128 own
+    u128 mons
+    u128 tmask
+    double wcp          # w_city_points, w_temple_reach, w_monument_reach
+    double wtr
+    double wmr
+
+
+cdef inline void fill_k(const HState* s, const PCtx* x, const Policy* pol, FillK* q) noexcept nogil:
+    q.own = x.own
+    q.mons = s.monuments
+    q.tmask = x.tmask
+    q.wcp = pol.w[F_CITY_POINTS]
+    q.wtr = pol.w[F_TEMPLE_REACH]
+    q.wmr = pol.w[F_MONUMENT_REACH]
+
+
+cdef inline void field_geo(const HCfg* c, const HState* s, PCtx* x, const FillK* q, int f) noexcept nogil:
+    # x.geo[f] from the state. adj_points is a sum over fields, so the merged group's
+    # points are the old groups' points plus those of the fresh fields (nb minus their
+    # neighbourhood)
+    cdef u128 nb = c.nbr[f], own_nb = nb & q.own, oldadj, fresh, t
+    cdef int k = group_of(x, own_nb), cols, room, mon
+    cdef double extra
+    cdef Geo* g = &x.geo[f]
     if k >= 0:
         # one group or none (then the neutral GSENT entry: size 0, no points, next to nothing)
         g.size = 1 + x.gsize[k]
@@ -1304,20 +1327,21 @@ cdef inline void field_geo(const HCfg* c, const HState* s, const PCtx* x, int f,
     else:
         extra = geo_merge(c, s, x, own_nb, g, &oldadj)
         fresh = nb & ~oldadj
-    g.mon = popcount128(fresh & s.monuments) if s.monuments else 0
+    mon = popcount128(fresh & q.mons)
     # the temples among the fresh fields: the first without a branch (NOFIELD's entries
     # are 0), a loop for more (rare)
-    t = fresh & x.tmask
+    t = fresh & q.tmask
     k = low_field(t | bit128(NOFIELD))
     cols = x.tcols_f[k]
-    g.room = x.troom_f[k]
+    room = x.troom_f[k]
     t &= t - 1
     while t:
         k = ctz128(t)
         cols += x.tcols_f[k]
-        g.room += x.troom_f[k]
+        room += x.troom_f[k]
         t &= t - 1
-    g.dpts = extra + (3 * g.mon + cols)
+    g.cg = q.wcp * (extra + (3 * mon + cols)) + q.wtr * room
+    g.cn = q.wtr * (0.5 * room) + q.wmr * mon
 
 
 cdef inline void geo_values(const PCtx* x, const Policy* pol, const Geo* g, double* v) noexcept nogil:
@@ -1329,9 +1353,9 @@ cdef inline void geo_values(const PCtx* x, const Policy* pol, const Geo* g, doub
     # (branch-free: the selections go through two-entry tables)
     cdef double cg[2]
     cdef double cn[2]
-    cg[0] = pol.w[F_CITY_POINTS] * g.dpts + pol.w[F_TEMPLE_REACH] * g.room
-    cg[1] = cg[0] + pol.w[F_CITY_GROWTH] * (g.size - x.largest)
-    cn[0] = pol.w[F_TEMPLE_REACH] * (0.5 * g.room) + pol.w[F_MONUMENT_REACH] * g.mon
+    cg[0] = g.cg
+    cg[1] = g.cg + pol.w[F_CITY_GROWTH] * (g.size - x.largest)
+    cn[0] = g.cn
     cn[1] = cg[g.size > x.largest]
     v[0] = cn[g.pp]
     v[1] = cn[g.hh & g.pp]
@@ -1342,7 +1366,9 @@ cdef void field_fill(const HCfg* c, const HState* s, PCtx* x, const Policy* pol,
     # x.geo[f] and x.xv[f] from the state (the caller marks f in x.ok). A group part kept
     # apart from the values would seldom help: the fields whose values are dropped are
     # those whose groups changed (besides the occupied ones, never asked again)
-    field_geo(c, s, x, f, &x.geo[f])
+    cdef FillK q
+    fill_k(s, x, pol, &q)
+    field_geo(c, s, x, &q, f)
     geo_values(x, pol, &x.geo[f], x.xv[f])
 
 
@@ -1357,12 +1383,16 @@ cdef void fields_ready(const HCfg* c, const HState* s, PCtx* x, const Policy* po
     # field_ready for every field of m (the scores are pure, so filling them all
     # before a scoring loop keeps that loop free of calls)
     cdef uint64_t w
-    cdef int h
+    cdef int h, f
+    cdef FillK q
     m &= ~x.ok
+    fill_k(s, x, pol, &q)
     for h in range(2):
         w = <uint64_t>m if h == 0 else <uint64_t>(m >> 64)
         while w:
-            field_fill(c, s, x, pol, (h << 6) + __builtin_ctzll(w))
+            f = (h << 6) + __builtin_ctzll(w)
+            field_geo(c, s, x, &q, f)
+            geo_values(x, pol, &x.geo[f], x.xv[f])
             w &= w - 1
     x.ok |= m
 
