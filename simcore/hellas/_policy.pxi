@@ -28,10 +28,15 @@ cdef extern from *:
         int b = __builtin_ctzll((uint64_t)(m >> 64) | 0x8000000000000000ull);
         return a + (-(int)(lo == 0) & (1 + b));
     }
+    static inline int hx_low64(uint64_t w) {
+        /* the lowest set bit of w, 127 (NOFIELD) when w is 0, without a branch */
+        return __builtin_ctzll(w | 0x8000000000000000ull) + ((int)(w == 0) << 6);
+    }
     """
     int mask_has "hx_mask_has" (u128 m, int f) nogil
     void mask_set "hx_mask_set" (u128* m, int f) nogil
     int low_field "hx_low_field" (u128 m) nogil
+    int low64 "hx_low64" (uint64_t w) nogil
 
 
 cdef enum:
@@ -1295,6 +1300,7 @@ ctypedef struct FillK:
     u128 own
     u128 mons
     u128 tmask
+    int tlo             # every temple field below 64 (the boards so far): 64-bit temple masks
     double wcp          # w_city_points, w_temple_reach, w_monument_reach
     double wtr
     double wmr
@@ -1304,6 +1310,7 @@ cdef inline void fill_k(const HState* s, const PCtx* x, const Policy* pol, FillK
     q.own = x.own
     q.mons = s.monuments
     q.tmask = x.tmask
+    q.tlo = (x.tmask >> 64) == 0
     q.wcp = pol.w[F_CITY_POINTS]
     q.wtr = pol.w[F_TEMPLE_REACH]
     q.wmr = pol.w[F_MONUMENT_REACH]
@@ -1314,6 +1321,7 @@ cdef inline void field_geo(const HCfg* c, const HState* s, PCtx* x, const FillK*
     # points are the old groups' points plus those of the fresh fields (nb minus their
     # neighbourhood)
     cdef u128 nb = c.nbr[f], own_nb = nb & q.own, oldadj, fresh, t
+    cdef uint64_t t64
     cdef int k = group_of(x, own_nb), cols, room, mon
     cdef double extra
     cdef Geo* g = &x.geo[f]
@@ -1330,16 +1338,28 @@ cdef inline void field_geo(const HCfg* c, const HState* s, PCtx* x, const FillK*
     mon = popcount128(fresh & q.mons)
     # the temples among the fresh fields: the first without a branch (NOFIELD's entries
     # are 0), a loop for more (rare)
-    t = fresh & q.tmask
-    k = low_field(t | bit128(NOFIELD))
-    cols = x.tcols_f[k]
-    room = x.troom_f[k]
-    t &= t - 1
-    while t:
-        k = ctz128(t)
-        cols += x.tcols_f[k]
-        room += x.troom_f[k]
+    if q.tlo:
+        t64 = <uint64_t>fresh & <uint64_t>q.tmask
+        k = low64(t64)
+        cols = x.tcols_f[k]
+        room = x.troom_f[k]
+        t64 &= t64 - 1
+        while t64:
+            k = __builtin_ctzll(t64)
+            cols += x.tcols_f[k]
+            room += x.troom_f[k]
+            t64 &= t64 - 1
+    else:
+        t = fresh & q.tmask
+        k = low_field(t | bit128(NOFIELD))
+        cols = x.tcols_f[k]
+        room = x.troom_f[k]
         t &= t - 1
+        while t:
+            k = ctz128(t)
+            cols += x.tcols_f[k]
+            room += x.troom_f[k]
+            t &= t - 1
     g.cg = q.wcp * (extra + (3 * mon + cols)) + q.wtr * room
     g.cn = q.wtr * (0.5 * room) + q.wmr * mon
 
