@@ -1987,8 +1987,10 @@ cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_
     cdef double base[2]
     cdef double val[MAXF]
     cdef double v, best = 0.0, low, cqk     # PASS scores 0
-    cdef u128 near, scored, plain0, plain1, ties = 0, cand = 0, d
+    cdef u128 near, scored, plain0, plain1, ties = 0, d
     cdef uint64_t w, cw
+    cdef uint64_t cand[2]
+    cdef uint64_t tw[2]
     cdef int ph = s.phase, kind, f, nt, k, pass_tie, h
     make_ctx(c, s, x, pol)
     base[0] = build_base_x(c, x, pol, ph, 0)
@@ -2021,7 +2023,7 @@ cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_
             best = v if v > best else best      # maxsd, and the candidate bit from a comparison
             low = best - 1e-9
             cw |= (<uint64_t>(v >= low)) << (f & 63)
-        cand |= (<u128>cw) << (h << 6)
+        cand[h] = cw
     if pol.epsilon > 0.0 and rng_uniform(prng) < pol.epsilon:
         k = <int>rng_below(prng, 1 + popcount128(fields))
         return A_PASS if k == 0 else A_FIELD + nth_field(fields, k - 1)
@@ -2031,13 +2033,14 @@ cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_
     if base[1] >= low:
         ties |= plain1
     for h in range(2):
-        w = <uint64_t>cand if h == 0 else <uint64_t>(cand >> 64)
+        w = cand[h]
         cw = 0
         while w:
             f = (h << 6) + __builtin_ctzll(w)
             w &= w - 1
             cw |= (<uint64_t>(val[f] >= low)) << (f & 63)
-        ties |= (<u128>cw) << (h << 6)
+        tw[h] = cw
+    ties |= tw[0] | ((<u128>tw[1]) << 64)
     pass_tie = 0.0 >= low
     nt = pass_tie + popcount128(ties)
     if nt == 1:
