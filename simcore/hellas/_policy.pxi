@@ -754,7 +754,7 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     # a field's score = base + val + inc x cq[kind]
     x.cq[0] = x.qa_left * (pol.w[F_DENY_QUARRY] + pol.w[F_MARBLE_INCOME])
     x.cq[1] = x.qa_left * pol.w[F_DENY_QUARRY]
-    x.cq[2] = x.cq[1]
+    x.cq[2] = x.cq[1]           # (best_builds counts on cq[2] = cq[1])
     x.sn_p = p
     x.sn_h = s.houses[p]
     x.sn_a = s.agoras[p]
@@ -1426,7 +1426,7 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     # build scores 0 without the fields; when one kind is left, a loop of its own.
     cdef double mx[3][2]
     cdef double* vp
-    cdef double inc, v, t1, cq0, cq1, cq2, bk
+    cdef double inc, v, t1, cq0, cq1, bk
     cdef double sel[2]
     cdef u128 free = c.building & ~s.occupied, fields
     cdef int k, f, land, h, ok, use = 0
@@ -1450,7 +1450,6 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     use &= need
     cq0 = x.cq[0]
     cq1 = x.cq[1]
-    cq2 = x.cq[2]
     if use and not (use & (use - 1)):
         k = __builtin_ctzll(use)
         cq0 = x.cq[k]
@@ -1478,10 +1477,11 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
             v = (t1 + vp[0]) + inc * cq0
             if v > mx[0][land]:
                 mx[0][land] = v
-            v = (t1 + vp[1]) + inc * cq1
+            inc *= cq1          # (= inc x cq[2]: the two are the same number, see geo_refresh)
+            v = (t1 + vp[1]) + inc
             if v > mx[1][land]:
                 mx[1][land] = v
-            v = (t1 + vp[2]) + inc * cq2
+            v = (t1 + vp[2]) + inc
             if v > mx[2][land]:
                 mx[2][land] = v
     # the maxima per kind: a land counts when the kind is left and affordable there
