@@ -748,7 +748,7 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
             while w:
                 f = (h << 6) + __builtin_ctzll(w)
                 w &= w - 1
-                if x.geo[f].size > lo:
+                if (x.geo[f].size > lo) & ((x.geo[f].hh | x.geo[f].pp) != 0):  # (no city: no growth term)
                     geo_values(x, pol, &x.geo[f], x.xv[f])
         x.ok_largest = x.largest
     # a field's score = base + val + inc x cq[kind]
@@ -1993,9 +1993,9 @@ cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_
     cdef uint64_t tw[2]
     cdef int ph = s.phase, kind, f, nt, k, pass_tie, h
     make_ctx(c, s, x, pol)
-    base[0] = build_base_x(c, x, pol, ph, 0)
-    base[1] = build_base_x(c, x, pol, ph, 1)
     kind = ph - PH_BUILD_HOUSE
+    base[0] = build_base_x(c, x, pol, ph, 0)
+    base[1] = x.bb[kind][1]             # (x.bb up to date after the call)
     # fields next to an interesting one (occupied, temple, active quarry): with
     # symmetric neighbours, those next to own pieces, temples, quarries, monuments
     # (x.near) or opponents' pieces (x.opp_near)
