@@ -86,6 +86,10 @@ cdef extern from *:
         else
             memcpy(dst, src, 80);
     }
+    static inline int hx_low64(uint64_t w) {
+        /* the lowest set bit of w, 127 (NOFIELD) when w is 0, without a branch */
+        return __builtin_ctzll(w | 0x8000000000000000ull) + ((int)(w == 0) << 6);
+    }
     """
     int mask_has "hx_mask_has" (u128 m, int f) nogil
     void mask_set "hx_mask_set" (u128* m, int f) nogil
@@ -93,6 +97,7 @@ cdef extern from *:
     int tie_mask "hx_tie_mask" (const double* sc, int n, double low, uint64_t* m) nogil
     int same_q "hx_same_q" (const uint8_t* a, const uint8_t* b, const uint8_t* c, const uint8_t* d, int n) nogil
     void copy_q "hx_copy_q" (uint8_t* dst, const uint8_t* src, int n) nogil
+    int low64 "hx_low64" (uint64_t w) nogil
 
 
 cdef enum:
@@ -134,13 +139,14 @@ C_FEATURES = ("marble_gain", "marble_income", "cost", "marble_score", "piece", "
 ctypedef struct Geo:
     # what a piece on a field does through the seat's own groups, independent of
     # the piece's kind (the terms from neighbour counts and quarries are in
-    # PCtx.t1 / PCtx.inc: they change more often)
+    # PCtx.t1 / PCtx.inc: they change more often): the weighted terms that do
+    # not depend on the largest city, and what the rest needs (geo_values)
+    double cg           # a city: w_city_points x (adj_points(merged) - old points) + w_temple_reach x room
+    double cn           # no city: w_temple_reach x room / 2 + w_monument_reach x monuments
+                        # (room: free room of temples newly next to the group; monuments the same)
     int size            # size of the merged group
     int hh              # the merged group has a house (before the piece)
     int pp              # ... a palace
-    double dpts         # adj_points(merged) - old points (valid when the group is a city)
-    int room            # free room of temples newly next to the group
-    int mon             # monuments newly next to the group
 
 
 ctypedef struct PCtx:
@@ -846,13 +852,13 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
             while w:
                 f = (h << 6) + __builtin_ctzll(w)
                 w &= w - 1
-                if x.geo[f].size > lo:
+                if (x.geo[f].size > lo) & ((x.geo[f].hh | x.geo[f].pp) != 0):  # (no city: no growth term)
                     geo_values(x, pol, &x.geo[f], x.xv[f])
         x.ok_largest = x.largest
     # a field's score = base + val + inc x cq[kind]
     x.cq[0] = x.qa_left * (pol.w[F_DENY_QUARRY] + pol.w[F_MARBLE_INCOME])
     x.cq[1] = x.qa_left * pol.w[F_DENY_QUARRY]
-    x.cq[2] = x.cq[1]
+    x.cq[2] = x.cq[1]           # (best_builds counts on cq[2] = cq[1])
     x.sn_p = p
     x.sn_own = x.own
     x.sn_opp = x.opp_own
@@ -1395,12 +1401,37 @@ cdef double geo_merge(const HCfg* c, const HState* s, const PCtx* x, u128 own_nb
     return extra
 
 
-cdef inline void field_geo(const HCfg* c, const HState* s, const PCtx* x, int f, Geo* g) noexcept nogil:
-    # adj_points is a sum over fields, so the merged group's points are the old
-    # groups' points plus those of the fresh fields (nb minus their neighbourhood)
-    cdef u128 nb = c.nbr[f], own_nb = nb & x.own, oldadj = 0, fresh, t
-    cdef int k = group_of(x, own_nb), cols = 0
-    cdef double extra = 0.0
+ctypedef struct FillK:
+    # a fill loop's constants, locals of the caller (kept in registers or on the stack:
+    # the fills' stores cannot alias them)
+    u128 own
+    u128 mons
+    u128 tmask
+    int tlo             # every temple field below 64 (the boards so far): 64-bit temple masks
+    double wcp          # w_city_points, w_temple_reach, w_monument_reach
+    double wtr
+    double wmr
+
+
+cdef inline void fill_k(const HState* s, const PCtx* x, const Policy* pol, FillK* q) noexcept nogil:
+    q.own = x.own
+    q.mons = s.monuments
+    q.tmask = x.tmask
+    q.tlo = (x.tmask >> 64) == 0
+    q.wcp = pol.w[F_CITY_POINTS]
+    q.wtr = pol.w[F_TEMPLE_REACH]
+    q.wmr = pol.w[F_MONUMENT_REACH]
+
+
+cdef inline void field_geo(const HCfg* c, const HState* s, PCtx* x, const FillK* q, int f) noexcept nogil:
+    # x.geo[f] from the state. adj_points is a sum over fields, so the merged group's
+    # points are the old groups' points plus those of the fresh fields (nb minus their
+    # neighbourhood)
+    cdef u128 nb = c.nbr[f], own_nb = nb & q.own, oldadj, fresh, t
+    cdef uint64_t t64
+    cdef int k = group_of(x, own_nb), cols, room, mon
+    cdef double extra
+    cdef Geo* g = &x.geo[f]
     if k >= 0:
         # one group or none (then the neutral GSENT entry: size 0, no points, next to nothing)
         g.size = 1 + x.gsize[k]
@@ -1411,20 +1442,33 @@ cdef inline void field_geo(const HCfg* c, const HState* s, const PCtx* x, int f,
     else:
         extra = geo_merge(c, s, x, own_nb, g, &oldadj)
         fresh = nb & ~oldadj
-    g.mon = popcount128(fresh & s.monuments) if s.monuments else 0
+    mon = popcount128(fresh & q.mons)
     # the temples among the fresh fields: the first without a branch (NOFIELD's entries
     # are 0), a loop for more (rare)
-    t = fresh & x.tmask
-    k = low_field(t | bit128(NOFIELD))
-    cols = x.tcols_f[k]
-    g.room = x.troom_f[k]
-    t &= t - 1
-    while t:
-        k = ctz128(t)
-        cols += x.tcols_f[k]
-        g.room += x.troom_f[k]
+    if q.tlo:
+        t64 = <uint64_t>fresh & <uint64_t>q.tmask
+        k = low64(t64)
+        cols = x.tcols_f[k]
+        room = x.troom_f[k]
+        t64 &= t64 - 1
+        while t64:
+            k = __builtin_ctzll(t64)
+            cols += x.tcols_f[k]
+            room += x.troom_f[k]
+            t64 &= t64 - 1
+    else:
+        t = fresh & q.tmask
+        k = low_field(t | bit128(NOFIELD))
+        cols = x.tcols_f[k]
+        room = x.troom_f[k]
         t &= t - 1
-    g.dpts = extra + (3 * g.mon + cols)
+        while t:
+            k = ctz128(t)
+            cols += x.tcols_f[k]
+            room += x.troom_f[k]
+            t &= t - 1
+    g.cg = q.wcp * (extra + (3 * mon + cols)) + q.wtr * room
+    g.cn = q.wtr * (0.5 * room) + q.wmr * mon
 
 
 cdef inline void geo_values(const PCtx* x, const Policy* pol, const Geo* g, double* v) noexcept nogil:
@@ -1436,9 +1480,9 @@ cdef inline void geo_values(const PCtx* x, const Policy* pol, const Geo* g, doub
     # (branch-free: the selections go through two-entry tables)
     cdef double cg[2]
     cdef double cn[2]
-    cg[0] = pol.w[F_CITY_POINTS] * g.dpts + pol.w[F_TEMPLE_REACH] * g.room
-    cg[1] = cg[0] + pol.w[F_CITY_GROWTH] * (g.size - x.largest)
-    cn[0] = pol.w[F_TEMPLE_REACH] * (0.5 * g.room) + pol.w[F_MONUMENT_REACH] * g.mon
+    cg[0] = g.cg
+    cg[1] = g.cg + pol.w[F_CITY_GROWTH] * (g.size - x.largest)
+    cn[0] = g.cn
     cn[1] = cg[g.size > x.largest]
     v[0] = cn[g.pp]
     v[1] = cn[g.hh & g.pp]
@@ -1449,7 +1493,9 @@ cdef void field_fill(const HCfg* c, const HState* s, PCtx* x, const Policy* pol,
     # x.geo[f] and x.xv[f] from the state (the caller marks f in x.ok). A group part kept
     # apart from the values would seldom help: the fields whose values are dropped are
     # those whose groups changed (besides the occupied ones, never asked again)
-    field_geo(c, s, x, f, &x.geo[f])
+    cdef FillK q
+    fill_k(s, x, pol, &q)
+    field_geo(c, s, x, &q, f)
     geo_values(x, pol, &x.geo[f], x.xv[f])
 
 
@@ -1464,12 +1510,16 @@ cdef void fields_ready(const HCfg* c, const HState* s, PCtx* x, const Policy* po
     # field_ready for every field of m (the scores are pure, so filling them all
     # before a scoring loop keeps that loop free of calls)
     cdef uint64_t w
-    cdef int h
+    cdef int h, f
+    cdef FillK q
     m &= ~x.ok
+    fill_k(s, x, pol, &q)
     for h in range(2):
         w = <uint64_t>m if h == 0 else <uint64_t>(m >> 64)
         while w:
-            field_fill(c, s, x, pol, (h << 6) + __builtin_ctzll(w))
+            f = (h << 6) + __builtin_ctzll(w)
+            field_geo(c, s, x, &q, f)
+            geo_values(x, pol, &x.geo[f], x.xv[f])
             w &= w - 1
     x.ok |= m
 
@@ -1483,7 +1533,7 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     # build scores 0 without the fields; when one kind is left, a loop of its own.
     cdef double mx[3][2]
     cdef double* vp
-    cdef double inc, v, t1, cq0, cq1, cq2, bk
+    cdef double inc, v, t1, cq0, cq1, bk
     cdef double sel[2]
     cdef u128 free = c.building & ~s.occupied, fields
     cdef int k, f, land, h, ok, use = 0
@@ -1507,7 +1557,6 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     use &= need
     cq0 = x.cq[0]
     cq1 = x.cq[1]
-    cq2 = x.cq[2]
     if use and not (use & (use - 1)):
         k = __builtin_ctzll(use)
         cq0 = x.cq[k]
@@ -1535,10 +1584,11 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
             v = (t1 + vp[0]) + inc * cq0
             if v > mx[0][land]:
                 mx[0][land] = v
-            v = (t1 + vp[1]) + inc * cq1
+            inc *= cq1          # (= inc x cq[2]: the two are the same number, see geo_refresh)
+            v = (t1 + vp[1]) + inc
             if v > mx[1][land]:
                 mx[1][land] = v
-            v = (t1 + vp[2]) + inc * cq2
+            v = (t1 + vp[2]) + inc
             if v > mx[2][land]:
                 mx[2][land] = v
     # the maxima per kind: a land counts when the kind is left and affordable there
@@ -2056,13 +2106,15 @@ cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_
     cdef double base[2]
     cdef double val[MAXF]
     cdef double v, best = 0.0, low, cqk     # PASS scores 0
-    cdef u128 near, scored, plain0, plain1, ties = 0, cand = 0, d
+    cdef u128 near, scored, plain0, plain1, ties = 0, d
     cdef uint64_t w, cw
+    cdef uint64_t cand[2]
+    cdef uint64_t tw[2]
     cdef int ph = s.phase, kind, f, nt, k, pass_tie, h
     make_ctx(c, s, x, pol)
-    base[0] = build_base_x(c, x, pol, ph, 0)
-    base[1] = build_base_x(c, x, pol, ph, 1)
     kind = ph - PH_BUILD_HOUSE
+    base[0] = build_base_x(c, x, pol, ph, 0)
+    base[1] = x.bb[kind][1]             # (x.bb up to date after the call)
     # fields next to an interesting one (occupied, temple, active quarry): with
     # symmetric neighbours, those next to own pieces, temples, quarries, monuments
     # (x.near) or opponents' pieces (x.opp_near)
@@ -2090,7 +2142,7 @@ cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_
             best = v if v > best else best      # maxsd, and the candidate bit from a comparison
             low = best - 1e-9
             cw |= (<uint64_t>(v >= low)) << (f & 63)
-        cand |= (<u128>cw) << (h << 6)
+        cand[h] = cw
     if pol.epsilon > 0.0 and rng_uniform(prng) < pol.epsilon:
         k = <int>rng_below(prng, 1 + popcount128(fields))
         return A_PASS if k == 0 else A_FIELD + nth_field(fields, k - 1)
@@ -2100,13 +2152,14 @@ cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_
     if base[1] >= low:
         ties |= plain1
     for h in range(2):
-        w = <uint64_t>cand if h == 0 else <uint64_t>(cand >> 64)
+        w = cand[h]
         cw = 0
         while w:
             f = (h << 6) + __builtin_ctzll(w)
             w &= w - 1
             cw |= (<uint64_t>(val[f] >= low)) << (f & 63)
-        ties |= (<u128>cw) << (h << 6)
+        tw[h] = cw
+    ties |= tw[0] | ((<u128>tw[1]) << 64)
     pass_tie = 0.0 >= low
     nt = pass_tie + popcount128(ties)
     if nt == 1:
