@@ -80,8 +80,18 @@ def test_targets_times_another_checkout_alternating(capsys):
     root = Path(__file__).parents[1]
     targets_tool.main(["akrotiri", "-r", "1", "--against", str(root)])
     out = capsys.readouterr().out
-    assert "akrotiri 2p balanced: CPU µs/game median" in out
+    assert "akrotiri 2p balanced (" in out and " build): CPU µs/game median" in out
     ratio = float(out.split("per pair median ")[1].split("x")[0])
     assert 0.3 < ratio < 3.0
     with pytest.raises(SystemExit):
         targets_tool.main(["akrotiri", "--against", str(root / "bench")])
+
+
+def test_targets_names_the_build_and_times_the_other_one(capsys):
+    targets_tool.main(["akrotiri", "-r", "1", "--against-isa", "baseline"])
+    out = capsys.readouterr().out
+    build = out.split("akrotiri 2p balanced (")[1].split(" build)")[0]
+    assert build in ("baseline", "x86-64-v3")
+    assert "alternating with the baseline build, 1 pairs of batches" in out
+    with pytest.raises(SystemExit):
+        targets_tool.main(["akrotiri", "--against-isa", "avx9000"])
