@@ -181,8 +181,9 @@ def check_players(game, players):
 
 
 def _get_game(name):
-    # get_game's ValueError names the known games; an import-time ValueError (a bad
-    # BOARDLAB_ISA) passes through with its own message
+    # an import-time ValueError (a bad BOARDLAB_ISA) passes through with its own message
+    if name not in simcore.games:
+        raise ValueError(f"unknown game '{name}' (known: {', '.join(simcore.games.keys())})")
     return simcore.get_game(name)
 
 
