@@ -14,7 +14,6 @@ this CPU can run it, so every import of ``simcore.<game>._engine`` (pickles
 included) gets the same module. Set ``BOARDLAB_ISA=baseline`` to run the
 baseline build anyway, ``BOARDLAB_ISA=x86-64-v3`` to require the other.
 """
-import glob
 import importlib.machinery
 import importlib.util
 import os
@@ -44,9 +43,9 @@ def cpu_has_v3():
 def _v3_path(game):
     here = os.path.join(os.path.dirname(os.path.abspath(__file__)), game, "_v3")
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        found = glob.glob(os.path.join(here, "_engine" + suffix))
-        if found:
-            return found[0]
+        path = os.path.join(here, "_engine" + suffix)
+        if os.path.exists(path):
+            return path
     return None
 
 
@@ -57,11 +56,12 @@ def load_engine(game):
         return _selected.setdefault(game, "baseline")
     want = requested()
     path = _v3_path(game) if want != "baseline" else None
-    if want == "x86-64-v3" and (path is None or not cpu_has_v3()):
+    runs = path is not None and cpu_has_v3()
+    if want == "x86-64-v3" and not runs:
         why = "was not built" if path is None else "needs a CPU with AVX2 and BMI2"
         raise ValueError(f"BOARDLAB_ISA=x86-64-v3: the x86-64-v3 build of the {game} engine {why}; "
                          f"unset BOARDLAB_ISA to take the baseline build")
-    if path is not None and cpu_has_v3():
+    if runs:
         # the same module name as the baseline's: its init function (PyInit__engine) and its
         # types' qualified names are the baseline's too (one C source)
         spec = importlib.util.spec_from_file_location(name, path)
