@@ -228,7 +228,7 @@ def run(args):
     lo, hi = res["ci"]
     print(f"win share in one seat of {res['players']} vs {', '.join(res['field'])}: {res['win_share']:.3f} "
           f"(95% CI {lo:.3f}-{hi:.3f}, n={res['n']}; fair share {1 / res['players']:.3f}); "
-          f"{res['games_used']} games in {res['seconds']:.0f} s")
+          f"{res['games_used']:,} games in {res['seconds']:.1f} s")
     write_preset(out, args.name, res, args.game)
     in_presets = out.resolve().parent == strategies.PRESET_DIR.resolve() and out.name.startswith(args.game + "_")
     print(f"wrote {out} (use it as --strategy {args.name if in_presets else out})")
