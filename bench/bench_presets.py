@@ -11,27 +11,16 @@ interval, the share of tied games, and the preset's mean final score. The
 issues ask for at least 0.90 against random for every preset.
 """
 import argparse
-import math
 import sys
 
 import numpy as np
-
-
-def wilson(successes, n, z=1.96):
-    """95% Wilson interval of a share (``successes`` may be fractional: ties count 1/k)."""
-    if n == 0:
-        return float("nan"), float("nan")
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def strength(game, name, n, opponent=None):
     """Mean win share of preset ``name`` against ``opponent`` (None: random) over ``n`` 2-player games."""
     import simcore
     import strategies
-    from simcore.run import chunk_seeds
+    from simcore.run import chunk_seeds, wilson
 
     mod = simcore.games[game]
     pol = strategies.resolve(game, name).as_policy()

@@ -4,7 +4,7 @@
     python bench/bench_strategies.py --quick    # fewer games
 
 Win shares are means over games of the seat's win share (a k-way tie = 1/k),
-with a 95 % normal-approximation confidence interval. Seats are alternated
+with a 95 % Wilson interval (strategies.tune.mean_ci). Seats are alternated
 (2 players) or rotated (3 players) so that seat advantage cancels.
 
 Figures of the last full run (2026-12-01, commit 765e8c5, 2 shared cores):
@@ -33,7 +33,6 @@ for 135e4a4 in alternating runs. The 20,000 games/s goal (about 0.2 M
 instructions per game) is not met; see bench/README.md (Hellas).
 """
 import argparse
-import math
 import os
 import sys
 import time
@@ -45,13 +44,12 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import strategies  # noqa: E402
 from simcore import hellas  # noqa: E402
 from simcore.rng import game_seeds  # noqa: E402
+from strategies.tune import mean_ci  # noqa: E402
 
 
 def ci(x):
-    x = np.asarray(x, dtype=float)
-    m = x.mean()
-    h = 1.96 * x.std(ddof=1) / math.sqrt(len(x))
-    return f"{m:.4f} (95% CI {m - h:.4f}-{m + h:.4f}, n={len(x)})"
+    m, lo, hi = mean_ci(x)
+    return f"{m:.4f} (95% CI {lo:.4f}-{hi:.4f}, n={len(x)})"
 
 
 def seats_rotated(players, policy, others, seeds):

@@ -18,16 +18,15 @@ weights of the built-in heuristic against a field of presets:
 4. 20 % of the budget is kept for the end: the final mean and the best
    candidate seen are played on fresh seeds, and the better one is reported
    with its win share against the field and a 95 % confidence interval
-   (normal approximation over games), then written as a preset file.
+   (Wilson, over the games' win shares), then written as a preset file.
 """
-import math
 import time
 from pathlib import Path
 
 import numpy as np
 
 import strategies
-
+from simcore.run import wilson
 
 
 def default_field(game):
@@ -79,12 +78,16 @@ def evaluate(game, players, policy, field_policies, seeds):
     return shares
 
 
-def mean_ci(x, z=1.96):
-    """Mean and normal-approximation 95 % CI of per-game win shares."""
+def mean_ci(x):
+    """Mean and 95 % Wilson interval of per-game win shares (a k-way tie = 1/k).
+
+    The interval treats the summed shares as successes: a share in [0, 1] with mean p has a
+    variance of at most p(1 - p), so it is no narrower than it should be, and it stays inside
+    [0, 1] when a strategy wins (or loses) almost every game.
+    """
     x = np.asarray(x, dtype=float)
-    m = float(x.mean())
-    half = z * float(x.std(ddof=1)) / math.sqrt(len(x)) if len(x) > 1 else float("nan")
-    return m, m - half, m + half
+    lo, hi = wilson(float(x.sum()), len(x))
+    return float(x.mean()), lo, hi
 
 
 def cem(game="hellas", players=3, budget=50_000, population=12, games=None, field=None,
