@@ -7,30 +7,21 @@ Win shares are means over games of the seat's win share (a k-way tie = 1/k),
 with a 95 % Wilson interval (strategies.tune.mean_ci). Seats are alternated
 (2 players) or rotated (3 players) so that seat advantage cancels.
 
-Figures of the last full run (2026-12-01, commit 765e8c5, 2 shared cores):
+Figures of the last full run (2026-12-02 10:19 UTC, commit a732670, a new and faster
+VM than that of the earlier figures, idle: load average 0.4; 20 s in all):
 
-    balanced vs random, 2 players, seats alternated: 0.9989 (0.9983-0.9995, n=10000)
+    balanced vs random, 2 players, seats alternated: 0.9989 (0.9980-0.9994, n=10000)
     every preset vs random, 2 players (n=4000): balanced 0.9990, city_builder 0.9975,
-        temple_builder 0.9954, quarry_baron 0.9990, tuned 1.0000
+        temple_builder 0.9954, quarry_baron 0.9990, tuned 1.0000 (0.9990-1.0000)
     vs 2 x balanced, 3 players (n=4000): city_builder 0.083, temple_builder 0.157,
         quarry_baron 0.348, tuned 0.523
-    tuned vs 2 x balanced, 3 players, seats rotated: 0.5249 (0.5153-0.5345, n=10000)
-        (the previous tuned preset, without the features opponent_builds, late_marble,
-        last_space, late_cost: 0.462 (0.453-0.472))
-    flat MC (16 playouts/action) vs balanced, 2 players: 0.995 (n=200)
-    play_batch, 3 players, balanced x 3, one core: 6,664 games/s (random 73,877 games/s;
-        wall-clock on shared cores varies by about +-25 %). Instructions (callgrind,
-        play_batch of 1,000 games incl. ~31 M fixed set-up): 734 M before the per-seat
-        decision memo, 554 M after (1.33x fewer).
+    tuned vs 2 x balanced, 3 players, seats rotated: 0.5249 (0.5151-0.5346, n=10000)
+    flat MC (16 playouts/action) vs balanced, 2 players: 0.9950 (0.9722-0.9991, n=200)
+    play_batch, 3 players, balanced x 3, one core: 37,218 games/s (best of 3 x 20,000;
+        random 274,319 games/s)
 
-After the speed work of 2026-12-01 evening (commit 0f6a130, same games: regress
-digest 566beba9... unchanged), 3 players, balanced x 3, callgrind
-(reports.bench.instructions_per_game, n = 500): 0.451 M instructions per game,
-was 0.526 M at 135e4a4 by the same method (14 % fewer); boardlab bench: 0.298 /
-0.450 / 0.475 M for 2 / 3 / 4 players. CPU time, best of 3 x 20,000 games, load
-average 4.0-4.5 on 2 cores: 108-112 us/game (8,900-9,200 games/s) vs 112-136 us
-for 135e4a4 in alternating runs. The 20,000 games/s goal (about 0.2 M
-instructions per game) is not met; see bench/README.md (Hellas).
+The throughput history (0.52 M instructions a game on 2026-12-01 morning, 0.31 M now) is
+in bench/README.md; bench/targets.py times the target against another build.
 """
 import argparse
 import os
