@@ -185,6 +185,9 @@ def resolve(game, name):
         return name
     text = str(name)
     if text.endswith(".toml") or ".toml:" in text or os.sep in text:
+        if ".toml" not in text:
+            raise ValueError(f"strategy {text!r} looks like a path but is not a .toml file "
+                             f"(give FILE.toml, FILE.toml:NAME or a preset name)")
         path, _, sub = text.partition(".toml")
         path += ".toml"
         sub = sub.lstrip(":")

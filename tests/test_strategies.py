@@ -236,6 +236,12 @@ def test_preset_file_errors_name_the_file_and_key(tmp_path):
     path = _write(tmp_path, _weights_text(cost='"cheap"'))
     with pytest.raises(ValueError, match=r"hellas_mine.toml: \[mine.weights\]: weight 'cost' must be a finite number"):
         strategies.load_presets(path)
+    other = tmp_path / "weights.txt"
+    other.write_text("not a preset")
+    with pytest.raises(ValueError, match=r"'.*weights.txt' looks like a path but is not a .toml file"):
+        strategies.resolve("hellas", str(other))
+    with pytest.raises(ValueError, match=r"preset file not found: .*nothere.toml"):
+        strategies.resolve("hellas", str(tmp_path / "nothere.toml"))
 
 
 def test_win_share_interval_is_wilson_and_stays_in_unit_range():
