@@ -222,6 +222,12 @@ def _fit_bt(a, b, y, game, k, prior, robust, max_iter=100, tol=1e-10):
         np.add.at(s, (codes, b[real]), -r)
         meat = s.T @ s * (g / max(g - 1, 1))
         cov = bread @ meat @ bread
+        if prior > 0:
+            # a strategy that won (or lost) every comparison has residuals near 0 in every game,
+            # so the sandwich would claim a precision the data do not hold (±3 Elo for a strategy
+            # with no wins in 14,400 comparisons); keep the model-based variance, which includes
+            # the prior, where it is the larger
+            return theta, np.sqrt(np.clip(np.maximum(np.diag(cov), np.diag(bread)), 0, None)), converged
     return theta, np.sqrt(np.clip(np.diag(cov), 0, None)), converged
 
 
@@ -252,7 +258,9 @@ def bradley_terry(
     all meet (directly or through others), the maximum-likelihood estimate
     does not exist. ``prior`` then defaults to 1: one virtual drawn
     comparison between every pair of strategies, shrinking toward equal
-    strength; such rows say ``regularized = true``.
+    strength; such rows say ``regularized = true``, and their standard errors
+    are the larger of the cluster-robust and the model-based one (the
+    sandwich alone is near 0 for a strategy that never wins).
 
     Parameters
     ----------

@@ -70,3 +70,17 @@ def test_degenerate_data_is_regularized():
     assert bt["regularized"].all()
     assert bt["theta"].is_finite().all() and bt["se"].is_finite().all()
     assert bt.sort("theta")["strategy"][-1] == "a"
+
+
+def test_regularized_standard_errors_are_not_narrower_than_the_model_based_ones():
+    # 'z' finishes behind everyone in every game: the cluster-robust sandwich alone gives it
+    # a standard error near 0 (its residuals are all ~0); the regularized fit keeps the
+    # model-based one (prior included) where that is larger
+    p = make_plackett_luce(3000, 3, {**THETA, "z": -40.0}, seed=35)
+    bt = rt.bradley_terry(p).sort("strategy")
+    model = rt.bradley_terry(p, robust=False).sort("strategy")
+    z = bt.filter(pl.col("strategy") == "z").row(0, named=True)
+    assert z["wins"] == 0 and bt["regularized"].all()
+    assert np.all(bt["se"].to_numpy() >= model["se"].to_numpy() - 1e-12)
+    assert z["se"] == pytest.approx(model.filter(pl.col("strategy") == "z")["se"].item())
+    assert z["elo_hi"] - z["elo_lo"] > 100      # the strength of a strategy that never wins is barely known
