@@ -89,7 +89,9 @@ class Study:
     parts: list = field(default_factory=list)
 
     def total_games(self):
-        return sum(sum(r.games for r in p.runs) + p.games for p in self.parts)
+        """The games the study plays: a run planned twice (same settings, see :func:`run_key`) counts once."""
+        keys = {run_key(p, r): r.games for p in self.parts for r in p.runs}
+        return sum(keys.values()) + sum(p.games for p in self.parts)
 
     @property
     def games_played(self):
@@ -98,6 +100,16 @@ class Study:
 
 
 # ---------------------------------------------------------------- parsing
+
+def run_key(part, r):
+    """What determines a planned run's games (``RunPlan.run_id``): two runs of a study with the
+    same key, e.g. a balance run and the default option of a variants part, play the same games."""
+    from simcore.run import plan_run
+
+    return part.game, plan_run(part.game, players=r.players, games=r.games, seed=r.seed,
+                               seat_strategies=r.seat_strategies, variant=r.variant,
+                               events=r.events).run_id
+
 
 def _type_name(t):
     return {int: "an integer", str: "a string", bool: "true or false", dict: "a table", list: "a list"}[t]
@@ -314,12 +326,14 @@ def quick(study: Study, games=None) -> Study:
 def run_study(study: Study, out, workers=None, log=print) -> dict:
     """Play every run of ``study`` under ``out/runs``; return ``{part name: RunSet}``.
 
-    A rerun on the same folder plays only what is missing.
+    A rerun on the same folder plays only what is missing. A run whose settings equal an earlier
+    run's (:func:`run_key`) is not played again: its label reads the earlier run's folder.
     """
     from reports.compare import chunk_size_for, run_compare
     from simcore.run import simulate
 
     sets = {}
+    played = {}     # run_key -> (folder, label) of the runs played so far
     base = os.path.join(out, "runs")
     for part in study.parts:
         t0 = time.perf_counter()
@@ -331,7 +345,13 @@ def run_study(study: Study, out, workers=None, log=print) -> dict:
         else:
             dirs = {}
             for r in part.runs:
+                key = run_key(part, r)
+                if key in played:
+                    dirs[r.label], first = played[key]
+                    log(f"{part.title}: {r.label}: the same games as {first} (played once)")
+                    continue
                 folder = os.path.join(base, r.folder)
+                played[key] = folder, f"{part.name}/{r.label}"
                 simulate(part.game, players=r.players, games=r.games, seed=r.seed, out=folder,
                          seat_strategies=r.seat_strategies, variant=r.variant, workers=workers,
                          chunk_size=chunk_size_for(r.games), events=r.events, progress=False)

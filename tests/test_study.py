@@ -181,3 +181,20 @@ def test_demo_quick_end_to_end(tmp_path, capsys):
     assert "Fleet values" in html and "Map-card values" in html and "Goal-card values" in html
     assert "specialists.json" in html and "maps.json" in html
     assert "Data status: assumed components" in html and "Seed: 2016" in html
+
+
+def test_a_run_planned_twice_is_played_once(tmp_path, capsys):
+    # GOOD's variants baseline (3 players, balanced, quarry_yields=rising, the engine's default)
+    # is the same run as its balance part at 3 players; a falling option is not
+    study = load_study(_write(tmp_path, GOOD))
+    assert study.total_games() == 3 * 60
+    out = str(tmp_path / "out")
+    assert cli.main(["study", _write(tmp_path, GOOD), "--out", out, "--workers", "1"]) == 0
+    log = capsys.readouterr().err
+    assert "rising: the same games as bal/3 players (played once)" in log, log
+    assert "180 games" in log
+    runs = sorted(os.listdir(os.path.join(out, "runs", "qy")))
+    assert len(runs) == 1 and "falling" in runs[0]
+    # the variant comparison still has its baseline, read from the balance run's folder
+    diff = pl.read_csv(os.path.join(out, "tables", "qy_variant_differences.csv"))
+    assert set(diff["baseline"].to_list()) == {"rising"} and diff.height > 0
