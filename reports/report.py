@@ -544,7 +544,8 @@ def findings_section(sections) -> Section | None:
                     p_value = e["p_value"][0] if e.height else None
                 if p_value is not None and p_value == p_value:
                     verdict = "rejected" if p_value < 0.05 else "not rejected at the 5% level"
-                    text += f". Equal seats: {verdict} (chi-square p = {p_value:.2g})"
+                    p_text = f"= {p_value:.2g}" if p_value > 0 else "< 1e-300"    # 0: below float range
+                    text += f". Equal seats: {verdict} (chi-square p {p_text})"
                 paras.append(text + ".")
                 rows.append({"where": where, "games": s0["n"], "seat 0 win share": s0["win_share"],
                              "seat 0 lo": s0["win_lo"], "seat 0 hi": s0["win_hi"], "fair": s0["fair_share"],

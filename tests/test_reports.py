@@ -271,3 +271,20 @@ def test_data_status_names_its_runs_briefly_and_exactly():
     assert summarize_labels(["yields/falling"], runs) == "yields/falling"
     assert summarize_labels(runs[5:7], runs) == "strategies/x|y, strategies/x|z"   # part of a family: by name
     assert summarize_labels(["only"], ["only"]) == "only"
+
+
+def test_findings_say_p_below_float_range_not_zero():
+    # 100,000 games with a 6-point seat gap give a chi-square p that underflows to 0.0
+    from reports.report import Section, Table, findings_section
+
+    adv = pl.DataFrame({"run": ["2 players"] * 2, "seat": [0, 1], "n": [100_000] * 2,
+                        "win_share": [0.438, 0.562], "win_lo": [0.435, 0.559], "win_hi": [0.441, 0.565],
+                        "fair_share": [0.5, 0.5], "deviation": [-0.062, 0.062],
+                        "dev_lo": [-0.065, 0.059], "dev_hi": [-0.059, 0.065]})
+    found = []
+    for p in (0.0, 3.4e-7):
+        eq = pl.DataFrame({"run": ["2 players"], "p_value": [p]})
+        sec = Section("Balance — Seats", tables=[Table("seat_advantage", adv), Table("seat_equality_test", eq)])
+        found.append(" ".join(findings_section([sec]).paragraphs))
+    assert "Equal seats: rejected (chi-square p < 1e-300)" in found[0] and "p = 0" not in found[0]
+    assert "Equal seats: rejected (chi-square p = 3.4e-07)" in found[1]
