@@ -70,6 +70,22 @@ def test_branches_reads_cachegrind_counts_onto_cython_lines(tmp_path):
         branches_tool.main(["hellas", "-n", "0"])
 
 
+def test_branches_cache_option_reads_the_l1_misses(tmp_path, capsys):
+    # with --cache, cachegrind's file carries the cache events too; they land on the lines likewise
+    cg = tmp_path / "cg.out"
+    cg.write_text("events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw Bc Bcm Bi Bim\n"
+                  "fl=/x/simcore/hellas/_engine.c\nfn=f\n3 10 2 0 4 1 0 2 1 0 3 1 0 0\n"
+                  "summary: 10 2 0 4 1 0 2 1 0 3 1 0 0\n")
+    totals, per = branches_tool.parse(cg)
+    assert totals["I1mr"] == 2 and totals["D1mr"] == 1 and totals["D1mw"] == 1 and per[3]["Bcm"] == 1
+    for argv in (["hellas", "--cache", "24"], ["hellas", "--sort", "I1mr"]):
+        with pytest.raises(SystemExit) as e:
+            branches_tool.main(argv)
+        assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "--cache must be a power of two" in err and "--sort I1mr needs --cache" in err
+
+
 targets_tool = _load("targets")
 
 
