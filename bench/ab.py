@@ -148,6 +148,8 @@ def run(game, old, new, games=500, pairs=200, preset="balanced", players=None, o
     paths = engine_path(old, game, v3), engine_path(new, game, v3)
     import simcore
     import strategies
+    simcore.games[game]     # the game's package first: an engine's init imports it (and would
+                            # otherwise find itself, half made, under the package's engine name)
     try:
         pol = strategies.resolve(game, preset).as_policy()
     except (KeyError, ValueError) as exc:
