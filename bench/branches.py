@@ -54,7 +54,12 @@ def run_cachegrind(game, n, players, preset, out, cache_kb=None):
     # a fixed hash seed and no address randomisation: the same binary then gives the same
     # counts (the model predictor's tables are indexed by address, and Python's start-up
     # work varies with the hash seed; both moved Bcm by ~10 % and Ir by ~1 % from run to run)
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", PYTHONHASHSEED="0",
+    # The child gets a fixed environment (PATH and the BOARDLAB_ settings only): the
+    # environment's size moves the stack, and with it the cache sets of the stack data
+    # (--cache: D1 misses moved by ~10 % with an extra variable)
+    env = {k: v for k, v in os.environ.items() if k == "PATH" or k.startswith("BOARDLAB_")}
+    # (and no .pyc written: a first run that writes them would differ from the second)
+    env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1",
                PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     if cache_kb:
         l1 = f"{cache_kb * 1024},8,64"
