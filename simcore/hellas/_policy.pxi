@@ -144,9 +144,9 @@ ctypedef struct Geo:
     double cg           # a city: w_city_points x (adj_points(merged) - old points) + w_temple_reach x room
     double cn           # no city: w_temple_reach x room / 2 + w_monument_reach x monuments
                         # (room: free room of temples newly next to the group; monuments the same)
-    int size            # size of the merged group
-    int hh              # the merged group has a house (before the piece)
-    int pp              # ... a palace
+    int16_t size        # size of the merged group
+    uint8_t hh          # the merged group has a house (before the piece)
+    uint8_t pp          # ... a palace (24 bytes in all)
 
 
 ctypedef struct SMemo:
