@@ -139,7 +139,7 @@ C_FEATURES = ("marble_gain", "marble_income", "cost", "marble_score", "piece", "
 ctypedef struct Geo:
     # what a piece on a field does through the seat's own groups, independent of
     # the piece's kind (the terms from neighbour counts and quarries are in
-    # PCtx.t1 / PCtx.inc: they change more often): the weighted terms that do
+    # PCtx.nbkey / SMemo.inc: they change more often): the weighted terms that do
     # not depend on the largest city, and what the rest needs (geo_values)
     double cg           # a city: w_city_points x (adj_points(merged) - old points) + w_temple_reach x room
     double cn           # no city: w_temple_reach x room / 2 + w_monument_reach x monuments
@@ -239,8 +239,6 @@ ctypedef struct PCtx:
     # the fields next to whatever changed
     Geo geo[MAXF]       # the group part (valid where ok)
     double xv[MAXF][3]  # its weighted terms per kind, house/agora/palace
-    double t1[MAXF]     # w_connect * own neighbours + w_deny_field * opponents' neighbours (every
-                        # field, kept by geo_refresh from the neighbour counts)
     u128 ok             # fields whose geo and xv are valid
     int ok_largest      # the largest city xv was computed for
     double cq[3]        # weight of a field's quarry value per kind (x quarry actions left)
@@ -252,8 +250,10 @@ ctypedef struct PCtx:
     int bb_key          # build_base by kind and land for this key (marble in the last round, else -1)
     double bb[3][2]
     uint8_t nbkey[MAXF]         # own pieces x 9 + opponents' pieces of the snapshot next to each
-                                # field (symmetric neighbours; 0 at NOFIELD) ...
-    double t1_of[(MAXNB + 1) * (MAXNB + 1)]     # ... and t1 by that key
+                                # field (every field, kept by geo_refresh; 0 at NOFIELD) ...
+    double t1_of[(MAXNB + 1) * (MAXNB + 1)]     # ... and the neighbour term t1 by that key:
+                                # w_connect * own neighbours + w_deny_field * opponents' (a
+                                # field's t1 is t1_of[nbkey[f]]: one byte a field, not a double)
     uint8_t tcols_f[MAXF]       # columns of the temple on each field, and its free room
     uint8_t troom_f[MAXF]       # (0 off the temples), for these temple columns:
     uint64_t tf_tc
@@ -748,20 +748,21 @@ cdef void opp_near_fresh(const HCfg* c, PCtx* x) noexcept nogil:
 
 
 cdef void t1_fresh(const HCfg* c, PCtx* x, const Policy* pol) noexcept nogil:
-    # x.t1 of every field from scratch (and x.nbkey, x.t1_of, x.opp_near)
+    # the neighbour term of every field from scratch: x.nbkey, x.t1_of (and x.opp_near)
     cdef int f, a, b, k
     cdef u128 nb, d
     cdef const uint8_t* l
     opp_near_fresh(c, x)
-    if not c.nbr_symmetric:
-        for f in range(c.n_fields):
-            nb = c.nbr[f]
-            x.t1[f] = pol.w[F_CONNECT] * popcount128(nb & x.own) + pol.w[F_DENY_FIELD] * popcount128(nb & x.opp_own)
-        return
     for a in range(MAXNB + 1):
         for b in range(MAXNB + 1):
             x.t1_of[a * (MAXNB + 1) + b] = pol.w[F_CONNECT] * a + pol.w[F_DENY_FIELD] * b
     memset(x.nbkey, 0, sizeof(x.nbkey))
+    if not c.nbr_symmetric:
+        # (from each field's own neighbour mask: at most MAXNB of each)
+        for f in range(c.n_fields):
+            nb = c.nbr[f]
+            x.nbkey[f] = <uint8_t>((MAXNB + 1) * popcount128(nb & x.own) + popcount128(nb & x.opp_own))
+        return
     d = x.own | x.opp_own
     while d:
         b = ctz128(d)
@@ -771,13 +772,11 @@ cdef void t1_fresh(const HCfg* c, PCtx* x, const Policy* pol) noexcept nogil:
         for k in range(MAXNB):
             x.nbkey[l[k]] += a
         x.nbkey[NOFIELD] = 0
-    for f in range(c.n_fields):        # (t1 is read at board fields only)
-        x.t1[f] = x.t1_of[x.nbkey[f]]
 
 
 cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int p,
                       uint64_t tc) noexcept nogil:
-    # bring the field memo up to the state: x.t1 of every field from the pieces new
+    # bring the field memo up to the state: x.nbkey of every field from the pieces new
     # since the snapshot (x.sm.inc is kept by make_ctx), and clear the group part of the
     # fields that may differ from the snapshot's (after the seat's own pieces, temples,
     # monuments)
@@ -807,12 +806,10 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
             for k in range(NB6):
                 g = l[k]
                 x.nbkey[g] += MAXNB + 1
-                x.t1[g] = x.t1_of[x.nbkey[g]]
             if more:
                 for k in range(NB6, MAXNB):
                     g = l[k]
                     x.nbkey[g] += MAXNB + 1
-                    x.t1[g] = x.t1_of[x.nbkey[g]]
             x.nbkey[NOFIELD] = 0        # (the padding's key stays small)
             inval |= x.gadj[x.gid[b]]
         d = x.opp_own & ~x.sn_opp
@@ -824,12 +821,10 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
             for k in range(NB6):
                 g = l[k]
                 x.nbkey[g] += 1
-                x.t1[g] = x.t1_of[x.nbkey[g]]
             if more:
                 for k in range(NB6, MAXNB):
                     g = l[k]
                     x.nbkey[g] += 1
-                    x.t1[g] = x.t1_of[x.nbkey[g]]
             x.nbkey[NOFIELD] = 0
             on |= c.nbr[b]
         x.opp_near = on
@@ -1525,7 +1520,7 @@ cdef void field_fill(const HCfg* c, const HState* s, PCtx* x, const Policy* pol,
 
 
 cdef inline void field_ready(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int f) noexcept nogil:
-    # x.xv[f] valid, from the cache when it is (x.t1 and x.sm.inc are always)
+    # x.xv[f] valid, from the cache when it is (x.nbkey and x.sm.inc are always)
     if not mask_has(x.ok, f):
         field_fill(c, s, x, pol, f)
         mask_set(&x.ok, f)
@@ -1591,7 +1586,7 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
                 f = (h << 6) + __builtin_ctzll(w)
                 w &= w - 1
                 land = x.sm.land[f]
-                v = (x.t1[f] + x.xv[f][k]) + x.sm.inc[f] * cq0
+                v = (x.t1_of[x.nbkey[f]] + x.xv[f][k]) + x.sm.inc[f] * cq0
                 if v > mx[k][land]:
                     mx[k][land] = v
         fields = 0
@@ -1603,7 +1598,7 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
             f = (h << 6) + __builtin_ctzll(w)
             w &= w - 1
             vp = x.xv[f]
-            t1 = x.t1[f]
+            t1 = x.t1_of[x.nbkey[f]]
             inc = x.sm.inc[f]
             land = x.sm.land[f]
             v = (t1 + vp[0]) + inc * cq0
@@ -1982,7 +1977,7 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
                 v = base[x.sm.land[f]]
             else:
                 field_ready(c, s, x, pol, f)
-                v = base[x.sm.land[f]] + (x.t1[f] + x.xv[f][kind]) + x.sm.inc[f] * cqk
+                v = base[x.sm.land[f]] + (x.t1_of[x.nbkey[f]] + x.xv[f][kind]) + x.sm.inc[f] * cqk
             sc[i] = v
             if v > best:
                 best = v
@@ -2162,7 +2157,7 @@ cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_
         while w:
             f = (h << 6) + __builtin_ctzll(w)
             w &= w - 1
-            v = base[x.sm.land[f]] + (x.t1[f] + x.xv[f][kind]) + x.sm.inc[f] * cqk
+            v = base[x.sm.land[f]] + (x.t1_of[x.nbkey[f]] + x.xv[f][kind]) + x.sm.inc[f] * cqk
             val[f] = v
             best = v if v > best else best      # maxsd, and the candidate bit from a comparison
             low = best - 1e-9
