@@ -100,6 +100,17 @@ cdef extern from *:
     int low64 "hx_low64" (uint64_t w) nogil
 
 
+cdef extern from *:
+    """
+    /* a call to this marks the path it is on as rarely run (a game's first decisions,
+       the asymmetric-board fallbacks, noise): GCC then lays the blocks that lead only
+       to it out of the hot code (the function's .cold part), so the code run at every
+       decision takes fewer cache lines. It does nothing (the empty asm keeps the call) */
+    static __attribute__((cold, noinline)) void hx_rare(void) { __asm__ volatile(""); }
+    """
+    void rare "hx_rare" () nogil
+
+
 cdef enum:
     F_MARBLE_GAIN = 0
     F_MARBLE_INCOME = 1
@@ -546,30 +557,12 @@ cdef void group_add(const HCfg* c, const HState* s, PCtx* x, int p, int k, u128 
     x.gadj_all |= c.nbr[k]
 
 
-cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcept nogil:
-    # new pieces join or merge the groups next to them, a fresh start floods all groups
-    cdef int i, k, ng = 0
+cdef void ctx_groups_flood(const HCfg* c, const HState* s, PCtx* x, int p) noexcept nogil:
+    # the seat's group table from scratch (a new game, another seat, pieces gone; every
+    # time under the no-agora-chains variant H-D11)
+    cdef int ng = 0
     cdef uint64_t w
-    cdef u128 remaining, group, adj, old, new
-    x.tc_stale = 1
-    old = x.key_h | x.key_a | x.key_pal
-    if (x.key_p == p and not c.no_agora_chains and not (x.key_h & ~s.houses[p])
-            and not (x.key_a & ~s.agoras[p]) and not (x.key_pal & ~s.palaces[p])):
-        # only new pieces: add them one by one (the groups are the connected components
-        # of the seat's pieces, adj the union of their neighbourhoods); most keep every
-        # other group's index and go in place
-        new = s.own[p] & ~old
-        while new:
-            k = ctz128(new)
-            if not group_add_fast(c, s, x, p, k, old):
-                group_add(c, s, x, p, k, old)
-            old |= new & -new
-            new &= new - 1
-        x.key_p = p
-        x.key_h = s.houses[p]
-        x.key_a = s.agoras[p]
-        x.key_pal = s.palaces[p]
-        return
+    cdef u128 remaining, group, adj
     if x.key_p != p or ((x.key_h & ~s.houses[p]) | (x.key_a & ~s.agoras[p]) | (x.key_pal & ~s.palaces[p])):
         x.sn_p = -1     # (pieces left or changed kind: the field memo's snapshot, which
                         # compares fields only, would miss a change of kind)
@@ -606,6 +599,39 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
     x.ng = ng
 
 
+# called through a pointer set at import (never inlined: its own code, optimized for
+# speed, while its rare call site is laid out as cold code)
+cdef void (*ctx_groups_flood_out)(const HCfg*, const HState*, PCtx*, int) noexcept nogil
+ctx_groups_flood_out = ctx_groups_flood
+
+
+cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcept nogil:
+    # new pieces join or merge the groups next to them, a fresh start floods all groups
+    cdef int k
+    cdef u128 old, new
+    x.tc_stale = 1
+    old = x.key_h | x.key_a | x.key_pal
+    if (x.key_p == p and not c.no_agora_chains and not (x.key_h & ~s.houses[p])
+            and not (x.key_a & ~s.agoras[p]) and not (x.key_pal & ~s.palaces[p])):
+        # only new pieces: add them one by one (the groups are the connected components
+        # of the seat's pieces, adj the union of their neighbourhoods); most keep every
+        # other group's index and go in place
+        new = s.own[p] & ~old
+        while new:
+            k = ctz128(new)
+            if not group_add_fast(c, s, x, p, k, old):
+                group_add(c, s, x, p, k, old)
+            old |= new & -new
+            new &= new - 1
+        x.key_p = p
+        x.key_h = s.houses[p]
+        x.key_a = s.agoras[p]
+        x.key_pal = s.palaces[p]
+        return
+    rare()
+    ctx_groups_flood_out(c, s, x, p)
+
+
 cdef inline double adj_points_x(const HCfg* c, const PCtx* x, const HState* s, u128 adj) noexcept nogil:
     # = adj_points, summed in integers (the same value) from the columns by temple field
     # (make_ctx's): the first temple without a branch (NOFIELD's entry is 0), a loop for more
@@ -634,6 +660,7 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
     cdef const uint8_t* l
     cdef double v
     if x.cfg != c or x.sm.cfg != c:
+        rare()
         ctx_config(c, x)
     x.p = p
     x.last_round = s.round >= 2
@@ -685,6 +712,7 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
                     for k in range(NB6, MAXNB):
                         x.sm.inc[l[k]] += v
         else:
+            rare()
             for f in range(c.n_fields):
                 x.sm.inc[f] = field_inc(c, x, f)
         copy_q(x.sm.q_status, s.quarry_status, c.n_fields)
@@ -774,6 +802,11 @@ cdef void t1_fresh(const HCfg* c, PCtx* x, const Policy* pol) noexcept nogil:
         x.nbkey[NOFIELD] = 0
 
 
+# called through a pointer set at import (as ctx_groups_flood)
+cdef void (*t1_fresh_out)(const HCfg*, PCtx*, const Policy*) noexcept nogil
+t1_fresh_out = t1_fresh
+
+
 cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int p,
                       uint64_t tc) noexcept nogil:
     # bring the field memo up to the state: x.nbkey of every field from the pieces new
@@ -792,7 +825,8 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     # opponent's extends opp_near. Own and opponents' pieces in loops of their own
     d = x.own & ~sn_own
     if x.sn_p < 0 or ((sn_own & ~x.own) | (x.sn_opp & ~x.opp_own)) or not c.nbr_symmetric:
-        t1_fresh(c, x, pol)
+        rare()
+        t1_fresh_out(c, x, pol)
         while d:
             b = ctz128(d)
             d &= d - 1
@@ -829,6 +863,7 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
             on |= c.nbr[b]
         x.opp_near = on
     if x.sn_p != p or ((sn_own & ~x.own) | (x.sn_mon & ~s.monuments)):
+        rare()
         x.ok = 0                # another seat or a new game: all
     else:
         # temples with new columns and new monuments: their neighbours (tnb) and the fields
@@ -859,6 +894,7 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
                     inval |= x.gadj[x.gid[ctz128(m)]]
                     m &= m - 1
             else:
+                rare()
                 for k in range(x.ng):
                     inval |= x.gadj[k] & -(<u128>((x.gadj[k] & tch) != 0))
         x.ok &= ~inval
@@ -1714,6 +1750,7 @@ cdef void temple_coefs_fast(const HCfg* c, const HState* s, const PCtx* x, doubl
     cdef u128 tb, tn, m
     cdef u128 opps[MAXP]
     if not c.nbr_symmetric:
+        rare()
         for t in range(c.n_temples):
             tb = x.sm.tbit[t]
             tn = c.nbr[c.temple_field[t]]
@@ -2033,6 +2070,7 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
             sc[i] = v
             best = v if v > best else best
         return best
+    rare()                      # (monument decisions: 0.35 a game)
     for i in range(6):
         cache[i] = INFINITY
     for i in range(n):
@@ -2053,8 +2091,10 @@ cdef int select_action(const Policy* pol, uint64_t* prng, const int16_t* buf, co
     cdef uint64_t m[4]     # MAXLEGAL / 64
     cdef uint64_t b
     if pol.epsilon > 0.0 and rng_uniform(prng) < pol.epsilon:
+        rare()
         return buf[rng_below(prng, n)]
     if pol.temperature > 0.0:
+        rare()
         total = 0.0
         for i in range(n):
             wts[i] = exp((sc[i] - best) / pol.temperature)
@@ -2164,6 +2204,7 @@ cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_
             cw |= (<uint64_t>(v >= low)) << (f & 63)
         cand[h] = cw
     if pol.epsilon > 0.0 and rng_uniform(prng) < pol.epsilon:
+        rare()
         k = <int>rng_below(prng, 1 + popcount128(fields))
         return A_PASS if k == 0 else A_FIELD + nth_field(fields, k - 1)
     low = best - 1e-9
