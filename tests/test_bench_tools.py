@@ -1,7 +1,8 @@
-"""bench/digest.py (the fingerprint showing a speed-up leaves the games as they were) and bench/bench_presets.py."""
+"""The bench tools: bench/digest.py (the fingerprint showing a speed-up leaves the games as they were), bench_presets.py, branches.py, targets.py and ab.py."""
 import importlib.util
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import simcore
@@ -69,6 +70,22 @@ def test_branches_reads_cachegrind_counts_onto_cython_lines(tmp_path):
         branches_tool.main(["hellas", "-n", "0"])
 
 
+def test_branches_cache_option_reads_the_l1_misses(tmp_path, capsys):
+    # with --cache, cachegrind's file carries the cache events too; they land on the lines likewise
+    cg = tmp_path / "cg.out"
+    cg.write_text("events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw Bc Bcm Bi Bim\n"
+                  "fl=/x/simcore/hellas/_engine.c\nfn=f\n3 10 2 0 4 1 0 2 1 0 3 1 0 0\n"
+                  "summary: 10 2 0 4 1 0 2 1 0 3 1 0 0\n")
+    totals, per = branches_tool.parse(cg)
+    assert totals["I1mr"] == 2 and totals["D1mr"] == 1 and totals["D1mw"] == 1 and per[3]["Bcm"] == 1
+    for argv in (["hellas", "--cache", "24"], ["hellas", "--sort", "I1mr"]):
+        with pytest.raises(SystemExit) as e:
+            branches_tool.main(argv)
+        assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "--cache must be a power of two" in err and "--sort I1mr needs --cache" in err
+
+
 targets_tool = _load("targets")
 
 
@@ -92,3 +109,30 @@ def test_targets_names_the_build_and_times_the_other_one(capsys):
     assert "alternating with the baseline build, 1 pairs of batches" in out
     with pytest.raises(SystemExit):
         targets_tool.main(["akrotiri", "--against-isa", "avx9000"])
+
+
+ab_tool = _load("ab")
+
+
+def test_ab_times_a_build_against_itself(capsys):
+    # the same checkout twice: both copies play the same games and run at about the same speed
+    root = Path(__file__).parents[1]
+    ratios = ab_tool.run("hellas", str(root), str(root), games=20, pairs=4)
+    assert len(ratios) == 4 and all(0.3 < r < 3.0 for r in ratios)
+    out = capsys.readouterr().out
+    assert "hellas 3p balanced, 4 pairs of 20-game batches" in out and "same games on the first batch" in out
+    assert "old/new per pair: median " in out and "fast half (old < " in out and "slow half: " in out
+
+
+def test_ab_refuses_bad_arguments_in_one_line(capsys, tmp_path):
+    root = Path(__file__).parents[1]
+    for argv, why in ((["nogame", str(root), str(root)], "unknown game 'nogame'"),
+                      (["hellas", str(tmp_path / "none"), str(root)], "no such file or folder"),
+                      (["hellas", str(root / "bench"), str(root)], "not a boardlab checkout")):
+        with pytest.raises(SystemExit) as e:
+            ab_tool.main(argv)
+        assert str(e.value).startswith("ab.py: ") and why in str(e.value) and "\n" not in str(e.value)
+    # two results that differ in one column are named by it
+    a = {"games": {"x": np.zeros(3, np.int8)}, "players": {"y": np.ones((3, 2), np.int16)}}
+    b = {"games": {"x": np.zeros(3, np.int8)}, "players": {"y": np.zeros((3, 2), np.int16)}}
+    assert ab_tool.difference(a, a) is None and ab_tool.difference(a, b) == "players/y"

@@ -735,13 +735,15 @@ cdef int play_game(const HCfg* c, HState* s, uint64_t seed, const Policy* pol,
     return k
 
 
-cdef void make_policies(Policy* pol, int players, policies) except *:
+cdef void make_policies(Policy* pol, int players, policies, SMemo* sm) except *:
+    # the seats' policies, sharing the decision context's common part sm
+    memset(sm, 0, sizeof(SMemo))
     if policies is None:
         policies = [None] * players
     if len(policies) != players:
         raise ValueError(f"policies must give one entry per seat ({players}), not {len(policies)}")
     for p in range(players):
-        load_policy(&pol[p], policies[p])
+        load_policy(&pol[p], policies[p], sm)
 
 
 def play_batch(players, seeds, policies=None, config=None, events=True, **settings):
@@ -774,7 +776,8 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
     cdef Py_ssize_t G = sd.shape[0], g, e = 0
     cdef int P = cfg.players, p, k, i, most, nwin
     cdef Policy pol[MAXP]
-    make_policies(pol, P, policies)
+    cdef SMemo sm
+    make_policies(pol, P, policies, &sm)
     cdef int n_quarry_spaces = sum(1 for sp in cfg.spaces if sp["action"] == "quarry")
     cdef Py_ssize_t E_max = G * min(3 * n_quarry_spaces, MAXQLOG) if events else 0
     names = SCORE_CATEGORIES + ("total",)
@@ -899,7 +902,8 @@ def play_actions(players, seed, policies=None, config=None, **settings):
     cfg = _resolve_config(players, config, settings)
     cdef CConfig cc = compiled(cfg)
     cdef Policy pol[MAXP]
-    make_policies(pol, cfg.players, policies)
+    cdef SMemo sm
+    make_policies(pol, cfg.players, policies, &sm)
     cdef int16_t rec[4096]
     cdef HState st
     cdef int n = play_game(&cc.c, &st, <uint64_t>int(seed), pol, rec, 4096)

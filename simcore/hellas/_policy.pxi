@@ -100,6 +100,17 @@ cdef extern from *:
     int low64 "hx_low64" (uint64_t w) nogil
 
 
+cdef extern from *:
+    """
+    /* a call to this marks the path it is on as rarely run (a game's first decisions,
+       the asymmetric-board fallbacks, noise): GCC then lays the blocks that lead only
+       to it out of the hot code (the function's .cold part), so the code run at every
+       decision takes fewer cache lines. It does nothing (the empty asm keeps the call) */
+    static __attribute__((cold, noinline)) void hx_rare(void) { __asm__ volatile(""); }
+    """
+    void rare "hx_rare" () nogil
+
+
 cdef enum:
     F_MARBLE_GAIN = 0
     F_MARBLE_INCOME = 1
@@ -139,22 +150,25 @@ C_FEATURES = ("marble_gain", "marble_income", "cost", "marble_score", "piece", "
 ctypedef struct Geo:
     # what a piece on a field does through the seat's own groups, independent of
     # the piece's kind (the terms from neighbour counts and quarries are in
-    # PCtx.t1 / PCtx.inc: they change more often): the weighted terms that do
+    # PCtx.nbkey / SMemo.inc: they change more often): the weighted terms that do
     # not depend on the largest city, and what the rest needs (geo_values)
     double cg           # a city: w_city_points x (adj_points(merged) - old points) + w_temple_reach x room
     double cn           # no city: w_temple_reach x room / 2 + w_monument_reach x monuments
                         # (room: free room of temples newly next to the group; monuments the same)
-    int size            # size of the merged group
-    int hh              # the merged group has a house (before the piece)
-    int pp              # ... a palace
+    int16_t size        # size of the merged group
+    uint8_t hh          # the merged group has a house (before the piece)
+    uint8_t pp          # ... a palace (24 bytes in all)
 
 
-ctypedef struct PCtx:
-    # the per-decision context of one seat. It lives in the seat's Policy and
-    # is updated in place: config constants once per config, the group table
-    # only when the seat's pieces changed (a pure memo: every value equals a
-    # fresh computation from the state, so decisions do not depend on it).
-    const HCfg* cfg     # config the constants below belong to (NULL: none yet)
+ctypedef struct SMemo:
+    # the part of the decision context that is the same for every seat: config
+    # constants and the active quarries with their values by field. One serves
+    # the seats of a game (play_batch: one for the batch), so it is kept and
+    # refreshed once, not once per seat; a pure memo too, keyed by the config and
+    # (the quarry part) compared with the state before use. (The temple columns by
+    # field stay in each seat's PCtx: read in the fills' chain of loads, one more
+    # pointer there cost ~15 % of their time.)
+    const HCfg* cfg     # config the constants belong to (NULL: none yet)
     double max_tile
     double qval[256]    # quarry_value by top tile
     u128 tmask          # temple fields
@@ -162,6 +176,39 @@ ctypedef struct PCtx:
     u128 tbit[MAXT]
     int8_t temple_of[MAXF]      # temple index of a temple field, else -1
     uint16_t quarry_spaces      # bit per quarry action space
+    # choose_space tables: a space's score slot (its kind, or 7 + the space for
+    # kinds scored per space: temples, marble), the other spaces of its group
+    # (last_of_kind), the temple and the marble spaces
+    int8_t sp_slot[MAXS]
+    uint16_t sp_same[MAXS]
+    uint16_t sp_temple
+    uint16_t sp_other
+    uint16_t sp_build           # house, house/agora and palace spaces
+    uint16_t sp_needs[3]        # the spaces that need the best house, agora, palace
+    uint16_t sp_monument
+    uint16_t sp_all
+    uint8_t ftemples[MAXF]      # temples (bits) whose neighbour lists hold the field
+    uint8_t land[MAXF]          # 0 coast, 1 inland
+    # the active quarries (kept by make_ctx)
+    int nq
+    int qf[MAXQF]       # active quarry fields
+    double qv[MAXQF]    # their yield x age discount
+    double qv_of[MAXF]  # the same by field (active quarries only)
+    u128 qmask
+    u128 qnear          # fields next to active quarries
+    double inc[MAXF]    # quarry value of the active quarries next to each field (every field)
+    int q_stale         # the quarry entries above need computing ...
+    uint8_t q_status[MAXF]      # ... or the state's quarry fields differ from these
+    uint8_t q_top[MAXF]
+
+
+ctypedef struct PCtx:
+    # the per-decision context of one seat. It lives in the seat's Policy and
+    # is updated in place: config constants once per config, the group table
+    # only when the seat's pieces changed (a pure memo: every value equals a
+    # fresh computation from the state, so decisions do not depend on it).
+    const HCfg* cfg     # config the seat's part below belongs to (NULL: none yet)
+    SMemo* sm           # the seats' shared part (one for the seats of a game; see SMemo)
     int key_p           # the group table below is seat key_p's with these pieces
     u128 key_h
     u128 key_a
@@ -172,15 +219,6 @@ ctypedef struct PCtx:
     int last_round
     int marble
     double qa_left      # quarry actions still to come
-    int nq
-    int qf[MAXQF]       # active quarry fields
-    double qv[MAXQF]    # their yield x age discount
-    double qv_of[MAXF]  # the same by field (active quarries only)
-    u128 qmask
-    u128 qnear          # fields next to active quarries
-    int q_stale         # the quarry entries above need computing ...
-    uint8_t q_status[MAXF]      # ... or the state's quarry fields differ from these
-    uint8_t q_top[MAXF]
     u128 own
     u128 opp_own
     u128 opp_near       # fields next to opponents' pieces (kept by geo_refresh)
@@ -207,30 +245,14 @@ ctypedef struct PCtx:
     uint64_t gap_tc     # ... these temple columns (as one word) ...
     u128 gap_mon        # ... and these monuments
     int largest
-    # choose_space tables (config constants): a space's score slot (its kind, or
-    # 7 + the space for kinds scored per space: temples, marble), the other
-    # spaces of its group (last_of_kind), the temple and the marble spaces
-    int8_t sp_slot[MAXS]
-    uint16_t sp_same[MAXS]
-    uint16_t sp_temple
-    uint16_t sp_other
-    uint16_t sp_build           # house, house/agora and palace spaces
-    uint16_t sp_needs[3]        # the spaces that need the best house, agora, palace
-    uint16_t sp_monument
-    uint16_t sp_all
-    uint8_t ftemples[MAXF]      # temples (bits) whose neighbour lists hold the field
     # what a piece would do on each field, kept between the seat's decisions:
     # make_ctx compares the state with the snapshot below and clears, per part,
     # the fields next to whatever changed
     Geo geo[MAXF]       # the group part (valid where ok)
     double xv[MAXF][3]  # its weighted terms per kind, house/agora/palace
-    double t1[MAXF]     # w_connect * own neighbours + w_deny_field * opponents' neighbours (every
-                        # field, kept by geo_refresh from the neighbour counts)
-    double inc[MAXF]    # quarry value of the active quarries next to it (every field, kept by make_ctx)
     u128 ok             # fields whose geo and xv are valid
     int ok_largest      # the largest city xv was computed for
     double cq[3]        # weight of a field's quarry value per kind (x quarry actions left)
-    uint8_t land[MAXF]  # 0 coast, 1 inland
     int sn_p            # -1: no snapshot
     u128 sn_own
     u128 sn_opp
@@ -239,8 +261,10 @@ ctypedef struct PCtx:
     int bb_key          # build_base by kind and land for this key (marble in the last round, else -1)
     double bb[3][2]
     uint8_t nbkey[MAXF]         # own pieces x 9 + opponents' pieces of the snapshot next to each
-                                # field (symmetric neighbours; 0 at NOFIELD) ...
-    double t1_of[(MAXNB + 1) * (MAXNB + 1)]     # ... and t1 by that key
+                                # field (every field, kept by geo_refresh; 0 at NOFIELD) ...
+    double t1_of[(MAXNB + 1) * (MAXNB + 1)]     # ... and the neighbour term t1 by that key:
+                                # w_connect * own neighbours + w_deny_field * opponents' (a
+                                # field's t1 is t1_of[nbkey[f]]: one byte a field, not a double)
     uint8_t tcols_f[MAXF]       # columns of the temple on each field, and its free room
     uint8_t troom_f[MAXF]       # (0 off the temples), for these temple columns:
     uint64_t tf_tc
@@ -254,8 +278,11 @@ ctypedef struct Policy:
     PCtx x              # memo of the seat's decision context (see PCtx)
 
 
-cdef void load_policy(Policy* pol, obj) except *:
+cdef void load_policy(Policy* pol, obj, SMemo* sm) except *:
+    # (sm: the shared part of the decision context, zeroed before the first seat's load;
+    # one for the seats of a game)
     memset(pol, 0, sizeof(Policy))
+    pol.x.sm = sm
     if obj is None:
         pol.kind = 0
         return
@@ -286,76 +313,89 @@ cdef inline double adj_points(const HCfg* c, const HState* s, u128 adj) noexcept
 
 cdef inline double quarry_value(const PCtx* x, int top, const HCfg* c) noexcept nogil:
     # expected yield of one quarry action; the highest quarries close first
-    return x.qval[top]
+    return x.sm.qval[top]
 
 
-cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
-    # constants of the config, once per config
+cdef void sm_config(const HCfg* c, SMemo* m) noexcept nogil:
+    # the shared part's constants of the config, once per config; its quarry entries
+    # to compute
     cdef int i, f, k, mt = 1
-    x.cfg = c
+    m.cfg = c
     for i in range(c.n_tiles):
         if c.tiles[i] > mt:
             mt = c.tiles[i]
-    x.max_tile = mt
+    m.max_tile = mt
     for i in range(256):
-        x.qval[i] = c.yield_of[i] * (1.0 - i / (2.0 * x.max_tile))
-    x.tmask = 0
-    x.tnear = 0
+        m.qval[i] = c.yield_of[i] * (1.0 - i / (2.0 * m.max_tile))
+    m.tmask = 0
+    m.tnear = 0
     for f in range(MAXF):
-        x.temple_of[f] = -1
-        x.qv_of[f] = 0.0
-        x.inc[f] = 0.0
+        m.temple_of[f] = -1
+        m.qv_of[f] = 0.0
+        m.inc[f] = 0.0
     for i in range(MAXT):
-        x.tbit[i] = 0
+        m.tbit[i] = 0
     for i in range(c.n_temples):
-        x.tbit[i] = bit128(c.temple_field[i])
-        x.tmask |= x.tbit[i]
-        x.tnear |= c.nbr[c.temple_field[i]]
-        x.temple_of[c.temple_field[i]] = i
-    x.quarry_spaces = 0
+        m.tbit[i] = bit128(c.temple_field[i])
+        m.tmask |= m.tbit[i]
+        m.tnear |= c.nbr[c.temple_field[i]]
+        m.temple_of[c.temple_field[i]] = i
+    m.quarry_spaces = 0
     for i in range(c.n_spaces):
         if c.space_kind[i] == SK_QUARRY:
-            x.quarry_spaces |= <uint16_t>(1 << i)
-    x.sp_temple = 0
-    x.sp_other = 0
-    x.sp_build = 0
-    x.sp_needs[0] = 0
-    x.sp_needs[1] = 0
-    x.sp_needs[2] = 0
-    x.sp_monument = 0
-    x.sp_all = 0
+            m.quarry_spaces |= <uint16_t>(1 << i)
+    m.sp_temple = 0
+    m.sp_other = 0
+    m.sp_build = 0
+    m.sp_needs[0] = 0
+    m.sp_needs[1] = 0
+    m.sp_needs[2] = 0
+    m.sp_monument = 0
+    m.sp_all = 0
     for f in range(MAXF):
-        x.ftemples[f] = 0
+        m.ftemples[f] = 0
     for i in range(c.n_temples):
         for k in range(c.max_nb):
-            x.ftemples[c.nbl[c.temple_field[i]][k]] |= <uint8_t>(1 << i)
-    x.ftemples[NOFIELD] = 0
+            m.ftemples[c.nbl[c.temple_field[i]][k]] |= <uint8_t>(1 << i)
+    m.ftemples[NOFIELD] = 0
     for i in range(c.n_spaces):
         k = c.space_kind[i]
-        x.sp_slot[i] = <int8_t>k
-        x.sp_all |= <uint16_t>(1 << i)
+        m.sp_slot[i] = <int8_t>k
+        m.sp_all |= <uint16_t>(1 << i)
         if k == SK_HOUSE or k == SK_HOUSE_OR_AGORA or k == SK_PALACE:
-            x.sp_build |= <uint16_t>(1 << i)
-            x.sp_needs[2 if k == SK_PALACE else 0] |= <uint16_t>(1 << i)
+            m.sp_build |= <uint16_t>(1 << i)
+            m.sp_needs[2 if k == SK_PALACE else 0] |= <uint16_t>(1 << i)
             if k == SK_HOUSE_OR_AGORA:
-                x.sp_needs[1] |= <uint16_t>(1 << i)
+                m.sp_needs[1] |= <uint16_t>(1 << i)
         elif k == SK_MONUMENT:
-            x.sp_monument |= <uint16_t>(1 << i)
+            m.sp_monument |= <uint16_t>(1 << i)
         if k == SK_TEMPLE or k > SK_MONUMENT:
-            x.sp_slot[i] = <int8_t>(7 + i)
+            m.sp_slot[i] = <int8_t>(7 + i)
             if k == SK_TEMPLE:
-                x.sp_temple |= <uint16_t>(1 << i)
+                m.sp_temple |= <uint16_t>(1 << i)
             else:
-                x.sp_other |= <uint16_t>(1 << i)
-        x.sp_same[i] = 0
+                m.sp_other |= <uint16_t>(1 << i)
+        m.sp_same[i] = 0
         for f in range(c.n_spaces):
             if f != i and space_group(c.space_kind[f]) == space_group(k):
-                x.sp_same[i] |= <uint16_t>(1 << f)
-    x.key_p = -1
-    x.gap_ok = 0
+                m.sp_same[i] |= <uint16_t>(1 << f)
+    m.q_stale = 1
+    m.nq = 0
+    for f in range(MAXF):
+        m.land[f] = 0 if has128(c.coast, f) else 1
+
+
+cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
+    # the seat's part for a new config (and the shared part's constants when they are
+    # another config's)
+    if x.sm.cfg != c:
+        sm_config(c, x.sm)
+    x.cfg = c
     memset(x.tcols_f, 0, sizeof(x.tcols_f))
     memset(x.troom_f, 0, sizeof(x.troom_f))
     x.tf_tc = ~(<uint64_t>0)
+    x.key_p = -1
+    x.gap_ok = 0
     memset(x.gid, GSENT, sizeof(x.gid))
     # the neutral group: nothing in it, next to nothing, no points
     x.gmask[GSENT] = 0
@@ -369,13 +409,9 @@ cdef void ctx_config(const HCfg* c, PCtx* x) noexcept nogil:
     x.tc_stale = 1
     x.st_a_ok = 0
     x.st_key = -1
-    x.q_stale = 1
-    x.nq = 0
     x.sn_p = -1
     x.ok = 0
     x.bb_key = -2
-    for f in range(MAXF):
-        x.land[f] = 0 if has128(c.coast, f) else 1
 
 
 cdef inline void ctx_groups(const HCfg* c, const HState* s, PCtx* x, int p) noexcept nogil:
@@ -521,30 +557,12 @@ cdef void group_add(const HCfg* c, const HState* s, PCtx* x, int p, int k, u128 
     x.gadj_all |= c.nbr[k]
 
 
-cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcept nogil:
-    # new pieces join or merge the groups next to them, a fresh start floods all groups
-    cdef int i, k, ng = 0
+cdef void ctx_groups_flood(const HCfg* c, const HState* s, PCtx* x, int p) noexcept nogil:
+    # the seat's group table from scratch (a new game, another seat, pieces gone; every
+    # time under the no-agora-chains variant H-D11)
+    cdef int ng = 0
     cdef uint64_t w
-    cdef u128 remaining, group, adj, old, new
-    x.tc_stale = 1
-    old = x.key_h | x.key_a | x.key_pal
-    if (x.key_p == p and not c.no_agora_chains and not (x.key_h & ~s.houses[p])
-            and not (x.key_a & ~s.agoras[p]) and not (x.key_pal & ~s.palaces[p])):
-        # only new pieces: add them one by one (the groups are the connected components
-        # of the seat's pieces, adj the union of their neighbourhoods); most keep every
-        # other group's index and go in place
-        new = s.own[p] & ~old
-        while new:
-            k = ctz128(new)
-            if not group_add_fast(c, s, x, p, k, old):
-                group_add(c, s, x, p, k, old)
-            old |= new & -new
-            new &= new - 1
-        x.key_p = p
-        x.key_h = s.houses[p]
-        x.key_a = s.agoras[p]
-        x.key_pal = s.palaces[p]
-        return
+    cdef u128 remaining, group, adj
     if x.key_p != p or ((x.key_h & ~s.houses[p]) | (x.key_a & ~s.agoras[p]) | (x.key_pal & ~s.palaces[p])):
         x.sn_p = -1     # (pieces left or changed kind: the field memo's snapshot, which
                         # compares fields only, would miss a change of kind)
@@ -581,11 +599,44 @@ cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcep
     x.ng = ng
 
 
+# called through a pointer set at import (never inlined: its own code, optimized for
+# speed, while its rare call site is laid out as cold code)
+cdef void (*ctx_groups_flood_out)(const HCfg*, const HState*, PCtx*, int) noexcept nogil
+ctx_groups_flood_out = ctx_groups_flood
+
+
+cdef void ctx_groups_new(const HCfg* c, const HState* s, PCtx* x, int p) noexcept nogil:
+    # new pieces join or merge the groups next to them, a fresh start floods all groups
+    cdef int k
+    cdef u128 old, new
+    x.tc_stale = 1
+    old = x.key_h | x.key_a | x.key_pal
+    if (x.key_p == p and not c.no_agora_chains and not (x.key_h & ~s.houses[p])
+            and not (x.key_a & ~s.agoras[p]) and not (x.key_pal & ~s.palaces[p])):
+        # only new pieces: add them one by one (the groups are the connected components
+        # of the seat's pieces, adj the union of their neighbourhoods); most keep every
+        # other group's index and go in place
+        new = s.own[p] & ~old
+        while new:
+            k = ctz128(new)
+            if not group_add_fast(c, s, x, p, k, old):
+                group_add(c, s, x, p, k, old)
+            old |= new & -new
+            new &= new - 1
+        x.key_p = p
+        x.key_h = s.houses[p]
+        x.key_a = s.agoras[p]
+        x.key_pal = s.palaces[p]
+        return
+    rare()
+    ctx_groups_flood_out(c, s, x, p)
+
+
 cdef inline double adj_points_x(const HCfg* c, const PCtx* x, const HState* s, u128 adj) noexcept nogil:
     # = adj_points, summed in integers (the same value) from the columns by temple field
     # (make_ctx's): the first temple without a branch (NOFIELD's entry is 0), a loop for more
     cdef int pts = 3 * popcount128(adj & s.monuments) if s.monuments else 0
-    cdef u128 t = adj & x.tmask
+    cdef u128 t = adj & x.sm.tmask
     pts += x.tcols_f[low_field(t | bit128(NOFIELD))]
     t &= t - 1
     while t:
@@ -608,67 +659,69 @@ cdef void make_ctx(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) n
     cdef u128 remaining, qm
     cdef const uint8_t* l
     cdef double v
-    if x.cfg != c:
+    if x.cfg != c or x.sm.cfg != c:
+        rare()
         ctx_config(c, x)
     x.p = p
     x.last_round = s.round >= 2
     x.marble = s.marble[p]
-    x.qa_left = (popcount128(<u128>(x.quarry_spaces & ~s.spaces_used))
-                 + popcount128(<u128>x.quarry_spaces) * (2 - s.round))
+    x.qa_left = (popcount128(<u128>(x.sm.quarry_spaces & ~s.spaces_used))
+                 + popcount128(<u128>x.sm.quarry_spaces) * (2 - s.round))
     if s.phase >= PH_QUARRY_PLACE:
         return          # quarry place, worker move: their scores need only the above (the quarry
                         # entries and the group table compare the state with their own keys later)
-    if x.q_stale or not same_q(x.q_status, s.quarry_status, x.q_top, s.quarry_top, c.n_fields):
+    if x.sm.q_stale or not same_q(x.sm.q_status, s.quarry_status, x.sm.q_top, s.quarry_top, c.n_fields):
         # the active quarries, only when a quarry field changed since the last call;
-        # x.inc by field from them (scattered over the neighbour lists with symmetric
+        # x.sm.inc by field from them (scattered over the neighbour lists with symmetric
         # neighbours: each field's sum still runs over its quarries in ascending order;
         # the lists' loops run over NB6 slots, a fixed count, the padding goes to NOFIELD)
         more = c.max_nb > NB6
-        for i in range(x.nq):
-            f = x.qf[i]
-            x.qv_of[f] = 0.0
+        for i in range(x.sm.nq):
+            f = x.sm.qf[i]
+            x.sm.qv_of[f] = 0.0
             if c.nbr_symmetric:
                 l = c.nbl[f]
                 for k in range(NB6):
-                    x.inc[l[k]] = 0.0
+                    x.sm.inc[l[k]] = 0.0
                 if more:
                     for k in range(NB6, MAXNB):
-                        x.inc[l[k]] = 0.0
+                        x.sm.inc[l[k]] = 0.0
         # the active quarries in ascending order (as quarry_field) from their mask
         qm = active_below(s.quarry_status, s.quarry_top, c.n_fields, 256)
-        x.qmask = qm
+        x.sm.qmask = qm
         n = 0
         while qm:
             f = ctz128(qm)
             qm &= qm - 1
-            x.qf[n] = f
-            x.qv[n] = x.qval[s.quarry_top[f]]
+            x.sm.qf[n] = f
+            x.sm.qv[n] = x.sm.qval[s.quarry_top[f]]
             n += 1
-        x.nq = n
-        x.qnear = 0
+        x.sm.nq = n
+        x.sm.qnear = 0
         for i in range(n):
-            f = x.qf[i]
-            x.qv_of[f] = x.qv[i]
-            x.qnear |= c.nbr[f]
+            f = x.sm.qf[i]
+            x.sm.qv_of[f] = x.sm.qv[i]
+            x.sm.qnear |= c.nbr[f]
         if c.nbr_symmetric:
             for i in range(n):
-                l = c.nbl[x.qf[i]]
-                v = x.qv[i]
+                l = c.nbl[x.sm.qf[i]]
+                v = x.sm.qv[i]
                 for k in range(NB6):
-                    x.inc[l[k]] += v
+                    x.sm.inc[l[k]] += v
                 if more:
                     for k in range(NB6, MAXNB):
-                        x.inc[l[k]] += v
+                        x.sm.inc[l[k]] += v
         else:
+            rare()
             for f in range(c.n_fields):
-                x.inc[f] = field_inc(c, x, f)
-        copy_q(x.q_status, s.quarry_status, c.n_fields)
-        copy_q(x.q_top, s.quarry_top, c.n_fields)
-        x.q_stale = 0
-    x.near = x.tnear | x.qnear
+                x.sm.inc[f] = field_inc(c, x, f)
+        copy_q(x.sm.q_status, s.quarry_status, c.n_fields)
+        copy_q(x.sm.q_top, s.quarry_top, c.n_fields)
+        x.sm.q_stale = 0
+    x.near = x.sm.tnear | x.sm.qnear
     x.own = s.own[p]
     x.opp_own = s.occupied & ~s.monuments & ~x.own      # (occupied: the seats' pieces and the monuments)
-    x.interesting = s.occupied | x.tmask | x.qmask
+    x.interesting = s.occupied | x.sm.tmask | x.sm.qmask
     remaining = s.monuments
     while remaining:
         x.near |= c.nbr[ctz128(remaining)]
@@ -709,7 +762,7 @@ cdef inline double field_inc(const HCfg* c, const PCtx* x, int f) noexcept nogil
     cdef double inc = 0.0
     cdef int k
     for k in range(c.max_nb):
-        inc += x.qv_of[l[k]]
+        inc += x.sm.qv_of[l[k]]
     return inc
 
 
@@ -723,20 +776,21 @@ cdef void opp_near_fresh(const HCfg* c, PCtx* x) noexcept nogil:
 
 
 cdef void t1_fresh(const HCfg* c, PCtx* x, const Policy* pol) noexcept nogil:
-    # x.t1 of every field from scratch (and x.nbkey, x.t1_of, x.opp_near)
+    # the neighbour term of every field from scratch: x.nbkey, x.t1_of (and x.opp_near)
     cdef int f, a, b, k
     cdef u128 nb, d
     cdef const uint8_t* l
     opp_near_fresh(c, x)
-    if not c.nbr_symmetric:
-        for f in range(c.n_fields):
-            nb = c.nbr[f]
-            x.t1[f] = pol.w[F_CONNECT] * popcount128(nb & x.own) + pol.w[F_DENY_FIELD] * popcount128(nb & x.opp_own)
-        return
     for a in range(MAXNB + 1):
         for b in range(MAXNB + 1):
             x.t1_of[a * (MAXNB + 1) + b] = pol.w[F_CONNECT] * a + pol.w[F_DENY_FIELD] * b
     memset(x.nbkey, 0, sizeof(x.nbkey))
+    if not c.nbr_symmetric:
+        # (from each field's own neighbour mask: at most MAXNB of each)
+        for f in range(c.n_fields):
+            nb = c.nbr[f]
+            x.nbkey[f] = <uint8_t>((MAXNB + 1) * popcount128(nb & x.own) + popcount128(nb & x.opp_own))
+        return
     d = x.own | x.opp_own
     while d:
         b = ctz128(d)
@@ -746,14 +800,17 @@ cdef void t1_fresh(const HCfg* c, PCtx* x, const Policy* pol) noexcept nogil:
         for k in range(MAXNB):
             x.nbkey[l[k]] += a
         x.nbkey[NOFIELD] = 0
-    for f in range(c.n_fields):        # (t1 is read at board fields only)
-        x.t1[f] = x.t1_of[x.nbkey[f]]
+
+
+# called through a pointer set at import (as ctx_groups_flood)
+cdef void (*t1_fresh_out)(const HCfg*, PCtx*, const Policy*) noexcept nogil
+t1_fresh_out = t1_fresh
 
 
 cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int p,
                       uint64_t tc) noexcept nogil:
-    # bring the field memo up to the state: x.t1 of every field from the pieces new
-    # since the snapshot (x.inc is kept by make_ctx), and clear the group part of the
+    # bring the field memo up to the state: x.nbkey of every field from the pieces new
+    # since the snapshot (x.sm.inc is kept by make_ctx), and clear the group part of the
     # fields that may differ from the snapshot's (after the seat's own pieces, temples,
     # monuments)
     cdef u128 inval = 0, d, tch, m, on, tnb, sn_own = x.sn_own
@@ -768,7 +825,8 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
     # opponent's extends opp_near. Own and opponents' pieces in loops of their own
     d = x.own & ~sn_own
     if x.sn_p < 0 or ((sn_own & ~x.own) | (x.sn_opp & ~x.opp_own)) or not c.nbr_symmetric:
-        t1_fresh(c, x, pol)
+        rare()
+        t1_fresh_out(c, x, pol)
         while d:
             b = ctz128(d)
             d &= d - 1
@@ -782,12 +840,10 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
             for k in range(NB6):
                 g = l[k]
                 x.nbkey[g] += MAXNB + 1
-                x.t1[g] = x.t1_of[x.nbkey[g]]
             if more:
                 for k in range(NB6, MAXNB):
                     g = l[k]
                     x.nbkey[g] += MAXNB + 1
-                    x.t1[g] = x.t1_of[x.nbkey[g]]
             x.nbkey[NOFIELD] = 0        # (the padding's key stays small)
             inval |= x.gadj[x.gid[b]]
         d = x.opp_own & ~x.sn_opp
@@ -799,16 +855,15 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
             for k in range(NB6):
                 g = l[k]
                 x.nbkey[g] += 1
-                x.t1[g] = x.t1_of[x.nbkey[g]]
             if more:
                 for k in range(NB6, MAXNB):
                     g = l[k]
                     x.nbkey[g] += 1
-                    x.t1[g] = x.t1_of[x.nbkey[g]]
             x.nbkey[NOFIELD] = 0
             on |= c.nbr[b]
         x.opp_near = on
     if x.sn_p != p or ((sn_own & ~x.own) | (x.sn_mon & ~s.monuments)):
+        rare()
         x.ok = 0                # another seat or a new game: all
     else:
         # temples with new columns and new monuments: their neighbours (tnb) and the fields
@@ -826,7 +881,7 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
                 t = __builtin_ctzll(dt) >> 3
                 dt &= dt - 1
                 tnb |= c.nbr[c.temple_field[t]]
-                tch |= x.tbit[t]
+                tch |= x.sm.tbit[t]
             d = s.monuments & ~x.sn_mon
             while d:
                 tnb |= c.nbr[ctz128(d)]
@@ -839,6 +894,7 @@ cdef void geo_refresh(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
                     inval |= x.gadj[x.gid[ctz128(m)]]
                     m &= m - 1
             else:
+                rare()
                 for k in range(x.ng):
                     inval |= x.gadj[k] & -(<u128>((x.gadj[k] & tch) != 0))
         x.ok &= ~inval
@@ -899,10 +955,10 @@ cdef void build_features(const HCfg* c, const HState* s, const PCtx* x, int phas
     own_nb = nb & s.own[p]
     F[F_CONNECT] = popcount128(own_nb)
     F[F_DENY_FIELD] = popcount128(nb & x.opp_own)
-    if nb & x.qmask:
-        for i in range(x.nq):
-            if has128(nb, x.qf[i]):
-                inc += x.qv[i]
+    if nb & x.sm.qmask:
+        for i in range(x.sm.nq):
+            if has128(nb, x.sm.qf[i]):
+                inc += x.sm.qv[i]
         if phase == PH_BUILD_HOUSE:
             F[F_MARBLE_INCOME] = inc * x.qa_left
         F[F_DENY_QUARRY] = inc * x.qa_left
@@ -924,7 +980,7 @@ cdef void build_features(const HCfg* c, const HState* s, const PCtx* x, int phas
         if size > x.largest:
             F[F_CITY_GROWTH] = size - x.largest
     fresh = madj & ~oldadj
-    if fresh & x.tmask:
+    if fresh & x.sm.tmask:
         factor = 1.0 if city else 0.5
         for t in range(c.n_temples):
             if has128(fresh, c.temple_field[t]):
@@ -1009,8 +1065,8 @@ cdef void split_features(const HCfg* c, const HState* s, const PCtx* x, int spac
 cdef inline int seat_income(const HCfg* c, const HState* s, const PCtx* x, int o) noexcept nogil:
     # the quarry income seat o would get now (H-D12 "each"; "once" is approximated by it)
     cdef int i, inc = 0
-    for i in range(x.nq):
-        inc += popcount128(s.houses[o] & c.nbr[x.qf[i]]) * c.yield_of[s.quarry_top[x.qf[i]]]
+    for i in range(x.sm.nq):
+        inc += popcount128(s.houses[o] & c.nbr[x.sm.qf[i]]) * c.yield_of[s.quarry_top[x.sm.qf[i]]]
     return inc
 
 
@@ -1053,10 +1109,10 @@ cdef inline double build_score(const HCfg* c, const HState* s, const PCtx* x, co
         return v
     own_nb = nb & s.own[x.p]
     v += pol.w[F_CONNECT] * popcount128(own_nb) + pol.w[F_DENY_FIELD] * popcount128(nb & x.opp_own)
-    if nb & x.qmask:
-        for i in range(x.nq):
-            if has128(nb, x.qf[i]):
-                inc += x.qv[i]
+    if nb & x.sm.qmask:
+        for i in range(x.sm.nq):
+            if has128(nb, x.sm.qf[i]):
+                inc += x.sm.qv[i]
         inc *= x.qa_left
         v += pol.w[F_DENY_QUARRY] * inc
         if phase == PH_BUILD_HOUSE:
@@ -1079,7 +1135,7 @@ cdef inline double build_score(const HCfg* c, const HState* s, const PCtx* x, co
         if size > x.largest:
             v += pol.w[F_CITY_GROWTH] * (size - x.largest)
     fresh = madj & ~oldadj
-    if fresh & x.tmask:
+    if fresh & x.sm.tmask:
         factor = 1.0 if city else 0.5
         reach = 0.0
         for t in range(c.n_temples):
@@ -1416,8 +1472,8 @@ ctypedef struct FillK:
 cdef inline void fill_k(const HState* s, const PCtx* x, const Policy* pol, FillK* q) noexcept nogil:
     q.own = x.own
     q.mons = s.monuments
-    q.tmask = x.tmask
-    q.tlo = (x.tmask >> 64) == 0
+    q.tmask = x.sm.tmask
+    q.tlo = (x.sm.tmask >> 64) == 0
     q.wcp = pol.w[F_CITY_POINTS]
     q.wtr = pol.w[F_TEMPLE_REACH]
     q.wmr = pol.w[F_MONUMENT_REACH]
@@ -1500,7 +1556,7 @@ cdef void field_fill(const HCfg* c, const HState* s, PCtx* x, const Policy* pol,
 
 
 cdef inline void field_ready(const HCfg* c, const HState* s, PCtx* x, const Policy* pol, int f) noexcept nogil:
-    # x.xv[f] valid, from the cache when it is (x.t1 and x.inc are always)
+    # x.xv[f] valid, from the cache when it is (x.nbkey and x.sm.inc are always)
     if not mask_has(x.ok, f):
         field_fill(c, s, x, pol, f)
         mask_set(&x.ok, f)
@@ -1565,8 +1621,8 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
             while w:
                 f = (h << 6) + __builtin_ctzll(w)
                 w &= w - 1
-                land = x.land[f]
-                v = (x.t1[f] + x.xv[f][k]) + x.inc[f] * cq0
+                land = x.sm.land[f]
+                v = (x.t1_of[x.nbkey[f]] + x.xv[f][k]) + x.sm.inc[f] * cq0
                 if v > mx[k][land]:
                     mx[k][land] = v
         fields = 0
@@ -1578,9 +1634,9 @@ cdef void best_builds(const HCfg* c, const HState* s, PCtx* x, const Policy* pol
             f = (h << 6) + __builtin_ctzll(w)
             w &= w - 1
             vp = x.xv[f]
-            t1 = x.t1[f]
-            inc = x.inc[f]
-            land = x.land[f]
+            t1 = x.t1_of[x.nbkey[f]]
+            inc = x.sm.inc[f]
+            land = x.sm.land[f]
             v = (t1 + vp[0]) + inc * cq0
             if v > mx[0][land]:
                 mx[0][land] = v
@@ -1684,7 +1740,7 @@ cdef void temple_coefs_fast(const HCfg* c, const HState* s, const PCtx* x, doubl
                             double* opp) noexcept nogil:
     # = temple_coefs. The groups next to a temple are those of the seat's pieces
     # next to it (symmetric neighbours): one pass over the pieces next to temples
-    # marks each one's group (gid) at its temples (x.ftemples); sums of 1.0 and
+    # marks each one's group (gid) at its temples (x.sm.ftemples); sums of 1.0 and
     # 0.5 are exact in any order, so mine = (groups + city groups) / 2. opp
     # counts the opponents next to the temple.
     cdef int t, g, o, n, n_o = 0, h, f
@@ -1694,8 +1750,9 @@ cdef void temple_coefs_fast(const HCfg* c, const HState* s, const PCtx* x, doubl
     cdef u128 tb, tn, m
     cdef u128 opps[MAXP]
     if not c.nbr_symmetric:
+        rare()
         for t in range(c.n_temples):
-            tb = x.tbit[t]
+            tb = x.sm.tbit[t]
             tn = c.nbr[c.temple_field[t]]
             mine[t] = 0.0
             opp[t] = 0.0
@@ -1709,7 +1766,7 @@ cdef void temple_coefs_fast(const HCfg* c, const HState* s, const PCtx* x, doubl
     for t in range(c.n_temples):
         gbt[t] = 0
         cbt[t] = 0
-    m = x.own & x.tnear
+    m = x.own & x.sm.tnear
     for h in range(2):
         w = <uint64_t>m if h == 0 else <uint64_t>(m >> 64)
         while w:
@@ -1718,7 +1775,7 @@ cdef void temple_coefs_fast(const HCfg* c, const HState* s, const PCtx* x, doubl
             g = x.gid[f]
             bit = (<uint64_t>1) << g
             cbit = (<uint64_t>x.gcity[g]) << g
-            tm = x.ftemples[f]
+            tm = x.sm.ftemples[f]
             while tm:
                 t = __builtin_ctzll(tm)
                 tm &= tm - 1
@@ -1741,7 +1798,7 @@ cdef inline void temple_coefs_memo(const HCfg* c, const HState* s, PCtx* x) noex
     cdef int o
     if not x.tc_stale:
         for o in range(s.n_players):
-            if x.tc_key[o] != (s.own[o] & x.tnear):
+            if x.tc_key[o] != (s.own[o] & x.sm.tnear):
                 x.tc_stale = 1
                 break
     if x.tc_stale:
@@ -1749,7 +1806,7 @@ cdef inline void temple_coefs_memo(const HCfg* c, const HState* s, PCtx* x) noex
         x.tc_stale = 0
         x.st_a_ok = 0
         for o in range(s.n_players):
-            x.tc_key[o] = s.own[o] & x.tnear
+            x.tc_key[o] = s.own[o] & x.sm.tnear
 
 
 cdef inline void split_terms_memo(const HCfg* c, const HState* s, PCtx* x, const Policy* pol) noexcept nogil:
@@ -1817,8 +1874,8 @@ cdef inline void quarry_incomes(const HCfg* c, const HState* s, const PCtx* x, d
     for o in range(s.n_players):
         ho |= s.houses[o]
     ho &= ~hm
-    for i in range(x.nq):
-        q = x.qf[i]
+    for i in range(x.sm.nq):
+        q = x.sm.qf[i]
         y = c.yield_of[s.quarry_top[q]]
         a += popcount128(hm & c.nbr[q]) * y
         b += popcount128(ho & c.nbr[q]) * y
@@ -1853,7 +1910,7 @@ cdef double score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx
     # choose_space: w . F of action_features, term by term in dot's order; returns
     # the best. A score depends on the space's kind only (on the space itself
     # for temple and marble spaces, and through last_space): one score per slot
-    # (x.sp_slot) computed once, for the kinds of the unused spaces (buf's, or
+    # (x.sm.sp_slot) computed once, for the kinds of the unused spaces (buf's, or
     # more: the values are pure), then gathered. The optional terms are added
     # slot by slot after the others (the order of each sum stays dot's).
     cdef Slots q
@@ -1862,22 +1919,22 @@ cdef double score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx
     cdef int room[MAXT]
     cdef double inc_me, inc_opp, v, tf, best = -INFINITY
     cdef int i, j, sp, sl, t, free
-    cdef uint32_t avail = x.sp_all & ~(<uint32_t>s.spaces_used), m, cand
+    cdef uint32_t avail = x.sm.sp_all & ~(<uint32_t>s.spaces_used), m, cand
     q.n = 0
-    if avail & x.sp_build:
-        best_builds(c, s, x, pol, bb, ((avail & x.sp_needs[0]) != 0) | (((avail & x.sp_needs[1]) != 0) << 1)
-                    | (((avail & x.sp_needs[2]) != 0) << 2))
+    if avail & x.sm.sp_build:
+        best_builds(c, s, x, pol, bb, ((avail & x.sm.sp_needs[0]) != 0) | (((avail & x.sm.sp_needs[1]) != 0) << 1)
+                    | (((avail & x.sm.sp_needs[2]) != 0) << 2))
         slot_set(&q, pol, SK_HOUSE, SK_HOUSE, 0.0, 0.0, bb[0])
         slot_set(&q, pol, SK_HOUSE_OR_AGORA, SK_HOUSE_OR_AGORA, 0.0, 0.0, bb[0] + bb[1])
         slot_set(&q, pol, SK_PALACE, SK_PALACE, 0.0, 0.0, bb[2])
-    if avail & x.sp_monument:
+    if avail & x.sm.sp_monument:
         slot_set(&q, pol, SK_MONUMENT, SK_MONUMENT, 0.0, 0.0, best_monument_fast(c, s, x, pol))
-    if avail & x.quarry_spaces:
+    if avail & x.sm.quarry_spaces:
         quarry_incomes(c, s, x, &inc_me, &inc_opp)
         v = (pol.w[F_MARBLE_SCORE] * marble_score_delta(x, <int>inc_me)
              + pol.w[F_DENY_QUARRY] * -inc_opp)
         slot_set(&q, pol, SK_QUARRY, SK_QUARRY, v, inc_me, 0.0)
-    m = avail & x.sp_temple
+    m = avail & x.sm.sp_temple
     if m:
         temple_coefs_memo(c, s, x)
         split_terms_memo(c, s, x, pol)
@@ -1896,7 +1953,7 @@ cdef double score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx
             m &= m - 1
             slot_set(&q, pol, 7 + sp, SK_TEMPLE, tf, 0.0,
                      best_split_fast(c, s, x, pol, sp, av, room, cand, free, x.st_rv))
-    m = avail & x.sp_other
+    m = avail & x.sm.sp_other
     while m:
         sp = __builtin_ctzll(m)
         m &= m - 1
@@ -1912,16 +1969,16 @@ cdef double score_spaces(const HCfg* c, const HState* s, const Policy* pol, PCtx
             q.fin[sl] += pol.w[F_LATE_MARBLE] * q.gain[sl]
     if pol.w[F_LAST_SPACE] == 0.0:
         for i in range(n):
-            v = q.fin[x.sp_slot[buf[i]]]
+            v = q.fin[x.sm.sp_slot[buf[i]]]
             sc[i] = v
             best = v if v > best else best
     else:
         for i in range(n):
             sp = buf[i]
-            sl = x.sp_slot[sp]
+            sl = x.sm.sp_slot[sp]
             v = q.fin[sl]
             # last_of_kind: no other unused space of its group
-            if q.sv[sl] != 0.0 and not (x.sp_same[sp] & ~s.spaces_used):
+            if q.sv[sl] != 0.0 and not (x.sm.sp_same[sp] & ~s.spaces_used):
                 v += pol.w[F_LAST_SPACE] * q.sv[sl]
             sc[i] = v
             best = v if v > best else best
@@ -1954,10 +2011,10 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
         while i < n:
             f = buf[i] - A_FIELD
             if not (c.nbr[f] & interesting):
-                v = base[x.land[f]]
+                v = base[x.sm.land[f]]
             else:
                 field_ready(c, s, x, pol, f)
-                v = base[x.land[f]] + (x.t1[f] + x.xv[f][kind]) + x.inc[f] * cqk
+                v = base[x.sm.land[f]] + (x.t1_of[x.nbkey[f]] + x.xv[f][kind]) + x.sm.inc[f] * cqk
             sc[i] = v
             if v > best:
                 best = v
@@ -2013,6 +2070,7 @@ cdef double score_actions(const HCfg* c, const HState* s, const Policy* pol, PCt
             sc[i] = v
             best = v if v > best else best
         return best
+    rare()                      # (monument decisions: 0.35 a game)
     for i in range(6):
         cache[i] = INFINITY
     for i in range(n):
@@ -2033,8 +2091,10 @@ cdef int select_action(const Policy* pol, uint64_t* prng, const int16_t* buf, co
     cdef uint64_t m[4]     # MAXLEGAL / 64
     cdef uint64_t b
     if pol.epsilon > 0.0 and rng_uniform(prng) < pol.epsilon:
+        rare()
         return buf[rng_below(prng, n)]
     if pol.temperature > 0.0:
+        rare()
         total = 0.0
         for i in range(n):
             wts[i] = exp((sc[i] - best) / pol.temperature)
@@ -2137,13 +2197,14 @@ cdef int choose_build(const HCfg* c, const HState* s, const Policy* pol, uint64_
         while w:
             f = (h << 6) + __builtin_ctzll(w)
             w &= w - 1
-            v = base[x.land[f]] + (x.t1[f] + x.xv[f][kind]) + x.inc[f] * cqk
+            v = base[x.sm.land[f]] + (x.t1_of[x.nbkey[f]] + x.xv[f][kind]) + x.sm.inc[f] * cqk
             val[f] = v
             best = v if v > best else best      # maxsd, and the candidate bit from a comparison
             low = best - 1e-9
             cw |= (<uint64_t>(v >= low)) << (f & 63)
         cand[h] = cw
     if pol.epsilon > 0.0 and rng_uniform(prng) < pol.epsilon:
+        rare()
         k = <int>rng_below(prng, 1 + popcount128(fields))
         return A_PASS if k == 0 else A_FIELD + nth_field(fields, k - 1)
     low = best - 1e-9

@@ -68,10 +68,12 @@ def policy_features(State st, policy):
     is the seat's own weighted score of the best follow-up.
     """
     cdef Policy pol
+    cdef SMemo sm
     cdef int16_t buf[MAXLEGAL]
     cdef double F[NF], cache[6]
     cdef int n, i, k
-    load_policy(&pol, policy)
+    memset(&sm, 0, sizeof(SMemo))
+    load_policy(&pol, policy, &sm)
     if st.s.phase == PH_OVER:
         return [], np.zeros((0, NF))
     n = legal_actions(&st.cc.c, &st.s, buf)
@@ -89,10 +91,12 @@ def policy_features(State st, policy):
 def policy_action(State st, policy, seed):
     """The action the built-in policy ``policy`` (None = random) takes at ``st``, noise drawn from ``seed``."""
     cdef Policy pol
+    cdef SMemo sm
     cdef int16_t buf[MAXLEGAL]
     cdef uint64_t prng[4]
     cdef int n
-    load_policy(&pol, policy)
+    memset(&sm, 0, sizeof(SMemo))
+    load_policy(&pol, policy, &sm)
     if st.s.phase == PH_OVER:
         raise ValueError("the game is over: no action to choose")
     n = legal_actions(&st.cc.c, &st.s, buf)
@@ -112,6 +116,7 @@ def playout_values(State st, policies, int playouts, seed):
     """
     cdef const HCfg* c = &st.cc.c
     cdef Policy pol[MAXP]
+    cdef SMemo sm
     cdef int16_t buf[MAXLEGAL]
     cdef uint64_t prng[4]
     cdef uint64_t base = <uint64_t>int(seed)
@@ -122,7 +127,7 @@ def playout_values(State st, policies, int playouts, seed):
         raise ValueError("the game is over: no action to value")
     if playouts < 1:
         raise ValueError(f"playouts must be >= 1, not {playouts}")
-    make_policies(pol, st.s.n_players, policies)
+    make_policies(pol, st.s.n_players, policies, &sm)
     n = legal_actions(c, &st.s, buf)
     values = np.zeros(n)
     cdef double[::1] v = values
@@ -145,10 +150,12 @@ def policy_scores(State st, policy):
     """``(actions, scores)``: the heuristic's score of each legal action at ``st``
     (what the decision loop computes; equals ``features @ weights``)."""
     cdef Policy pol
+    cdef SMemo sm
     cdef int16_t buf[MAXLEGAL]
     cdef double sc[MAXLEGAL]
     cdef int n, i
-    load_policy(&pol, policy)
+    memset(&sm, 0, sizeof(SMemo))
+    load_policy(&pol, policy, &sm)
     if st.s.phase == PH_OVER:
         return [], np.zeros(0)
     n = legal_actions(&st.cc.c, &st.s, buf)
@@ -174,7 +181,9 @@ def memo_check(players, seed, policies, config=None, **settings):
     cdef const HCfg* c = &cc.c
     cdef HState s
     cdef Policy pol[MAXP]
+    cdef SMemo sm
     cdef Policy fresh
+    cdef SMemo fresh_sm
     cdef uint64_t r1[4]
     cdef uint64_t r2[4]
     cdef int a1, a2, mismatches = 0
@@ -184,7 +193,7 @@ def memo_check(players, seed, policies, config=None, **settings):
     cdef uint64_t prng[4]
     cdef int n, a, i, p, checked = 0
     cdef double worst = 0.0, d
-    make_policies(pol, cfg.players, policies)
+    make_policies(pol, cfg.players, policies, &sm)
     setup(c, &s, <uint64_t>int(seed))
     rng_seed(prng, <uint64_t>int(seed), POLICY_SALT)
     n = advance(c, &s, buf)
@@ -195,6 +204,8 @@ def memo_check(players, seed, policies, config=None, **settings):
             score_actions(c, &s, &pol[p], &pol[p].x, buf, n, sc)
             memcpy(&fresh, &pol[p], sizeof(Policy))
             memset(&fresh.x, 0, sizeof(PCtx))
+            memset(&fresh_sm, 0, sizeof(SMemo))      # (a cold shared part too)
+            fresh.x.sm = &fresh_sm
             make_ctx(c, &s, &fresh.x, &fresh)
             score_actions(c, &s, &fresh, &fresh.x, buf, n, sc2)
             for i in range(n):
