@@ -82,3 +82,21 @@ def with_n_players(frame: pl.LazyFrame, by: Sequence[str]) -> pl.LazyFrame:
 def group_keys(frame: Frame, by: Sequence[str]) -> list[str]:
     """The groups, then ``n_players`` when the table has it (results are split by it)."""
     return [*by, "n_players"] if "n_players" in columns(frame) else list(by)
+
+
+def parts(frame: Frame, keys: Sequence[str], needed: Sequence[str]):
+    """Yield ``(key tuple, DataFrame of the needed columns)`` per group, in order of appearance.
+
+    Like ``df.group_by(keys, maintain_order=True)`` on the collected table, but
+    a group is collected alone and with only ``needed`` (and ``keys``): a
+    numpy fit over one group holds that group's columns, not the whole table.
+    """
+    lf = as_lazy(frame)
+    keys = list(keys)
+    cols = list(dict.fromkeys([*keys, *needed]))
+    found = lf.select(keys).unique(maintain_order=True).collect(engine="streaming")
+    for key in found.iter_rows():
+        cond = pl.lit(True)
+        for k, v in zip(keys, key):
+            cond = cond & pl.col(k).eq_missing(pl.lit(v, dtype=found.schema[k]))
+        yield key, lf.filter(cond).select(cols).collect()

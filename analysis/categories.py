@@ -32,10 +32,11 @@ from analysis._common import (
     as_list,
     game_keys,
     like,
+    parts,
     require,
     with_n_players,
 )
-from analysis.stats import logistic_fit, mean_ci_exprs, wilson_exprs, z_value
+from analysis.stats import Design, logistic_fit, mean_ci_exprs, wilson_exprs, z_value
 
 __all__ = ["category_profile", "category_logit", "category_counterfactual"]
 
@@ -150,19 +151,19 @@ def category_logit(
     require(players, [*cats, "game_index", "win_share"], "category_logit")
     groups = as_list(by)
     keys_game = game_keys(players, groups)
-    df = with_n_players(as_lazy(players), groups).collect()
+    lf = with_n_players(as_lazy(players), groups)
     keys = [*groups, "n_players"]
     zq = z_value(level)
     rows = []
-    for key, part in df.group_by(keys, maintain_order=True):
-        key = key if isinstance(key, tuple) else (key,)
-        X = part.select([pl.col(c).cast(pl.Float64) for c in cats]).to_numpy()
-        mu, sd = X.mean(axis=0), X.std(axis=0, ddof=1) if len(X) > 1 else np.zeros(len(cats))
-        ok = np.isfinite(sd) & (sd > 0)
-        Z = (X[:, ok] - mu[ok]) / sd[ok]
+    for key, part in parts(lf, keys, [*cats, "win_share", *keys_game]):
+        # the category points stay in their integer type; the fit standardizes a block at a time
+        raw = part.select(cats).to_numpy()
         y = part["win_share"].cast(pl.Float64).to_numpy()
         game = part.select(pl.struct(keys_game).hash()).to_series().to_numpy()
-        fit = logistic_fit(np.column_stack([np.ones(len(y)), Z]), y, groups=game)
+        del part
+        mu, sd = _mean_sd(raw)
+        ok = np.isfinite(sd) & (sd > 0)
+        fit = logistic_fit(Design(raw[:, ok], mu[ok], sd[ok]), y, groups=game)
         coef = np.full(len(cats), np.nan)
         se = np.full(len(cats), np.nan)
         coef[ok], se[ok] = fit.coef[1:], fit.se[1:]
@@ -181,7 +182,7 @@ def category_logit(
                     "separated": fit.separated,
                 }
             )
-    schema = df.select(keys).schema
+    schema = lf.select(keys).collect_schema()
     out = pl.DataFrame(rows, schema_overrides=dict(schema)) if rows else pl.DataFrame(schema=schema)
     out = out.with_columns(
         (pl.col("coef") - zq * pl.col("se")).alias("lo"),
@@ -200,6 +201,17 @@ def category_logit(
         "odds_ratio", "method", "separated",
     )
     return like(out, players)
+
+
+def _mean_sd(raw):
+    """Column means and SDs (ddof 1) of an (n, k) array, one float column at a time."""
+    n, k = raw.shape
+    mu, sd = np.zeros(k), np.zeros(k)
+    for c in range(k):
+        x = raw[:, c].astype(float)
+        mu[c] = x.mean() if n else np.nan
+        sd[c] = x.std(ddof=1) if n > 1 else 0.0
+    return mu, sd
 
 
 def category_counterfactual(

@@ -34,10 +34,11 @@ from analysis._common import (
     columns,
     game_keys,
     like,
+    parts,
     require,
     with_n_players,
 )
-from analysis.stats import logistic_fit, mean_ci_exprs, z_value
+from analysis.stats import Design, logistic_fit, mean_ci_exprs, z_value
 
 __all__ = [
     "quarry_yield_distribution",
@@ -431,16 +432,17 @@ def quarry_luck_effect(
     require(players, ["game_index", "win_share"], "quarry_luck_effect")
     groups = as_list(by)
     gk = game_keys(players, groups)
-    df = as_lazy(with_quarry_luck(players, groups, expected_by)).collect()
+    lf = as_lazy(with_quarry_luck(players, groups, expected_by))
     keys = [*groups, "n_players"]
     zq = z_value(level)
     rows = []
-    for key, part in df.group_by(keys, maintain_order=True):
+    for key, part in parts(lf, keys, ["luck", "win_share", *gk]):
         x = part["luck"].to_numpy().astype(float)
         y = part["win_share"].cast(pl.Float64).to_numpy()
         game = part.select(pl.struct(gk).hash()).to_series().to_numpy()
+        del part
         sd = float(np.std(x, ddof=1)) if len(x) > 1 else float("nan")
-        fit = logistic_fit(np.column_stack([np.ones_like(x), x]), y, groups=game)
+        fit = logistic_fit(Design(x[:, None]), y, groups=game)   # [1, luck], built a block at a time
         a, b = fit.coef
         se = fit.se[1]
         rows.append(
@@ -459,7 +461,7 @@ def quarry_luck_effect(
                 "method": fit.method,
             }
         )
-    schema = dict(df.select(keys).schema)
+    schema = dict(lf.select(keys).collect_schema())
     out = pl.DataFrame(rows, schema_overrides=schema) if rows else pl.DataFrame(schema=schema)
     if rows:
         out = out.with_columns(

@@ -37,6 +37,7 @@ __all__ = [
     "holm",
     "required_games",
     "LogitFit",
+    "Design",
     "logistic_fit",
     "ratio_of_sums",
     "LinearFit",
@@ -476,24 +477,94 @@ class LogitFit:
     n_iter: int
 
 
-def _irls(X, y, w_obs, firth: bool, max_iter: int, tol: float):
-    beta = np.zeros(X.shape[1])
+#: Rows per block of a logistic fit: the design is used a block at a time, so a
+#: fit on 10^7 player rows needs blocks of ~13 MB, not a 2 GB float matrix. A
+#: fit with fewer rows runs as one block (the arithmetic of an unblocked fit).
+BLOCK_ROWS = 1 << 18
+
+
+class Design:
+    """A logistic-fit design matrix given block by block.
+
+    ``Design(raw, center=mu, scale=sd, intercept=True)`` stands for
+    ``column_stack([ones, (raw - mu) / sd])`` without building it: ``raw`` may
+    stay in its compact integer type; :meth:`rows` makes one float block.
+    """
+
+    def __init__(self, raw, center=None, scale=None, intercept=True):
+        self.raw = raw
+        self.center, self.scale, self.intercept = center, scale, intercept
+        self.shape = (raw.shape[0], raw.shape[1] + int(intercept))
+
+    def rows(self, i, j):
+        block = self.raw[i:j].astype(float)
+        if self.center is not None:
+            block = block - self.center
+        if self.scale is not None:
+            block = block / self.scale
+        return np.column_stack([np.ones(j - i), block]) if self.intercept else block
+
+
+def _blocks(n, size):
+    return [(i, min(i + size, n)) for i in range(0, n, size)] or [(0, 0)]
+
+
+class _Rows:
+    """Blocks of a design (an ndarray or a :class:`Design`); one block is kept, not rebuilt."""
+
+    def __init__(self, X, size):
+        self.X, self.blocks = X, _blocks(X.shape[0], size)
+        self._only = X if isinstance(X, np.ndarray) else None
+        if self._only is None and len(self.blocks) == 1:
+            self._only = X.rows(0, X.shape[0])
+
+    def __iter__(self):
+        for i, j in self.blocks:
+            if self._only is not None:
+                yield i, j, self._only[i:j] if len(self.blocks) > 1 else self._only
+            else:
+                yield i, j, self.X.rows(i, j)
+
+
+def _w(w_obs, i, j):
+    return np.ones(j - i) if w_obs is None else w_obs[i:j]
+
+
+def _info(rows, beta, w_obs, k):
+    info = np.zeros((k, k))
+    for i, j, Xb in rows:
+        p = special.expit(Xb @ beta)
+        w = np.clip(p * (1 - p), 1e-12, None) * _w(w_obs, i, j)
+        info += Xb.T @ (Xb * w[:, None])
+    return info
+
+
+def _inv(info):
+    try:
+        return np.linalg.inv(info)
+    except np.linalg.LinAlgError:
+        return np.linalg.pinv(info)
+
+
+def _irls(rows, y, w_obs, firth: bool, max_iter: int, tol: float):
+    k = rows.X.shape[1]
+    beta = np.zeros(k)
     converged = False
     it = 0
     for it in range(1, max_iter + 1):
-        eta = X @ beta
-        p = special.expit(eta)
-        w = np.clip(p * (1 - p), 1e-12, None) * w_obs
-        info = X.T @ (X * w[:, None])
-        resid = y - p
-        if firth:
-            try:
-                inv = np.linalg.inv(info)
-            except np.linalg.LinAlgError:
-                inv = np.linalg.pinv(info)
-            h = np.einsum("ij,jk,ik->i", X, inv, X) * w
-            resid = resid + h * (0.5 - p) / np.where(w_obs > 0, w_obs, 1.0)
-        score = X.T @ (resid * w_obs)
+        info = np.zeros((k, k))
+        score = np.zeros(k)
+        inv = _inv(_info(rows, beta, w_obs, k)) if firth else None
+        for i, j, Xb in rows:
+            p = special.expit(Xb @ beta)
+            wo = _w(w_obs, i, j)
+            w = np.clip(p * (1 - p), 1e-12, None) * wo
+            info += Xb.T @ (Xb * w[:, None])
+            resid = y[i:j] - p
+            if firth:
+                h = np.einsum("ij,jk,ik->i", Xb, inv, Xb) * w
+                resid = resid + h * (0.5 - p) / np.where(wo > 0, wo, 1.0)
+            score += Xb.T @ (resid * wo)
         try:
             step = np.linalg.solve(info, score)
         except np.linalg.LinAlgError:
@@ -516,6 +587,7 @@ def logistic_fit(
     max_iter: int = 100,
     tol: float = 1e-8,
     firth: bool | None = None,
+    block_rows: int = BLOCK_ROWS,
 ) -> LogitFit:
     """Logistic regression by IRLS; Firth's penalty when the data are separated.
 
@@ -523,10 +595,15 @@ def logistic_fit(
     with ties): the estimating equations are the binomial ones, and the
     standard errors are then best taken robust (``groups``).
 
+    The fit uses all rows, a block of ``block_rows`` at a time (information
+    matrix and score are sums over blocks), so its memory does not grow with
+    the design beyond the arrays given.
+
     Parameters
     ----------
-    X : array_like, shape (n, k)
-        Design matrix; include a column of ones for an intercept.
+    X : array_like, shape (n, k), or Design
+        Design matrix; include a column of ones for an intercept. A
+        :class:`Design` gives it block by block from compact data.
     y : array_like, shape (n,)
         Outcomes in [0, 1].
     groups : array_like, shape (n,), optional
@@ -543,6 +620,8 @@ def logistic_fit(
         Force (True) or forbid (False) Firth's penalty. By default the
         maximum-likelihood fit is tried first and Firth's is used when it
         diverges (fitted linear predictor beyond ±30, or no convergence).
+    block_rows : int
+        Rows per block.
 
     Returns
     -------
@@ -557,37 +636,35 @@ def logistic_fit(
     >>> np.round(fit.coef, 1).tolist(), fit.method
     ([0.6, 1.0], 'mle')
     """
-    X = np.asarray(X, dtype=float)
+    if not isinstance(X, Design):
+        X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float)
-    w_obs = np.ones(len(y)) if weights is None else np.asarray(weights, dtype=float)
-    if X.ndim != 2 or X.shape[0] != y.shape[0]:
+    w_obs = None if weights is None else np.asarray(weights, dtype=float)
+    if len(X.shape) != 2 or X.shape[0] != y.shape[0]:
         raise ValueError(f"X must be (n, k) with n = len(y); got {X.shape} and {y.shape}")
+    rows = _Rows(X, max(int(block_rows), 1))
+    k = X.shape[1]
     separated = False
     if firth:
-        beta, conv, it = _irls(X, y, w_obs, True, max_iter, tol)
+        beta, conv, it = _irls(rows, y, w_obs, True, max_iter, tol)
         method = "firth"
     else:
-        beta, conv, it = _irls(X, y, w_obs, False, max_iter, tol)
+        beta, conv, it = _irls(rows, y, w_obs, False, max_iter, tol)
         method = "mle"
-        if not conv or np.max(np.abs(X @ beta)) > 30.0:
+        if not conv or max(float(np.max(np.abs(Xb @ beta), initial=0.0)) for _, _, Xb in rows) > 30.0:
             separated = True
             if firth is None:
-                beta, conv, it = _irls(X, y, w_obs, True, max_iter, tol)
+                beta, conv, it = _irls(rows, y, w_obs, True, max_iter, tol)
                 method = "firth"
-    p = special.expit(X @ beta)
-    w = np.clip(p * (1 - p), 1e-12, None) * w_obs
-    info = X.T @ (X * w[:, None])
-    try:
-        bread = np.linalg.inv(info)
-    except np.linalg.LinAlgError:
-        bread = np.linalg.pinv(info)
+    bread = _inv(_info(rows, beta, w_obs, k))
     cov = bread
     if groups is not None and method == "mle":
         codes = np.unique(np.asarray(groups), return_inverse=True)[1]
         g = codes.max() + 1
-        contrib = X * ((y - p) * w_obs)[:, None]
-        s = np.zeros((g, X.shape[1]))
-        np.add.at(s, codes, contrib)
+        s = np.zeros((g, k))
+        for i, j, Xb in rows:
+            p = special.expit(Xb @ beta)
+            np.add.at(s, codes[i:j], Xb * ((y[i:j] - p) * _w(w_obs, i, j))[:, None])
         meat = s.T @ s * (g / max(g - 1, 1))
         cov = bread @ meat @ bread
     se = np.sqrt(np.clip(np.diag(cov), 0.0, None))

@@ -107,21 +107,39 @@ class RunSet:
     def labels(self):
         return list(self.runs)
 
+    def scan(self, table):
+        """The stacked ``table`` as a LazyFrame over the runs' Parquet parts (nothing read yet).
+
+        The sections build their queries on these, so a query reads only the columns it
+        uses and a report's memory follows what its analyses keep, not the game count.
+        """
+        cache = self.__dict__.setdefault("_scans", {})
+        if table not in cache:
+            frames = []
+            for label, run in self.runs.items():
+                lf = getattr(run, table)
+                if not lf.collect_schema().names():
+                    continue
+                lf = lf.with_columns(pl.lit(label).alias(self.group))
+                if table in ("players", "games", "events"):
+                    lf = lf.with_columns(pl.lit(int(run.manifest["players"]), dtype=pl.Int64).alias("n_players"))
+                frames.append(lf)
+            if not frames:
+                cache[table] = pl.LazyFrame()
+            else:
+                out = pl.concat(frames, how="diagonal_relaxed")
+                cache[table] = out.with_columns(pl.col(self.group).cast(pl.Enum(list(self.runs))))
+        return cache[table]
+
+    def has(self, table):
+        """Whether any run wrote ``table`` (a run with ``--no-events`` has no events)."""
+        return bool(self.scan(table).collect_schema().names())
+
+    def columns(self, table):
+        return self.scan(table).collect_schema().names()
+
     def _stack(self, table):
-        frames = []
-        for label, run in self.runs.items():
-            lf = getattr(run, table)
-            if not lf.collect_schema().names():
-                continue
-            lf = lf.with_columns(pl.lit(label).alias(self.group))
-            if table in ("players", "games", "events"):
-                lf = lf.with_columns(pl.lit(int(run.manifest["players"]), dtype=pl.Int64).alias("n_players"))
-            frames.append(lf.collect())
-        if not frames:
-            return pl.DataFrame()
-        out = pl.concat(frames, how="diagonal_relaxed")
-        order = {lab: i for i, lab in enumerate(self.runs)}
-        return out.with_columns(pl.col(self.group).cast(pl.Enum(list(order))))
+        return self.scan(table).collect() if self.has(table) else pl.DataFrame()
 
     @cached_property
     def players(self):
@@ -137,9 +155,9 @@ class RunSet:
 
     @cached_property
     def categories(self):
+        cols = self.columns("players")
         if self.game in CATEGORIES:
-            return [c for c in CATEGORIES[self.game] if c in self.players.columns]
-        cols = self.players.columns
+            return [c for c in CATEGORIES[self.game] if c in cols]
         if "strategy" in cols and "total" in cols:
             return cols[cols.index("strategy") + 1: cols.index("total")]
         return []
@@ -165,6 +183,11 @@ class RunSet:
 
 # ---------------------------------------------------------------- sections
 
+def _df(frame):
+    """An analysis result as a DataFrame (the sections pass LazyFrames, so results come back lazy)."""
+    return frame.collect() if isinstance(frame, pl.LazyFrame) else frame
+
+
 def _facet(rs):
     return rs.group if len(rs.runs) > 1 else None
 
@@ -173,9 +196,9 @@ def seat_section(rs: RunSet, series=False) -> Section:
     """Seat advantage: win share per seat with CIs, the equality test, mean scores."""
     from analysis.seats import seat_advantage, seat_equality_test
 
-    p = rs.players
-    adv = seat_advantage(p, by=rs.group)
-    eq = seat_equality_test(p, by=rs.group)
+    p = rs.scan("players")
+    adv = _df(seat_advantage(p, by=rs.group))
+    eq = _df(seat_equality_test(p, by=rs.group))
     fig = F.win_share_by_seat(
         adv, facet=None if series else _facet(rs), series=rs.group if series and len(rs.runs) > 1 else None,
         caption=(f"Mean win share of each seat (a k-way tie counts 1/k) with 95% Wilson intervals; "
@@ -201,8 +224,9 @@ def seat_section(rs: RunSet, series=False) -> Section:
 def score_section(rs: RunSet) -> Section:
     from analysis.summary import score_distribution
 
-    dist = score_distribution(rs.players, by=rs.group)
-    summary = (rs.players.group_by([rs.group, "n_players", "seat"])
+    p = rs.scan("players")
+    dist = _df(score_distribution(p, by=rs.group))
+    summary = _df(p.group_by([rs.group, "n_players", "seat"])
                .agg(pl.len().alias("n"), pl.col("total").mean().alias("mean"),
                     pl.col("total").std().alias("sd"),
                     pl.col("total").quantile(0.1).alias("p10"), pl.col("total").median().alias("median"),
@@ -223,10 +247,10 @@ def category_section(rs: RunSet) -> Section:
     cats = rs.categories
     if not cats:
         return Section("Scoring categories", paragraphs=["This game's players table names no scoring categories."])
-    p = rs.players
-    prof = category_profile(p, cats, by=rs.group)
-    logit = category_logit(p, cats, by=rs.group)
-    cf = category_counterfactual(p, cats, by=rs.group)
+    p = rs.scan("players")
+    prof = _df(category_profile(p, cats, by=rs.group))
+    logit = _df(category_logit(p, cats, by=rs.group))
+    cf = _df(category_counterfactual(p, cats, by=rs.group))
     fig = F.category_weights(logit, prof, series=rs.group if len(rs.runs) > 1 else None, caption=(
         f"Left: winners' mean points per category. Right: standardized logistic-regression "
         f"coefficient of winning on all categories at once (cluster-robust 95% CIs). {rs.games_text()}."))
@@ -244,8 +268,9 @@ def category_section(rs: RunSet) -> Section:
 def convergence_section(rs: RunSet, half_width=0.01) -> Section:
     from analysis.convergence import seat_convergence, seat_games_needed
 
-    conv = seat_convergence(rs.players, by=rs.group)
-    need = seat_games_needed(rs.players, half_width, by=rs.group)
+    p = rs.scan("players")
+    conv = _df(seat_convergence(p, by=rs.group))
+    need = _df(seat_games_needed(p, half_width, by=rs.group))
     fig = F.convergence(conv, facet=_facet(rs), caption=(
         f"Seat win shares on the first N games (top, 95% band) and the CI half-width (bottom; "
         f"dotted: the 1/√N slope). {rs.games_text()}."))
@@ -267,15 +292,16 @@ def hellas_quarry_section(rs: RunSet, series=None) -> Section:
         quarry_yield_summary,
     )
 
-    ev, g = rs.events, rs.games
+    ev, g = rs.scan("events"), rs.scan("games")
     sec = Section("Quarries (Hellas)", paragraphs=[
         "The quarry-tile numbers are **assumed** (spec H-D2): these distributions follow from the "
         "tile file named in the data status, not from the printed game."])
     tables, figs = [], []
-    if ev.height:
-        ydist = quarry_yield_distribution(ev, by=rs.group, per_round=False)
-        ysum = quarry_yield_summary(ev, by=rs.group)
-        cl = quarry_closures_per_game(ev, g.select(rs.group, "game_index") if g.height else None, by=rs.group)
+    if rs.has("events"):
+        ydist = _df(quarry_yield_distribution(ev, by=rs.group, per_round=False))
+        ysum = _df(quarry_yield_summary(ev, by=rs.group))
+        cl = _df(quarry_closures_per_game(ev, g.select(rs.group, "game_index") if rs.has("games") else None,
+                                          by=rs.group))
         fig = F.quarry_distributions(ydist, cl, series=rs.group if len(rs.runs) > 1 else None, caption=(
             f"Left: marble one quarry action pays out to all players. Right: quarries closed per game. "
             f"{rs.games_text()}."))
@@ -285,11 +311,11 @@ def hellas_quarry_section(rs: RunSet, series=None) -> Section:
                    Table("quarry_yield_distribution", ydist, "Yield per quarry action.", show=False)]
     else:
         sec.paragraphs.append("These runs wrote no events table (`--no-events`): no quarry distributions.")
-    p = rs.players
-    if "marble_income" in p.columns:
-        tables.append(Table("marble_income_by_seat", marble_income_by_seat(p, by=rs.group),
+    p = rs.scan("players")
+    if "marble_income" in rs.columns("players"):
+        tables.append(Table("marble_income_by_seat", _df(marble_income_by_seat(p, by=rs.group)),
                             "Quarry marble income per seat."))
-        tables.append(Table("quarry_luck_effect", quarry_luck_effect(p, by=rs.group),
+        tables.append(Table("quarry_luck_effect", _df(quarry_luck_effect(p, by=rs.group)),
                             "How quarry income above expectation moves the chance of winning."))
     sec.tables, sec.figures = tables, figs
     return sec
@@ -300,11 +326,13 @@ def hellas_headlines(rs: RunSet):
     from analysis.summary import mean_stat
 
     out = []
-    if rs.events.height:
-        inc = [c for c in rs.events.columns if c.startswith("income_")]
-        out.append(mean_stat(rs.events, pl.sum_horizontal(inc), "quarry_yield", by=[rs.group, "n_players"]))
-    if "quarries_closed" in rs.games.columns:
-        out.append(mean_stat(rs.games, "quarries_closed", "quarry_closures", by=[rs.group, "n_players"]))
+    if rs.has("events"):
+        inc = [c for c in rs.columns("events") if c.startswith("income_")]
+        out.append(_df(mean_stat(rs.scan("events"), pl.sum_horizontal(inc), "quarry_yield",
+                                 by=[rs.group, "n_players"])))
+    if "quarries_closed" in rs.columns("games"):
+        out.append(_df(mean_stat(rs.scan("games"), "quarries_closed", "quarry_closures",
+                                 by=[rs.group, "n_players"])))
     return out
 
 
@@ -333,13 +361,13 @@ def length_headlines(length, trigger_share=None):
     def build(rs: RunSet):
         from analysis.summary import mean_stat
 
-        g, out = rs.games, []
-        if length in g.columns:
-            out.append(mean_stat(g, length, "game_length", by=[rs.group, "n_players"], item=length))
-        if trigger_share and trigger_share[0] in g.columns:
+        g, cols, out = rs.scan("games"), rs.columns("games"), []
+        if length in cols:
+            out.append(_df(mean_stat(g, length, "game_length", by=[rs.group, "n_players"], item=length)))
+        if trigger_share and trigger_share[0] in cols:
             col, code, name = trigger_share
-            out.append(mean_stat(g, pl.col(col) == code, "end_trigger", by=[rs.group, "n_players"], item=name,
-                                 kind="proportion"))
+            out.append(_df(mean_stat(g, pl.col(col) == code, "end_trigger", by=[rs.group, "n_players"],
+                                     item=name, kind="proportion")))
         return out
     return build
 
@@ -362,8 +390,7 @@ def variant_section(rs: RunSet, baseline=None, title="Variant comparison") -> Se
     """Each headline statistic per variant, the difference to the baseline and its CI."""
     from analysis.summary import headline_stats, variant_differences
 
-    p = rs.players
-    head = [headline_stats(p, by=rs.group, categories=rs.categories)]
+    head = [_df(headline_stats(rs.scan("players"), by=rs.group, categories=rs.categories))]
     head += [h for h in GAME_HEADLINES.get(rs.game, lambda _: [])(rs)]
     head = pl.concat([h.with_columns(pl.col(rs.group).cast(pl.String)) for h in head], how="vertical_relaxed")
     baseline = baseline or rs.labels[0]
