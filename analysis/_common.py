@@ -63,6 +63,23 @@ def game_keys(frame: Frame, by: Sequence[str]) -> list[str]:
     return keys + ["game_index"]
 
 
+#: Optional column of a stacked table: one integer per game, ascending through
+#: the table (flagged sorted). When present, per-game windows group by it alone,
+#: which polars does in slices instead of a hash table per game.
+GAME_KEY = "game_key"
+
+
+def game_partition(frame: Frame, keys: Sequence[str]) -> list[str]:
+    """The columns a per-game window groups by: ``GAME_KEY`` when it identifies the game of ``keys``.
+
+    ``keys`` is a :func:`game_keys` list; ``GAME_KEY`` stands for it when the
+    other keys are run-level columns (constant within a game).
+    """
+    if GAME_KEY in columns(frame) and set(keys) <= {*RUN_COLUMNS, "n_players", "game_index"}:
+        return [GAME_KEY]
+    return list(keys)
+
+
 def require(frame: Frame, needed: Iterable[str], what: str) -> None:
     """Raise a clear error when ``frame`` lacks columns ``what`` needs."""
     cols = set(columns(frame))

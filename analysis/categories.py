@@ -31,6 +31,7 @@ from analysis._common import (
     as_lazy,
     as_list,
     game_keys,
+    game_partition,
     like,
     parts,
     require,
@@ -264,14 +265,16 @@ def category_counterfactual(
     lf = with_n_players(as_lazy(players), groups)
     keys = [*groups, "n_players"]
     total = pl.col("total").cast(pl.Int64)
-    lf = lf.with_columns((total == total.max().over(gkeys)).alias("__won"))
+    part = game_partition(lf, gkeys)
+    lf = lf.with_columns((total == total.max().over(part)).alias("__won"))
     per_cat = []
     for c in cats:
         alt = total - pl.col(c).cast(pl.Int64)
         g = (
-            lf.with_columns((alt == alt.max().over(gkeys)).alias("__alt"))
-            .group_by([*gkeys, "n_players"])
+            lf.with_columns((alt == alt.max().over(part)).alias("__alt"))
+            .group_by(part if part != gkeys else [*gkeys, "n_players"])
             .agg(
+                *([pl.col(k).first() for k in dict.fromkeys([*keys]) if k not in part] if part != gkeys else []),
                 (pl.col("__won") & pl.col("__alt")).any().alias("__keep_any"),
                 (pl.col("__won") == pl.col("__alt")).all().alias("__same"),
             )

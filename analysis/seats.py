@@ -31,6 +31,7 @@ from analysis._common import (
     as_lazy,
     as_list,
     game_keys,
+    game_partition,
     like,
     require,
     with_n_players,
@@ -64,7 +65,7 @@ def with_margin(players: Frame, by: str | Iterable[str] | None = None) -> Frame:
     [0, -5, 0]
     """
     require(players, ["game_index", "total"], "with_margin")
-    keys = game_keys(players, as_list(by))
+    keys = game_partition(players, game_keys(players, as_list(by)))
     total = pl.col("total").cast(pl.Int64)
     best = total.max().over(keys)
     second = total.sort(descending=True).get(1).over(keys)

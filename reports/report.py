@@ -29,7 +29,7 @@ from functools import cached_property
 import polars as pl
 
 from analysis import load_run
-from analysis._common import HELLAS_CATEGORIES
+from analysis._common import GAME_KEY, HELLAS_CATEGORIES
 from reports import figures as F
 
 # ---------------------------------------------------------------- containers
@@ -128,7 +128,14 @@ class RunSet:
                 cache[table] = pl.LazyFrame()
             else:
                 out = pl.concat(frames, how="diagonal_relaxed")
-                cache[table] = out.with_columns(pl.col(self.group).cast(pl.Enum(list(self.runs))))
+                out = out.with_columns(pl.col(self.group).cast(pl.Enum(list(self.runs))))
+                if "game_index" in out.collect_schema().names():
+                    # runs stacked in label order, each in game order (parts in chunk order, rows
+                    # game-major): (run number, game_index) ascends through the table
+                    out = out.with_columns(
+                        ((pl.col(self.group).to_physical().cast(pl.Int64) * (1 << 40))
+                         + pl.col("game_index").cast(pl.Int64)).set_sorted().alias(GAME_KEY))
+                cache[table] = out
         return cache[table]
 
     def has(self, table):
@@ -183,9 +190,28 @@ class RunSet:
 
 # ---------------------------------------------------------------- sections
 
+#: Row-level regressions (category logit, quarry luck) are fitted on the games
+#: with ``game_index`` below this in each run: the first games of a run are a
+#: reproducible simple random sample (every game has its own seed), their CIs
+#: are those of that sample, and the caption says so. Runs this size or smaller
+#: are fitted whole.
+FIT_GAMES = 1_000_000
+
+
+def fit_sample(rs, table="players", limit=None):
+    """``(scan, note)``: the table restricted to the regression sample, and a caption note ("" if whole)."""
+    limit = FIT_GAMES if limit is None else limit
+    lf = rs.scan(table)
+    if max(rs.n_games().values()) <= limit:
+        return lf, ""
+    return (lf.filter(pl.col("game_index") < limit),
+            f" Regression fitted on the first {limit:,} games of each run (a reproducible sample; "
+            f"CIs are the sample's).")
+
+
 def _df(frame):
     """An analysis result as a DataFrame (the sections pass LazyFrames, so results come back lazy)."""
-    return frame.collect() if isinstance(frame, pl.LazyFrame) else frame
+    return frame.collect(engine="streaming") if isinstance(frame, pl.LazyFrame) else frame
 
 
 def _facet(rs):
@@ -249,16 +275,17 @@ def category_section(rs: RunSet) -> Section:
         return Section("Scoring categories", paragraphs=["This game's players table names no scoring categories."])
     p = rs.scan("players")
     prof = _df(category_profile(p, cats, by=rs.group))
-    logit = _df(category_logit(p, cats, by=rs.group))
+    sample, note = fit_sample(rs)
+    logit = _df(category_logit(sample, cats, by=rs.group))
     cf = _df(category_counterfactual(p, cats, by=rs.group))
     fig = F.category_weights(logit, prof, series=rs.group if len(rs.runs) > 1 else None, caption=(
         f"Left: winners' mean points per category. Right: standardized logistic-regression "
-        f"coefficient of winning on all categories at once (cluster-robust 95% CIs). {rs.games_text()}."))
+        f"coefficient of winning on all categories at once (cluster-robust 95% CIs). {rs.games_text()}.{note}"))
     return Section("Scoring categories", paragraphs=[
         "Which categories make the winner: the standardized coefficient is the change in log-odds "
         "of winning per standard deviation of a category's points, the others held fixed; the "
         "counterfactual says how often the winner would not win if the category did not count."],
-        tables=[Table("category_logit", logit, "Standardized logit coefficients per category."),
+        tables=[Table("category_logit", logit, "Standardized logit coefficients per category." + note),
                 Table("category_counterfactual", cf, "Winners lost if a category did not count."),
                 Table("category_profile", prof, "Mean points per category for winners, others, all.",
                       show=False)],
@@ -315,8 +342,9 @@ def hellas_quarry_section(rs: RunSet, series=None) -> Section:
     if "marble_income" in rs.columns("players"):
         tables.append(Table("marble_income_by_seat", _df(marble_income_by_seat(p, by=rs.group)),
                             "Quarry marble income per seat."))
-        tables.append(Table("quarry_luck_effect", _df(quarry_luck_effect(p, by=rs.group)),
-                            "How quarry income above expectation moves the chance of winning."))
+        sample, note = fit_sample(rs)
+        tables.append(Table("quarry_luck_effect", _df(quarry_luck_effect(sample, by=rs.group)),
+                            "How quarry income above expectation moves the chance of winning." + note))
     sec.tables, sec.figures = tables, figs
     return sec
 
