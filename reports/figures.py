@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import textwrap
 
+import matplotlib
 import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
@@ -531,12 +532,31 @@ def price_distribution(dist: pl.DataFrame, label: str = "colour", title: str = "
     return _finish(fig, title, caption)
 
 
-def save(fig: Figure, stem: str) -> tuple[str, str]:
-    """Write ``stem.png`` (110 dpi) and ``stem.svg``; return both paths."""
-    png, svg = f"{stem}.png", f"{stem}.svg"
-    fig.savefig(png, dpi=110, bbox_inches="tight")
-    fig.savefig(svg, bbox_inches="tight")
-    return png, svg
+PNG_DPI = 110
+
+
+def save(fig: Figure, stem: str, svg: bool = True) -> tuple[str, str | None]:
+    """Write ``stem.png`` (110 dpi) and ``stem.svg``; return both paths (``None`` for no SVG).
+
+    The layout is done once: one draw at the PNG's dpi runs the constrained
+    layout and measures the tight box, then the layout is frozen and both
+    files are printed inside that box (``savefig(bbox_inches="tight")`` per
+    file would lay out and draw the figure twice for each).
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    png = f"{stem}.png"
+    canvas = FigureCanvasAgg(fig)
+    fig.set_dpi(PNG_DPI)
+    renderer = canvas.get_renderer()
+    fig.draw_without_rendering()
+    box = fig.get_tightbbox(renderer).padded(matplotlib.rcParams["savefig.pad_inches"])
+    fig.set_layout_engine("none")
+    fig.savefig(png, dpi=PNG_DPI, bbox_inches=box)
+    if not svg:
+        return png, None
+    fig.savefig(f"{stem}.svg", bbox_inches=box)
+    return png, f"{stem}.svg"
 
 
 def _eager(frame):
