@@ -678,14 +678,17 @@ def write_report(report: Report, out) -> dict:
             _csv_safe(t.frame).write_csv(path)
             t.csv = os.path.relpath(path, out)
             paths["tables"].append(path)
-        for f in sec.figures:
-            png, svg = F.save(f.figure, os.path.join(out, "figures", f.name))
-            with open(png, "rb") as fh:
-                f.png_bytes = fh.read()
-            f.png, f.svg = os.path.relpath(png, out), os.path.relpath(svg, out)
-            f.title = f.title or (f.figure._suptitle.get_text() if f.figure._suptitle else f.name)
-            paths["figures"] += [png, svg]
-            f.figure.clear()
+    figs = [f for sec in report.sections for f in sec.figures]
+    stems = [os.path.join(out, "figures", f.name) for f in figs]
+    save_figures([f.figure for f in figs], stems)
+    for f, stem in zip(figs, stems):
+        png, svg = f"{stem}.png", f"{stem}.svg"
+        with open(png, "rb") as fh:
+            f.png_bytes = fh.read()
+        f.png, f.svg = os.path.relpath(png, out), os.path.relpath(svg, out)
+        f.title = f.title or (f.figure._suptitle.get_text() if f.figure._suptitle else f.name)
+        paths["figures"] += [png, svg]
+        f.figure.clear()
     paths["html"] = os.path.join(out, "report.html")
     paths["md"] = os.path.join(out, "report.md")
     with open(paths["html"], "w", encoding="utf-8") as fh:
@@ -693,6 +696,41 @@ def write_report(report: Report, out) -> dict:
     with open(paths["md"], "w", encoding="utf-8") as fh:
         fh.write(H.render_markdown(report))
     return paths
+
+
+def save_figures(figures, stems, workers=None):
+    """``figures.save`` each figure to its stem, in ``workers`` processes (default: up to 2 cores).
+
+    Rendering is most of a report's fixed cost and needs nothing but the
+    figure, so forked children (which inherit the figures, nothing is
+    pickled) render every other one; a child that fails leaves its figures
+    to this process, so the files are written either way.
+    """
+    import multiprocessing as mp
+
+    if workers is None:
+        workers = min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+    jobs = list(zip(figures, stems))
+    if workers < 2 or len(jobs) < 4 or "fork" not in mp.get_all_start_methods():
+        for fig, stem in jobs:
+            F.save(fig, stem)
+        return
+    ctx = mp.get_context("fork")
+    children = []
+    for w in range(1, workers):
+        proc = ctx.Process(target=_save_share, args=(jobs[w::workers],), daemon=True)
+        proc.start()
+        children.append((proc, jobs[w::workers]))
+    _save_share(jobs[0::workers])
+    for proc, share in children:
+        proc.join()
+        if proc.exitcode != 0:
+            _save_share(share)
+
+
+def _save_share(jobs):
+    for fig, stem in jobs:
+        F.save(fig, stem)
 
 
 def _csv_safe(frame):
