@@ -28,11 +28,13 @@ import polars as pl
 from scipy import special, stats
 
 from analysis._common import (
+    GAME_KEY,
     Frame,
     as_lazy,
     as_list,
     columns,
     game_keys,
+    game_partition,
     like,
     parts,
     require,
@@ -170,14 +172,19 @@ def quarry_closures_per_game(
     """
     groups = as_list(by)
     keys = game_keys(events, groups)
+    part = game_partition(events, keys)
+    if games is not None and GAME_KEY not in columns(games):
+        part = keys
+    carry = [k for k in keys if k not in part]      # run-level columns, constant within a game
     per_game = (
         as_lazy(events)
-        .group_by(keys)
+        .group_by(part)
         .agg((pl.col("closed") >= 0).sum().cast(pl.Int64).alias("closures"))
     )
+    src = as_lazy(games) if games is not None else as_lazy(events)
     per_game = (
-        _game_list(events, games, groups)
-        .join(per_game, on=keys, how="left")
+        src.select(*part, *carry).unique(subset=part)
+        .join(per_game, on=part, how="left")
         .with_columns(pl.col("closures").fill_null(0))
     )
     share = pl.col("n_games") / pl.col("n_games").sum()
@@ -355,7 +362,7 @@ def marble_income_by_seat(
     gk = game_keys(players, groups)
     lf = with_n_players(as_lazy(players), groups)
     inc = pl.col("marble_income").cast(pl.Float64)
-    lf = lf.with_columns((inc / inc.sum().over(gk)).fill_nan(None).alias("__share"))
+    lf = lf.with_columns((inc / inc.sum().over(game_partition(lf, gk))).fill_nan(None).alias("__share"))
     keys = [*groups, "n_players", "seat"]
     out = (
         lf.group_by(keys)

@@ -327,7 +327,7 @@ def hellas_quarry_section(rs: RunSet, series=None) -> Section:
     if rs.has("events"):
         ydist = _df(quarry_yield_distribution(ev, by=rs.group, per_round=False))
         ysum = _df(quarry_yield_summary(ev, by=rs.group))
-        cl = _df(quarry_closures_per_game(ev, g.select(rs.group, "game_index") if rs.has("games") else None,
+        cl = _df(quarry_closures_per_game(ev, g.select(rs.group, "game_index", GAME_KEY) if rs.has("games") else None,
                                           by=rs.group))
         fig = F.quarry_distributions(ydist, cl, series=rs.group if len(rs.runs) > 1 else None, caption=(
             f"Left: marble one quarry action pays out to all players. Right: quarries closed per game. "

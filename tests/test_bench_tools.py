@@ -136,3 +136,11 @@ def test_ab_refuses_bad_arguments_in_one_line(capsys, tmp_path):
     a = {"games": {"x": np.zeros(3, np.int8)}, "players": {"y": np.ones((3, 2), np.int16)}}
     b = {"games": {"x": np.zeros(3, np.int8)}, "players": {"y": np.zeros((3, 2), np.int16)}}
     assert ab_tool.difference(a, a) is None and ab_tool.difference(a, b) == "players/y"
+
+
+def test_bench_pipeline_prints_each_step(capsys):
+    """bench/bench_pipeline.py runs simulate then report on tiny runs and prints their figures."""
+    assert _load("bench_pipeline").main(["--sizes", "300,600"]) == 0
+    out = capsys.readouterr().out
+    assert "report/sim" in out and "       300 " in out and "       600 " in out
+    assert "300 -> 600 games (x2): report wall x" in out

@@ -1,0 +1,142 @@
+"""Pipeline benchmark: simulate, then report, for growing game counts.
+
+For each N, ``boardlab simulate`` (the default strategy, all cores) and then
+``boardlab report`` run in fresh processes; the script prints their wall
+times, the report's peak RSS (``wait4`` of the child: its own high-water mark
+and that of its figure workers), the report/simulate ratio, and the machine's
+load average at the start and the end of each step, so a busy machine shows.
+Runs are deleted when measured (a 10^7-game run is ~1 GB).
+
+    PYTHONPATH=. python bench/bench_pipeline.py                 # N = 10^5, 10^6
+    PYTHONPATH=. python bench/bench_pipeline.py --big           # and 10^7
+    PYTHONPATH=. python bench/bench_pipeline.py --demo          # and demo --quick, 3 times
+    PYTHONPATH=. python bench/bench_pipeline.py --workers 30    # 1 vs 2 workers, ~30-s heuristic run
+
+The targets (issue 23): report wall <= simulate wall; report peak RSS <= 1 GB
+at 10^6 games and <= 2 GB at 10^7; demo --quick <= 25 s on 2 idle cores;
+2 workers >= 1.85x one.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def load():
+    return os.getloadavg()[0]
+
+
+def run(cmd):
+    """Run ``cmd`` (a boardlab CLI argument list); return (wall s, peak RSS MiB, load at start, at end)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")]))}
+    la0, t0 = load(), time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "reports.cli", *cmd], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        sys.exit(f"bench_pipeline: `boardlab {' '.join(cmd)}` failed (exit {proc.returncode}): "
+                 f"{err.decode(errors='replace').strip().splitlines()[-1:]}")
+    return wall, usage.ru_maxrss / 1024, la0, load()
+
+
+def pipeline(game, players, n, seed, tmp, workers=None):
+    out = os.path.join(tmp, f"{game}-{n}")
+    sim = ["simulate", game, "--players", str(players), "--games", str(n), "--seed", str(seed),
+           "--no-progress", "--out", out]
+    if workers:
+        sim += ["--workers", str(workers)]
+    s = run(sim)
+    r = run(["report", out, "--out", os.path.join(out, "report")])
+    shutil.rmtree(out, ignore_errors=True)
+    return {"games": n, "simulate_s": s[0], "simulate_rss_mib": s[1], "report_s": r[0],
+            "report_rss_mib": r[1], "ratio": r[0] / s[0], "load_start": s[2], "load_end": r[3]}
+
+
+def workers_check(seconds, game, players, strategy, tmp, pairs=2):
+    """1 vs 2 workers on a heuristic run sized to ~``seconds`` on one worker, alternating."""
+    probe = os.path.join(tmp, "probe")
+    n0 = 2000
+    t = run(["simulate", game, "--players", str(players), "--games", str(n0), "--seed", "3", "--strategy",
+             strategy, "--workers", "1", "--no-progress", "--out", probe])[0]
+    shutil.rmtree(probe, ignore_errors=True)
+    n = max(n0, int(n0 * seconds / max(t, 1e-3)))
+    rows = []
+    for k in range(pairs):
+        for w in ((1, 2) if k % 2 == 0 else (2, 1)):
+            out = os.path.join(tmp, f"w{w}")
+            wall, rss, la0, la1 = run(["simulate", game, "--players", str(players), "--games", str(n),
+                                       "--seed", "3", "--strategy", strategy, "--workers", str(w),
+                                       "--no-progress", "--out", out])
+            shutil.rmtree(out, ignore_errors=True)
+            rows.append({"workers": w, "games": n, "wall_s": wall, "load_start": la0, "load_end": la1})
+    one = [r["wall_s"] for r in rows if r["workers"] == 1]
+    two = [r["wall_s"] for r in rows if r["workers"] == 2]
+    return rows, sum(one) / sum(two)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", default="hellas")
+    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--sizes", default="100000,1000000", help="comma-separated game counts")
+    ap.add_argument("--big", action="store_true", help="also 10^7 games (~1 GB of disk, minutes)")
+    ap.add_argument("--demo", action="store_true", help="also time `boardlab demo --quick` three times")
+    ap.add_argument("--workers", type=float, default=0, metavar="SECONDS",
+                    help="also compare 1 and 2 workers on a heuristic run of about SECONDS on one worker")
+    ap.add_argument("--strategy", default="balanced", help="strategy of the workers check")
+    ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--json", default=None, help="also write the figures as JSON")
+    args = ap.parse_args(argv)
+    sizes = [int(float(x)) for x in args.sizes.split(",") if x] + ([10_000_000] if args.big else [])
+    res = {"cpus": os.cpu_count(), "pipeline": [], "demo": [], "workers": []}
+    tmp = tempfile.mkdtemp(prefix="bench-pipeline-")
+    try:
+        print(f"{args.game} {args.players}p, default strategy, all cores ({os.cpu_count()})")
+        print(f"{'games':>10} {'simulate s':>10} {'sim MiB':>8} {'report s':>9} {'report MiB':>10} "
+              f"{'report/sim':>10} {'load start':>10} {'load end':>8}")
+        for n in sizes:
+            r = pipeline(args.game, args.players, n, args.seed, tmp)
+            res["pipeline"].append(r)
+            print(f"{n:>10,} {r['simulate_s']:>10.1f} {r['simulate_rss_mib']:>8.0f} {r['report_s']:>9.1f} "
+                  f"{r['report_rss_mib']:>10.0f} {r['ratio']:>10.2f} {r['load_start']:>10.2f} "
+                  f"{r['load_end']:>8.2f}", flush=True)
+        p = res["pipeline"]
+        for a, b in zip(p, p[1:]):
+            g = b["games"] / a["games"]
+            print(f"  {a['games']:,} -> {b['games']:,} games (x{g:g}): report wall x"
+                  f"{b['report_s'] / a['report_s']:.2f}, report RSS x{b['report_rss_mib'] / a['report_rss_mib']:.2f}, "
+                  f"simulate wall x{b['simulate_s'] / a['simulate_s']:.2f}")
+        if args.demo:
+            for k in range(3):
+                out = os.path.join(tmp, "demo")
+                wall, rss, la0, la1 = run(["demo", "--quick", "--out", out])
+                shutil.rmtree(out, ignore_errors=True)
+                res["demo"].append({"wall_s": wall, "rss_mib": rss, "load_start": la0, "load_end": la1})
+                print(f"demo --quick: {wall:.1f} s, peak RSS {rss:.0f} MiB, load {la0:.2f} -> {la1:.2f}",
+                      flush=True)
+        if args.workers:
+            rows, ratio = workers_check(args.workers, args.game, args.players, args.strategy, tmp)
+            res["workers"], res["workers_speedup"] = rows, ratio
+            for r in rows:
+                print(f"workers {r['workers']}: {r['games']:,} {args.strategy} games in {r['wall_s']:.1f} s "
+                      f"(load {r['load_start']:.2f} -> {r['load_end']:.2f})")
+            print(f"2 workers / 1 worker speed-up: {ratio:.2f}x (alternating runs, same minutes)")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(res, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
