@@ -7,7 +7,7 @@ command, write both and list ``add_<name>`` in ``COMMANDS``.
 User errors (bad arguments, unknown names, a folder of another run) print one
 line ``boardlab: error: ...`` on stderr and exit with code 2 — never a
 traceback. Raise ``UsageError`` (or ``ValueError``) from a command for that.
-Set ``BOARDLAB_DEBUG=1`` to get the traceback instead.
+Set ``BOARDLAB_TRACEBACK=1`` to get the traceback instead.
 """
 import argparse
 import os
@@ -84,6 +84,7 @@ def add_simulate(sub):
 
 
 def cmd_simulate(args):
+    import strategies
     from simcore import run as simrun
 
     seat = None
@@ -91,8 +92,10 @@ def cmd_simulate(args):
         seat = [s.strip() for s in args.seat_strategies.split(",")]
     if args.scheduler and args.backend not in ("loky", "dask"):
         raise UsageError(f"--scheduler needs --backend dask, not {args.backend}")
+    simrun.check_players(args.game, args.players)
+    seats = strategies.resolve_seats(args.game, args.players, args.strategy, seat)
     result = simrun.simulate(args.game, players=args.players, games=args.games, seed=args.seed,
-                             out=args.out, strategy=args.strategy, seat_strategies=seat,
+                             out=args.out, strategies=seats,
                              variant=args.variant, workers=args.workers, chunk_size=args.chunk_size,
                              backend=args.backend, scheduler=args.scheduler,
                              events=not args.no_events, progress=not args.no_progress)
@@ -211,7 +214,7 @@ def main(argv=None):
             return 2
         return args.func(args)
     except (UsageError, ValueError, FileNotFoundError) as exc:
-        if os.environ.get("BOARDLAB_DEBUG") == "1":
+        if os.environ.get("BOARDLAB_TRACEBACK") == "1":
             raise
         print(f"boardlab: error: {_one_line(exc)}", file=sys.stderr)
         return 2

@@ -93,14 +93,13 @@ def cmd_compare(args):
     check_players(args.game, args.players)
     import strategies as _strategies
 
-    for name in names:
-        _strategies.resolve(args.game, name)     # unknown names fail before anything is printed
+    resolved = {name: _strategies.resolve(args.game, name) for name in names}   # fails before any output
     seats = lineups(names, args.players)
     out = args.out or f"compare-{args.game}-{args.players}p"
     per = math.ceil(args.games / len(seats))
     _log(f"compare: {len(seats)} seatings x {per:,} games -> {out}")
     t0 = time.perf_counter()
-    rs = run_compare(args.game, args.players, names, args.games, args.seed, os.path.join(out, "runs"),
+    rs = run_compare(args.game, args.players, resolved, args.games, args.seed, os.path.join(out, "runs"),
                      variant=parse_variant(args.variant), workers=args.workers, log=_log)
     sec = compare_section(rs)
     report = Report(f"{args.game.capitalize()}: strategy comparison at {args.players} players",

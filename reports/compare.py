@@ -59,8 +59,9 @@ def run_compare(game, players, strategies, games, seed, out, variant=None, worke
     ----------
     game : str
     players : int
-    strategies : list of str
-        Strategy names (or preset paths), each once.
+    strategies : list of str, or dict
+        Strategy names (or preset paths), each once; or ``{name: Strategy}``
+        already resolved (``strategies.resolve``).
     games : int
         Games in all; each lineup plays ``ceil(games / len(lineups))``.
     seed : int
@@ -75,15 +76,16 @@ def run_compare(game, players, strategies, games, seed, out, variant=None, worke
     import strategies as _strategies
     from simcore.run import simulate
 
-    for name in strategies:
-        _strategies.resolve(game, name)        # unknown names fail before any game is played
-    seats = lineups(strategies, players)
+    if not isinstance(strategies, dict):       # unknown names fail before any game is played
+        strategies = {name: _strategies.resolve(game, name) for name in strategies}
+    seats = lineups(list(strategies), players)
     per = math.ceil(games / len(seats))
     dirs = {}
     t0 = time.perf_counter()
     for i, lineup in enumerate(seats):
         folder = os.path.join(out, f"lineup-{i:03d}")
-        simulate(game, players=players, games=per, seed=seed, out=folder, seat_strategies=list(lineup),
+        simulate(game, players=players, games=per, seed=seed, out=folder,
+                 strategies=[strategies[name] for name in lineup],
                  variant=dict(variant or {}), workers=workers, chunk_size=chunk_size_for(per),
                  progress=progress)
         dirs["|".join(lineup)] = folder

@@ -174,13 +174,16 @@ def run_study(study, workers=1):
 
     The results do not depend on ``workers`` (the runner's seeding is per game).
     """
+    import strategies
     from simcore import run as simrun
 
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="boardlab-regress-") as tmp:
         out = os.path.join(tmp, "run")
         result = simrun.simulate(study.game, players=study.players, games=study.games, seed=study.seed,
-                                 out=out, seat_strategies=list(study.strategies), variant=dict(study.variant),
+                                 out=out, strategies=strategies.resolve_seats(
+                                     study.game, study.players, seat_strategies=list(study.strategies)),
+                                 variant=dict(study.variant),
                                  workers=workers, events=False, progress=False)
         games_t = _read_table(out, "games")
         players_t = _read_table(out, "players")
@@ -194,7 +197,7 @@ def run_study(study, workers=1):
     plan = result.plan
     from simcore.run import _jsonable
     return Outcome(study=study, games=games, players=players, digest=digest,
-                   strategies=[_jsonable(s.to_dict()) for s in plan.strategies],
+                   strategies=[_jsonable(s) for s in plan.strategies],
                    settings=_jsonable(plan.settings), wall_seconds=wall)
 
 

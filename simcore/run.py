@@ -32,6 +32,7 @@ import numpy as np
 
 import simcore
 from simcore import _results as R
+from simcore._contract import policy_argument, random_strategy
 from simcore.rng import game_seeds
 
 BACKENDS = ("loky", "threading", "dask")
@@ -91,7 +92,7 @@ class RunPlan:
     game: str
     module: str
     players: int
-    strategies: list          # one strategies.Strategy per seat
+    strategies: list          # one resolved strategy dict per seat (strategies.Strategy.to_dict())
     variant: dict
     settings: dict
     data_status: dict
@@ -117,7 +118,7 @@ class RunPlan:
             "format": R.FORMAT,
             "game": self.game,
             "players": self.players,
-            "strategies": [_jsonable(s.to_dict()) for s in self.strategies],
+            "strategies": [_jsonable(s) for s in self.strategies],
             "settings": _jsonable(self.settings),
             "seed": self.seed,
             "games": self.games,
@@ -135,14 +136,14 @@ class RunPlan:
         return hashlib.sha256(blob).hexdigest()[:16]
 
 
-def plan_run(game, players, games, seed, strategy="random", seat_strategies=None,
-             variant=None, chunk_size=None, events=True):
-    """Check the arguments of a run and resolve its strategies and config.
+def plan_run(game, players, games, seed, strategies=None, variant=None, chunk_size=None, events=True):
+    """Check the arguments of a run and its config.
 
-    Raises ``ValueError`` with a message naming the bad argument and the fix.
+    ``strategies``: one resolved strategy per seat (``Strategy.to_dict()``
+    dicts, or objects with ``to_dict()``; ``strategies.resolve_seats`` makes
+    them from names); ``None``: uniformly random play in every seat. Raises
+    ``ValueError`` with a message naming the bad argument.
     """
-    import strategies as _strategies
-
     mod = _get_game(game)
     players = check_players(game, players)
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games <= 0:
@@ -153,28 +154,35 @@ def plan_run(game, players, games, seed, strategy="random", seat_strategies=None
     if chunk_size is not None and (not isinstance(chunk_size, (int, np.integer)) or chunk_size <= 0):
         raise ValueError(f"chunk size must be a positive integer, not {chunk_size}")
 
-    if seat_strategies:
-        names = list(seat_strategies)
-        if len(names) != players:
-            raise ValueError(f"--seat-strategies names {len(names)} strategies for {players} players; "
-                             f"give exactly one per seat, e.g. {','.join([strategy] * players)}")
-    else:
-        names = [strategy] * players
-    resolved = [_strategies.resolve(game, name) for name in names]
+    resolved = seat_strategy_dicts(mod, game, players, strategies)
 
     variant = parse_variant(variant) if not isinstance(variant, dict) else dict(variant or {})
     config = mod.make_config(players, **variant)
-    settings = config.settings() if hasattr(config, "settings") else dict(variant)
-    data_status = config.data_status() if hasattr(config, "data_status") else {}
+    settings = config.settings()
+    data_status = config.data_status()
     size = int(min(chunk_size, games)) if chunk_size else default_chunk_size(games)
     return RunPlan(game=game, module=mod.__name__, players=players, strategies=resolved,
                    variant=variant, settings=settings, data_status=data_status,
                    seed=int(seed), games=games, chunk_size=size, events=bool(events))
 
 
+def seat_strategy_dicts(mod, game, players, strategies):
+    """One checked strategy dict per seat (``None``: random play everywhere); ValueError otherwise."""
+    if strategies is None:
+        return [random_strategy(game) for _ in range(players)]
+    out = [dict(s.to_dict() if hasattr(s, "to_dict") else s) for s in strategies]
+    if len(out) != players:
+        raise ValueError(f"{len(out)} strategies for {players} players: give one per seat")
+    for s in out:
+        if s.get("game") != game:
+            raise ValueError(f"strategy {s.get('name')!r} is for {s.get('game')}, not {game}")
+        policy_argument(mod, s)            # a bad kind or weight fails here, before any game
+    return out
+
+
 def check_players(game, players):
     """Return ``players`` as an int if ``game`` is played by that many, else raise ``ValueError``."""
-    allowed = tuple(getattr(_get_game(game), "PLAYERS", ()))
+    allowed = tuple(_get_game(game).PLAYERS)
     if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or players not in allowed:
         raise ValueError(f"{game} is played by {', '.join(map(str, allowed))} players, not {players}")
     return int(players)
@@ -487,7 +495,7 @@ class RunResult:
         for seat, ws in enumerate(self.win_share):
             lo, hi = wilson(ws, self.games)
             p = ws / self.games if self.games else float("nan")
-            name = self.plan.strategies[seat].name
+            name = self.plan.strategies[seat]["name"]
             lines.append(f"{seat:>4}  {name:<16}{p:>10.4f}  [{lo:.4f}, {hi:.4f}]")
         lines.append("ties count 1/k for each of the k tied winners")
         return "\n".join(lines)
@@ -552,8 +560,7 @@ class _Pool:
 
 # ---------------------------------------------------------------- the run
 
-def simulate(game, players, games, seed, out, strategy="random", seat_strategies=None,
-             variant=None, workers=None, chunk_size=None, backend="loky", scheduler=None,
+def simulate(game, players, games, seed, out, strategies=None, variant=None, workers=None, chunk_size=None, backend="loky", scheduler=None,
              events=True, progress=True, max_chunks=None):
     """Play a run of ``games`` games and write (or complete) the results folder ``out``.
 
@@ -567,8 +574,10 @@ def simulate(game, players, games, seed, out, strategy="random", seat_strategies
         Results folder. If it holds finished chunks of the same run, only the
         missing chunks are played; a folder of a different run is refused
         (``RunMismatch``).
-    strategy, seat_strategies : str, list of str
-        One strategy for every seat, or one name per seat.
+    strategies : list, optional
+        One resolved strategy per seat (``strategies.resolve_seats(game,
+        players, "balanced")``; dicts as ``Strategy.to_dict()`` gives);
+        default: uniformly random play in every seat.
     variant : dict or list of "KEY=VALUE"
         Engine settings passed to ``make_config``.
     workers : int, optional
@@ -600,8 +609,8 @@ def simulate(game, players, games, seed, out, strategy="random", seat_strategies
             chunk_size = read_manifest(out)["chunking"]["chunk_size"]
         except (OSError, ValueError, KeyError, TypeError):
             pass
-    plan = plan_run(game, players, games, seed, strategy=strategy, seat_strategies=seat_strategies,
-                    variant=variant, chunk_size=chunk_size, events=events)
+    plan = plan_run(game, players, games, seed, strategies=strategies, variant=variant,
+                    chunk_size=chunk_size, events=events)
     manifest, resumed = _open_folder(out, plan)
     R.remove_temp_files(out)
 
@@ -620,8 +629,8 @@ def simulate(game, players, games, seed, out, strategy="random", seat_strategies
            "chunk_size": plan.chunk_size, "digits": plan.digits, "out": os.path.abspath(out),
            "run_id": plan.run_id, "events": plan.events,
            "variant_items": tuple(sorted(plan.variant.items())),
-           "policies": [s.as_policy() for s in plan.strategies],
-           "strategy_names": [s.name for s in plan.strategies]}
+           "policies": [policy_argument(_get_game(plan.game), s) for s in plan.strategies],
+           "strategy_names": [s["name"] for s in plan.strategies]}
 
     session = {"started": _now(), "finished": None, "workers": n_workers, "backend": backend,
                "scheduler": scheduler, "chunks_run": 0, "games_run": 0, "status": "running",
@@ -670,18 +679,6 @@ def simulate(game, players, games, seed, out, strategy="random", seat_strategies
 
 # ---------------------------------------------------------------- replay
 
-def _strategy_from_dict(d):
-    import strategies as _strategies
-
-    from_dict = getattr(_strategies, "from_dict", None)
-    if from_dict is not None:
-        return from_dict(d)
-    try:
-        return _strategies.Strategy(**d)
-    except TypeError:
-        return _strategies.resolve(d["game"], d["name"])
-
-
 def replay(out, game_index):
     """Replay game ``game_index`` of the run in ``out`` from its seed.
 
@@ -717,7 +714,7 @@ def replay(out, game_index):
                              f"differs from the one derived from the run seed ({seed})")
         ptab = pq.read_table(ppath).to_pandas()
         stored = ptab[ptab.game_index == game_index].sort_values("seat").to_dict("records")
-    policies = [_strategy_from_dict(d).as_policy() for d in manifest["strategies"]]
+    policies = [policy_argument(mod, d) for d in manifest["strategies"]]
     config = mod.make_config(players, **manifest.get("variant", {}))
     state = mod.replay_game(players, seed, policies=policies, config=config)
     transcript = state.transcript()

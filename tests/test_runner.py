@@ -20,6 +20,7 @@ import pytest
 
 import simcore
 from simcore import run as simrun
+from simcore._contract import random_strategy
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -237,10 +238,12 @@ def test_manifest_mismatch_refused(fakegame, tmp_path):
 
 def test_bad_arguments(fakegame, tmp_path):
     for kw, msg in [(dict(players=5), "2, 3, 4 players"), (dict(games=0), "positive"),
-                    (dict(games=-3), "positive"), (dict(strategy="balnced"), "unknown strategy 'balnced'"),
+                    (dict(games=-3), "positive"),
                     (dict(variant=["colour=red"]), "unknown setting 'colour'"),
                     (dict(variant=["oops"]), "KEY=VALUE"),
-                    (dict(seat_strategies=["random"]), "one per seat")]:
+                    (dict(strategies=[random_strategy(fakegame)]), "one per seat"),
+                    (dict(strategies=[random_strategy("hellas")] * 3), "is for hellas, not fakegame"),
+                    (dict(strategies=[{**random_strategy(fakegame), "kind": "oracle"}] * 3), "unknown kind 'oracle'")]:
         with pytest.raises(ValueError, match=msg):
             _sim(fakegame, tmp_path / "x", **kw)
     with pytest.raises(ValueError, match="unknown game 'nope'"):
