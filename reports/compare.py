@@ -27,7 +27,8 @@ import time
 import polars as pl
 
 from reports import figures as F
-from reports.report import Fig, RunSet, Section, Table, _caption_of, text_table
+from reports.report import RunSet
+from reports.sections import Fig, Section, Table, caption_of, text_table
 
 MAX_PERMUTATIONS = 120
 
@@ -160,9 +161,9 @@ def compare_section(rs: RunSet, title="Strategy comparison") -> Section:
                 Table("compare_pairwise", t["pairwise"], "Head-to-head: share of pairs finished ahead."),
                 Table("compare_win_share_by_seat", t["win_share_by_seat"], "Win share per strategy and seat "
                       "(95% CIs).", show=False)],
-        figures=[Fig("compare_ratings", fig_r, _caption_of(fig_r)),
-                 Fig("compare_win_matrix", fig_m, _caption_of(fig_m)),
-                 Fig("compare_win_share_by_seat", fig_s, _caption_of(fig_s))])
+        figures=[Fig("compare_ratings", fig_r, caption_of(fig_r)),
+                 Fig("compare_win_matrix", fig_m, caption_of(fig_m)),
+                 Fig("compare_win_share_by_seat", fig_s, caption_of(fig_s))])
     seats = [c for c in t["win_share_matrix"].columns if c.startswith("seat ")]
     rows = []
     bt = {r["strategy"]: r for r in t["ratings"].iter_rows(named=True)}

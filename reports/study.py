@@ -22,8 +22,8 @@ import time
 import tomllib
 from dataclasses import dataclass, field
 
+from reports.games import plugin
 from reports.report import (
-    GAME_SECTIONS,
     Report,
     RunSet,
     Section,
@@ -406,7 +406,7 @@ def study_report(study: Study, sets: dict, commands=None) -> Report:
                 seat = seat_section(sub, series=True)
                 seat.terminal = ""
                 secs.append(seat)
-                secs += [build(sub) for build in GAME_SECTIONS.get(rs.game, [])]
+                secs += [build(sub) for build in plugin(rs.game).SECTIONS]
         else:
             secs = [compare_section(rs, title="Ratings")]
         sections += [_prefix(s, part) for s in secs]
