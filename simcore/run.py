@@ -33,7 +33,7 @@ import numpy as np
 import simcore
 from simcore import _results as R
 from simcore._contract import policy_argument, random_strategy
-from simcore.rng import game_seeds
+from simcore.rng import chunk_seeds, game_seeds
 
 BACKENDS = ("loky", "threading", "dask")
 DEFAULT_MAX_CHUNK = 100_000
@@ -193,97 +193,6 @@ def _get_game(name):
     if name not in simcore.games:
         raise ValueError(f"unknown game '{name}' (known: {', '.join(simcore.games.keys())})")
     return simcore.get_game(name)
-
-
-# ---------------------------------------------------------------- seeds
-
-# numpy's SeedSequence constants (numpy/random/bit_generator.pyx)
-M32 = 0xFFFFFFFF
-INIT_A, MULT_A = 0x43B0D7E5, 0x931E8875
-INIT_B, MULT_B = 0x8B51F9DD, 0x58F38DED
-MIX_L, MIX_R = 0xCA01F9DD, 0x4973F715
-POOL = 4
-
-
-def _words(x):
-    x = int(x)
-    if x == 0:
-        return [0]
-    out = []
-    while x:
-        out.append(x & M32)
-        x >>= 32
-    return out
-
-
-def _seedsequence_vectorised(run_seed, start, stop):
-    """``SeedSequence(run_seed, spawn_key=(i,)).generate_state(1, uint64)[0]`` for i in [start, stop), in numpy.
-
-    numpy's SeedSequence hash (``numpy/random/bit_generator.pyx``) with the
-    run seed's part (the same for every game) mixed once and the spawn key as
-    an array; game indices must be below 2^32 (one spawn word).
-    """
-    idx = np.arange(start, stop, dtype=np.uint64)
-    u = np.uint32
-    run = _words(run_seed)
-    if len(run) < POOL:
-        run = run + [0] * (POOL - len(run))
-    h = [INIT_A]
-
-    def hashmix(v):  # v: python int or uint32 array
-        if isinstance(v, np.ndarray):
-            v = v ^ u(h[0])
-        else:
-            v = (v ^ h[0]) & M32
-        h[0] = (h[0] * MULT_A) & M32
-        if isinstance(v, np.ndarray):
-            v = v * u(h[0])
-            return v ^ (v >> u(16))
-        v = (v * h[0]) & M32
-        return v ^ (v >> 16)
-
-    def mix(x, y):
-        if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
-            r = u(MIX_L) * np.asarray(x, dtype=u) - u(MIX_R) * np.asarray(y, dtype=u)
-            return r ^ (r >> u(16))
-        r = (MIX_L * x - MIX_R * y) & M32
-        return r ^ (r >> 16)
-
-    mixer = [hashmix(run[i]) for i in range(POOL)]
-    for s in range(POOL):
-        for d in range(POOL):
-            if s != d:
-                mixer[d] = mix(mixer[d], hashmix(mixer[s]))
-    extra = [np.full(len(idx), w, dtype=u) for w in run[POOL:]] + [idx.astype(u)]
-    with np.errstate(over="ignore"):
-        for w in extra:
-            for d in range(POOL):
-                mixer[d] = mix(mixer[d], hashmix(w))
-        hb = INIT_B
-        state = []
-        for k in range(2):
-            v = np.asarray(mixer[k % POOL], dtype=u) ^ u(hb)
-            hb = (hb * MULT_B) & M32
-            v = v * u(hb)
-            state.append(v ^ (v >> u(16)))
-    return state[0].astype(np.uint64) | (state[1].astype(np.uint64) << np.uint64(32))
-
-
-def chunk_seeds(run_seed, start, stop):
-    """Seeds of games ``start .. stop-1``: exactly ``simcore.rng.game_seeds``, about 500x faster.
-
-    A SeedSequence per game costs ~30 us, more than playing the game; the
-    vectorised hash gives the same words, checked against ``game_seeds`` at
-    both ends of every chunk (falls back to it on any difference).
-    """
-    if stop <= start:
-        return np.empty(0, dtype=np.uint64)
-    if stop <= 1 << 32:
-        seeds = _seedsequence_vectorised(run_seed, start, stop)
-        ends = game_seeds(run_seed, start, start + 1), game_seeds(run_seed, stop - 1, stop)
-        if seeds[0] == ends[0][0] and seeds[-1] == ends[1][0]:
-            return seeds
-    return game_seeds(run_seed, start, stop)
 
 
 # ---------------------------------------------------------------- one chunk (runs in a worker)
@@ -457,17 +366,6 @@ def _open_folder(out, plan):
 
 # ---------------------------------------------------------------- results
 
-def wilson(successes, n, z=1.959963984540054):
-    """Wilson score interval for a proportion (``successes`` may be fractional: ties count 1/k)."""
-    if n <= 0:
-        return (float("nan"), float("nan"))
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 @dataclass
 class RunResult:
     out: str
@@ -483,22 +381,6 @@ class RunResult:
     @property
     def games_per_second(self):
         return self.games_run / self.wall_seconds if self.wall_seconds > 0 else float("nan")
-
-    def table(self):
-        """The end-of-run summary as text."""
-        lines = [f"run      {self.out}  ({self.plan.game}, {self.plan.players} players, seed {self.plan.seed})",
-                 f"games    {self.games:,}" + (f"  ({self.games_run:,} played now, resumed)" if self.resumed else ""),
-                 f"wall     {self.wall_seconds:.2f} s",
-                 f"speed    {self.games_per_second:,.0f} games/s",
-                 "",
-                 f"{'seat':>4}  {'strategy':<16}{'win share':>10}  {'95% CI (Wilson)':>18}"]
-        for seat, ws in enumerate(self.win_share):
-            lo, hi = wilson(ws, self.games)
-            p = ws / self.games if self.games else float("nan")
-            name = self.plan.strategies[seat]["name"]
-            lines.append(f"{seat:>4}  {name:<16}{p:>10.4f}  [{lo:.4f}, {hi:.4f}]")
-        lines.append("ties count 1/k for each of the k tied winners")
-        return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- pools

@@ -29,6 +29,7 @@ ROOT = os.path.dirname(HERE)
 
 PLAYERS = (2, 3, 4)
 SCORE_CATEGORIES = ("city", "marble")
+TIE_RULE = "tied players share the win (1/k each)"
 _SETTINGS = {"bonus": 0, "delay": 0.0, "crash_once": ""}
 
 
@@ -250,12 +251,6 @@ def test_bad_arguments(fakegame, tmp_path):
         _sim("nope", tmp_path / "x")
 
 
-def test_wilson():
-    lo, hi = simrun.wilson(50, 100)
-    assert abs(lo - 0.4038) < 1e-3 and abs(hi - 0.5962) < 1e-3
-    assert simrun.wilson(0, 10)[0] == 0.0
-
-
 def test_load_run_errors(fakegame, tmp_path):
     from analysis import load_run
 
@@ -383,8 +378,8 @@ def test_chunk_seeds_equal_seedsequence(seed):
     from simcore.rng import game_seeds
 
     for a, b in ((0, 300), (123_456, 123_556), (2**32 - 40, 2**32)):
-        assert np.array_equal(simrun.chunk_seeds(seed, a, b), game_seeds(seed, a, b))
-    assert simrun._seedsequence_vectorised(seed, 5, 6)[0] == np.random.SeedSequence(
+        assert np.array_equal(simcore.rng.chunk_seeds(seed, a, b), game_seeds(seed, a, b))
+    assert simcore.rng._seedsequence_vectorised(seed, 5, 6)[0] == np.random.SeedSequence(
         seed, spawn_key=(5,)).generate_state(1, dtype=np.uint64)[0]
 
 
