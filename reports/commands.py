@@ -12,15 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-
-def _positive_int(text):
-    from reports.cli import _positive_int as p
-    return p(text)
-
-
-def _seed(text):
-    from reports.cli import _seed as s
-    return s(text)
+from reports._args import _positive_int, _seed
 
 
 def _log(line):
