@@ -39,7 +39,8 @@ REQUIRED = {
 #: Names a game may define; a generic feature that needs one says so when it is absent.
 OPTIONAL = {
     "game_ops": "game_ops() -> PyCapsule of the C-level hooks a generic search uses (docs/game_ops.md)",
-    "DATA_FILES": "the component data files a user may replace with --variant KEY=PATH",
+    "PRESETS": "path of a TOML file of named strategies shipped with the game (beside strategies/presets/<game>.toml)",
+    "OPTIONAL_FEATURES": "dict: feature -> weight a preset may leave out (the weight it then gets)",
 }
 
 #: The strategy dict of a seat that plays uniformly random legal actions (``strategies.resolve(g, "random")``).

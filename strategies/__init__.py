@@ -20,6 +20,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import simcore
 from simcore._contract import policy_argument, random_strategy
 
 PRESET_DIR = Path(__file__).resolve().parent / "presets"
@@ -66,7 +67,6 @@ def from_dict(d):
 
 
 def _game_module(game):
-    import simcore
     return simcore.games[game]
 
 
@@ -78,12 +78,8 @@ def _features(game):
 
 
 def _optional(game):
-    """Features that may be left out of a weight table (they weigh 0): ``features.OPTIONAL``."""
-    import importlib
-    try:
-        return dict(importlib.import_module(f"simcore.{game}.features").OPTIONAL)
-    except (ImportError, AttributeError):
-        return {}
+    """Features that may be left out of a weight table: the game's ``OPTIONAL_FEATURES``."""
+    return dict(getattr(_game_module(game), "OPTIONAL_FEATURES", {}))
 
 
 def _check_weights(game, weights, where):
@@ -153,10 +149,14 @@ def load_presets(path, game=None):
 
 
 def preset_files(game):
-    """The preset files of ``game``: ``presets/<game>.toml`` then ``presets/<game>_*.toml``."""
+    """The preset files of ``game``: ``presets/<game>.toml``, ``presets/<game>_*.toml``, then the
+    file the game itself ships (its ``PRESETS``, for a game that lives outside boardlab)."""
     main = PRESET_DIR / f"{game}.toml"
     files = [main] if main.exists() else []
     files += sorted(PRESET_DIR.glob(f"{game}_*.toml"))
+    own = getattr(simcore.games[game], "PRESETS", None) if game in simcore.games else None
+    if own is not None and Path(own).exists():
+        files.append(Path(own))
     return files
 
 

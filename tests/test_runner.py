@@ -134,9 +134,16 @@ def _hellas_built():
         return False
 
 
-@pytest.fixture(params=["fakegame", "hellas"])
+# the fake game, a compiled engine (Hellas), and every game registered from outside
+# boardlab (tests/extra_games: written against the contract alone, in pure Python)
+RUNNER_GAMES = ["fakegame", "hellas"] + [g for g in simcore.game_packages() if g not in simcore.BUILTIN_GAMES]
+
+
+@pytest.fixture(params=RUNNER_GAMES)
 def game(request, monkeypatch):
-    """The fake game, and the real Hellas engine once it is built."""
+    """The fake game, the real Hellas engine once it is built, and the extra games."""
+    if request.param not in ("hellas", "fakegame"):
+        return request.param
     if request.param == "hellas":
         if not _hellas_built():
             pytest.skip("simcore.hellas is not built yet")

@@ -79,4 +79,5 @@ def invariant_violations(state):
     return out
 
 
-from simcore.akrotiri.features import FEATURE_DOCS, FEATURES, policy_vector  # noqa: E402
+from simcore.akrotiri.features import FEATURE_DOCS, FEATURES, policy_vector
+from simcore.akrotiri.features import OPTIONAL as OPTIONAL_FEATURES  # noqa: E402

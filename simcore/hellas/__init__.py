@@ -24,6 +24,7 @@ from simcore.hellas._engine import (FIELD, PASS, PHASES, SPLIT, State, play_acti
 from simcore.hellas._engine import (determinized, playout_values, policy_action, policy_features,
                                     policy_scores)
 from simcore.hellas.features import FEATURE_DOCS, FEATURES, policy_vector
+from simcore.hellas.features import OPTIONAL as OPTIONAL_FEATURES
 
 from simcore.hellas import reference  # noqa: E402
 
