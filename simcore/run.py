@@ -286,7 +286,7 @@ def _describe_mismatch(old, new, out):
                     a, b = "(other weights)", "(other weights)"
             diffs.append(f"{key}: {json.dumps(a)} in the folder, {json.dumps(b)} in the command")
     return (f"{out} holds a different run ({'; '.join(diffs)}); "
-            f"use a new --out folder, or repeat the folder's settings to resume it")
+            f"use a new output folder, or repeat the folder's settings to resume it")
 
 
 def _git_commit():
@@ -334,12 +334,12 @@ def _open_folder(out, plan):
         try:
             manifest = read_manifest(out)
         except (OSError, ValueError) as exc:
-            raise RunMismatch(f"{out}: manifest.json is unreadable ({exc}); use a new --out folder") from None
+            raise RunMismatch(f"{out}: manifest.json is unreadable ({exc}); use a new output folder") from None
         if {k: manifest.get(k) for k in SPEC_KEYS} != spec:
             raise RunMismatch(_describe_mismatch(manifest, spec, out))
         return manifest, True
     if os.path.isdir(out) and any(not n.startswith(".") for n in os.listdir(out)):
-        raise RunMismatch(f"{out} is not empty and has no manifest.json; use a new or empty --out folder")
+        raise RunMismatch(f"{out} is not empty and has no manifest.json; use a new or empty output folder")
     os.makedirs(out, exist_ok=True)
     for t in R.TABLES if plan.events else ("games", "players"):
         os.makedirs(os.path.join(out, t), exist_ok=True)
@@ -397,7 +397,7 @@ def _resolve_workers(workers):
 
 
 class _Pool:
-    """A joblib Parallel for the chosen backend; dask gets a Client (a LocalCluster without --scheduler)."""
+    """A joblib Parallel for the chosen backend; dask gets a Client (a LocalCluster without a scheduler address)."""
 
     def __init__(self, backend, workers, scheduler):
         self.backend, self.workers, self.scheduler = backend, workers, scheduler
@@ -416,7 +416,7 @@ class _Pool:
                     self.client = Client(self.scheduler, timeout="10s")
                 except OSError as exc:
                     raise ValueError(f"cannot reach the dask scheduler {self.scheduler} ({exc}); "
-                                     f"check --scheduler tcp://HOST:PORT") from None
+                                     f"check the address (tcp://HOST:PORT)") from None
             else:
                 self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
                                             processes=True, host="127.0.0.1", dashboard_address=None)
