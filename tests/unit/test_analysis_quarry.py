@@ -128,3 +128,19 @@ def test_no_quarry_luck_effect():
     eff = qy.quarry_luck_effect(p).row(0, named=True)
     assert eff["lo"] < 0 < eff["hi"] and eff["p_value"] > 0.01
     assert abs(eff["delta_win_prob"]) < 0.02
+
+
+def test_yield_summary_from_counts_matches_polars_on_the_rows():
+    """quarry_yield_summary works from value counts; its statistics equal polars' on the raw yields."""
+    rng = np.random.default_rng(7)
+    for n in (1, 2, 3, 10, 57, 400):
+        inc = rng.integers(0, 9, size=(n, 2))
+        ev = pl.DataFrame({"game_index": np.arange(n), "round": rng.integers(0, 3, n),
+                           "income_0": inc[:, 0], "income_1": inc[:, 1]})
+        got = qy.quarry_yield_summary(ev, per_round=False)
+        y = pl.Series((inc[:, 0] + inc[:, 1]).astype(float))
+        want = {"n_actions": n, "mean": y.mean(), "sd": y.std(), "median": y.median(),
+                "p90": y.quantile(0.9), "max": y.max(), "share_zero": float((y == 0).mean())}
+        for k, w in want.items():
+            g = got[k][0]
+            assert (g is None and w is None) or g == pytest.approx(w, rel=1e-12), (n, k, g, w)
