@@ -200,24 +200,34 @@ def quarry_closures_per_game(
     if games is not None and GAME_KEY not in columns(games):
         part = keys
     carry = [k for k in keys if k not in part]      # run-level columns, constant within a game
-    per_game = (
-        as_lazy(events)
-        .group_by(part)
-        .agg((pl.col("closed") >= 0).sum().cast(pl.Int64).alias("closures"))
-    )
+    g = groups or ["__all"]
+    ev = as_lazy(events) if groups else as_lazy(events).with_columns(pl.lit(0).alias("__all"))
     src = as_lazy(games) if games is not None else as_lazy(events)
-    per_game = (
-        src.select(*part, *carry).unique(subset=part)
-        .join(per_game, on=part, how="left")
-        .with_columns(pl.col("closures").fill_null(0))
+    src = src if groups else src.with_columns(pl.lit(0).alias("__all"))
+    # only the games where a quarry closed are grouped; the others are counted, not listed
+    closing = (
+        ev.filter(pl.col("closed") >= 0)
+        .group_by(part)
+        .agg(*[pl.col(k).first() for k in dict.fromkeys([*carry, *g]) if k not in part],
+             pl.len().cast(pl.Int64).alias("closures"))
+        .group_by([*g, "closures"])
+        .agg(pl.len().alias("n_games"))
+    )
+    game_id = pl.col(part[0]) if len(part) == 1 else pl.struct(part)
+    totals = src.group_by(g).agg(game_id.n_unique().alias("__games"))
+    zero = (
+        totals.join(closing.group_by(g).agg(pl.col("n_games").sum().alias("__closing")), on=g, how="left")
+        .select(*g, pl.lit(0, dtype=pl.Int64).alias("closures"),
+                (pl.col("__games") - pl.col("__closing").fill_null(0)).cast(pl.UInt32).alias("n_games"))
+        .filter(pl.col("n_games") > 0)
     )
     share = pl.col("n_games") / pl.col("n_games").sum()
     out = (
-        per_game.group_by([*groups, "closures"])
-        .agg(pl.len().alias("n_games"))
-        .with_columns((share.over(groups) if groups else share).alias("share"))
-        .sort([*groups, "closures"])
+        pl.concat([zero, closing.select(*g, "closures", pl.col("n_games").cast(pl.UInt32))])
+        .with_columns(share.over(g).alias("share"))
+        .sort([*g, "closures"])
     )
+    out = out if groups else out.drop("__all")
     return like(out, events)
 
 
