@@ -291,3 +291,30 @@ def test_findings_say_p_below_float_range_not_zero():
         found.append(" ".join(findings_section([sec]).paragraphs))
     assert "Equal seats: rejected (chi-square p < 1e-300)" in found[0] and "p = 0" not in found[0]
     assert "Equal seats: rejected (chi-square p = 3.4e-07)" in found[1]
+
+
+def test_lazy_sections_equal_the_eager_analyses(small_run):
+    """The sections query lazy scans (a per-game key, blocked fits); their tables equal the analyses of the collected table."""
+    from analysis.categories import category_counterfactual, category_logit
+    from analysis.quarry import marble_income_by_seat, quarry_closures_per_game, quarry_yield_summary
+    from analysis.seats import seat_advantage
+    from reports.games.hellas import hellas_quarry_section
+    from reports.report import RunSet, category_section, seat_section
+
+    rs = RunSet.from_dirs({"r": small_run})
+    keys = rs.scan("players").select("game_key").collect()["game_key"]
+    assert keys.is_sorted() and keys.n_unique() * 3 == len(keys)       # one key per game, ascending
+    p = rs.players.drop("game_key")                                     # eager, no per-game key
+    ev, g = rs.events.drop("game_key"), rs.games.drop("game_key")
+    want = {"seat_advantage": seat_advantage(p, by="run"),
+            "category_logit": category_logit(p, rs.categories, by="run"),
+            "category_counterfactual": category_counterfactual(p, rs.categories, by="run"),
+            "marble_income_by_seat": marble_income_by_seat(p, by="run"),
+            "quarry_closures": quarry_closures_per_game(ev, g.select("run", "game_index"), by="run"),
+            "quarry_yield_summary": quarry_yield_summary(ev, by="run")}
+    got = {t.name: t.frame for s in (seat_section(rs), category_section(rs), hellas_quarry_section(rs))
+           for t in s.tables}
+    from polars.testing import assert_frame_equal
+
+    for name, frame in want.items():
+        assert_frame_equal(got[name], frame, rel_tol=1e-12, abs_tol=1e-14, check_dtypes=False)

@@ -128,3 +128,21 @@ def test_logistic_separation_falls_back_to_firth():
     fit = st.logistic_fit(np.column_stack([np.ones(8), x]), y)
     assert fit.separated and fit.method == "firth"
     assert np.all(np.isfinite(fit.coef)) and fit.coef[1] > 0.5 and np.all(np.isfinite(fit.se))
+
+
+def test_logistic_fit_by_blocks_equals_one_pass():
+    """Information and score summed over row blocks (and a Design built a block at a time) give the one-pass fit."""
+    rng = np.random.default_rng(3)
+    raw = rng.integers(0, 20, size=(3000, 3)).astype(np.int16)
+    mu, sd = raw.mean(axis=0), raw.std(axis=0, ddof=1)
+    X = np.column_stack([np.ones(3000), (raw - mu) / sd])
+    y = (rng.random(3000) < 1 / (1 + np.exp(-(X @ [0.2, 0.8, -0.5, 0.1])))).astype(float)
+    games = np.repeat(np.arange(1000), 3)
+    whole = st.logistic_fit(X, y, groups=games)
+    for fit in (st.logistic_fit(X, y, groups=games, block_rows=700),
+                st.logistic_fit(st.Design(raw, mu, sd), y, groups=games, block_rows=512)):
+        assert np.allclose(fit.coef, whole.coef, rtol=1e-12, atol=1e-14)
+        assert np.allclose(fit.se, whole.se, rtol=1e-10)
+        assert fit.method == whole.method == "mle" and fit.n_iter == whole.n_iter
+    one = st.logistic_fit(st.Design(raw, mu, sd), y, groups=games)     # one block: the same arithmetic
+    assert np.array_equal(one.coef, whole.coef) and np.array_equal(one.se, whole.se)
