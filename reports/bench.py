@@ -476,7 +476,7 @@ def _grid(head, rows):
 # ---------------------------------------------------------------- command line
 
 def add_parser(sub):
-    from reports.cli import _positive_int
+    from reports._args import _positive_int
 
     p = sub.add_parser("bench", help="engine and runner speed of every game",
                        description="Measure play_batch (random and balanced), the reference engine, the runner "

@@ -13,6 +13,8 @@ import argparse
 import os
 import sys
 
+from reports._args import _int, _positive_int, _seed  # noqa: F401  (re-exported)
+
 
 class UsageError(Exception):
     """A user error: printed as one line, exit code 2."""
@@ -23,35 +25,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message):
         raise UsageError(message)
-
-
-def _positive_int(text):
-    """``1000000``, ``1_000_000``, ``1e6`` -> int > 0."""
-    value = _int(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, not {text}")
-    return value
-
-
-def _int(text):
-    try:
-        return int(text.replace("_", ""))
-    except ValueError:
-        pass
-    try:
-        f = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: '{text}'") from None
-    if not f.is_integer():
-        raise argparse.ArgumentTypeError(f"not an integer: '{text}'")
-    return int(f)
-
-
-def _seed(text):
-    value = _int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, not {text}")
-    return value
 
 
 # ---------------------------------------------------------------- simulate

@@ -11,15 +11,7 @@ import os
 import sys
 import time
 
-
-def _positive_int(text):
-    from reports.cli import _positive_int as p
-    return p(text)
-
-
-def _seed(text):
-    from reports.cli import _seed as s
-    return s(text)
+from reports._args import _positive_int, _seed
 
 
 def _log(line):

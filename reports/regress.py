@@ -638,7 +638,7 @@ def format_record(doc, path):
 
 def add_parser(sub):
     """Declare ``boardlab regress`` on the CLI's subparsers."""
-    from reports.cli import _positive_int, _seed
+    from reports._args import _positive_int, _seed
 
     p = sub.add_parser("regress", help="balance regression check against a recorded baseline",
                        description="Rerun the study recorded in BASELINE and compare: exit 0 when the results "
