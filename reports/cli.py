@@ -13,7 +13,7 @@ import argparse
 import os
 import sys
 
-from reports._args import _int, _positive_int, _seed  # noqa: F401  (re-exported)
+from reports._args import _int, _positive_int, _seed, check_out_folder, seat_strategies  # noqa: F401
 
 
 class UsageError(Exception):
@@ -37,7 +37,7 @@ def add_simulate(sub):
     p.add_argument("game", help="game name, e.g. hellas")
     p.add_argument("--players", type=_positive_int, required=True, help="player count")
     p.add_argument("--games", type=_positive_int, required=True, help="number of games (1e6 and 1_000_000 work)")
-    p.add_argument("--strategy", default="random", help="strategy for every seat (default: random)")
+    p.add_argument("--strategy", default=None, help="strategy for every seat (default: random)")
     p.add_argument("--seat-strategies", default=None,
                    help="comma-separated strategy per seat, e.g. balanced,city_builder,random")
     p.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE",
@@ -59,9 +59,8 @@ def add_simulate(sub):
 def cmd_simulate(args):
     from simcore import run as simrun
 
-    seat = None
-    if args.seat_strategies:
-        seat = [s.strip() for s in args.seat_strategies.split(",")]
+    seat = seat_strategies(args)
+    check_out_folder(args.out)
     if args.scheduler and args.backend not in ("loky", "dask"):
         raise UsageError(f"--scheduler needs --backend dask, not {args.backend}")
     result = simrun.simulate(args.game, players=args.players, games=args.games, seed=args.seed,

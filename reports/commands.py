@@ -11,7 +11,7 @@ import os
 import sys
 import time
 
-from reports._args import _positive_int, _seed
+from reports._args import _positive_int, _seed, check_out_folder
 
 
 def _log(line):
@@ -43,7 +43,7 @@ def cmd_report(args):
 
     if not os.path.isdir(args.run_dir):
         raise ValueError(f"{args.run_dir}: no such results folder")
-    out = args.out or os.path.join(args.run_dir, "report")
+    out = check_out_folder(args.out or os.path.join(args.run_dir, "report"))
     report = run_report(args.run_dir, partial=args.partial)
     paths = write_report(report, out)
     print(report.terminal())
@@ -83,12 +83,12 @@ def cmd_compare(args):
     if len(names) < 2:
         raise ValueError(f"--strategies needs at least two names, not '{args.strategies}'")
     check_players(args.game, args.players)
+    out = check_out_folder(args.out or f"compare-{args.game}-{args.players}p")
     import strategies as _strategies
 
     for name in names:
         _strategies.resolve(args.game, name)     # unknown names fail before anything is printed
     seats = lineups(names, args.players)
-    out = args.out or f"compare-{args.game}-{args.players}p"
     per = math.ceil(args.games / len(seats))
     _log(f"compare: {len(seats)} seatings x {per:,} games -> {out}")
     t0 = time.perf_counter()
@@ -122,7 +122,7 @@ def cmd_study(args):
     from reports.study import load_study
 
     study = load_study(args.study)
-    out = args.out or os.path.splitext(os.path.basename(args.study))[0]
+    out = check_out_folder(args.out or os.path.splitext(os.path.basename(args.study))[0])
     return _run_study(study, out, args.workers, args.quick)
 
 
@@ -155,4 +155,4 @@ def add_demo(sub):
 def cmd_demo(args):
     from reports.study import demo_path, load_study
 
-    return _run_study(load_study(demo_path()), args.out, args.workers, args.quick)
+    return _run_study(load_study(demo_path()), check_out_folder(args.out), args.workers, args.quick)

@@ -58,9 +58,13 @@ def parse_variant(items):
     variant = {}
     for item in items or ():
         key, sep, value = str(item).partition("=")
-        if not sep or not key.strip():
+        key, value = key.strip(), value.strip()
+        if not sep or not key:
             raise ValueError(f"bad variant '{item}': write KEY=VALUE, e.g. quarry_yields=falling")
-        variant[key.strip()] = value.strip()
+        if key in variant:
+            raise ValueError(f"variant {key} given twice ({key}={variant[key]}, {key}={value}); "
+                             f"give each setting once")
+        variant[key] = value
     return variant
 
 
@@ -135,7 +139,7 @@ class RunPlan:
         return hashlib.sha256(blob).hexdigest()[:16]
 
 
-def plan_run(game, players, games, seed, strategy="random", seat_strategies=None,
+def plan_run(game, players, games, seed, strategy=None, seat_strategies=None,
              variant=None, chunk_size=None, events=True):
     """Check the arguments of a run and resolve its strategies and config.
 
@@ -153,6 +157,10 @@ def plan_run(game, players, games, seed, strategy="random", seat_strategies=None
     if chunk_size is not None and (not isinstance(chunk_size, (int, np.integer)) or chunk_size <= 0):
         raise ValueError(f"chunk size must be a positive integer, not {chunk_size}")
 
+    if seat_strategies and strategy is not None:
+        raise ValueError(f"give --strategy ({strategy}) or --seat-strategies "
+                         f"({','.join(map(str, seat_strategies))}), not both")
+    strategy = strategy or "random"
     if seat_strategies:
         names = list(seat_strategies)
         if len(names) != players:
@@ -552,7 +560,7 @@ class _Pool:
 
 # ---------------------------------------------------------------- the run
 
-def simulate(game, players, games, seed, out, strategy="random", seat_strategies=None,
+def simulate(game, players, games, seed, out, strategy=None, seat_strategies=None,
              variant=None, workers=None, chunk_size=None, backend="loky", scheduler=None,
              events=True, progress=True, max_chunks=None):
     """Play a run of ``games`` games and write (or complete) the results folder ``out``.
@@ -568,7 +576,8 @@ def simulate(game, players, games, seed, out, strategy="random", seat_strategies
         missing chunks are played; a folder of a different run is refused
         (``RunMismatch``).
     strategy, seat_strategies : str, list of str
-        One strategy for every seat, or one name per seat.
+        One strategy for every seat (default ``random``), or one name per seat
+        (not both).
     variant : dict or list of "KEY=VALUE"
         Engine settings passed to ``make_config``.
     workers : int, optional

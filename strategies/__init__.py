@@ -16,7 +16,6 @@ Examples
 """
 import math
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -113,14 +112,10 @@ def load_presets(path, game=None):
     its name (``hellas.toml``, ``hellas_tuned.toml`` -> ``hellas``). Errors
     name the file and the key.
     """
+    from simcore._data import read_toml
+
     path = Path(path)
-    try:
-        with open(path, "rb") as fh:
-            doc = tomllib.load(fh)
-    except FileNotFoundError:
-        raise ValueError(f"preset file not found: {path}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path}: not valid TOML ({exc})") from None
+    doc = read_toml(path, "preset")
     game = game or doc.pop("game", None) or path.stem.split("_")[0]
     doc.pop("game", None)
     out = {}

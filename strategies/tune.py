@@ -29,6 +29,9 @@ import strategies
 from simcore.run import wilson
 
 
+MAX_BATCH = 10_000_000       # games per candidate per generation: one in-memory batch
+
+
 def default_field(game):
     """The default opponents of ``game``: the heuristic presets of ``presets/<game>.toml``, in file order.
 
@@ -121,11 +124,24 @@ def cem(game="hellas", players=3, budget=50_000, population=12, games=None, fiel
     field_pols = [s.as_policy() for s in field_strats]
     if budget < 100:
         raise ValueError(f"budget must be at least 100 games, not {budget}")
+    if isinstance(population, bool) or not isinstance(population, (int, np.integer)) or population < 2:
+        raise ValueError(f"population must be at least 2 candidates (the elite is the best quarter, "
+                         f"at least two), not {population}")
     search_budget = int(budget * 0.8)
     final_games = budget - search_budget
     if games is None:
         games = max(60, search_budget // (population * 8))
+    elif isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < players:
+        raise ValueError(f"games per candidate must be at least the player count ({players}: one game "
+                         f"in each seat), not {games}")
+    elif population * games > search_budget:
+        raise ValueError(f"a generation needs population x games = {population} x {games} = "
+                         f"{population * games:,} games, more than the search's 80 % of the budget "
+                         f"({search_budget:,}): raise --budget or lower --games / --population")
     games = max(players, int(games))
+    if games > MAX_BATCH:
+        raise ValueError(f"{games:,} games per candidate are played in memory (at most {MAX_BATCH:,}): "
+                         f"lower --budget or give --games")
     generations = max(1, search_budget // (population * games))
     mu = np.array([base.weights.get(n, 0.0) for n in names], dtype=float)
     sigma = np.maximum(0.3 * np.abs(mu), 0.1)
@@ -193,18 +209,20 @@ def write_preset(path, name, result, game="hellas", description=None):
 
 
 def add_parser(subparsers):
+    from reports._args import _positive_int, _seed
+
     p = subparsers.add_parser("tune", help="search heuristic weights (cross-entropy method) and write a preset")
     p.add_argument("game", help="game name, e.g. hellas")
-    p.add_argument("--players", type=int, default=3)
-    p.add_argument("--budget", type=int, default=50_000, help="total games, final evaluation included")
-    p.add_argument("--population", type=int, default=12, help="candidates per generation (default 12)")
-    p.add_argument("--games", type=int, default=None, help="games per candidate per generation")
+    p.add_argument("--players", type=_positive_int, default=3)
+    p.add_argument("--budget", type=_positive_int, default=50_000, help="total games, final evaluation included")
+    p.add_argument("--population", type=_positive_int, default=12, help="candidates per generation (default 12)")
+    p.add_argument("--games", type=_positive_int, default=None, help="games per candidate per generation")
     p.add_argument("--field", default=None,
                    help="opponent presets, comma-separated (default: the heuristic presets of "
                         "strategies/presets/GAME.toml, e.g. for hellas balanced,city_builder,temple_builder,"
                         "quarry_baron)")
     p.add_argument("--start", default="balanced", help="preset to start from (default balanced)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--name", default="tuned", help="name of the new preset (default tuned)")
     p.add_argument("--out", default=None,
                    help="preset file to write (default ./<game>_<name>.toml; a file named <game>_*.toml in "
@@ -215,13 +233,13 @@ def add_parser(subparsers):
 
 
 def run(args):
+    from reports._args import check_out_file
     from simcore.run import check_players
     check_players(args.game, args.players)     # bad game or player count fails before the output checks
     out = Path(args.out or f"{args.game}_{args.name}.toml")
     if out.exists() and not args.force:
         raise ValueError(f"{out} exists: pass --force to overwrite it, or another --out")
-    if not out.parent.is_dir():
-        raise ValueError(f"cannot write {out}: folder {out.parent} does not exist")
+    check_out_file(out, "--out")
     res = cem(args.game, args.players, args.budget, args.population, args.games, args.field,
               args.start, args.seed)
     width = max(len(k) for k in res["weights"])

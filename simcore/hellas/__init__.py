@@ -26,6 +26,8 @@ from simcore.hellas._engine import (determinized, playout_values, policy_action,
 from simcore.hellas.features import FEATURE_DOCS, FEATURES, policy_vector
 
 NAME = "hellas"
+#: how the winner of a tied total is decided (the footer of `boardlab simulate`)
+TIES = "a k-way tie for the highest total shares the win: 1/k each (the rulebook)"
 
 
 new_game, replay_game, replay = game_face("Hellas", make_config, State, play_actions, default_players=3)

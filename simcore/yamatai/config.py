@@ -7,12 +7,11 @@ validates them and says which data is assumed (:meth:`YamataiConfig.data_status`
 See ``docs/yamatai_engine.md`` for the table of settings (every decision Y-Dn).
 """
 import itertools
-import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from simcore._data import data_stamp
+from simcore._data import data_file, data_stamp, read_json
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 PLAYERS = (2, 3, 4)
@@ -51,13 +50,7 @@ FLEET_ABILITIES = ("none", "reserve_building", "peek_building_deck", "slide_boat
 
 
 def _read_json(path, what):
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
-    except FileNotFoundError:
-        raise ValueError(f"{what} file not found: {path}") from None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{what} file {path} is not valid JSON: {exc}") from None
+    return read_json(path, what)
 
 
 def _assumed(doc):
@@ -333,9 +326,7 @@ def make_config(players=3, **settings):
         else:
             value = str(value).strip()
             if value != "default":
-                if not Path(value).is_file():
-                    raise ValueError(f"{key} must be 'default' or a JSON file path; '{value}' is neither")
-                value = str(Path(value).resolve())
+                value = data_file(key, value)
         kw[key] = value
     stamp = data_stamp(DATA_DIR, [kw[k] for k in DEFAULT_FILES])
     return _make(players, tuple(sorted(kw.items())) + (("data_stamp", stamp),))
