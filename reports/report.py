@@ -226,6 +226,9 @@ def category_section(rs: RunSet) -> Section:
     p = rs.players
     prof = category_profile(p, cats, by=rs.group)
     logit = category_logit(p, cats, by=rs.group)
+    # a category that scores the same in every game of a group has no coefficient (NaN): left out, said so
+    flat = sorted(set(logit.filter(~((pl.col("sd") > 0) & pl.col("sd").is_finite()).fill_null(True))["category"]))
+    logit = logit.filter(((pl.col("sd") > 0) & pl.col("sd").is_finite()).fill_null(False))
     cf = category_counterfactual(p, cats, by=rs.group)
     fig = F.category_weights(logit, prof, series=rs.group if len(rs.runs) > 1 else None, caption=(
         f"Left: winners' mean points per category. Right: standardized logistic-regression "
@@ -233,7 +236,10 @@ def category_section(rs: RunSet) -> Section:
     return Section("Scoring categories", paragraphs=[
         "Which categories make the winner: the standardized coefficient is the change in log-odds "
         "of winning per standard deviation of a category's points, the others held fixed; the "
-        "counterfactual says how often the winner would not win if the category did not count."],
+        "counterfactual says how often the winner would not win if the category did not count."]
+        + ([f"{', '.join(f'`{c}`' for c in flat)}: the same score for every player in every game of a run (no "
+            f"variance), so no coefficient there; those rows are left out of the regression table and "
+            f"figure."] if flat else []),
         tables=[Table("category_logit", logit, "Standardized logit coefficients per category."),
                 Table("category_counterfactual", cf, "Winners lost if a category did not count."),
                 Table("category_profile", prof, "Mean points per category for winners, others, all.",
