@@ -11,6 +11,7 @@ Set ``BOARDLAB_DEBUG=1`` to get the traceback instead.
 """
 import argparse
 import os
+import signal
 import sys
 
 from reports._args import _int, _positive_int, _seed, check_out_folder, seat_strategies  # noqa: F401
@@ -173,9 +174,37 @@ def _one_line(message):
     return " ".join(str(message).split())
 
 
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, handled as Ctrl-C: the run stops, its manifest says 'interrupted'."""
+
+    def __init__(self, signum):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _on_signal(signum, frame):
+    raise Interrupted(signum)
+
+
+def _catch_signals():
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is not None and signal.getsignal(sig) in (signal.SIG_DFL, None):
+            signal.signal(sig, _on_signal)
+
+
+def _say(line):
+    """One line on stderr; a stderr that is gone (``2>&1 | tee`` after Ctrl-C) is not an error."""
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv=None):
     """Entry point of the ``boardlab`` console script; returns the exit code."""
     parser = build_parser()
+    _catch_signals()
     try:
         args = parser.parse_args(argv)
         if not getattr(args, "func", None):
@@ -185,21 +214,22 @@ def main(argv=None):
     except (UsageError, ValueError, FileNotFoundError) as exc:
         if os.environ.get("BOARDLAB_DEBUG") == "1":
             raise
-        print(f"boardlab: error: {_one_line(exc)}", file=sys.stderr)
+        _say(f"boardlab: error: {_one_line(exc)}")
         return 2
     except BrokenPipeError:          # `boardlab replay … | head`: the reader left; no traceback
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())     # Python's flush at exit would fail again
         return 1
-    except KeyboardInterrupt:
-        print("boardlab: interrupted; finished chunks are kept, rerun the same command to resume",
-              file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        signum = getattr(exc, "signum", signal.SIGINT)
+        _say(f"boardlab: interrupted ({signal.Signals(signum).name}); finished chunks are kept, rerun the same "
+             f"command to resume")
+        return 128 + int(signum)
     except Exception as exc:  # a dead worker or a lost cluster: finished chunks are safe
         if type(exc).__name__ in ("TerminatedWorkerError", "BrokenProcessPool", "CommClosedError",
                                   "KilledWorker"):
-            print(f"boardlab: error: a worker died ({type(exc).__name__}); finished chunks are kept, "
-                  f"rerun the same command to resume", file=sys.stderr)
+            _say(f"boardlab: error: a worker died ({type(exc).__name__}); finished chunks are kept, "
+                 f"rerun the same command to resume")
             return 1
         raise
 

@@ -93,6 +93,11 @@ class RunSet:
         """
         if isinstance(dirs, (str, os.PathLike)):
             dirs = {os.path.basename(os.path.normpath(os.fspath(dirs))) or "run": dirs}
+        from simcore.run import read_manifest
+
+        for path in dirs.values():     # a manifest with a bad key is named here, not as a polars error later
+            if os.path.isfile(os.path.join(path, "manifest.json")):
+                read_manifest(path)
         runs = {label: load_run(path, allow_partial=allow_partial) for label, path in dirs.items()}
         games = {r.manifest.get("game") for r in runs.values()}
         if len(games) > 1:

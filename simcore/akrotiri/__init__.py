@@ -25,7 +25,7 @@ from simcore.akrotiri._engine import (BUY, CUBE, END, EVENT_KINDS, EXCAVATE, GOA
 
 NAME = "akrotiri"
 #: how the winner of a tied total is decided (the footer of `boardlab simulate`)
-TIES = "equal totals go to more drachmas; equal drachmas too share the win: 1/2 each"
+TIES = "broken by drachmas; equal drachmas too share the win, 1/2 each"
 
 
 new_game, replay_game, replay = game_face("Akrotiri", make_config, State, play_actions, default_players=2)

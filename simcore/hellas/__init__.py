@@ -27,7 +27,7 @@ from simcore.hellas.features import FEATURE_DOCS, FEATURES, policy_vector
 
 NAME = "hellas"
 #: how the winner of a tied total is decided (the footer of `boardlab simulate`)
-TIES = "a k-way tie for the highest total shares the win: 1/k each (the rulebook)"
+TIES = "shared, a k-way tie for the highest total gives each 1/k (the rulebook)"
 
 
 new_game, replay_game, replay = game_face("Hellas", make_config, State, play_actions, default_players=3)

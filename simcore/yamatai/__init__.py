@@ -28,7 +28,7 @@ from simcore.yamatai.features import FEATURE_DOCS, FEATURES, policy_vector
 
 NAME = "yamatai"
 #: how the winner of a tied total is decided (the footer of `boardlab simulate`)
-TIES = "ties are broken by the last round's turn order (Y-D35): the winner gets 1, no shared wins"
+TIES = "broken by the last round's turn order (Y-D35): one winner with 1, no shared wins"
 
 
 new_game, replay_game, replay = game_face("Yamataï", make_config, State, play_actions, default_players=3)
