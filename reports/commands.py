@@ -84,6 +84,7 @@ def cmd_compare(args):
         raise ValueError(f"--strategies needs at least two names, not '{args.strategies}'")
     check_players(args.game, args.players)
     out = check_out_folder(args.out or f"compare-{args.game}-{args.players}p")
+    variant = parse_variant(args.variant)
     import strategies as _strategies
 
     for name in names:
@@ -93,7 +94,7 @@ def cmd_compare(args):
     _log(f"compare: {len(seats)} seatings x {per:,} games -> {out}")
     t0 = time.perf_counter()
     rs = run_compare(args.game, args.players, names, args.games, args.seed, os.path.join(out, "runs"),
-                     variant=parse_variant(args.variant), workers=args.workers, log=_log)
+                     variant=variant, workers=args.workers, log=_log)
     sec = compare_section(rs)
     report = Report(f"{args.game.capitalize()}: strategy comparison at {args.players} players",
                     sections=with_findings([provenance_section(rs), sec]))
