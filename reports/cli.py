@@ -7,7 +7,7 @@ command, write both and list ``add_<name>`` in ``COMMANDS``.
 User errors (bad arguments, unknown names, a folder of another run) print one
 line ``boardlab: error: ...`` on stderr and exit with code 2 — never a
 traceback. Raise ``UsageError`` (or ``ValueError``) from a command for that.
-Set ``BOARDLAB_DEBUG=1`` to get the traceback instead.
+Set ``BOARDLAB_TRACEBACK=1`` to get the traceback instead.
 """
 import argparse
 import os
@@ -58,19 +58,43 @@ def add_simulate(sub):
 
 
 def cmd_simulate(args):
+    import strategies
     from simcore import run as simrun
 
     seat = seat_strategies(args)
     check_out_folder(args.out)
     if args.scheduler and args.backend not in ("loky", "dask"):
         raise UsageError(f"--scheduler needs --backend dask, not {args.backend}")
+    simrun.check_players(args.game, args.players)
+    seats = strategies.resolve_seats(args.game, args.players, args.strategy, seat)
     result = simrun.simulate(args.game, players=args.players, games=args.games, seed=args.seed,
-                             out=args.out, strategy=args.strategy, seat_strategies=seat,
+                             out=args.out, strategies=seats,
                              variant=args.variant, workers=args.workers, chunk_size=args.chunk_size,
                              backend=args.backend, scheduler=args.scheduler,
                              events=not args.no_events, progress=not args.no_progress)
-    print(result.table())
+    print(run_table(result))
     return 0
+
+
+def run_table(result):
+    """The end-of-run summary of ``simcore.run.simulate``'s result, as text (win shares with Wilson CIs)."""
+    import simcore
+    from analysis.stats import wilson_bounds
+
+    plan = result.plan
+    lines = [f"run      {result.out}  ({plan.game}, {plan.players} players, seed {plan.seed})",
+             f"games    {result.games:,}" + (f"  ({result.games_run:,} played now, resumed)" if result.resumed else ""),
+             f"wall     {result.wall_seconds:.2f} s",
+             f"speed    {result.games_per_second:,.0f} games/s",
+             "",
+             f"{'seat':>4}  {'strategy':<16}{'win share':>10}  {'95% CI (Wilson)':>18}"]
+    lo, hi = wilson_bounds(result.win_share, max(result.games, 1))
+    for seat, ws in enumerate(result.win_share):
+        p = ws / result.games if result.games else float("nan")
+        name = plan.strategies[seat]["name"]
+        lines.append(f"{seat:>4}  {name:<16}{p:>10.4f}  [{lo[seat]:.4f}, {hi[seat]:.4f}]")
+    lines.append(f"n = {result.games:,} games; ties: {simcore.games[plan.game].TIE_RULE}")
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- replay
@@ -117,9 +141,9 @@ def cmd_replay(args):
 # ---------------------------------------------------------------- main
 
 def add_tune(sub):
-    # implemented in strategies/tune.py (search of heuristic weights)
-    from strategies.tune import add_parser
-    add_parser(sub)
+    # implemented in reports/commands.py over strategies.tune (search of heuristic weights)
+    from reports.commands import add_tune
+    add_tune(sub)
 
 
 def add_regress(sub):
@@ -212,7 +236,7 @@ def main(argv=None):
             return 2
         return args.func(args)
     except (UsageError, ValueError, FileNotFoundError) as exc:
-        if os.environ.get("BOARDLAB_DEBUG") == "1":
+        if os.environ.get("BOARDLAB_TRACEBACK") == "1":
             raise
         _say(f"boardlab: error: {_one_line(exc)}")
         return 2

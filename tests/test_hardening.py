@@ -311,13 +311,15 @@ def test_progress_on_a_pipe_is_a_line_per_tenth(tmp_path):
 # ---------------------------------------------------------------- what the output says
 
 def test_the_simulate_footer_states_each_games_tie_rule(tmp_path):
+    from reports.cli import run_table
     from simcore.run import simulate
 
-    for game, players, words in (("hellas", 3, "1/k"), ("yamatai", 3, "Y-D35"), ("akrotiri", 2, "drachmas")):
-        table = simulate(game, players=players, games=20, seed=1, out=str(tmp_path / game), workers=1,
-                         progress=False).table()
-        last = table.splitlines()[-1]
-        assert last.startswith("ties: ") and words in last, last
+    for game, players, words in (("hellas", 3, "1/k"), ("yamatai", 3, "earlier in the last round"),
+                                 ("akrotiri", 2, "drachmas")):
+        res = simulate(game, players=players, games=20, seed=1, out=str(tmp_path / game), workers=1,
+                       progress=False)
+        last = run_table(res).splitlines()[-1]
+        assert "ties: " in last and words in last, last
         if game == "yamatai":
             assert "1/k" not in last
 
@@ -348,11 +350,12 @@ def test_report_html_renders_markdown_once_and_scrolls_wide_tables(small_run):
 
 
 def test_a_category_with_no_variance_is_left_out_with_a_note(tmp_path):
-    from simcore.run import simulate
     from reports.report import RunSet, category_section
+    from simcore.run import simulate
+    from strategies import resolve_seats
 
-    simulate("yamatai", players=3, games=60, seed=1, out=str(tmp_path / "y"), strategy="balanced", workers=1,
-             progress=False)
+    simulate("yamatai", players=3, games=60, seed=1, out=str(tmp_path / "y"), workers=1, progress=False,
+             strategies=resolve_seats("yamatai", 3, "balanced"))
     sec = category_section(RunSet.from_dirs(str(tmp_path / "y")))
     logit = next(t.frame for t in sec.tables if t.name == "category_logit")
     assert logit["coef"].is_nan().sum() == 0 and logit["coef"].is_null().sum() == 0
