@@ -53,7 +53,7 @@ cdef class CConfig:
         c = &self.c
         c.n_players = cfg.players
         c.n_fields = len(b.kind)
-        qf, cq = [], []
+        quarry_fields, coast_quarries = [], []
         if c.n_fields > NOFIELD:
             raise ValueError(f"board has {c.n_fields} fields; the engine takes at most {NOFIELD}")
         memset(c.nbl, NOFIELD, sizeof(c.nbl))
@@ -71,17 +71,17 @@ cdef class CConfig:
                 if not b.coast[i]:
                     c.inland_building |= bit128(i)
             elif b.kind[i] == "quarry":
-                qf.append(i)
+                quarry_fields.append(i)
                 if b.coast[i]:
-                    cq.append(i)
+                    coast_quarries.append(i)
         c.nbr_symmetric = all(has128(c.nbr[j], i) for i in range(c.n_fields) for j in b.neighbors[i])
-        if len(qf) > MAXQF:
-            raise ValueError(f"board has {len(qf)} quarry fields; the engine takes at most {MAXQF}")
-        c.n_quarry_fields = len(qf)
-        for i, f in enumerate(qf):
+        if len(quarry_fields) > MAXQF:
+            raise ValueError(f"board has {len(quarry_fields)} quarry fields; the engine takes at most {MAXQF}")
+        c.n_quarry_fields = len(quarry_fields)
+        for i, f in enumerate(quarry_fields):
             c.quarry_field[i] = f
-        c.n_coast_quarry = len(cq)
-        for i, f in enumerate(cq):
+        c.n_coast_quarry = len(coast_quarries)
+        for i, f in enumerate(coast_quarries):
             c.coast_quarry[i] = f
         c.n_temples = len(b.temple_fields)
         for t in range(c.n_temples):
