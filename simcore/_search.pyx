@@ -28,12 +28,12 @@ cdef uint64_t SHUFFLE_STEP = 0x9E3779B97F4A7C15ULL    # playout j determinizes f
 cdef uint64_t NOISE_STEP = 0xBF58476D1CE4E5B9ULL      # ... and draws its noise from seed ^ (j + 1) * this
 
 
-cdef const GameOps* _ops(handles):
-    return <const GameOps*>PyCapsule_GetPointer(handles[0], GAME_OPS_CAPSULE)
-
-
-cdef void* _ptr(capsule, const char* name) except NULL:
-    return PyCapsule_GetPointer(capsule, name)
+cdef int _unpack(handles, const GameOps** ops, const void** cfg, void** s) except -1:
+    # the (ops, config, state) capsules of State._c_handles
+    ops[0] = <const GameOps*>PyCapsule_GetPointer(handles[0], GAME_OPS_CAPSULE)
+    cfg[0] = PyCapsule_GetPointer(handles[1], b"simcore.GameConfig")
+    s[0] = PyCapsule_GetPointer(handles[2], b"simcore.GameState")
+    return 0
 
 
 cdef int _check_seat(const GameOps* ops, const void* cfg, const void* s, seat) except -1:
@@ -59,10 +59,10 @@ def determinized(state, seed, seat=None):
         Default: the seat to decide (for a game that is over, seat 0).
     """
     out = state.clone()
-    handles = out._c_handles(True)
-    cdef const GameOps* ops = _ops(handles)
-    cdef const void* cfg = _ptr(handles[1], b"simcore.GameConfig")
-    cdef void* s = _ptr(handles[2], b"simcore.GameState")
+    cdef const GameOps* ops
+    cdef const void* cfg
+    cdef void* s
+    _unpack(out._c_handles(True), &ops, &cfg, &s)
     if seat is None:
         seat = max(ops.current_player(cfg, s), 0)
     cdef int p = _check_seat(ops, cfg, s, seat)
@@ -89,10 +89,10 @@ def playout_values(state, policies, int playouts, seed):
     -------
     (list of int, numpy.ndarray of float)
     """
-    handles = state._c_handles()
-    cdef const GameOps* ops = _ops(handles)
-    cdef const void* cfg = _ptr(handles[1], b"simcore.GameConfig")
-    cdef const void* s = _ptr(handles[2], b"simcore.GameState")
+    cdef const GameOps* ops
+    cdef const void* cfg
+    cdef void* s
+    _unpack(state._c_handles(), &ops, &cfg, &s)
     if ops.is_over(cfg, s):
         raise ValueError("the game is over: no action to value")
     if playouts < 1:
@@ -143,10 +143,10 @@ def playout_values(state, policies, int playouts, seed):
 
 def ops_view(state):
     """``(current player, is over, legal actions)`` as the game's GameOps report them."""
-    handles = state._c_handles()
-    cdef const GameOps* ops = _ops(handles)
-    cdef const void* cfg = _ptr(handles[1], b"simcore.GameConfig")
-    cdef const void* s = _ptr(handles[2], b"simcore.GameState")
+    cdef const GameOps* ops
+    cdef const void* cfg
+    cdef void* s
+    _unpack(state._c_handles(), &ops, &cfg, &s)
     cdef int32_t* buf = <int32_t*>malloc(ops.max_legal * sizeof(int32_t))
     if buf == NULL:
         raise MemoryError()
@@ -159,10 +159,10 @@ def ops_view(state):
 
 def ops_returns(state):
     """Every seat's win share (GameOps.returns) of a finished game."""
-    handles = state._c_handles()
-    cdef const GameOps* ops = _ops(handles)
-    cdef const void* cfg = _ptr(handles[1], b"simcore.GameConfig")
-    cdef const void* s = _ptr(handles[2], b"simcore.GameState")
+    cdef const GameOps* ops
+    cdef const void* cfg
+    cdef void* s
+    _unpack(state._c_handles(), &ops, &cfg, &s)
     cdef double ret[8]
     if not ops.is_over(cfg, s):
         raise ValueError("the game is not over: no returns yet")
@@ -173,17 +173,19 @@ def ops_returns(state):
 def ops_apply(state, int action):
     """Apply a legal ``action`` through GameOps.apply_action, in place (unchecked: the caller
     gives a legal one; the transcript does not show it)."""
-    handles = state._c_handles(True)
-    cdef const GameOps* ops = _ops(handles)
-    ops.apply_action(_ptr(handles[1], b"simcore.GameConfig"), _ptr(handles[2], b"simcore.GameState"), action)
+    cdef const GameOps* ops
+    cdef const void* cfg
+    cdef void* s
+    _unpack(state._c_handles(True), &ops, &cfg, &s)
+    ops.apply_action(cfg, s, action)
 
 
 def ops_policy_action(state, policies, seed):
     """The action GameOps.policy_action picks for the seat to decide (``policies``: one per seat)."""
-    handles = state._c_handles()
-    cdef const GameOps* ops = _ops(handles)
-    cdef const void* cfg = _ptr(handles[1], b"simcore.GameConfig")
-    cdef const void* s = _ptr(handles[2], b"simcore.GameState")
+    cdef const GameOps* ops
+    cdef const void* cfg
+    cdef void* s
+    _unpack(state._c_handles(), &ops, &cfg, &s)
     cdef int32_t* buf = <int32_t*>malloc(ops.max_legal * sizeof(int32_t))
     cdef void* block = calloc(1, ops.policy_size)
     cdef uint64_t prng[4]
