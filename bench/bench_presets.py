@@ -20,7 +20,8 @@ def strength(game, name, n, opponent=None):
     """Mean win share of preset ``name`` against ``opponent`` (None: random) over ``n`` 2-player games."""
     import simcore
     import strategies
-    from simcore.run import chunk_seeds, wilson
+    from analysis.stats import wilson_bounds
+    from simcore.rng import chunk_seeds
 
     mod = simcore.games[game]
     pol = strategies.resolve(game, name).as_policy()
@@ -34,7 +35,7 @@ def strength(game, name, n, opponent=None):
         ws = np.asarray(res["players"]["win_share"], dtype=np.float64)
         share[idx], ties[idx] = ws[:, seat], (ws > 0).sum(axis=1) > 1
         score[idx] = np.asarray(res["players"]["total"], dtype=np.float64)[:, seat]
-    lo, hi = wilson(float(share.sum()), n)
+    lo, hi = (float(b) for b in wilson_bounds(float(share.sum()), n))
     return {"game": game, "preset": name, "n": n, "wins": float(share.sum()), "share": float(share.mean()),
             "lo": lo, "hi": hi, "tied": float(ties.mean()), "score": float(score.mean())}
 

@@ -4,7 +4,7 @@
     python bench/bench_strategies.py --quick    # fewer games
 
 Win shares are means over games of the seat's win share (a k-way tie = 1/k),
-with a 95 % Wilson interval (strategies.tune.mean_ci). Seats are alternated
+with a 95 % Wilson interval (analysis.stats.wilson_bounds). Seats are alternated
 (2 players) or rotated (3 players) so that seat advantage cancels.
 
 Figures of the last full run (2026-12-02 10:19 UTC, commit a732670, a new and faster
@@ -35,11 +35,12 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import strategies  # noqa: E402
 from simcore import hellas  # noqa: E402
 from simcore.rng import game_seeds  # noqa: E402
-from strategies.tune import mean_ci  # noqa: E402
+from analysis.stats import wilson_bounds  # noqa: E402
 
 
 def ci(x):
-    m, lo, hi = mean_ci(x)
+    x = np.asarray(x, dtype=float)
+    m, (lo, hi) = x.mean(), wilson_bounds(x.sum(), len(x))    # a k-way tie counts 1/k of a win
     return f"{m:.4f} (95% CI {lo:.4f}-{hi:.4f}, n={len(x)})"
 
 

@@ -39,7 +39,12 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PLAYERS = {"hellas": 3, "yamatai": 4, "akrotiri": 2}
+sys.path.insert(0, str(ROOT))
+import simcore  # noqa: E402  (the package face only: no engine is loaded here)
+
+GAMES = simcore.BUILTIN_GAMES
+# the player counts the speed targets are stated for; a game not named here: its DEFAULT_PLAYERS
+PLAYERS = {"yamatai": 4}
 CHILD = """
 import sys, numpy as np, simcore, strategies
 game, n, p, preset = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
@@ -107,7 +112,7 @@ def source_lines(csrc):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("game", choices=sorted(PLAYERS))
+    ap.add_argument("game", choices=list(GAMES))
     ap.add_argument("-p", "--players", type=int, help="players (default: the game's target count)")
     ap.add_argument("-n", "--games", type=int, default=200, help="n: the runs play n and 2n games (default 200)")
     ap.add_argument("--preset", default="balanced")
@@ -125,7 +130,7 @@ def main(argv=None):
     events = ("Ir", "Bc", "Bcm") + (CACHE_EVENTS if args.cache else ())
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (apt install valgrind)")
-    players = args.players or PLAYERS[args.game]
+    players = args.players or PLAYERS.get(args.game) or simcore.games[args.game].DEFAULT_PLAYERS
     with tempfile.TemporaryDirectory() as tmp:
         outs = []
         for n in (args.games, 2 * args.games):

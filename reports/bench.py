@@ -229,6 +229,7 @@ def bench_reference(mod, players, seeds, policy, repeats):
 
 def _runner_child(spec):
     """In a fresh process: warm-up run, then ``repeats`` timed runs; games/s of each."""
+    import strategies
     from simcore import run as simrun
 
     base = tempfile.mkdtemp(prefix="boardlab-bench-")
@@ -238,7 +239,8 @@ def _runner_child(spec):
             folder = os.path.join(base, f"r{i}")
             t0 = time.perf_counter()
             simrun.simulate(spec["game"], players=spec["players"], games=spec["games"], seed=1, out=folder,
-                            strategy=spec["strategy"], workers=spec["workers"], chunk_size=spec["chunk_size"],
+                            strategies=strategies.resolve_seats(spec["game"], spec["players"], spec["strategy"]),
+                            workers=spec["workers"], chunk_size=spec["chunk_size"],
                             progress=False)
             wall = time.perf_counter() - t0
             shutil.rmtree(folder, ignore_errors=True)
@@ -476,7 +478,7 @@ def _grid(head, rows):
 # ---------------------------------------------------------------- command line
 
 def add_parser(sub):
-    from reports.cli import _positive_int
+    from reports._args import _positive_int
 
     p = sub.add_parser("bench", help="engine and runner speed of every game",
                        description="Measure play_batch (random and balanced), the reference engine, the runner "

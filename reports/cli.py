@@ -7,11 +7,13 @@ command, write both and list ``add_<name>`` in ``COMMANDS``.
 User errors (bad arguments, unknown names, a folder of another run) print one
 line ``boardlab: error: ...`` on stderr and exit with code 2 — never a
 traceback. Raise ``UsageError`` (or ``ValueError``) from a command for that.
-Set ``BOARDLAB_DEBUG=1`` to get the traceback instead.
+Set ``BOARDLAB_TRACEBACK=1`` to get the traceback instead.
 """
 import argparse
 import os
 import sys
+
+from reports._args import _int, _positive_int, _seed  # noqa: F401  (re-exported)
 
 
 class UsageError(Exception):
@@ -23,35 +25,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message):
         raise UsageError(message)
-
-
-def _positive_int(text):
-    """``1000000``, ``1_000_000``, ``1e6`` -> int > 0."""
-    value = _int(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, not {text}")
-    return value
-
-
-def _int(text):
-    try:
-        return int(text.replace("_", ""))
-    except ValueError:
-        pass
-    try:
-        f = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: '{text}'") from None
-    if not f.is_integer():
-        raise argparse.ArgumentTypeError(f"not an integer: '{text}'")
-    return int(f)
-
-
-def _seed(text):
-    value = _int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, not {text}")
-    return value
 
 
 # ---------------------------------------------------------------- simulate
@@ -84,6 +57,7 @@ def add_simulate(sub):
 
 
 def cmd_simulate(args):
+    import strategies
     from simcore import run as simrun
 
     seat = None
@@ -91,13 +65,36 @@ def cmd_simulate(args):
         seat = [s.strip() for s in args.seat_strategies.split(",")]
     if args.scheduler and args.backend not in ("loky", "dask"):
         raise UsageError(f"--scheduler needs --backend dask, not {args.backend}")
+    simrun.check_players(args.game, args.players)
+    seats = strategies.resolve_seats(args.game, args.players, args.strategy, seat)
     result = simrun.simulate(args.game, players=args.players, games=args.games, seed=args.seed,
-                             out=args.out, strategy=args.strategy, seat_strategies=seat,
+                             out=args.out, strategies=seats,
                              variant=args.variant, workers=args.workers, chunk_size=args.chunk_size,
                              backend=args.backend, scheduler=args.scheduler,
                              events=not args.no_events, progress=not args.no_progress)
-    print(result.table())
+    print(run_table(result))
     return 0
+
+
+def run_table(result):
+    """The end-of-run summary of ``simcore.run.simulate``'s result, as text (win shares with Wilson CIs)."""
+    import simcore
+    from analysis.stats import wilson_bounds
+
+    plan = result.plan
+    lines = [f"run      {result.out}  ({plan.game}, {plan.players} players, seed {plan.seed})",
+             f"games    {result.games:,}" + (f"  ({result.games_run:,} played now, resumed)" if result.resumed else ""),
+             f"wall     {result.wall_seconds:.2f} s",
+             f"speed    {result.games_per_second:,.0f} games/s",
+             "",
+             f"{'seat':>4}  {'strategy':<16}{'win share':>10}  {'95% CI (Wilson)':>18}"]
+    lo, hi = wilson_bounds(result.win_share, max(result.games, 1))
+    for seat, ws in enumerate(result.win_share):
+        p = ws / result.games if result.games else float("nan")
+        name = plan.strategies[seat]["name"]
+        lines.append(f"{seat:>4}  {name:<16}{p:>10.4f}  [{lo[seat]:.4f}, {hi[seat]:.4f}]")
+    lines.append(f"n = {result.games:,} games; ties: {simcore.games[plan.game].TIE_RULE}")
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- replay
@@ -144,9 +141,9 @@ def cmd_replay(args):
 # ---------------------------------------------------------------- main
 
 def add_tune(sub):
-    # implemented in strategies/tune.py (search of heuristic weights)
-    from strategies.tune import add_parser
-    add_parser(sub)
+    # implemented in reports/commands.py over strategies.tune (search of heuristic weights)
+    from reports.commands import add_tune
+    add_tune(sub)
 
 
 def add_regress(sub):
@@ -211,7 +208,7 @@ def main(argv=None):
             return 2
         return args.func(args)
     except (UsageError, ValueError, FileNotFoundError) as exc:
-        if os.environ.get("BOARDLAB_DEBUG") == "1":
+        if os.environ.get("BOARDLAB_TRACEBACK") == "1":
             raise
         print(f"boardlab: error: {_one_line(exc)}", file=sys.stderr)
         return 2

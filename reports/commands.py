@@ -10,16 +10,9 @@ import math
 import os
 import sys
 import time
+from pathlib import Path
 
-
-def _positive_int(text):
-    from reports.cli import _positive_int as p
-    return p(text)
-
-
-def _seed(text):
-    from reports.cli import _seed as s
-    return s(text)
+from reports._args import _positive_int, _seed
 
 
 def _log(line):
@@ -93,14 +86,13 @@ def cmd_compare(args):
     check_players(args.game, args.players)
     import strategies as _strategies
 
-    for name in names:
-        _strategies.resolve(args.game, name)     # unknown names fail before anything is printed
+    resolved = {name: _strategies.resolve(args.game, name) for name in names}   # fails before any output
     seats = lineups(names, args.players)
     out = args.out or f"compare-{args.game}-{args.players}p"
     per = math.ceil(args.games / len(seats))
     _log(f"compare: {len(seats)} seatings x {per:,} games -> {out}")
     t0 = time.perf_counter()
-    rs = run_compare(args.game, args.players, names, args.games, args.seed, os.path.join(out, "runs"),
+    rs = run_compare(args.game, args.players, resolved, args.games, args.seed, os.path.join(out, "runs"),
                      variant=parse_variant(args.variant), workers=args.workers, log=_log)
     sec = compare_section(rs)
     report = Report(f"{args.game.capitalize()}: strategy comparison at {args.players} players",
@@ -164,3 +156,56 @@ def cmd_demo(args):
     from reports.study import demo_path, load_study
 
     return _run_study(load_study(demo_path()), args.out, args.workers, args.quick)
+
+
+# ---------------------------------------------------------------- tune
+
+def add_tune(sub):
+    p = sub.add_parser("tune", help="search heuristic weights (cross-entropy method) and write a preset")
+    p.add_argument("game", help="game name, e.g. hellas")
+    p.add_argument("--players", type=int, default=3)
+    p.add_argument("--budget", type=int, default=50_000, help="total games, final evaluation included")
+    p.add_argument("--population", type=int, default=12, help="candidates per generation (default 12)")
+    p.add_argument("--games", type=int, default=None, help="games per candidate per generation")
+    p.add_argument("--field", default=None,
+                   help="opponent presets, comma-separated (default: the heuristic presets of "
+                        "strategies/presets/GAME.toml, e.g. for hellas balanced,city_builder,temple_builder,"
+                        "quarry_baron)")
+    p.add_argument("--start", default="balanced", help="preset to start from (default balanced)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--name", default="tuned", help="name of the new preset (default tuned)")
+    p.add_argument("--out", default=None,
+                   help="preset file to write (default ./<game>_<name>.toml; a file named <game>_*.toml in "
+                        "strategies/presets/ becomes a named preset)")
+    p.add_argument("--force", action="store_true", help="overwrite --out if it exists")
+    p.set_defaults(func=cmd_tune)
+    return p
+
+
+def cmd_tune(args):
+    import strategies
+    from analysis.stats import wilson_bounds
+    from simcore.run import check_players
+    from strategies.tune import cem, write_preset
+
+    check_players(args.game, args.players)     # bad game or player count fails before the output checks
+    out = Path(args.out or f"{args.game}_{args.name}.toml")
+    if out.exists() and not args.force:
+        raise ValueError(f"{out} exists: pass --force to overwrite it, or another --out")
+    if not out.parent.is_dir():
+        raise ValueError(f"cannot write {out}: folder {out.parent} does not exist")
+    res = cem(args.game, args.players, args.budget, args.population, args.games, args.field,
+              args.start, args.seed)
+    lo, hi = wilson_bounds(res["wins"], res["n"])      # a k-way tie counts 1/k of a win
+    res["ci"] = (float(lo), float(hi))
+    width = max(len(k) for k in res["weights"])
+    print(f"\ntuned weights ({res['picked']}):")
+    for k, v in res["weights"].items():
+        print(f"  {k:<{width}}  {v:8.3f}")
+    print(f"win share in one seat of {res['players']} vs {', '.join(res['field'])}: {res['win_share']:.3f} "
+          f"(95% CI {lo:.3f}-{hi:.3f}, n={res['n']}; fair share {1 / res['players']:.3f}); "
+          f"{res['games_used']:,} games in {res['seconds']:.1f} s")
+    write_preset(out, args.name, res, args.game)
+    in_presets = out.resolve().parent == strategies.PRESET_DIR.resolve() and out.name.startswith(args.game + "_")
+    print(f"wrote {out} (use it as --strategy {args.name if in_presets else out})")
+    return 0

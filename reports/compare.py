@@ -27,7 +27,8 @@ import time
 import polars as pl
 
 from reports import figures as F
-from reports.report import Fig, RunSet, Section, Table, _caption_of, text_table
+from reports.report import RunSet
+from reports.sections import Fig, Section, Table, caption_of, text_table
 
 MAX_PERMUTATIONS = 120
 
@@ -59,8 +60,9 @@ def run_compare(game, players, strategies, games, seed, out, variant=None, worke
     ----------
     game : str
     players : int
-    strategies : list of str
-        Strategy names (or preset paths), each once.
+    strategies : list of str, or dict
+        Strategy names (or preset paths), each once; or ``{name: Strategy}``
+        already resolved (``strategies.resolve``).
     games : int
         Games in all; each lineup plays ``ceil(games / len(lineups))``.
     seed : int
@@ -75,15 +77,16 @@ def run_compare(game, players, strategies, games, seed, out, variant=None, worke
     import strategies as _strategies
     from simcore.run import simulate
 
-    for name in strategies:
-        _strategies.resolve(game, name)        # unknown names fail before any game is played
-    seats = lineups(strategies, players)
+    if not isinstance(strategies, dict):       # unknown names fail before any game is played
+        strategies = {name: _strategies.resolve(game, name) for name in strategies}
+    seats = lineups(list(strategies), players)
     per = math.ceil(games / len(seats))
     dirs = {}
     t0 = time.perf_counter()
     for i, lineup in enumerate(seats):
         folder = os.path.join(out, f"lineup-{i:03d}")
-        simulate(game, players=players, games=per, seed=seed, out=folder, seat_strategies=list(lineup),
+        simulate(game, players=players, games=per, seed=seed, out=folder,
+                 strategies=[strategies[name] for name in lineup],
                  variant=dict(variant or {}), workers=workers, chunk_size=chunk_size_for(per),
                  progress=progress)
         dirs["|".join(lineup)] = folder
@@ -158,9 +161,9 @@ def compare_section(rs: RunSet, title="Strategy comparison") -> Section:
                 Table("compare_pairwise", t["pairwise"], "Head-to-head: share of pairs finished ahead."),
                 Table("compare_win_share_by_seat", t["win_share_by_seat"], "Win share per strategy and seat "
                       "(95% CIs).", show=False)],
-        figures=[Fig("compare_ratings", fig_r, _caption_of(fig_r)),
-                 Fig("compare_win_matrix", fig_m, _caption_of(fig_m)),
-                 Fig("compare_win_share_by_seat", fig_s, _caption_of(fig_s))])
+        figures=[Fig("compare_ratings", fig_r, caption_of(fig_r)),
+                 Fig("compare_win_matrix", fig_m, caption_of(fig_m)),
+                 Fig("compare_win_share_by_seat", fig_s, caption_of(fig_s))])
     seats = [c for c in t["win_share_matrix"].columns if c.startswith("seat ")]
     rows = []
     bt = {r["strategy"]: r for r in t["ratings"].iter_rows(named=True)}

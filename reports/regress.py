@@ -45,6 +45,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from reports.games import plugin
+
 FORMAT = 1
 KIND = "boardlab-regress-baseline"
 DEFAULT_ALPHA = 0.05
@@ -52,19 +54,6 @@ DEFAULT_EFFECT_SHARE = 0.02   # win-share difference (absolute) the study should
 DEFAULT_EFFECT_SD = 0.05      # mean difference in standard deviations of the baseline
 POWER = 0.8
 EXACT_BELOW = 10              # Fisher's exact test when a (rounded) cell count is below this
-
-# Per game: headline figures beyond win shares and scores.
-# (statistic name, table, column, per seat?)
-HEADLINES = {
-    "hellas": [
-        ("quarry_income", "players", "marble_income", True),
-        ("quarry_income_per_game", "players", "marble_income", False),
-        ("quarries_closed", "games", "quarries_closed", False),
-    ],
-    "yamatai": [("rounds", "games", "rounds", False)],
-    "akrotiri": [("turns", "games", "turns", False), ("temples", "players", "temples", True)],
-}
-
 
 class BaselineError(ValueError):
     """The baseline file is missing or malformed (one-line message, exit 2)."""
@@ -174,13 +163,16 @@ def run_study(study, workers=1):
 
     The results do not depend on ``workers`` (the runner's seeding is per game).
     """
+    import strategies
     from simcore import run as simrun
 
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="boardlab-regress-") as tmp:
         out = os.path.join(tmp, "run")
         result = simrun.simulate(study.game, players=study.players, games=study.games, seed=study.seed,
-                                 out=out, seat_strategies=list(study.strategies), variant=dict(study.variant),
+                                 out=out, strategies=strategies.resolve_seats(
+                                     study.game, study.players, seat_strategies=list(study.strategies)),
+                                 variant=dict(study.variant),
                                  workers=workers, events=False, progress=False)
         games_t = _read_table(out, "games")
         players_t = _read_table(out, "players")
@@ -194,7 +186,7 @@ def run_study(study, workers=1):
     plan = result.plan
     from simcore.run import _jsonable
     return Outcome(study=study, games=games, players=players, digest=digest,
-                   strategies=[_jsonable(s.to_dict()) for s in plan.strategies],
+                   strategies=[_jsonable(s) for s in plan.strategies],
                    settings=_jsonable(plan.settings), wall_seconds=wall)
 
 
@@ -214,7 +206,7 @@ def statistics(game, games, players, categories=None):
     Parameters
     ----------
     game : str
-        Game name (selects the headline figures of ``HEADLINES``).
+        Game name (its report plug-in's ``REGRESS_METRICS`` are checked too).
     games : dict
         ``{column: (G,) array}`` (the runner's games table, or ``play_batch``'s "games").
     players : dict
@@ -243,7 +235,7 @@ def statistics(game, games, players, categories=None):
     for cat in categories:
         for seat in range(P):
             rows.append(_mean_row(f"score.{cat}", f"seat {seat}", players[cat][:, seat]))
-    for name, table, col, per_seat in HEADLINES.get(game, ()):
+    for name, table, col, per_seat in plugin(game).REGRESS_METRICS:
         src = players if table == "players" else games
         if col not in src:
             continue
@@ -259,7 +251,7 @@ def statistics(game, games, players, categories=None):
 def _score_categories(game, players):
     try:
         import simcore
-        cats = list(getattr(simcore.games[game], "SCORE_CATEGORIES", ()))
+        cats = list(simcore.games[game].SCORE_CATEGORIES)
     except Exception:
         cats = []
     cats = [c for c in cats if c in players]
@@ -638,7 +630,7 @@ def format_record(doc, path):
 
 def add_parser(sub):
     """Declare ``boardlab regress`` on the CLI's subparsers."""
-    from reports.cli import _positive_int, _seed
+    from reports._args import _positive_int, _seed
 
     p = sub.add_parser("regress", help="balance regression check against a recorded baseline",
                        description="Rerun the study recorded in BASELINE and compare: exit 0 when the results "

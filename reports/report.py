@@ -1,19 +1,18 @@
 """Reports: sections of tables and figures built from results folders.
 
-A :class:`Report` is a title and a list of :class:`Section` s; a section holds
-paragraphs, :class:`Table` s (polars DataFrames) and :class:`Fig` s
-(matplotlib Figures with a caption). :func:`write_report` writes
-``report.html`` (self-contained, figures embedded as base64 PNG),
-``report.md``, ``figures/<name>.png|svg`` and ``tables/<name>.csv``.
+The containers (:class:`Report`, :class:`Section`, :class:`Table`,
+:class:`Fig`) live in ``reports.sections``; this module builds the generic
+sections, assembles whole reports and writes them (:func:`write_report`:
+``report.html`` self-contained with figures embedded as base64 PNG,
+``report.md``, ``figures/<name>.png|svg`` and ``tables/<name>.csv``).
 
 The section builders take a :class:`RunSet` — one or more results folders
 with a label each, stacked into one table with the label in a column — so
 the same code reports one run, the runs of a study, or the variants of a
 comparison. Every game gets seat advantage, score distributions, categories
-and convergence; a game's own analyses are registered in
-:data:`GAME_SECTIONS` (``manifest["game"]`` -> builders): the Hellas
-quarries here, the Yamataï and Akrotiri component values, game length and
-end triggers in ``reports.game_sections``. In a notebook::
+and convergence; a game's own sections and headline statistics come from its
+plug-in, ``reports/games/<game>.py`` (found by name, see ``reports.games``).
+In a notebook::
 
     from reports.report import RunSet, seat_section
     rs = RunSet.from_dirs({"3p": "runs/hellas-3p"})
@@ -23,59 +22,18 @@ end triggers in ``reports.game_sections``. In a notebook::
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 import polars as pl
 
+import simcore
 from analysis import load_run
-from analysis._common import HELLAS_CATEGORIES
 from reports import figures as F
-
-# ---------------------------------------------------------------- containers
-
-
-@dataclass
-class Table:
-    name: str
-    frame: pl.DataFrame
-    caption: str = ""
-    show: bool = True          # False: CSV only (too long to print)
-
-
-@dataclass
-class Fig:
-    name: str
-    figure: object             # matplotlib.figure.Figure
-    caption: str = ""
-    title: str = ""
-
-
-@dataclass
-class Section:
-    title: str
-    paragraphs: list = field(default_factory=list)
-    tables: list = field(default_factory=list)
-    figures: list = field(default_factory=list)
-    terminal: str = ""         # compact text for the terminal summary
-
-
-@dataclass
-class Report:
-    title: str
-    sections: list = field(default_factory=list)
-    intro: list = field(default_factory=list)
-
-    def terminal(self):
-        return "\n\n".join(s.terminal for s in self.sections if s.terminal)
-
+from reports.games import plugin
+from reports.sections import Fig, Report, Section, Table, caption_of, text_table
 
 # ---------------------------------------------------------------- run sets
-
-#: Scoring categories per game; other games: the players columns between
-#: ``strategy`` and ``total`` (the engine writes its categories there).
-CATEGORIES = {"hellas": HELLAS_CATEGORIES}
-
 
 @dataclass
 class RunSet:
@@ -137,8 +95,10 @@ class RunSet:
 
     @cached_property
     def categories(self):
-        if self.game in CATEGORIES:
-            return [c for c in CATEGORIES[self.game] if c in self.players.columns]
+        """The game's scoring categories (its ``SCORE_CATEGORIES``); for a game this
+        installation does not know, the players columns between ``strategy`` and ``total``."""
+        if self.game in simcore.games:
+            return [c for c in simcore.games[self.game].SCORE_CATEGORIES if c in self.players.columns]
         cols = self.players.columns
         if "strategy" in cols and "total" in cols:
             return cols[cols.index("strategy") + 1: cols.index("total")]
@@ -186,7 +146,7 @@ def seat_section(rs: RunSet, series=False) -> Section:
         "all seats are equal."],
         tables=[Table("seat_advantage", adv, "Win share, score and margin per seat (95% CIs)."),
                 Table("seat_equality_test", eq, "Multinomial goodness-of-fit test of equal seats.")],
-        figures=[Fig("win_share_by_seat", fig, _caption_of(fig))])
+        figures=[Fig("win_share_by_seat", fig, caption_of(fig))])
     rows = []
     for r in adv.iter_rows(named=True):
         half = (r["win_hi"] - r["win_lo"]) / 2 * 100
@@ -214,7 +174,7 @@ def score_section(rs: RunSet) -> Section:
                    tables=[Table("score_summary", summary, "Final score per seat (points)."),
                            Table("score_distribution", dist, "Share of games per final score and seat.",
                                  show=False)],
-                   figures=[Fig("score_distributions", fig, _caption_of(fig))])
+                   figures=[Fig("score_distributions", fig, caption_of(fig))])
 
 
 def category_section(rs: RunSet) -> Section:
@@ -238,7 +198,7 @@ def category_section(rs: RunSet) -> Section:
                 Table("category_counterfactual", cf, "Winners lost if a category did not count."),
                 Table("category_profile", prof, "Mean points per category for winners, others, all.",
                       show=False)],
-        figures=[Fig("category_weights", fig, _caption_of(fig))])
+        figures=[Fig("category_weights", fig, caption_of(fig))])
 
 
 def convergence_section(rs: RunSet, half_width=0.01) -> Section:
@@ -254,106 +214,13 @@ def convergence_section(rs: RunSet, half_width=0.01) -> Section:
         f"percentage-point interval needs."],
         tables=[Table("games_needed", need, f"Games for a ±{half_width * 100:g} pp CI on every seat."),
                 Table("seat_convergence", conv, "Win shares after the first N games.", show=False)],
-        figures=[Fig("convergence", fig, _caption_of(fig))])
-
-
-def hellas_quarry_section(rs: RunSet, series=None) -> Section:
-    """Hellas quarries: yields, closures, income by seat, quarry luck (tile data assumed, H-D2)."""
-    from analysis.quarry import (
-        marble_income_by_seat,
-        quarry_closures_per_game,
-        quarry_luck_effect,
-        quarry_yield_distribution,
-        quarry_yield_summary,
-    )
-
-    ev, g = rs.events, rs.games
-    sec = Section("Quarries (Hellas)", paragraphs=[
-        "The quarry-tile numbers are **assumed** (spec H-D2): these distributions follow from the "
-        "tile file named in the data status, not from the printed game."])
-    tables, figs = [], []
-    if ev.height:
-        ydist = quarry_yield_distribution(ev, by=rs.group, per_round=False)
-        ysum = quarry_yield_summary(ev, by=rs.group)
-        cl = quarry_closures_per_game(ev, g.select(rs.group, "game_index") if g.height else None, by=rs.group)
-        fig = F.quarry_distributions(ydist, cl, series=rs.group if len(rs.runs) > 1 else None, caption=(
-            f"Left: marble one quarry action pays out to all players. Right: quarries closed per game. "
-            f"{rs.games_text()}."))
-        figs.append(Fig("quarry_distributions", fig, _caption_of(fig)))
-        tables += [Table("quarry_yield_summary", ysum, "Marble per quarry action, by round."),
-                   Table("quarry_closures", cl, "Quarries closed per game."),
-                   Table("quarry_yield_distribution", ydist, "Yield per quarry action.", show=False)]
-    else:
-        sec.paragraphs.append("These runs wrote no events table (`--no-events`): no quarry distributions.")
-    p = rs.players
-    if "marble_income" in p.columns:
-        tables.append(Table("marble_income_by_seat", marble_income_by_seat(p, by=rs.group),
-                            "Quarry marble income per seat."))
-        tables.append(Table("quarry_luck_effect", quarry_luck_effect(p, by=rs.group),
-                            "How quarry income above expectation moves the chance of winning."))
-    sec.tables, sec.figures = tables, figs
-    return sec
-
-
-def hellas_headlines(rs: RunSet):
-    """Extra headline statistics for Hellas: quarry yield per action, closures per game."""
-    from analysis.summary import mean_stat
-
-    out = []
-    if rs.events.height:
-        inc = [c for c in rs.events.columns if c.startswith("income_")]
-        out.append(mean_stat(rs.events, pl.sum_horizontal(inc), "quarry_yield", by=[rs.group, "n_players"]))
-    if "quarries_closed" in rs.games.columns:
-        out.append(mean_stat(rs.games, "quarries_closed", "quarry_closures", by=[rs.group, "n_players"]))
-    return out
-
-
-def _game_section(name):
-    """A builder of ``reports.game_sections``, imported when first called (that module imports this one)."""
-    def build(rs: RunSet) -> Section:
-        from reports import game_sections
-
-        return getattr(game_sections, name)(rs)
-    build.__name__ = build.__qualname__ = name
-    return build
-
-
-#: Per-game sections, keyed by ``manifest["game"]``; a game without an entry
-#: still gets the generic sections. Builders take a RunSet, return a Section.
-GAME_SECTIONS = {
-    "hellas": [hellas_quarry_section],
-    "yamatai": [_game_section(n) for n in ("yamatai_fleet_section", "yamatai_specialist_section",
-                                           "yamatai_building_section", "yamatai_end_section")],
-    "akrotiri": [_game_section(n) for n in ("akrotiri_map_section", "akrotiri_card_section",
-                                            "akrotiri_goal_section", "akrotiri_market_section",
-                                            "akrotiri_end_section")],
-}
-def length_headlines(length, trigger_share=None):
-    """Headline statistics of game length (mean of ``length``) and, optionally, an end-trigger share."""
-    def build(rs: RunSet):
-        from analysis.summary import mean_stat
-
-        g, out = rs.games, []
-        if length in g.columns:
-            out.append(mean_stat(g, length, "game_length", by=[rs.group, "n_players"], item=length))
-        if trigger_share and trigger_share[0] in g.columns:
-            col, code, name = trigger_share
-            out.append(mean_stat(g, pl.col(col) == code, "end_trigger", by=[rs.group, "n_players"], item=name,
-                                 kind="proportion"))
-        return out
-    return build
-
-
-#: Per-game extra headline statistics for variant comparisons (long format of
-#: ``analysis.summary.headline_stats``).
-GAME_HEADLINES = {"hellas": hellas_headlines, "yamatai": length_headlines("rounds"),
-                  "akrotiri": length_headlines("turns", ("end_trigger", 2, "turn_cap"))}
+        figures=[Fig("convergence", fig, caption_of(fig))])
 
 
 def run_sections(rs: RunSet) -> list:
     """The generic sections, then the game's own, then convergence."""
     secs = [seat_section(rs), score_section(rs), category_section(rs)]
-    secs += [build(rs) for build in GAME_SECTIONS.get(rs.game, [])]
+    secs += [build(rs) for build in plugin(rs.game).SECTIONS]
     secs.append(convergence_section(rs))
     return secs
 
@@ -364,7 +231,8 @@ def variant_section(rs: RunSet, baseline=None, title="Variant comparison") -> Se
 
     p = rs.players
     head = [headline_stats(p, by=rs.group, categories=rs.categories)]
-    head += [h for h in GAME_HEADLINES.get(rs.game, lambda _: [])(rs)]
+    extra = plugin(rs.game).HEADLINES
+    head += list(extra(rs)) if extra else []
     head = pl.concat([h.with_columns(pl.col(rs.group).cast(pl.String)) for h in head], how="vertical_relaxed")
     baseline = baseline or rs.labels[0]
     diff = variant_differences(head, variant=rs.group, baseline=baseline)
@@ -386,7 +254,7 @@ def variant_section(rs: RunSet, baseline=None, title="Variant comparison") -> Se
         f"p-values are Holm-corrected per variant."],
         tables=[Table("headline_by_variant", wide, "Headline statistics per variant."),
                 Table("variant_differences", diff, f"Differences to '{baseline}' (95% CIs, Holm p-values).")],
-        figures=[Fig("variant_differences", fig, _caption_of(fig))])
+        figures=[Fig("variant_differences", fig, caption_of(fig))])
     sec.terminal = (f"{title}: {variants} minus {baseline} (95% CI)\n"
                     + text_table(["statistic", "item", baseline, variants if "," not in variants else "variant",
                                   "difference [CI]", "p (Holm)"], rows))
@@ -651,21 +519,3 @@ def _csv_safe(frame):
     return out
 
 
-def _caption_of(fig):
-    if getattr(fig, "boardlab_caption", None):
-        return fig.boardlab_caption
-    texts = [t.get_text() for t in fig.texts]
-    return texts[-1] if texts else ""
-
-
-# ---------------------------------------------------------------- text tables
-
-def text_table(header, rows) -> str:
-    """A compact fixed-width table: first column left-aligned, the others right-aligned."""
-    cols = list(zip(*([header] + rows))) if rows else [[h] for h in header]
-    widths = [max(len(str(x)) for x in c) for c in cols]
-
-    def line(cells):
-        return "  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w)
-                         for i, (c, w) in enumerate(zip(cells, widths)))
-    return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])

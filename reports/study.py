@@ -22,8 +22,8 @@ import time
 import tomllib
 from dataclasses import dataclass, field
 
+from reports.games import plugin
 from reports.report import (
-    GAME_SECTIONS,
     Report,
     RunSet,
     Section,
@@ -107,8 +107,14 @@ def run_key(part, r):
     from simcore.run import plan_run
 
     return part.game, plan_run(part.game, players=r.players, games=r.games, seed=r.seed,
-                               seat_strategies=r.seat_strategies, variant=r.variant,
-                               events=r.events).run_id
+                               strategies=_seats(part, r), variant=r.variant, events=r.events).run_id
+
+
+def _seats(part, r):
+    """The resolved strategy of every seat of planned run ``r``."""
+    import strategies
+
+    return strategies.resolve_seats(part.game, r.players, seat_strategies=r.seat_strategies)
 
 
 def _type_name(t):
@@ -353,7 +359,7 @@ def run_study(study: Study, out, workers=None, log=print) -> dict:
                 folder = os.path.join(base, r.folder)
                 played[key] = folder, f"{part.name}/{r.label}"
                 simulate(part.game, players=r.players, games=r.games, seed=r.seed, out=folder,
-                         seat_strategies=r.seat_strategies, variant=r.variant, workers=workers,
+                         strategies=_seats(part, r), variant=r.variant, workers=workers,
                          chunk_size=chunk_size_for(r.games), events=r.events, progress=False)
                 dirs[r.label] = folder
                 log(f"{part.title}: {r.label}: {r.games:,} games ({time.perf_counter() - t0:.0f} s)")
@@ -400,7 +406,7 @@ def study_report(study: Study, sets: dict, commands=None) -> Report:
                 seat = seat_section(sub, series=True)
                 seat.terminal = ""
                 secs.append(seat)
-                secs += [build(sub) for build in GAME_SECTIONS.get(rs.game, [])]
+                secs += [build(sub) for build in plugin(rs.game).SECTIONS]
         else:
             secs = [compare_section(rs, title="Ratings")]
         sections += [_prefix(s, part) for s in secs]

@@ -1,43 +1,79 @@
 """Rules engines, playout kernels and the generic runner.
 
-``simcore.games`` maps a game's name to its module. Every game module offers
-the same face: ``new_game``, ``State``, ``play_batch``, ``make_config`` and a
-``reference`` engine (see ``docs/hellas_engine.md`` for the conventions).
+``simcore.games`` maps a game's name to its module; every game module meets
+the contract of :mod:`simcore._contract` (``NAME``, ``PLAYERS``,
+``make_config``, ``State``, ``play_batch``, ``reference``, ...). The shipped
+games are :data:`BUILTIN_GAMES`, the one list of them in the project; more
+are added without editing boardlab by naming their packages in the
+environment variable ``BOARDLAB_GAMES`` (``name=package[,name=package]``,
+inherited by worker processes) or by :func:`register` in a running process.
 """
+import os
 from importlib import import_module
+
+from simcore._contract import ContractError, check_game
 
 __version__ = "0.1.0"
 
-GAME_NAMES = ("hellas", "yamatai", "akrotiri")
+#: The games shipped in ``simcore/<name>/``: the only place that lists them.
+BUILTIN_GAMES = ("hellas", "yamatai", "akrotiri")
+
+_registered = {}          # name -> package, from register()
+
+
+def _extra_games():
+    """``BOARDLAB_GAMES`` parsed: {name: package}; ValueError naming a bad entry."""
+    out = {}
+    for item in filter(None, (s.strip() for s in os.environ.get("BOARDLAB_GAMES", "").split(","))):
+        name, sep, package = (x.strip() for x in item.partition("="))
+        if not sep or not name or not package:
+            raise ValueError(f"BOARDLAB_GAMES: {item!r} is not NAME=PACKAGE")
+        out[name] = package
+    return out
+
+
+def game_packages():
+    """Every known game, name -> package to import (the shipped ones first)."""
+    out = {name: f"simcore.{name}" for name in BUILTIN_GAMES}
+    out.update(_registered)
+    out.update(_extra_games())
+    return out
+
+
+def register(name, package):
+    """Make the game in ``package`` (an importable module name) known as ``name`` in this process."""
+    _registered[name] = package
+    games.pop(name, None)
 
 
 class _Games(dict):
-    """Game name -> module, imported on first use."""
+    """Game name -> module, imported (and checked against the contract) on first use."""
 
     def __missing__(self, name):
-        if name not in GAME_NAMES:
-            raise KeyError(f"unknown game '{name}' (known: {', '.join(GAME_NAMES)})")
-        module = import_module(f"simcore.{name}")
+        packages = game_packages()
+        if name not in packages:
+            raise KeyError(f"unknown game '{name}' (known: {', '.join(packages)})")
+        module = check_game(import_module(packages[name]), name)
         self[name] = module
         return module
 
     def __iter__(self):
-        return iter(GAME_NAMES)
+        return iter(game_packages())
 
     def __len__(self):
-        return len(GAME_NAMES)
+        return len(game_packages())
 
     def keys(self):
-        return list(GAME_NAMES)
+        return list(game_packages())
 
     def items(self):
-        return [(n, self[n]) for n in GAME_NAMES]
+        return [(n, self[n]) for n in game_packages()]
 
     def values(self):
-        return [self[n] for n in GAME_NAMES]
+        return [self[n] for n in game_packages()]
 
     def __contains__(self, name):
-        return name in GAME_NAMES
+        return name in game_packages()
 
 
 games = _Games()
@@ -49,3 +85,6 @@ def get_game(name):
         return games[name]
     except KeyError as exc:
         raise ValueError(exc.args[0]) from None
+
+
+__all__ = ["BUILTIN_GAMES", "ContractError", "games", "game_packages", "get_game", "register"]

@@ -32,7 +32,8 @@ import numpy as np
 
 import simcore
 from simcore import _results as R
-from simcore.rng import game_seeds
+from simcore._contract import policy_argument, random_strategy
+from simcore.rng import chunk_seeds, game_seeds
 
 BACKENDS = ("loky", "threading", "dask")
 DEFAULT_MAX_CHUNK = 100_000
@@ -91,7 +92,7 @@ class RunPlan:
     game: str
     module: str
     players: int
-    strategies: list          # one strategies.Strategy per seat
+    strategies: list          # one resolved strategy dict per seat (strategies.Strategy.to_dict())
     variant: dict
     settings: dict
     data_status: dict
@@ -117,7 +118,7 @@ class RunPlan:
             "format": R.FORMAT,
             "game": self.game,
             "players": self.players,
-            "strategies": [_jsonable(s.to_dict()) for s in self.strategies],
+            "strategies": [_jsonable(s) for s in self.strategies],
             "settings": _jsonable(self.settings),
             "seed": self.seed,
             "games": self.games,
@@ -135,14 +136,14 @@ class RunPlan:
         return hashlib.sha256(blob).hexdigest()[:16]
 
 
-def plan_run(game, players, games, seed, strategy="random", seat_strategies=None,
-             variant=None, chunk_size=None, events=True):
-    """Check the arguments of a run and resolve its strategies and config.
+def plan_run(game, players, games, seed, strategies=None, variant=None, chunk_size=None, events=True):
+    """Check the arguments of a run and its config.
 
-    Raises ``ValueError`` with a message naming the bad argument and the fix.
+    ``strategies``: one resolved strategy per seat (``Strategy.to_dict()``
+    dicts, or objects with ``to_dict()``; ``strategies.resolve_seats`` makes
+    them from names); ``None``: uniformly random play in every seat. Raises
+    ``ValueError`` with a message naming the bad argument.
     """
-    import strategies as _strategies
-
     mod = _get_game(game)
     players = check_players(game, players)
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games <= 0:
@@ -153,28 +154,35 @@ def plan_run(game, players, games, seed, strategy="random", seat_strategies=None
     if chunk_size is not None and (not isinstance(chunk_size, (int, np.integer)) or chunk_size <= 0):
         raise ValueError(f"chunk size must be a positive integer, not {chunk_size}")
 
-    if seat_strategies:
-        names = list(seat_strategies)
-        if len(names) != players:
-            raise ValueError(f"--seat-strategies names {len(names)} strategies for {players} players; "
-                             f"give exactly one per seat, e.g. {','.join([strategy] * players)}")
-    else:
-        names = [strategy] * players
-    resolved = [_strategies.resolve(game, name) for name in names]
+    resolved = seat_strategy_dicts(mod, game, players, strategies)
 
     variant = parse_variant(variant) if not isinstance(variant, dict) else dict(variant or {})
     config = mod.make_config(players, **variant)
-    settings = config.settings() if hasattr(config, "settings") else dict(variant)
-    data_status = config.data_status() if hasattr(config, "data_status") else {}
+    settings = config.settings()
+    data_status = config.data_status()
     size = int(min(chunk_size, games)) if chunk_size else default_chunk_size(games)
     return RunPlan(game=game, module=mod.__name__, players=players, strategies=resolved,
                    variant=variant, settings=settings, data_status=data_status,
                    seed=int(seed), games=games, chunk_size=size, events=bool(events))
 
 
+def seat_strategy_dicts(mod, game, players, strategies):
+    """One checked strategy dict per seat (``None``: random play everywhere); ValueError otherwise."""
+    if strategies is None:
+        return [random_strategy(game) for _ in range(players)]
+    out = [dict(s.to_dict() if hasattr(s, "to_dict") else s) for s in strategies]
+    if len(out) != players:
+        raise ValueError(f"{len(out)} strategies for {players} players: give one per seat")
+    for s in out:
+        if s.get("game") != game:
+            raise ValueError(f"strategy {s.get('name')!r} is for {s.get('game')}, not {game}")
+        policy_argument(mod, s)            # a bad kind or weight fails here, before any game
+    return out
+
+
 def check_players(game, players):
     """Return ``players`` as an int if ``game`` is played by that many, else raise ``ValueError``."""
-    allowed = tuple(getattr(_get_game(game), "PLAYERS", ()))
+    allowed = tuple(_get_game(game).PLAYERS)
     if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or players not in allowed:
         raise ValueError(f"{game} is played by {', '.join(map(str, allowed))} players, not {players}")
     return int(players)
@@ -185,97 +193,6 @@ def _get_game(name):
     if name not in simcore.games:
         raise ValueError(f"unknown game '{name}' (known: {', '.join(simcore.games.keys())})")
     return simcore.get_game(name)
-
-
-# ---------------------------------------------------------------- seeds
-
-# numpy's SeedSequence constants (numpy/random/bit_generator.pyx)
-M32 = 0xFFFFFFFF
-INIT_A, MULT_A = 0x43B0D7E5, 0x931E8875
-INIT_B, MULT_B = 0x8B51F9DD, 0x58F38DED
-MIX_L, MIX_R = 0xCA01F9DD, 0x4973F715
-POOL = 4
-
-
-def _words(x):
-    x = int(x)
-    if x == 0:
-        return [0]
-    out = []
-    while x:
-        out.append(x & M32)
-        x >>= 32
-    return out
-
-
-def _seedsequence_vectorised(run_seed, start, stop):
-    """``SeedSequence(run_seed, spawn_key=(i,)).generate_state(1, uint64)[0]`` for i in [start, stop), in numpy.
-
-    numpy's SeedSequence hash (``numpy/random/bit_generator.pyx``) with the
-    run seed's part (the same for every game) mixed once and the spawn key as
-    an array; game indices must be below 2^32 (one spawn word).
-    """
-    idx = np.arange(start, stop, dtype=np.uint64)
-    u = np.uint32
-    run = _words(run_seed)
-    if len(run) < POOL:
-        run = run + [0] * (POOL - len(run))
-    h = [INIT_A]
-
-    def hashmix(v):  # v: python int or uint32 array
-        if isinstance(v, np.ndarray):
-            v = v ^ u(h[0])
-        else:
-            v = (v ^ h[0]) & M32
-        h[0] = (h[0] * MULT_A) & M32
-        if isinstance(v, np.ndarray):
-            v = v * u(h[0])
-            return v ^ (v >> u(16))
-        v = (v * h[0]) & M32
-        return v ^ (v >> 16)
-
-    def mix(x, y):
-        if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
-            r = u(MIX_L) * np.asarray(x, dtype=u) - u(MIX_R) * np.asarray(y, dtype=u)
-            return r ^ (r >> u(16))
-        r = (MIX_L * x - MIX_R * y) & M32
-        return r ^ (r >> 16)
-
-    mixer = [hashmix(run[i]) for i in range(POOL)]
-    for s in range(POOL):
-        for d in range(POOL):
-            if s != d:
-                mixer[d] = mix(mixer[d], hashmix(mixer[s]))
-    extra = [np.full(len(idx), w, dtype=u) for w in run[POOL:]] + [idx.astype(u)]
-    with np.errstate(over="ignore"):
-        for w in extra:
-            for d in range(POOL):
-                mixer[d] = mix(mixer[d], hashmix(w))
-        hb = INIT_B
-        state = []
-        for k in range(2):
-            v = np.asarray(mixer[k % POOL], dtype=u) ^ u(hb)
-            hb = (hb * MULT_B) & M32
-            v = v * u(hb)
-            state.append(v ^ (v >> u(16)))
-    return state[0].astype(np.uint64) | (state[1].astype(np.uint64) << np.uint64(32))
-
-
-def chunk_seeds(run_seed, start, stop):
-    """Seeds of games ``start .. stop-1``: exactly ``simcore.rng.game_seeds``, about 500x faster.
-
-    A SeedSequence per game costs ~30 us, more than playing the game; the
-    vectorised hash gives the same words, checked against ``game_seeds`` at
-    both ends of every chunk (falls back to it on any difference).
-    """
-    if stop <= start:
-        return np.empty(0, dtype=np.uint64)
-    if stop <= 1 << 32:
-        seeds = _seedsequence_vectorised(run_seed, start, stop)
-        ends = game_seeds(run_seed, start, start + 1), game_seeds(run_seed, stop - 1, stop)
-        if seeds[0] == ends[0][0] and seeds[-1] == ends[1][0]:
-            return seeds
-    return game_seeds(run_seed, start, stop)
 
 
 # ---------------------------------------------------------------- one chunk (runs in a worker)
@@ -369,7 +286,7 @@ def _describe_mismatch(old, new, out):
                     a, b = "(other weights)", "(other weights)"
             diffs.append(f"{key}: {json.dumps(a)} in the folder, {json.dumps(b)} in the command")
     return (f"{out} holds a different run ({'; '.join(diffs)}); "
-            f"use a new --out folder, or repeat the folder's settings to resume it")
+            f"use a new output folder, or repeat the folder's settings to resume it")
 
 
 def _git_commit():
@@ -417,12 +334,12 @@ def _open_folder(out, plan):
         try:
             manifest = read_manifest(out)
         except (OSError, ValueError) as exc:
-            raise RunMismatch(f"{out}: manifest.json is unreadable ({exc}); use a new --out folder") from None
+            raise RunMismatch(f"{out}: manifest.json is unreadable ({exc}); use a new output folder") from None
         if {k: manifest.get(k) for k in SPEC_KEYS} != spec:
             raise RunMismatch(_describe_mismatch(manifest, spec, out))
         return manifest, True
     if os.path.isdir(out) and any(not n.startswith(".") for n in os.listdir(out)):
-        raise RunMismatch(f"{out} is not empty and has no manifest.json; use a new or empty --out folder")
+        raise RunMismatch(f"{out} is not empty and has no manifest.json; use a new or empty output folder")
     os.makedirs(out, exist_ok=True)
     for t in R.TABLES if plan.events else ("games", "players"):
         os.makedirs(os.path.join(out, t), exist_ok=True)
@@ -449,17 +366,6 @@ def _open_folder(out, plan):
 
 # ---------------------------------------------------------------- results
 
-def wilson(successes, n, z=1.959963984540054):
-    """Wilson score interval for a proportion (``successes`` may be fractional: ties count 1/k)."""
-    if n <= 0:
-        return (float("nan"), float("nan"))
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 @dataclass
 class RunResult:
     out: str
@@ -476,22 +382,6 @@ class RunResult:
     def games_per_second(self):
         return self.games_run / self.wall_seconds if self.wall_seconds > 0 else float("nan")
 
-    def table(self):
-        """The end-of-run summary as text."""
-        lines = [f"run      {self.out}  ({self.plan.game}, {self.plan.players} players, seed {self.plan.seed})",
-                 f"games    {self.games:,}" + (f"  ({self.games_run:,} played now, resumed)" if self.resumed else ""),
-                 f"wall     {self.wall_seconds:.2f} s",
-                 f"speed    {self.games_per_second:,.0f} games/s",
-                 "",
-                 f"{'seat':>4}  {'strategy':<16}{'win share':>10}  {'95% CI (Wilson)':>18}"]
-        for seat, ws in enumerate(self.win_share):
-            lo, hi = wilson(ws, self.games)
-            p = ws / self.games if self.games else float("nan")
-            name = self.plan.strategies[seat].name
-            lines.append(f"{seat:>4}  {name:<16}{p:>10.4f}  [{lo:.4f}, {hi:.4f}]")
-        lines.append("ties count 1/k for each of the k tied winners")
-        return "\n".join(lines)
-
 
 # ---------------------------------------------------------------- pools
 
@@ -507,7 +397,7 @@ def _resolve_workers(workers):
 
 
 class _Pool:
-    """A joblib Parallel for the chosen backend; dask gets a Client (a LocalCluster without --scheduler)."""
+    """A joblib Parallel for the chosen backend; dask gets a Client (a LocalCluster without a scheduler address)."""
 
     def __init__(self, backend, workers, scheduler):
         self.backend, self.workers, self.scheduler = backend, workers, scheduler
@@ -526,7 +416,7 @@ class _Pool:
                     self.client = Client(self.scheduler, timeout="10s")
                 except OSError as exc:
                     raise ValueError(f"cannot reach the dask scheduler {self.scheduler} ({exc}); "
-                                     f"check --scheduler tcp://HOST:PORT") from None
+                                     f"check the address (tcp://HOST:PORT)") from None
             else:
                 self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
                                             processes=True, host="127.0.0.1", dashboard_address=None)
@@ -552,8 +442,7 @@ class _Pool:
 
 # ---------------------------------------------------------------- the run
 
-def simulate(game, players, games, seed, out, strategy="random", seat_strategies=None,
-             variant=None, workers=None, chunk_size=None, backend="loky", scheduler=None,
+def simulate(game, players, games, seed, out, strategies=None, variant=None, workers=None, chunk_size=None, backend="loky", scheduler=None,
              events=True, progress=True, max_chunks=None):
     """Play a run of ``games`` games and write (or complete) the results folder ``out``.
 
@@ -567,8 +456,10 @@ def simulate(game, players, games, seed, out, strategy="random", seat_strategies
         Results folder. If it holds finished chunks of the same run, only the
         missing chunks are played; a folder of a different run is refused
         (``RunMismatch``).
-    strategy, seat_strategies : str, list of str
-        One strategy for every seat, or one name per seat.
+    strategies : list, optional
+        One resolved strategy per seat (``strategies.resolve_seats(game,
+        players, "balanced")``; dicts as ``Strategy.to_dict()`` gives);
+        default: uniformly random play in every seat.
     variant : dict or list of "KEY=VALUE"
         Engine settings passed to ``make_config``.
     workers : int, optional
@@ -600,8 +491,8 @@ def simulate(game, players, games, seed, out, strategy="random", seat_strategies
             chunk_size = read_manifest(out)["chunking"]["chunk_size"]
         except (OSError, ValueError, KeyError, TypeError):
             pass
-    plan = plan_run(game, players, games, seed, strategy=strategy, seat_strategies=seat_strategies,
-                    variant=variant, chunk_size=chunk_size, events=events)
+    plan = plan_run(game, players, games, seed, strategies=strategies, variant=variant,
+                    chunk_size=chunk_size, events=events)
     manifest, resumed = _open_folder(out, plan)
     R.remove_temp_files(out)
 
@@ -620,8 +511,8 @@ def simulate(game, players, games, seed, out, strategy="random", seat_strategies
            "chunk_size": plan.chunk_size, "digits": plan.digits, "out": os.path.abspath(out),
            "run_id": plan.run_id, "events": plan.events,
            "variant_items": tuple(sorted(plan.variant.items())),
-           "policies": [s.as_policy() for s in plan.strategies],
-           "strategy_names": [s.name for s in plan.strategies]}
+           "policies": [policy_argument(_get_game(plan.game), s) for s in plan.strategies],
+           "strategy_names": [s["name"] for s in plan.strategies]}
 
     session = {"started": _now(), "finished": None, "workers": n_workers, "backend": backend,
                "scheduler": scheduler, "chunks_run": 0, "games_run": 0, "status": "running",
@@ -670,18 +561,6 @@ def simulate(game, players, games, seed, out, strategy="random", seat_strategies
 
 # ---------------------------------------------------------------- replay
 
-def _strategy_from_dict(d):
-    import strategies as _strategies
-
-    from_dict = getattr(_strategies, "from_dict", None)
-    if from_dict is not None:
-        return from_dict(d)
-    try:
-        return _strategies.Strategy(**d)
-    except TypeError:
-        return _strategies.resolve(d["game"], d["name"])
-
-
 def replay(out, game_index):
     """Replay game ``game_index`` of the run in ``out`` from its seed.
 
@@ -717,7 +596,7 @@ def replay(out, game_index):
                              f"differs from the one derived from the run seed ({seed})")
         ptab = pq.read_table(ppath).to_pandas()
         stored = ptab[ptab.game_index == game_index].sort_values("seat").to_dict("records")
-    policies = [_strategy_from_dict(d).as_policy() for d in manifest["strategies"]]
+    policies = [policy_argument(mod, d) for d in manifest["strategies"]]
     config = mod.make_config(players, **manifest.get("variant", {}))
     state = mod.replay_game(players, seed, policies=policies, config=config)
     transcript = state.transcript()

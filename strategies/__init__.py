@@ -20,6 +20,9 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import simcore
+from simcore._contract import policy_argument, random_strategy
+
 PRESET_DIR = Path(__file__).resolve().parent / "presets"
 
 
@@ -37,11 +40,7 @@ class Strategy:
 
     def as_policy(self):
         """The argument ``play_batch`` takes for one seat (``None`` = uniform random)."""
-        if self.kind == "random":
-            return None
-        if self.kind != "heuristic":
-            raise ValueError(f"strategy {self.name!r}: unknown kind {self.kind!r} (known: random, heuristic)")
-        return _game_module(self.game).policy_vector(dict(self.weights), self.temperature, self.epsilon)
+        return policy_argument(_game_module(self.game), self.to_dict())
 
     def to_dict(self):
         return {"game": self.game, "name": self.name, "kind": self.kind,
@@ -68,7 +67,6 @@ def from_dict(d):
 
 
 def _game_module(game):
-    import simcore
     return simcore.games[game]
 
 
@@ -80,12 +78,8 @@ def _features(game):
 
 
 def _optional(game):
-    """Features that may be left out of a weight table (they weigh 0): ``features.OPTIONAL``."""
-    import importlib
-    try:
-        return dict(importlib.import_module(f"simcore.{game}.features").OPTIONAL)
-    except (ImportError, AttributeError):
-        return {}
+    """Features that may be left out of a weight table: the game's ``OPTIONAL_FEATURES``."""
+    return dict(getattr(_game_module(game), "OPTIONAL_FEATURES", {}))
 
 
 def _check_weights(game, weights, where):
@@ -155,16 +149,20 @@ def load_presets(path, game=None):
 
 
 def preset_files(game):
-    """The preset files of ``game``: ``presets/<game>.toml`` then ``presets/<game>_*.toml``."""
+    """The preset files of ``game``: ``presets/<game>.toml``, ``presets/<game>_*.toml``, then the
+    file the game itself ships (its ``PRESETS``, for a game that lives outside boardlab)."""
     main = PRESET_DIR / f"{game}.toml"
     files = [main] if main.exists() else []
     files += sorted(PRESET_DIR.glob(f"{game}_*.toml"))
+    own = getattr(simcore.games[game], "PRESETS", None) if game in simcore.games else None
+    if own is not None and Path(own).exists():
+        files.append(Path(own))
     return files
 
 
 def presets(game):
     """All preset strategies of ``game`` by name (``random`` always included)."""
-    out = {"random": Strategy(game=game, name="random", description="uniformly random legal actions")}
+    out = {"random": Strategy(**random_strategy(game))}
     for path in preset_files(game):
         out.update(load_presets(path, game))
     return out
@@ -206,8 +204,24 @@ def resolve(game, name):
     raise ValueError(f"unknown strategy '{text}' for {game} (known: {', '.join(table)})")
 
 
+def resolve_seats(game, players, strategy="random", seat_strategies=None):
+    """One :class:`Strategy` per seat: ``strategy`` in every seat, or the names in ``seat_strategies``.
+
+    What the runner takes (``simcore.run.simulate(..., strategies=...)``);
+    ``ValueError`` naming a bad name, or a list that is not one per seat.
+    """
+    if seat_strategies:
+        names = list(seat_strategies)
+        if len(names) != players:
+            raise ValueError(f"{len(names)} strategies for {players} players: give exactly one per seat, "
+                             f"e.g. {','.join([strategy] * players)}")
+    else:
+        names = [strategy] * players
+    return [resolve(game, name) for name in names]
+
+
 from strategies.agents import PolicyAgent, RandomAgent, play_python  # noqa: E402
 from strategies.mc import FlatMonteCarloAgent  # noqa: E402
 
-__all__ = ["Strategy", "known", "resolve", "from_dict", "load_presets", "presets", "preset_files",
+__all__ = ["Strategy", "known", "resolve", "resolve_seats", "from_dict", "load_presets", "presets", "preset_files",
            "PolicyAgent", "RandomAgent", "FlatMonteCarloAgent", "play_python"]

@@ -26,7 +26,6 @@ from pathlib import Path
 import numpy as np
 
 import strategies
-from simcore.run import wilson
 
 
 def default_field(game):
@@ -76,18 +75,6 @@ def evaluate(game, players, policy, field_policies, seeds):
             res = mod.play_batch(players, seeds[idx], pols, events=False)
             shares[idx] = res["players"]["win_share"][:, seat]
     return shares
-
-
-def mean_ci(x):
-    """Mean and 95 % Wilson interval of per-game win shares (a k-way tie = 1/k).
-
-    The interval treats the summed shares as successes: a share in [0, 1] with mean p has a
-    variance of at most p(1 - p), so it is no narrower than it should be, and it stays inside
-    [0, 1] when a strategy wins (or loses) almost every game.
-    """
-    x = np.asarray(x, dtype=float)
-    lo, hi = wilson(float(x.sum()), len(x))
-    return float(x.mean()), lo, hi
 
 
 def cem(game="hellas", players=3, budget=50_000, population=12, games=None, field=None,
@@ -166,16 +153,18 @@ def cem(game="hellas", players=3, budget=50_000, population=12, games=None, fiel
     used += 2 * half
     finals.sort(key=lambda t: -t[0])
     _, label, w, shares = finals[0]
-    m, lo, hi = mean_ci(shares)
     return {"weights": dict(zip(names, [round(float(v), 4) for v in w])), "picked": label,
-            "win_share": m, "ci": (lo, hi), "n": len(shares), "games_used": used,
+            "win_share": float(shares.mean()), "wins": float(shares.sum()), "n": len(shares), "games_used": used,
             "players": players, "field": field_names, "start": start, "seed": seed,
             "generations": generations, "population": population, "games_per_candidate": games,
             "seconds": time.perf_counter() - t0}
 
 
 def write_preset(path, name, result, game="hellas", description=None):
-    """Write a tuning result as a preset TOML file (loadable by ``strategies.resolve``)."""
+    """Write a tuning result as a preset TOML file (loadable by ``strategies.resolve``).
+
+    ``result`` is :func:`cem`'s, with ``ci``: the (lo, hi) 95 % interval of its win share.
+    """
     lo, hi = result["ci"]
     desc = description or (f"tuned by CEM ({result['players']} players, {result['games_used']} games) "
                            f"against {', '.join(result['field'])}")
@@ -190,49 +179,3 @@ def write_preset(path, name, result, game="hellas", description=None):
     Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
     strategies.load_presets(path, game)      # check it loads
     return path
-
-
-def add_parser(subparsers):
-    p = subparsers.add_parser("tune", help="search heuristic weights (cross-entropy method) and write a preset")
-    p.add_argument("game", help="game name, e.g. hellas")
-    p.add_argument("--players", type=int, default=3)
-    p.add_argument("--budget", type=int, default=50_000, help="total games, final evaluation included")
-    p.add_argument("--population", type=int, default=12, help="candidates per generation (default 12)")
-    p.add_argument("--games", type=int, default=None, help="games per candidate per generation")
-    p.add_argument("--field", default=None,
-                   help="opponent presets, comma-separated (default: the heuristic presets of "
-                        "strategies/presets/GAME.toml, e.g. for hellas balanced,city_builder,temple_builder,"
-                        "quarry_baron)")
-    p.add_argument("--start", default="balanced", help="preset to start from (default balanced)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--name", default="tuned", help="name of the new preset (default tuned)")
-    p.add_argument("--out", default=None,
-                   help="preset file to write (default ./<game>_<name>.toml; a file named <game>_*.toml in "
-                        "strategies/presets/ becomes a named preset)")
-    p.add_argument("--force", action="store_true", help="overwrite --out if it exists")
-    p.set_defaults(func=run)
-    return p
-
-
-def run(args):
-    from simcore.run import check_players
-    check_players(args.game, args.players)     # bad game or player count fails before the output checks
-    out = Path(args.out or f"{args.game}_{args.name}.toml")
-    if out.exists() and not args.force:
-        raise ValueError(f"{out} exists: pass --force to overwrite it, or another --out")
-    if not out.parent.is_dir():
-        raise ValueError(f"cannot write {out}: folder {out.parent} does not exist")
-    res = cem(args.game, args.players, args.budget, args.population, args.games, args.field,
-              args.start, args.seed)
-    width = max(len(k) for k in res["weights"])
-    print(f"\ntuned weights ({res['picked']}):")
-    for k, v in res["weights"].items():
-        print(f"  {k:<{width}}  {v:8.3f}")
-    lo, hi = res["ci"]
-    print(f"win share in one seat of {res['players']} vs {', '.join(res['field'])}: {res['win_share']:.3f} "
-          f"(95% CI {lo:.3f}-{hi:.3f}, n={res['n']}; fair share {1 / res['players']:.3f}); "
-          f"{res['games_used']:,} games in {res['seconds']:.1f} s")
-    write_preset(out, args.name, res, args.game)
-    in_presets = out.resolve().parent == strategies.PRESET_DIR.resolve() and out.name.startswith(args.game + "_")
-    print(f"wrote {out} (use it as --strategy {args.name if in_presets else out})")
-    return 0

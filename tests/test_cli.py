@@ -117,7 +117,7 @@ def test_console_entry_no_traceback(tmp_path):
                           cwd=ROOT, env={**os.environ, "PYTHONPATH": ROOT}, capture_output=True, text=True)
     assert proc.returncode == 2
     import simcore
-    known = ", ".join(simcore.GAME_NAMES)
+    known = ", ".join(simcore.games)        # the shipped games and those of BOARDLAB_GAMES (tests/extra_games)
     assert proc.stderr.strip() == f"boardlab: error: unknown game 'nope' (known: {known})"
 
 

@@ -1,24 +1,42 @@
-"""Golden playthroughs: saved transcripts must be reproduced exactly (see tests/golden/make_golden.py)."""
+"""Golden playthroughs: saved transcripts must be reproduced exactly, by the engine and its reference.
+
+Every game in ``simcore.games`` has at least one: ``tests/golden/<game>_*.json``
+for the shipped games (``tests/golden/make_golden.py`` writes them), and
+``golden/*.json`` in the folder of a game of ``tests/extra_games/``. A file
+holds ``game``, ``players``, ``seed``, ``settings``, the ``transcript`` and
+the ``scores``; after a deliberate rule change, regenerate and review the diff.
+"""
 import json
 from pathlib import Path
 
 import pytest
 
-from simcore import hellas
-from simcore.hellas import reference as ref
+import simcore
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
-FILES = sorted(GOLDEN.glob("hellas_*p.json"))
+TESTS = Path(__file__).resolve().parent
+FILES = sorted(TESTS.glob("golden/*.json")) + sorted(TESTS.glob("extra_games/*/golden/*.json"))
 
 
-def test_there_is_one_golden_game_per_player_count():
-    assert [f.name for f in FILES] == ["hellas_2p.json", "hellas_3p.json", "hellas_4p.json"]
+def _load(path):
+    saved = json.loads(path.read_text())
+    mod = simcore.games[saved["game"]]
+    settings = {k: v for k, v in saved["settings"].items() if k != "players"}
+    return saved, mod, settings
+
+
+@pytest.mark.parametrize("game", list(simcore.games))
+def test_every_game_has_golden_games(game):
+    files = [p for p in FILES if json.loads(p.read_text())["game"] == game]
+    assert files, f"no golden playthrough for {game}: write one with tests/golden/make_golden.py"
+    mod = simcore.games[game]
+    counts = {json.loads(p.read_text())["players"] for p in files}
+    assert counts == set(mod.PLAYERS), f"{game}: golden games for {sorted(counts)} players, not {mod.PLAYERS}"
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
 def test_golden_playthrough_is_reproduced(path):
-    saved = json.loads(path.read_text())
-    st = hellas.replay_game(saved["players"], saved["seed"])
+    saved, mod, settings = _load(path)
+    st = mod.replay_game(saved["players"], saved["seed"], config=mod.make_config(saved["players"], **settings))
     now = json.loads(json.dumps(st.transcript()))
     for i, (a, b) in enumerate(zip(saved["transcript"], now)):
         assert a == b, f"{path.name}: entry {i} differs:\n saved: {a}\n now:   {b}"
@@ -28,60 +46,6 @@ def test_golden_playthrough_is_reproduced(path):
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
 def test_golden_playthrough_in_the_reference_engine(path):
-    saved = json.loads(path.read_text())
-    st = ref.replay(saved["players"], saved["seed"], saved["transcript"])
-    assert st.scores() == saved["scores"]
-
-
-YAMATAI_FILES = sorted(GOLDEN.glob("yamatai_*p.json"))
-
-
-def test_there_is_one_yamatai_golden_game_per_player_count():
-    assert [f.name for f in YAMATAI_FILES] == ["yamatai_2p.json", "yamatai_3p.json", "yamatai_4p.json"]
-
-
-@pytest.mark.parametrize("path", YAMATAI_FILES, ids=lambda p: p.stem)
-def test_yamatai_golden_playthrough_is_reproduced(path):
-    from simcore import yamatai
-    from simcore.yamatai import reference as yref
-
-    saved = json.loads(path.read_text())
-    st = yamatai.replay_game(saved["players"], saved["seed"])
-    now = json.loads(json.dumps(st.transcript()))
-    for i, (a, b) in enumerate(zip(saved["transcript"], now)):
-        assert a == b, f"{path.name}: entry {i} differs:\n saved: {a}\n now:   {b}"
-    assert len(saved["transcript"]) == len(now)
-    assert st.scores() == saved["scores"]
-    assert yref.replay(saved["players"], saved["seed"], saved["transcript"]).scores() == saved["scores"]
-
-
-AKROTIRI_FILES = sorted(GOLDEN.glob("akrotiri_*.json"))
-
-
-def _akrotiri_settings(saved):
-    settings = {k: v for k, v in saved["settings"].items() if k != "players"}
-    return settings
-
-
-def test_there_are_akrotiri_golden_games():
-    assert [f.name for f in AKROTIRI_FILES] == ["akrotiri_default.json", "akrotiri_strategist_en1.json"]
-
-
-@pytest.mark.parametrize("path", AKROTIRI_FILES, ids=lambda p: p.stem)
-def test_akrotiri_golden_playthrough_is_reproduced(path):
-    from simcore import akrotiri
-    saved = json.loads(path.read_text())
-    st = akrotiri.replay_game(2, saved["seed"], **_akrotiri_settings(saved))
-    now = json.loads(json.dumps(st.transcript()))
-    for i, (a, b) in enumerate(zip(saved["transcript"], now)):
-        assert a == b, f"{path.name}: entry {i} differs:\n saved: {a}\n now:   {b}"
-    assert len(saved["transcript"]) == len(now)
-    assert st.scores() == saved["scores"]
-
-
-@pytest.mark.parametrize("path", AKROTIRI_FILES, ids=lambda p: p.stem)
-def test_akrotiri_golden_playthrough_in_the_reference_engine(path):
-    from simcore.akrotiri import reference as aref
-    saved = json.loads(path.read_text())
-    st = aref.replay(2, saved["seed"], saved["transcript"], **_akrotiri_settings(saved))
+    saved, mod, settings = _load(path)
+    st = mod.reference.replay(saved["players"], saved["seed"], saved["transcript"], **settings)
     assert st.scores() == saved["scores"]

@@ -13,22 +13,18 @@ import pytest
 
 from simcore import hellas
 from simcore.hellas import reference as ref
+from differential import replay_both
 
 GAMES = int(os.environ.get("BOARDLAB_DIFF_GAMES", "500"))
 
 
+def _quarry_logs(cy, py, i):
+    if i is None:
+        assert cy.quarry_log() == py.quarry_log, "quarry logs differ"
+
+
 def _replay_both(players, seed, **settings):
-    actions = hellas.play_actions(players, seed, **settings)
-    cy = hellas.new_game(players, seed, **settings)
-    py = ref.RefState.new(players=players, seed=seed, **settings)
-    for i, a in enumerate(actions):
-        assert cy.legal_actions() == py.legal_actions(), f"seed {seed}, decision {i}: legal actions differ"
-        cy.apply(a)
-        py.apply(a)
-    assert cy.is_over() and py.is_over(), f"seed {seed}: one engine did not finish"
-    assert cy.scores() == py.scores(), f"seed {seed}: scores differ"
-    assert cy.quarry_log() == py.quarry_log, f"seed {seed}: quarry logs differ"
-    return cy
+    return replay_both(hellas, players, seed, check=_quarry_logs, **settings)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -27,7 +27,7 @@ def test_required_build_missing_is_refused(monkeypatch):
         _isa.load_engine("nogame")
 
 
-@pytest.mark.parametrize("game", simcore.GAME_NAMES)
+@pytest.mark.parametrize("game", simcore.BUILTIN_GAMES)
 def test_the_fast_build_is_built_and_taken_where_the_cpu_runs_it(game):
     mod = simcore.games[game]
     engine = sys.modules[f"simcore.{game}._engine"]
@@ -49,7 +49,7 @@ def digest(game, n, isa):
     return out.stdout.split()[-1]
 
 
-@pytest.mark.parametrize("game", simcore.GAME_NAMES)
+@pytest.mark.parametrize("game", simcore.BUILTIN_GAMES)
 def test_both_builds_play_the_same_games(game):
     # events included, every seat line-up of the digest (random, heuristics, noise); on a CPU
     # without x86-64-v3 both runs take the baseline build (the test above checks which one loads)

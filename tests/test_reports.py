@@ -9,6 +9,7 @@ import pytest
 hellas = pytest.importorskip("simcore.hellas")
 
 from reports import cli  # noqa: E402
+from strategies import resolve_seats  # noqa: E402
 from reports import figures as F  # noqa: E402
 
 FIGURES = ["win_share_by_seat", "score_distributions", "category_weights", "quarry_distributions",
@@ -20,7 +21,8 @@ def small_run(tmp_path_factory):
     from simcore.run import simulate
 
     out = str(tmp_path_factory.mktemp("runs") / "hellas-3p")
-    simulate("hellas", players=3, games=300, seed=5, out=out, strategy="balanced", progress=False,
+    simulate("hellas", players=3, games=300, seed=5, out=out, strategies=resolve_seats("hellas", 3, "balanced"),
+             progress=False,
              workers=1, chunk_size=100)
     return out
 
@@ -214,7 +216,8 @@ def test_game_report_has_component_values(game, tmp_path, capsys):
 
     players, games, figures, tables, files = GAME_REPORTS[game]
     run = str(tmp_path / game)
-    simulate(game, players=players, games=games, seed=3, out=run, strategy="balanced", progress=False, workers=1)
+    simulate(game, players=players, games=games, seed=3, out=run, strategies=resolve_seats(game, players, "balanced"),
+             progress=False, workers=1)
     out = str(tmp_path / "rep")
     assert cli.main(["report", run, "--out", out]) == 0
     assert "Win share by seat" in capsys.readouterr().out

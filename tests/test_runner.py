@@ -20,6 +20,7 @@ import pytest
 
 import simcore
 from simcore import run as simrun
+from simcore._contract import random_strategy
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -28,6 +29,7 @@ ROOT = os.path.dirname(HERE)
 
 PLAYERS = (2, 3, 4)
 SCORE_CATEGORIES = ("city", "marble")
+TIE_RULE = "tied players share the win (1/k each)"
 _SETTINGS = {"bonus": 0, "delay": 0.0, "crash_once": ""}
 
 
@@ -132,9 +134,16 @@ def _hellas_built():
         return False
 
 
-@pytest.fixture(params=["fakegame", "hellas"])
+# the fake game, a compiled engine (Hellas), and every game registered from outside
+# boardlab (tests/extra_games: written against the contract alone, in pure Python)
+RUNNER_GAMES = ["fakegame", "hellas"] + [g for g in simcore.game_packages() if g not in simcore.BUILTIN_GAMES]
+
+
+@pytest.fixture(params=RUNNER_GAMES)
 def game(request, monkeypatch):
-    """The fake game, and the real Hellas engine once it is built."""
+    """The fake game, the real Hellas engine once it is built, and the extra games."""
+    if request.param not in ("hellas", "fakegame"):
+        return request.param
     if request.param == "hellas":
         if not _hellas_built():
             pytest.skip("simcore.hellas is not built yet")
@@ -237,20 +246,16 @@ def test_manifest_mismatch_refused(fakegame, tmp_path):
 
 def test_bad_arguments(fakegame, tmp_path):
     for kw, msg in [(dict(players=5), "2, 3, 4 players"), (dict(games=0), "positive"),
-                    (dict(games=-3), "positive"), (dict(strategy="balnced"), "unknown strategy 'balnced'"),
+                    (dict(games=-3), "positive"),
                     (dict(variant=["colour=red"]), "unknown setting 'colour'"),
                     (dict(variant=["oops"]), "KEY=VALUE"),
-                    (dict(seat_strategies=["random"]), "one per seat")]:
+                    (dict(strategies=[random_strategy(fakegame)]), "one per seat"),
+                    (dict(strategies=[random_strategy("hellas")] * 3), "is for hellas, not fakegame"),
+                    (dict(strategies=[{**random_strategy(fakegame), "kind": "oracle"}] * 3), "unknown kind 'oracle'")]:
         with pytest.raises(ValueError, match=msg):
             _sim(fakegame, tmp_path / "x", **kw)
     with pytest.raises(ValueError, match="unknown game 'nope'"):
         _sim("nope", tmp_path / "x")
-
-
-def test_wilson():
-    lo, hi = simrun.wilson(50, 100)
-    assert abs(lo - 0.4038) < 1e-3 and abs(hi - 0.5962) < 1e-3
-    assert simrun.wilson(0, 10)[0] == 0.0
 
 
 def test_load_run_errors(fakegame, tmp_path):
@@ -380,8 +385,8 @@ def test_chunk_seeds_equal_seedsequence(seed):
     from simcore.rng import game_seeds
 
     for a, b in ((0, 300), (123_456, 123_556), (2**32 - 40, 2**32)):
-        assert np.array_equal(simrun.chunk_seeds(seed, a, b), game_seeds(seed, a, b))
-    assert simrun._seedsequence_vectorised(seed, 5, 6)[0] == np.random.SeedSequence(
+        assert np.array_equal(simcore.rng.chunk_seeds(seed, a, b), game_seeds(seed, a, b))
+    assert simcore.rng._seedsequence_vectorised(seed, 5, 6)[0] == np.random.SeedSequence(
         seed, spawn_key=(5,)).generate_state(1, dtype=np.uint64)[0]
 
 

@@ -244,19 +244,28 @@ def test_preset_file_errors_name_the_file_and_key(tmp_path):
         strategies.resolve("hellas", str(tmp_path / "nothere.toml"))
 
 
+def _share_ci(shares):
+    from analysis.stats import wilson_bounds       # what `boardlab tune` prints for a tuning result
+    lo, hi = wilson_bounds(sum(shares), len(shares))
+    return sum(shares) / len(shares), float(lo), float(hi)
+
+
 def test_win_share_interval_is_wilson_and_stays_in_unit_range():
-    m, lo, hi = tune.mean_ci([1.0] * 199 + [0.5])          # one tie in 200 games, the rest won
+    m, lo, hi = _share_ci([1.0] * 199 + [0.5])          # one tie in 200 games, the rest won
     assert m == pytest.approx(0.9975) and (round(lo, 4), round(hi, 4)) == (0.9765, 0.9997)   # normal approximation: 0.9926-1.0024
-    m, lo, hi = tune.mean_ci([1.0, 0.0] * 50)
+    m, lo, hi = _share_ci([1.0, 0.0] * 50)
     assert (m, round(lo, 4), round(hi, 4)) == (0.5, 0.4038, 0.5962)
-    m, lo, hi = tune.mean_ci([0.0] * 40)
+    m, lo, hi = _share_ci([0.0] * 40)
     assert m == 0.0 and lo == 0.0 and 0.08 < hi < 0.09
 
 
 def test_tune_smoke_writes_a_loadable_preset(tmp_path):
     res = tune.cem("hellas", players=2, budget=600, population=4, games=30, field="balanced", seed=1,
                    log=lambda *a: None)
-    assert 0 <= res["win_share"] <= 1 and res["ci"][0] <= res["win_share"] <= res["ci"][1]
+    _, lo, hi = _share_ci([res["wins"] / res["n"]] * res["n"])
+    assert 0 <= res["win_share"] <= 1 and lo <= res["win_share"] <= hi and res["wins"] == pytest.approx(
+        res["win_share"] * res["n"])
+    res["ci"] = (lo, hi)
     out = tune.write_preset(tmp_path / "hellas_t.toml", "t", res)
     s = strategies.resolve("hellas", str(out))
     assert s.weights == res["weights"]

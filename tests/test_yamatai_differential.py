@@ -13,27 +13,24 @@ import numpy as np
 import pytest
 
 from simcore import yamatai
+from differential import replay_both
 from simcore.yamatai import reference as ref
 
 GAMES = int(os.environ.get("BOARDLAB_DIFF_GAMES", "500"))
 
 
-def _replay_both(players, seed, **settings):
-    actions = yamatai.play_actions(players, seed, **settings)
-    cy = yamatai.new_game(players, seed, **settings)
-    py = ref.RefState.new(players=players, seed=seed, **settings)
-    for i, a in enumerate(actions):
-        assert cy.legal_actions() == py.legal_actions(), f"seed {seed}, decision {i}: legal actions differ"
+def _positions(cy, py, i):
+    if i is not None:
         if i % 50 == 7:
-            assert cy.to_dict() == py.to_dict(), f"seed {seed}, decision {i}: positions differ"
-        cy.apply(a)
-        py.apply(a)
-    assert cy.is_over() and py.is_over(), f"seed {seed}: one engine did not finish"
-    assert cy.to_dict() == py.to_dict(), f"seed {seed}: final positions differ"
-    assert cy.scores() == py.scores(), f"seed {seed}: scores differ"
-    assert cy.winner() == py.winner(), f"seed {seed}: winners differ"
-    assert cy.triggers == [t for t in yamatai.TRIGGERS if t in py.triggers], f"seed {seed}: triggers differ"
-    return cy
+            assert cy.to_dict() == py.to_dict(), f"decision {i}: positions differ"
+        return
+    assert cy.to_dict() == py.to_dict(), "final positions differ"
+    assert cy.winner() == py.winner(), "winners differ"
+    assert cy.triggers == [t for t in yamatai.TRIGGERS if t in py.triggers], "triggers differ"
+
+
+def _replay_both(players, seed, **settings):
+    return replay_both(yamatai, players, seed, check=_positions, **settings)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

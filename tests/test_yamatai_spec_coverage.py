@@ -145,7 +145,7 @@ COVERAGE = {
            HERE + "test_windows_for_free_actions",
            DIFF + "test_random_games_agree", DIFF + "test_positions_load_into_either_engine",
            ALL + "test_illegal_action_is_refused", ALL + "test_to_dict_round_trip_mid_game",
-           GOLD_T + "test_yamatai_golden_playthrough_is_reproduced",
+           GOLD_T + "test_golden_playthrough_is_reproduced",
            HERE + "test_hidden_information_does_not_move_the_heuristic"],
     # §13 is the table of worked examples: each one is listed under its own id E1 … E15 below
     "13": [RULES + "test_e1_fleet5_gives_gold_and_a_sacred_site",

@@ -24,10 +24,28 @@ from simcore.akrotiri._engine import (BUY, CUBE, END, EVENT_KINDS, EXCAVATE, GOA
                                       SAIL, SELL, TRANSPORT, UNLOAD, State, game_ops, play_actions, play_batch)
 from simcore._search import determinized, playout_values
 
+from simcore.akrotiri import reference  # noqa: E402
+
 NAME = "akrotiri"
+TITLE = "Akrotiri"
+DEFAULT_PLAYERS = 2
+TIE_RULE = ("ties go to the player with more drachmas; equal drachmas too share the win (1/2 each)")
+EVENT_SCHEMA = {      # one row per map bought or excavated, goal kept or scored, cube sold (docs/results.md)
+    "turn": "the seat's turn number (0 = set-up)",
+    "kind": "0 map_bought, 1 map_excavated, 2 goal_kept, 3 goal_scored, 4 good_sold",
+    "seat": "the seat",
+    "deck": "map deck (0 easy, 1 medium, 2 hard), -1 for other kinds",
+    "card": "map card id 0-35, -1 for other kinds",
+    "cost": "the map's excavation cost (drachmas)",
+    "points": "the map's points; for goal_scored, the goal's points",
+    "colour": "cube colour sold (0 blue, 1 green, 2 grey, 3 orange), -1 otherwise",
+    "price": "drachmas received for a sale, or the purchase's price",
+    "quantity": "cards in a purchase; 1 for excavations and sales",
+    "goal": "goal id 0-11 for goal_kept / goal_scored, -1 otherwise",
+}
 
 
-new_game, replay_game, replay = game_face("Akrotiri", make_config, State, play_actions, default_players=2)
+new_game, replay_game, replay = game_face("Akrotiri", make_config, State, play_actions, default_players=DEFAULT_PLAYERS)
 
 
 def invariant_violations(state):
@@ -62,4 +80,5 @@ def invariant_violations(state):
     return out
 
 
-from simcore.akrotiri.features import FEATURE_DOCS, FEATURES, policy_vector  # noqa: E402
+from simcore.akrotiri.features import FEATURE_DOCS, FEATURES, policy_vector
+from simcore.akrotiri.features import OPTIONAL as OPTIONAL_FEATURES  # noqa: E402

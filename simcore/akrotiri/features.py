@@ -10,7 +10,7 @@ Akrotiri policy is argmax, so it must be 0.
 "Fits" below means the map card is satisfied (spec 7.2) for the policy's own seat at
 a quarter, with the landmarks on the board now.
 """
-import numpy as np
+from simcore._features import weight_vector
 
 FEATURE_DOCS = {
     "excavate_points": "excavate: points of the map card the excavation scores",
@@ -51,10 +51,6 @@ OPTIONAL = {"dig_cost": 0.0, "sail_buy": 0.0, "oracle_need": 0.0, "cube_value": 
 
 def policy_vector(weights, temperature=0.0, epsilon=0.0):
     """The policy vector ``play_batch`` takes: weights by feature name, then epsilon."""
-    unknown = sorted(set(weights) - set(FEATURES))
-    if unknown:
-        raise ValueError(f"unknown akrotiri feature(s) {', '.join(unknown)} (known: {', '.join(FEATURES)})")
-    if temperature:
-        raise ValueError("the akrotiri heuristic is argmax: temperature must be 0 (use epsilon for noise)")
-    return np.array([float(weights.get(f, OPTIONAL.get(f, 0.0))) for f in FEATURES] + [float(epsilon)],
-                    dtype=np.float64)
+    # a weight left out weighs its OPTIONAL value, else 0 (preset files are checked for completeness on load)
+    return weight_vector(FEATURES, weights, {f: OPTIONAL.get(f, 0.0) for f in FEATURES}, temperature, epsilon,
+                         softmax=False)

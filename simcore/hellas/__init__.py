@@ -24,11 +24,28 @@ from simcore.hellas._engine import (FIELD, PASS, PHASES, SPLIT, State, play_acti
 from simcore.hellas._engine import game_ops, policy_action, policy_features, policy_scores
 from simcore._search import determinized, playout_values
 from simcore.hellas.features import FEATURE_DOCS, FEATURES, policy_vector
+from simcore.hellas.features import OPTIONAL as OPTIONAL_FEATURES
+
+from simcore.hellas import reference  # noqa: E402
 
 NAME = "hellas"
+TITLE = "Hellas"
+DEFAULT_PLAYERS = 3
+TIE_RULE = "tied players share the win: a k-way tie counts 1/k to each"
+EVENT_SCHEMA = {      # one row per quarry action, in game order (docs/results.md)
+    "round": "0-based round",
+    "seat": "the seat that took the quarry action",
+    "income_0..3": "marble each seat received as quarry income",
+    "n_revealed": "tiles revealed in this action (0-4)",
+    "tiles_0..3": "the revealed tile numbers in order",
+    "dest_0..3": "where each revealed tile went: quarry field id, -2 set aside, -1 none",
+    "opened": "field id of the quarry this action opened, -1 if none",
+    "closed": "field id of the quarry this action closed, -1 if none",
+    "worker_to": "field the worker moved to, -2 off the board, -1 did not move",
+}
 
 
-new_game, replay_game, replay = game_face("Hellas", make_config, State, play_actions, default_players=3)
+new_game, replay_game, replay = game_face("Hellas", make_config, State, play_actions, default_players=DEFAULT_PLAYERS)
 
 
 def invariant_violations(state):

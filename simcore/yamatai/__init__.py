@@ -27,10 +27,25 @@ from simcore.yamatai._engine import (C_FEATURES, PASS, STAGES, State, action_tex
 from simcore._search import determinized, playout_values
 from simcore.yamatai.features import FEATURE_DOCS, FEATURES, policy_vector
 
+from simcore.yamatai import reference  # noqa: E402
+
 NAME = "yamatai"
+TITLE = "Yamataï"
+DEFAULT_PLAYERS = 3
+TIE_RULE = ("ties are broken by the rules (the tied player who played earlier in the last round wins): "
+            "one winner a game")
+EVENT_SCHEMA = {      # one row per fleet pick, building built, specialist recruited (docs/results.md)
+    "seat": "the seat",
+    "round": "0-based round",
+    "kind": "0 fleet pick, 1 building built, 2 specialist recruited",
+    "a": "fleet number / building tile index / specialist id",
+    "b": "boats gained / island / coins taken from the specialist",
+    "c": "fleet ability used / coins gained by the build / 0",
+    "d": "fleet 10's extra boat taken / PP tokens gained / 0",
+}
 
 
-new_game, replay_game, replay = game_face("Yamataï", make_config, State, play_actions, default_players=3)
+new_game, replay_game, replay = game_face("Yamataï", make_config, State, play_actions, default_players=DEFAULT_PLAYERS)
 
 
 def invariant_violations(state):

@@ -11,9 +11,8 @@ A policy vector (what ``play_batch`` takes per seat) is
 ``[w_0 ... w_{F-1}, temperature, epsilon]`` in ``FEATURES`` order, built by
 :func:`policy_vector`.
 """
-import math
 
-import numpy as np
+from simcore._features import weight_vector
 
 FEATURE_DOCS = {
     "fleet_boats": "FLEET n: boats the tile gives now (those in the supply), fleet 10 counting its "
@@ -85,30 +84,5 @@ def policy_vector(weights, temperature=0.0, epsilon=0.0):
     numpy.ndarray
         float64, ``len(FEATURES) + 2``: the weights, then temperature and epsilon.
     """
-    if not isinstance(weights, dict):
-        raise TypeError(f"weights must be a dict of feature -> number, not {type(weights).__name__}")
-    unknown = [k for k in weights if k not in FEATURE_DOCS]
-    if unknown:
-        raise ValueError(f"unknown feature {unknown[0]!r} (known: {', '.join(FEATURES)})")
-    missing = [k for k in FEATURES if k not in weights]
-    if missing:
-        raise ValueError(f"missing weight for feature {missing[0]!r}")
-    vec = np.empty(N_FEATURES + 2, dtype=np.float64)
-    for i, name in enumerate(FEATURES):
-        vec[i] = _number(weights[name], f"weight {name!r}")
-    vec[N_FEATURES] = _number(temperature, "temperature")
-    vec[N_FEATURES + 1] = _number(epsilon, "epsilon")
-    if vec[N_FEATURES] < 0:
-        raise ValueError(f"temperature must be >= 0, not {temperature}")
-    if not 0 <= vec[N_FEATURES + 1] <= 1:
-        raise ValueError(f"epsilon must be in [0, 1], not {epsilon}")
-    return vec
+    return weight_vector(FEATURES, weights, None, temperature, epsilon)
 
-
-def _number(x, what):
-    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{what} must be a number, not {x!r}")
-    x = float(x)
-    if not math.isfinite(x):
-        raise ValueError(f"{what} must be finite, not {x}")
-    return x

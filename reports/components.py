@@ -1,0 +1,226 @@
+"""Report builders the game plug-ins share: component values, game length, headlines.
+
+Every component analysis — Yamataï fleets, specialists and building tiles,
+Akrotiri map cards (by deck and by card) and goals — goes through one
+builder, :func:`component_section`, over ``analysis.components``; a game's
+plug-in (``reports/games/<game>.py``) only says where the takes come from
+and how to name them. Names are read from the component data files the run
+used (the manifest's ``data_status``), so a run with other data files is
+labelled with its own.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+import polars as pl
+
+import simcore
+from reports import figures as F
+from reports.sections import Fig, Section, Table, caption_of, text_table
+
+CAVEAT = ("Uplifts compare players who took a component with players who did not, under the strategies "
+          "played: part of a component's apparent value is the skill of the players who choose it. The "
+          "regression holds the other components and the seat fixed (counts centred on the game's mean, "
+          "cluster-robust 95% CIs by game); a win effect is the change of the win chance in percentage "
+          "points per extra take, a score effect the change of the final score in points.")
+
+
+# ---------------------------------------------------------------- data files and names
+
+def data_entry(rs, key: str):
+    """The manifest's data_status entry for ``key`` (first run that has it), or None."""
+    for run in rs.runs.values():
+        status = run.manifest.get("data_status") or {}
+        entry = status.get(key) or status.get(f"{key}.json")   # runs before 2026-12-02 keyed Akrotiri by file
+        if entry:
+            return entry if isinstance(entry, dict) else {"file": str(entry)}
+    return None
+
+
+def _package_file(game: str, name: str) -> str:
+    return os.path.join(os.path.dirname(os.path.abspath(simcore.__file__)), game, "data", name)
+
+
+def load_data(rs, key: str, fallback: str | None = None):
+    """(document, where it came from, assumed) for a component data file; (None, text, None) if unreadable."""
+    entry = data_entry(rs, key)
+    path = entry.get("file") if entry else (_package_file(rs.game, fallback) if fallback else None)
+    if not path or not os.path.exists(path):
+        return None, f"{key}: file not found, components shown by number", None
+    with open(path, encoding="utf-8") as fh:
+        doc = json.load(fh)
+    assumed = entry.get("assumed") if entry else "assumed" in str(doc.get("status", ""))
+    how = "assumed" if assumed else "rulebook / real game"
+    where = os.path.basename(path) + ("" if entry else " (package data; not in the manifest's data status)")
+    return doc, f"{where} — {how}", assumed
+
+
+def data_note(rs, key, fallback=None):
+    _, where, _ = load_data(rs, key, fallback)
+    return f"Component data: {where}."
+
+
+def component_names(rs, key: str, fallback: str | None, make) -> dict:
+    doc, _, _ = load_data(rs, key, fallback)
+    if doc is None:
+        return {}
+    return {i: make(i, t) for i, t in enumerate(doc.get("tiles") or doc.get("cards") or [])}
+
+
+def labelled(frame: pl.DataFrame, column: str, names: dict, prefix: str) -> pl.DataFrame:
+    labels = {int(k): v for k, v in names.items()}
+    return frame.with_columns(pl.col(column).cast(pl.Int64).replace_strict(
+        labels, default=pl.lit(prefix) + pl.col(column).cast(pl.String), return_dtype=pl.String).alias("label"))
+
+
+# ---------------------------------------------------------------- the one component builder
+
+def component_section(rs, title: str, takes: pl.DataFrame, component: str, what: str,
+                      names: dict | None = None, prefix: str = "", relative: bool = False,
+                      value: str | None = None, cost: str | None = None, paragraphs=(), name: str = "",
+                      extra_tables=(), extra_figures=(), splits=()) -> Section:
+    """Take rate, outcome of takers, and regression uplift of each component, with a figure.
+
+    ``takes`` holds one row per take (game keys, ``seat``, ``component``);
+    ``what`` names the component in prose ("fleet tile").
+    """
+    from analysis.components import component_regression, component_summary
+
+    name = name or component
+    p = rs.players
+    sec = Section(title, paragraphs=list(paragraphs))
+    if takes.height == 0:
+        sec.paragraphs.append(f"These runs recorded no {what} events (run with events on): nothing to show.")
+        return sec
+    summ = component_summary(takes, p, component=component, by=rs.group, value=value, cost=cost)
+    reg = component_regression(takes, p, component=component, by=rs.group, relative=relative)
+    if names is not None:
+        summ, reg = labelled(summ, component, names, prefix), labelled(reg, component, names, prefix)
+    else:
+        summ = summ.with_columns(pl.col(component).cast(pl.String).alias("label"))
+        reg = reg.with_columns(pl.col(component).cast(pl.String).alias("label"))
+    series = None
+    keys = [rs.group, "n_players"]
+    if summ.select(keys).unique().height > 1:
+        summ = summ.with_columns(pl.col(rs.group).cast(pl.String).alias("series"))
+        reg = reg.with_columns(pl.col(rs.group).cast(pl.String).alias("series"))
+        series = "series"
+    contrast = (f"relative to the average {what}, given how many were taken (the effects sum to zero)"
+                if relative else "against not taking it")
+    sec.paragraphs.append(
+        f"`take_rate`: share of player-games with at least one {what} of the kind (n = player-games); "
+        f"`takers_win` / `others_win`: mean win share (a k-way tie counts 1/k) of players who took it and "
+        f"of those who did not, `win_diff` their raw difference. The regression gives the marginal value "
+        f"of one more {what} {contrast}. " + CAVEAT)
+    fig = F.component_values(summ, reg, series=series, title=f"{title}: take rate and marginal value",
+                             caption=(f"Left: players who took each {what} (95% Wilson CI). Middle and right: "
+                                      f"regression effect per extra take on the win chance and on the final "
+                                      f"score, {contrast} (95% cluster-robust CIs). {rs.games_text()}."))
+    lead = [rs.group, "n_players", "label"]
+    show = [c for c in summ.columns if c not in (component, "label", "series", rs.group, "n_players")]
+    sec.tables += [Table(f"{name}_values", summ.select(*lead, *show),
+                         f"Per {what}: take rate, final score and win share of takers vs others (95% CIs)."),
+                   Table(f"{name}_regression", reg.drop(component, "series", strict=False).select(
+                       *lead, *[c for c in reg.columns if c not in (*lead, component, "series")]),
+                       f"Regression of win share (logit; `effect` in win-chance units) and of final score "
+                       f"(fixed effects; points) on the counts of each {what}.")]
+    sec.tables += list(extra_tables)
+    for split in splits:
+        if split in takes.columns:
+            from analysis.components import take_shares
+
+            sh = take_shares(takes, component=component, split=split, by=rs.group)
+            sh = labelled(sh, component, names, prefix) if names is not None else \
+                sh.with_columns(pl.col(component).cast(pl.String).alias("label"))
+            sec.tables.append(Table(f"{name}_take_share_by_{split}", sh,
+                                    f"Share of the {what} takes of each {split} per kind (95% Wilson CIs).",
+                                    show=False))
+    sec.figures = [Fig(f"{name}_values", fig, caption_of(fig))] + list(extra_figures)
+    sec.terminal = _terminal(title, summ, reg, rs.group)
+    return sec
+
+
+def _terminal(title, summ, reg, group, most=12):
+    """A compact table for the terminal: take rate and both effects; only for a dozen components or fewer."""
+    if summ["label"].n_unique() > most:
+        return ""
+
+    def ci(r, scale, unit):
+        if r is None or r["effect"] is None:
+            return "—"
+        return f"{r['effect'] * scale:+.1f}{unit} [{r['effect_lo'] * scale:+.1f}, {r['effect_hi'] * scale:+.1f}]"
+    eff = {(str(r[group]), r["n_players"], r["label"], r["outcome"]): r for r in reg.iter_rows(named=True)}
+    rows = []
+    for r in summ.iter_rows(named=True):
+        k = (str(r[group]), r["n_players"], r["label"])
+        rows.append([str(r[group]), r["label"], f"{r['take_rate'] * 100:.1f}%", f"{r['n']:,}",
+                     ci(eff.get((*k, "win")), 100, "pp"), ci(eff.get((*k, "total")), 1, "")])
+    contrast = reg["contrast"].drop_nulls().first() if reg.height else ""
+    return (f"{title}: marginal value per extra take ({contrast}, 95% CI)\n"
+            + text_table([group, "component", "take rate", "n", "win chance", "final score"], rows))
+
+
+# ---------------------------------------------------------------- whole-game: length, triggers, ties
+
+def game_end_section(rs, length: str, unit: str, triggers=None, code=None, codes=None) -> Section:
+    """Game length, end triggers and ties for first."""
+    from analysis.games import end_triggers, game_length, top_ties
+
+    g, p = rs.games, rs.players
+    sec = Section("Game length, end triggers and ties")
+    if not g.height or length not in g.columns:
+        sec.paragraphs.append(f"The games table has no `{length}` column.")
+        return sec
+    summ, dist = game_length(g, length, by=rs.group)
+    trig = None
+    if code and code in g.columns:
+        trig = end_triggers(g, code=code, codes=codes, by=rs.group)
+    elif triggers:
+        cols = [c for c in triggers if c in g.columns]
+        trig = end_triggers(g, triggers=cols, by=rs.group) if cols else None
+    ties = top_ties(p, by=rs.group)
+    series = rs.group if len(rs.runs) > 1 else None
+    fig = F.game_length(dist, trig, series=series, unit=unit, caption=(
+        f"Left: share of games per length in {unit}. Right: share of games ended by each trigger "
+        f"(95% Wilson CIs). {rs.games_text()}."))
+    sec.paragraphs.append(
+        f"Game length in {unit} (t interval of the mean), which end condition fired, and how often the top "
+        f"total was tied: `shared` ties split the win (1/k each), `broken` ones were decided by the game's "
+        f"tie-break, so the win shares above hide them.")
+    sec.tables = [Table("game_length", summ, f"Game length ({unit})."),
+                  Table("game_length_distribution", dist, "Share of games per length.", show=False),
+                  Table("ties_for_first", ties, "Games whose top total was tied, shared or broken (95% CIs).")]
+    if trig is not None:
+        sec.tables.insert(1, Table("end_triggers", trig, "Share of games ended by each trigger (95% CIs)."))
+    sec.figures = [Fig("game_length", fig, caption_of(fig))]
+    lines = []
+    for r in summ.iter_rows(named=True):
+        key = (r[rs.group], r["n_players"])
+        tr = trig.filter((pl.col(rs.group) == key[0]) & (pl.col("n_players") == key[1])) if trig is not None else None
+        ended = ", ".join(f"{t['trigger'].removeprefix('trigger_')} {t['share'] * 100:.1f}%"
+                          for t in tr.iter_rows(named=True) if t["ended"]) if tr is not None else ""
+        tie = ties.filter((pl.col(rs.group) == key[0]) & (pl.col("n_players") == key[1])).row(0, named=True)
+        lines.append(f"{key[0]}: {r['mean']:.1f} {unit} [{r['lo']:.1f}, {r['hi']:.1f}] over {r['n_games']:,} games; "
+                     f"ended by {ended or '—'}; top total tied in {tie['tied_share'] * 100:.1f}% "
+                     f"({tie['shared']:,} shared, {tie['broken']:,} broken by the tie-break)")
+    sec.terminal = "Game length (95% CI), end triggers and ties\n" + "\n".join(lines)
+    return sec
+
+
+# ---------------------------------------------------------------- headlines
+
+def length_headlines(length, trigger_share=None):
+    """Headline statistics of game length (mean of ``length``) and, optionally, an end-trigger share."""
+    def build(rs):
+        from analysis.summary import mean_stat
+
+        g, out = rs.games, []
+        if length in g.columns:
+            out.append(mean_stat(g, length, "game_length", by=[rs.group, "n_players"], item=length))
+        if trigger_share and trigger_share[0] in g.columns:
+            col, code, name = trigger_share
+            out.append(mean_stat(g, pl.col(col) == code, "end_trigger", by=[rs.group, "n_players"], item=name,
+                                 kind="proportion"))
+        return out
+    return build

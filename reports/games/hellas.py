@@ -1,0 +1,73 @@
+"""Hellas report plug-in: quarry yields, closures, income by seat, quarry luck."""
+from __future__ import annotations
+
+import polars as pl
+
+from reports import figures as F
+from reports.sections import Fig, Section, Table, caption_of
+
+
+def hellas_quarry_section(rs, series=None) -> Section:
+    """Hellas quarries: yields, closures, income by seat, quarry luck (tile data assumed, H-D2)."""
+    from analysis.quarry import (
+        marble_income_by_seat,
+        quarry_closures_per_game,
+        quarry_luck_effect,
+        quarry_yield_distribution,
+        quarry_yield_summary,
+    )
+
+    ev, g = rs.events, rs.games
+    sec = Section("Quarries (Hellas)", paragraphs=[
+        "The quarry-tile numbers are **assumed** (spec H-D2): these distributions follow from the "
+        "tile file named in the data status, not from the printed game."])
+    tables, figs = [], []
+    if ev.height:
+        ydist = quarry_yield_distribution(ev, by=rs.group, per_round=False)
+        ysum = quarry_yield_summary(ev, by=rs.group)
+        cl = quarry_closures_per_game(ev, g.select(rs.group, "game_index") if g.height else None, by=rs.group)
+        fig = F.quarry_distributions(ydist, cl, series=rs.group if len(rs.runs) > 1 else None, caption=(
+            f"Left: marble one quarry action pays out to all players. Right: quarries closed per game. "
+            f"{rs.games_text()}."))
+        figs.append(Fig("quarry_distributions", fig, caption_of(fig)))
+        tables += [Table("quarry_yield_summary", ysum, "Marble per quarry action, by round."),
+                   Table("quarry_closures", cl, "Quarries closed per game."),
+                   Table("quarry_yield_distribution", ydist, "Yield per quarry action.", show=False)]
+    else:
+        sec.paragraphs.append("These runs wrote no events table (`--no-events`): no quarry distributions.")
+    p = rs.players
+    if "marble_income" in p.columns:
+        tables.append(Table("marble_income_by_seat", marble_income_by_seat(p, by=rs.group),
+                            "Quarry marble income per seat."))
+        tables.append(Table("quarry_luck_effect", quarry_luck_effect(p, by=rs.group),
+                            "How quarry income above expectation moves the chance of winning."))
+    sec.tables, sec.figures = tables, figs
+    return sec
+
+
+def hellas_headlines(rs):
+    """Extra headline statistics for Hellas: quarry yield per action, closures per game."""
+    from analysis.summary import mean_stat
+
+    out = []
+    if rs.events.height:
+        inc = [c for c in rs.events.columns if c.startswith("income_")]
+        out.append(mean_stat(rs.events, pl.sum_horizontal(inc), "quarry_yield", by=[rs.group, "n_players"]))
+    if "quarries_closed" in rs.games.columns:
+        out.append(mean_stat(rs.games, "quarries_closed", "quarry_closures", by=[rs.group, "n_players"]))
+    return out
+
+
+#: The report sections of a Hellas run, after the generic ones (builders: RunSet -> Section).
+SECTIONS = [hellas_quarry_section]
+
+#: Extra headline statistics for variant comparisons (long format of ``analysis.summary.headline_stats``).
+HEADLINES = hellas_headlines
+
+#: Headline figures ``boardlab regress`` checks beyond win shares and scores:
+#: (statistic name, table, column, per seat?).
+REGRESS_METRICS = [
+    ("quarry_income", "players", "marble_income", True),
+    ("quarry_income_per_game", "players", "marble_income", False),
+    ("quarries_closed", "games", "quarries_closed", False),
+]

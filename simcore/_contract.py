@@ -1,0 +1,88 @@
+"""The game contract: what a game package offers the rest of boardlab.
+
+A game is a package (``simcore/<game>/``, or any importable package named in
+``BOARDLAB_GAMES``) whose module namespace holds the names below. The runner,
+the strategies, the reports and the generic tests speak to a game only
+through them, so a fourth game is a new package plus, optionally, its own
+plug-ins per layer (``docs/adding_a_game.md``).
+
+:func:`check_game` reads a module against the contract and names what is
+missing; :data:`simcore.games` calls it when a game is first used.
+"""
+
+#: Names every game module defines, and what each is.
+REQUIRED = {
+    "NAME": "the game's name, as in simcore.games (lower case, no spaces)",
+    "TITLE": "the name to print, e.g. 'Yamataï'",
+    "PLAYERS": "tuple of the player counts the game supports",
+    "DEFAULT_PLAYERS": "the player count to use when none is given (benches, examples)",
+    "SCORE_CATEGORIES": "tuple of the scoring categories; the players table has one column each, then 'total'",
+    "SETTINGS": "dict: engine setting -> one line of help (the keys make_config accepts)",
+    "TIE_RULE": "one sentence: how a tie for first is settled (reports print it beside win shares)",
+    "EVENT_SCHEMA": "dict: events-table column -> one line of meaning (empty: the game writes no events)",
+    "FEATURES": "tuple of the built-in heuristic's feature names (a strategy's weights are keyed by them)",
+    "FEATURE_DOCS": "dict: feature -> one line of meaning",
+    "make_config": "make_config(players, **settings) -> config; ValueError naming a bad setting",
+    "State": "the step-API class: State.new(config, seed), current_player, legal_actions, apply, is_over, "
+             "scores, clone, transcript, to_dict",
+    "new_game": "new_game(players, seed, config=None, **settings) -> State",
+    "play_batch": "play_batch(players, seeds, policies=None, config=None, events=True) -> "
+                  "{'games': {...}, 'players': {...}, 'events': {...}} of numpy arrays",
+    "play_actions": "play_actions(players, seed, policies=None, config=None) -> the decisions play_batch makes",
+    "replay_game": "replay_game(players, seed, policies=None, config=None) -> the final State of that game",
+    "replay": "replay(players, seed, actions, config=None) -> State after applying a list of decisions",
+    "policy_vector": "policy_vector(weights, temperature=0, epsilon=0) -> the array play_batch takes per seat",
+    "invariant_violations": "invariant_violations(state) -> list of sentences (empty when the position is sound)",
+    "reference": "the pure-Python reference engine module (replays transcripts, checks scores)",
+}
+
+#: Names a game may define; a generic feature that needs one says so when it is absent.
+OPTIONAL = {
+    "game_ops": "game_ops() -> PyCapsule of the C-level hooks a generic search uses (docs/game_ops.md)",
+    "PRESETS": "path of a TOML file of named strategies shipped with the game (beside strategies/presets/<game>.toml)",
+    "OPTIONAL_FEATURES": "dict: feature -> weight a preset may leave out (the weight it then gets)",
+}
+
+#: The strategy dict of a seat that plays uniformly random legal actions (``strategies.resolve(g, "random")``).
+RANDOM_DESCRIPTION = "uniformly random legal actions"
+POLICY_KINDS = ("random", "heuristic")
+
+
+def random_strategy(game):
+    """The resolved strategy of uniformly random play, as the runner and manifests hold it."""
+    return {"game": game, "name": "random", "kind": "random", "weights": {}, "temperature": 0.0,
+            "epsilon": 0.0, "description": RANDOM_DESCRIPTION}
+
+
+def policy_argument(module, strategy):
+    """What ``module.play_batch`` takes for one seat, from a resolved strategy dict.
+
+    ``strategy`` is ``Strategy.to_dict()`` (as a run's manifest stores it):
+    ``kind`` "random" gives ``None`` (the kernel's uniform policy), "heuristic"
+    the game's ``policy_vector`` of its weights and noise.
+    """
+    kind = strategy.get("kind")
+    if kind == "random":
+        return None
+    if kind == "heuristic":
+        return module.policy_vector(dict(strategy.get("weights") or {}), strategy.get("temperature", 0.0),
+                                    strategy.get("epsilon", 0.0))
+    raise ValueError(f"strategy {strategy.get('name')!r}: unknown kind {kind!r} (known: {', '.join(POLICY_KINDS)})")
+
+
+class ContractError(TypeError):
+    """A game module does not meet the contract (names what is missing)."""
+
+
+def check_game(module, name=None):
+    """Return ``module`` if it meets the contract, else raise :class:`ContractError`."""
+    missing = [k for k in REQUIRED if not hasattr(module, k)]
+    label = name or getattr(module, "NAME", getattr(module, "__name__", "?"))
+    if missing:
+        raise ContractError(f"game {label!r} ({module.__name__}) lacks {', '.join(missing)} "
+                            f"(see simcore/_contract.py)")
+    if name is not None and module.NAME != name:
+        raise ContractError(f"game {name!r}: its module says NAME = {module.NAME!r}")
+    if module.DEFAULT_PLAYERS not in module.PLAYERS:
+        raise ContractError(f"game {label!r}: DEFAULT_PLAYERS {module.DEFAULT_PLAYERS} not in PLAYERS")
+    return module
