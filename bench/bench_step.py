@@ -44,7 +44,7 @@ def time_steps(mod, players, games, old_way=False):
                 legal = st.legal_actions()
                 a = legal[int(rnd() * len(legal))]
                 st.legal_actions()          # apply's own legality list
-                st.action_to_str(a)         # the step's transcript text
+                getattr(st, "action_to_str", str)(a)    # the step's transcript text
                 st.apply(a)
                 steps += 1
     else:
