@@ -17,6 +17,7 @@ def _load(name):
 
 
 digest_tool = _load("digest")
+step_tool = _load("bench_step")
 presets_tool = _load("bench_presets")
 
 
@@ -136,3 +137,16 @@ def test_ab_refuses_bad_arguments_in_one_line(capsys, tmp_path):
     a = {"games": {"x": np.zeros(3, np.int8)}, "players": {"y": np.ones((3, 2), np.int16)}}
     b = {"games": {"x": np.zeros(3, np.int8)}, "players": {"y": np.zeros((3, 2), np.int16)}}
     assert ab_tool.difference(a, a) is None and ab_tool.difference(a, b) == "players/y"
+
+
+def test_bench_step_times_every_game_and_refuses_bad_arguments(capsys, tmp_path):
+    assert step_tool.main(["--games", "1", "--repeats", "1"]) == 0
+    out = capsys.readouterr().out
+    rows = [line.split() for line in out.splitlines()[2:]]
+    assert sorted((r[0], int(r[1])) for r in rows) == sorted(
+        (name, p) for name in simcore.games for p in simcore.games[name].PLAYERS)
+    assert all(int(r[2]) > 0 and float(r[3]) > 0 for r in rows)
+    assert step_tool.main(["--games", "0"]) == 2
+    assert step_tool.main(["--against", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "--games and --repeats must be >= 1" in err and "not a checkout" in err
