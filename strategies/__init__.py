@@ -222,6 +222,7 @@ def resolve_seats(game, players, strategy=None, seat_strategies=None):
 
 from strategies.agents import PolicyAgent, RandomAgent, play_python  # noqa: E402
 from strategies.mc import FlatMonteCarloAgent  # noqa: E402
+from strategies.mcts import MCTSAgent  # noqa: E402
 
 __all__ = ["Strategy", "known", "resolve", "resolve_seats", "from_dict", "load_presets", "presets", "preset_files",
-           "PolicyAgent", "RandomAgent", "FlatMonteCarloAgent", "play_python"]
+           "PolicyAgent", "RandomAgent", "FlatMonteCarloAgent", "MCTSAgent", "play_python"]

@@ -150,3 +150,23 @@ def test_bench_step_times_every_game_and_refuses_bad_arguments(capsys, tmp_path)
     assert step_tool.main(["--against", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "--games and --repeats must be >= 1" in err and "not a checkout" in err
+
+
+def test_bench_mcts_prints_the_cost_ratio_per_game():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, str(root / "bench" / "bench_mcts.py"), "--iterations", "20",
+                          "--positions", "1", "--repeats", "1"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert lines[0].split()[:3] == ["game", "players", "us/iteration"]
+    rows = {line.split()[0]: float(line.split()[4]) for line in lines[1:]}
+    assert set(simcore_games()) <= set(rows) and all(r > 0 for r in rows.values())
+
+
+def simcore_games():
+    import simcore
+    return [g for g in simcore.games if hasattr(simcore.games[g], "game_ops")]
