@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from simcore._settings import defaults_and_checked_names, player_count
 from simcore._data import data_file, data_stamp, read_json
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -276,16 +277,9 @@ def make_config(players=3, **settings):
     ValueError
         Naming the bad key or value and what is allowed.
     """
-    try:
-        players = int(players)
-    except (TypeError, ValueError):
-        raise ValueError(f"players must be a whole number, not {players!r}") from None
-    if players not in PLAYERS:
-        raise ValueError(f"hellas takes 2, 3 or 4 players, not {players}")
-    kw = {k: v[1] for k, v in SETTINGS.items()}
+    players = player_count("hellas", players, PLAYERS)
+    kw = defaults_and_checked_names("hellas", settings, SETTINGS)
     for key, value in settings.items():
-        if key not in SETTINGS:
-            raise ValueError(f"unknown hellas setting '{key}' (known: {', '.join(SETTINGS)})")
         value = _parse_value(key, value)
         allowed = SETTINGS[key][2]
         if key == "start_player" and isinstance(value, int) and not isinstance(value, bool):

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from simcore._settings import defaults_and_checked_names, player_count
 from simcore._data import data_file, data_stamp, read_json
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -306,16 +307,9 @@ def make_config(players=3, **settings):
     ValueError
         Naming the bad key or value and what is allowed.
     """
-    try:
-        players = int(players)
-    except (TypeError, ValueError):
-        raise ValueError(f"players must be a whole number, not {players!r}") from None
-    if players not in PLAYERS:
-        raise ValueError(f"yamatai takes 2, 3 or 4 players, not {players}")
-    kw = {k: v[1] for k, v in SETTINGS.items()}
+    players = player_count("yamatai", players, PLAYERS)
+    kw = defaults_and_checked_names("yamatai", settings, SETTINGS)
     for key, value in settings.items():
-        if key not in SETTINGS:
-            raise ValueError(f"unknown yamatai setting '{key}' (known: {', '.join(SETTINGS)})")
         if key == "round_cap":
             try:
                 value = int(value)
