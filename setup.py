@@ -65,6 +65,14 @@ extensions = [
 ]
 # the CPU probe simcore/_isa.py asks (tiny, no numpy)
 extensions.append(Extension("simcore._cpu", ["simcore/_cpu.pyx"]))
+# search written once over the games' C-level contract (simcore/_game_ops.pxd)
+extensions.append(Extension("simcore._search", ["simcore/_search.pyx"],
+                            include_dirs=[numpy.get_include(), "simcore"], define_macros=macros,
+                            extra_compile_args=cflags))
+# information-set MCTS over the same contract
+extensions.append(Extension("simcore._mcts", ["simcore/_mcts.pyx"],
+                            include_dirs=[numpy.get_include(), "simcore"], define_macros=macros,
+                            extra_compile_args=cflags))
 extensions = cythonize(extensions, compiler_directives=directives,
                        annotate=os.environ.get("BOARDLAB_ANNOTATE") == "1")
 

@@ -1,10 +1,13 @@
-"""Argument types shared by the ``boardlab`` commands (argparse ``type=`` callables).
+"""Argument checks shared by the ``boardlab`` commands.
 
-Kept apart from ``reports/cli.py`` so that the command modules
+argparse ``type=`` callables (``_positive_int``, ``_seed``), the output path
+checks every command runs before any work (``check_out_folder``,
+``check_out_file``) and the strategy flags (``seat_strategies``). Kept apart from ``reports/cli.py`` so that the command modules
 (``bench``, ``commands``, ``regress``, ``strategies.tune``) import them without
 importing the CLI itself.
 """
 import argparse
+import os
 
 
 def _positive_int(text):
@@ -34,3 +37,49 @@ def _seed(text):
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be a non-negative integer, not {text}")
     return value
+
+
+def seat_strategies(args):
+    """``--seat-strategies a,b,c`` as a list (None when not given); refused together with ``--strategy``."""
+    if not getattr(args, "seat_strategies", None):
+        return None
+    if getattr(args, "strategy", None):
+        raise ValueError(f"give --strategy ({args.strategy}) or --seat-strategies ({args.seat_strategies}), "
+                         f"not both")
+    return [s.strip() for s in args.seat_strategies.split(",")]
+
+
+def _nearest_existing(path):
+    p = os.path.abspath(path)
+    while not os.path.exists(p):
+        parent = os.path.dirname(p)
+        if parent == p:
+            break
+        p = parent
+    return p
+
+
+def check_out_folder(path, flag="--out"):
+    """Refuse, before any work, an output folder that cannot be written: a file, or below a file or a read-only folder."""
+    path = os.fspath(path)
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise ValueError(f"{flag} {path} is a file, not a folder: give a new or existing folder")
+    base = _nearest_existing(path)
+    if not os.path.isdir(base):
+        raise ValueError(f"{flag} {path}: {base} is a file, so no folder can be made below it")
+    if not os.access(base, os.W_OK | os.X_OK):
+        raise ValueError(f"{flag} {path}: folder {base} is not writable")
+    return path
+
+
+def check_out_file(path, flag):
+    """Refuse, before any work, an output file that cannot be written: a folder, or in a missing or read-only folder."""
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        raise ValueError(f"{flag} {path} is a folder, not a file name")
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise ValueError(f"{flag} {path}: folder {parent} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise ValueError(f"{flag} {path} is not writable")
+    return path

@@ -339,6 +339,20 @@ def run_bench(games=20_000, ref_games=100, repeats=5, game_names=None, players=N
     import simcore
     log = log or (lambda msg: None)
     names = list(game_names) if game_names else list(simcore.games.keys())
+    unknown = [n for n in names if n not in simcore.games]
+    if unknown:
+        raise ValueError(f"unknown game '{unknown[0]}' (known: {', '.join(simcore.games.keys())})")
+    if players:
+        played = {}
+        for n in names:
+            try:
+                played[n] = tuple(getattr(simcore.games[n], "PLAYERS", ()))
+            except Exception:        # a game that fails to import is reported as skipped below
+                continue
+        for p in players:
+            if not any(p in counts for counts in played.values()):
+                raise ValueError(f"no game measured here is played by {p} players ("
+                                 + "; ".join(f"{n}: {', '.join(map(str, c))}" for n, c in played.items()) + ")")
     heuristic_games = heuristic_games or max(200, games // 10)
     runner_games = runner_games or games
     result = {"machine": machine_info(), "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
@@ -501,6 +515,10 @@ def add_parser(sub):
 
 
 def cmd_bench(args):
+    from reports._args import check_out_file
+
+    if args.json:
+        check_out_file(args.json, "--json")
     log = None if args.quiet else (lambda msg: print(f"bench: {msg}", file=sys.stderr, flush=True))
     res = run_bench(games=args.games, ref_games=args.ref_games, repeats=args.repeats, game_names=args.game,
                     players=args.players, runner=not args.no_runner, instructions=args.instructions, log=log)

@@ -11,9 +11,10 @@ Set ``BOARDLAB_TRACEBACK=1`` to get the traceback instead.
 """
 import argparse
 import os
+import signal
 import sys
 
-from reports._args import _int, _positive_int, _seed  # noqa: F401  (re-exported)
+from reports._args import _int, _positive_int, _seed, check_out_folder, seat_strategies  # noqa: F401
 
 
 class UsageError(Exception):
@@ -37,7 +38,7 @@ def add_simulate(sub):
     p.add_argument("game", help="game name, e.g. hellas")
     p.add_argument("--players", type=_positive_int, required=True, help="player count")
     p.add_argument("--games", type=_positive_int, required=True, help="number of games (1e6 and 1_000_000 work)")
-    p.add_argument("--strategy", default="random", help="strategy for every seat (default: random)")
+    p.add_argument("--strategy", default=None, help="strategy for every seat (default: random)")
     p.add_argument("--seat-strategies", default=None,
                    help="comma-separated strategy per seat, e.g. balanced,city_builder,random")
     p.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE",
@@ -60,9 +61,8 @@ def cmd_simulate(args):
     import strategies
     from simcore import run as simrun
 
-    seat = None
-    if args.seat_strategies:
-        seat = [s.strip() for s in args.seat_strategies.split(",")]
+    seat = seat_strategies(args)
+    check_out_folder(args.out)
     if args.scheduler and args.backend not in ("loky", "dask"):
         raise UsageError(f"--scheduler needs --backend dask, not {args.backend}")
     simrun.check_players(args.game, args.players)
@@ -198,9 +198,37 @@ def _one_line(message):
     return " ".join(str(message).split())
 
 
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, handled as Ctrl-C: the run stops, its manifest says 'interrupted'."""
+
+    def __init__(self, signum):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _on_signal(signum, frame):
+    raise Interrupted(signum)
+
+
+def _catch_signals():
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is not None and signal.getsignal(sig) in (signal.SIG_DFL, None):
+            signal.signal(sig, _on_signal)
+
+
+def _say(line):
+    """One line on stderr; a stderr that is gone (``2>&1 | tee`` after Ctrl-C) is not an error."""
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv=None):
     """Entry point of the ``boardlab`` console script; returns the exit code."""
     parser = build_parser()
+    _catch_signals()
     try:
         args = parser.parse_args(argv)
         if not getattr(args, "func", None):
@@ -210,21 +238,22 @@ def main(argv=None):
     except (UsageError, ValueError, FileNotFoundError) as exc:
         if os.environ.get("BOARDLAB_TRACEBACK") == "1":
             raise
-        print(f"boardlab: error: {_one_line(exc)}", file=sys.stderr)
+        _say(f"boardlab: error: {_one_line(exc)}")
         return 2
     except BrokenPipeError:          # `boardlab replay … | head`: the reader left; no traceback
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())     # Python's flush at exit would fail again
         return 1
-    except KeyboardInterrupt:
-        print("boardlab: interrupted; finished chunks are kept, rerun the same command to resume",
-              file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        signum = getattr(exc, "signum", signal.SIGINT)
+        _say(f"boardlab: interrupted ({signal.Signals(signum).name}); finished chunks are kept, rerun the same "
+             f"command to resume")
+        return 128 + int(signum)
     except Exception as exc:  # a dead worker or a lost cluster: finished chunks are safe
         if type(exc).__name__ in ("TerminatedWorkerError", "BrokenProcessPool", "CommClosedError",
                                   "KilledWorker"):
-            print(f"boardlab: error: a worker died ({type(exc).__name__}); finished chunks are kept, "
-                  f"rerun the same command to resume", file=sys.stderr)
+            _say(f"boardlab: error: a worker died ({type(exc).__name__}); finished chunks are kept, "
+                 f"rerun the same command to resume")
             return 1
         raise
 

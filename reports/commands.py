@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from reports._args import _positive_int, _seed
+from reports._args import _positive_int, _seed, check_out_file, check_out_folder
 
 
 def _log(line):
@@ -44,7 +44,7 @@ def cmd_report(args):
 
     if not os.path.isdir(args.run_dir):
         raise ValueError(f"{args.run_dir}: no such results folder")
-    out = args.out or os.path.join(args.run_dir, "report")
+    out = check_out_folder(args.out or os.path.join(args.run_dir, "report"))
     report = run_report(args.run_dir, partial=args.partial)
     paths = write_report(report, out)
     print(report.terminal())
@@ -84,16 +84,17 @@ def cmd_compare(args):
     if len(names) < 2:
         raise ValueError(f"--strategies needs at least two names, not '{args.strategies}'")
     check_players(args.game, args.players)
+    out = check_out_folder(args.out or f"compare-{args.game}-{args.players}p")
+    variant = parse_variant(args.variant)
     import strategies as _strategies
 
     resolved = {name: _strategies.resolve(args.game, name) for name in names}   # fails before any output
     seats = lineups(names, args.players)
-    out = args.out or f"compare-{args.game}-{args.players}p"
     per = math.ceil(args.games / len(seats))
     _log(f"compare: {len(seats)} seatings x {per:,} games -> {out}")
     t0 = time.perf_counter()
     rs = run_compare(args.game, args.players, resolved, args.games, args.seed, os.path.join(out, "runs"),
-                     variant=parse_variant(args.variant), workers=args.workers, log=_log)
+                     variant=variant, workers=args.workers, log=_log)
     sec = compare_section(rs)
     report = Report(f"{args.game.capitalize()}: strategy comparison at {args.players} players",
                     sections=with_findings([provenance_section(rs), sec]))
@@ -122,7 +123,7 @@ def cmd_study(args):
     from reports.study import load_study
 
     study = load_study(args.study)
-    out = args.out or os.path.splitext(os.path.basename(args.study))[0]
+    out = check_out_folder(args.out or os.path.splitext(os.path.basename(args.study))[0])
     return _run_study(study, out, args.workers, args.quick)
 
 
@@ -155,7 +156,7 @@ def add_demo(sub):
 def cmd_demo(args):
     from reports.study import demo_path, load_study
 
-    return _run_study(load_study(demo_path()), args.out, args.workers, args.quick)
+    return _run_study(load_study(demo_path()), check_out_folder(args.out), args.workers, args.quick)
 
 
 # ---------------------------------------------------------------- tune
@@ -163,16 +164,16 @@ def cmd_demo(args):
 def add_tune(sub):
     p = sub.add_parser("tune", help="search heuristic weights (cross-entropy method) and write a preset")
     p.add_argument("game", help="game name, e.g. hellas")
-    p.add_argument("--players", type=int, default=3)
-    p.add_argument("--budget", type=int, default=50_000, help="total games, final evaluation included")
-    p.add_argument("--population", type=int, default=12, help="candidates per generation (default 12)")
-    p.add_argument("--games", type=int, default=None, help="games per candidate per generation")
+    p.add_argument("--players", type=_positive_int, default=3)
+    p.add_argument("--budget", type=_positive_int, default=50_000, help="total games, final evaluation included")
+    p.add_argument("--population", type=_positive_int, default=12, help="candidates per generation (default 12)")
+    p.add_argument("--games", type=_positive_int, default=None, help="games per candidate per generation")
     p.add_argument("--field", default=None,
                    help="opponent presets, comma-separated (default: the heuristic presets of "
                         "strategies/presets/GAME.toml, e.g. for hellas balanced,city_builder,temple_builder,"
                         "quarry_baron)")
     p.add_argument("--start", default="balanced", help="preset to start from (default balanced)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--name", default="tuned", help="name of the new preset (default tuned)")
     p.add_argument("--out", default=None,
                    help="preset file to write (default ./<game>_<name>.toml; a file named <game>_*.toml in "
@@ -192,8 +193,7 @@ def cmd_tune(args):
     out = Path(args.out or f"{args.game}_{args.name}.toml")
     if out.exists() and not args.force:
         raise ValueError(f"{out} exists: pass --force to overwrite it, or another --out")
-    if not out.parent.is_dir():
-        raise ValueError(f"cannot write {out}: folder {out.parent} does not exist")
+    check_out_file(out, "--out")
     res = cem(args.game, args.players, args.budget, args.population, args.games, args.field,
               args.start, args.seed)
     lo, hi = wilson_bounds(res["wins"], res["n"])      # a k-way tie counts 1/k of a win

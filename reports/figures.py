@@ -3,9 +3,10 @@
 Every function takes the polars tables the ``analysis`` functions return and
 builds a new ``Figure`` without pyplot (no global state, no ``plt.show()``),
 so it works the same in a script (Agg) and in a notebook (the figure
-displays when returned). Each figure has a title, axis labels with units and,
-when ``caption`` is given, a one-line caption under the plot (what it shows
-and on how many games). Save with :func:`save`.
+displays when returned). Each figure has a title and axis labels with units;
+``caption`` (what it shows and on how many games) is kept as
+``fig.boardlab_caption`` for the report, which prints it once, under the image
+(drawn inside the image too, it showed twice). Save with :func:`save`.
 
 Examples
 --------
@@ -16,7 +17,6 @@ Examples
 from __future__ import annotations
 
 import math
-import textwrap
 
 import matplotlib
 import numpy as np
@@ -79,10 +79,6 @@ def _err(est, lo, hi):
 def _finish(fig, title, caption):
     fig.suptitle(title, fontsize=12, fontweight="bold")
     if caption:
-        # wrapped to the figure's width (about 15 characters per inch at 8.5 pt), so a long caption
-        # does not widen the saved image; the one-line text stays available for the report
-        width = max(60, int(fig.get_figwidth() * 15))
-        fig.text(0.01, -0.01, textwrap.fill(caption, width), ha="left", va="top", fontsize=8.5, color="#333333")
         fig.boardlab_caption = caption
     return fig
 

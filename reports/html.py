@@ -22,14 +22,16 @@ body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max
 margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
 h1{font-size:1.6em;border-bottom:2px solid #1f77b4;padding-bottom:.2em}
 h2{font-size:1.25em;margin-top:2em;border-bottom:1px solid #ddd}
-table{border-collapse:collapse;font-size:.82em;margin:.5em 0 1.2em;display:block;overflow-x:auto}
+.scroll{overflow-x:auto;margin:.5em 0 1.2em;max-width:100%}
+table{border-collapse:collapse;font-size:.82em}
 th,td{border:1px solid #ddd;padding:2px 7px;text-align:right;white-space:nowrap}
+td.long{white-space:normal;min-width:24em;text-align:left}
 th{background:#f3f6fa}td:first-child,th:first-child{text-align:left}
 figure{margin:1em 0}figure img{max-width:100%;border:1px solid #eee}
 figcaption,.cap{font-size:.85em;color:#555}
 pre{background:#f6f8fa;padding:.6em;overflow-x:auto;font-size:.85em}
 .status{background:#fff6e0;border-left:4px solid #f0a000;padding:.5em 1em}
-nav ol{columns:2}
+nav ol{columns:2;column-gap:3.5em}nav li{break-inside:avoid;margin-bottom:.15em}
 """
 
 
@@ -56,10 +58,16 @@ def fmt(value) -> str:
 
 
 def _inline(text: str) -> str:
-    """Markdown-lite to HTML: **bold**, `code`."""
-    t = html.escape(text)
-    t = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", t)
-    return re.sub(r"`(.+?)`", r"<code>\1</code>", t)
+    """Markdown-lite to HTML: **bold**, *italic*, `code` (nothing is formatted inside code)."""
+    parts = re.split(r"(`[^`]+`)", html.escape(text))
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2:
+            out.append(f"<code>{part[1:-1]}</code>")
+            continue
+        part = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", part)
+        out.append(re.sub(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])", r"<em>\1</em>", part))
+    return "".join(out)
 
 
 def _para_html(text: str) -> str:
@@ -80,9 +88,15 @@ def table_html(frame: pl.DataFrame, max_rows: int = MAX_ROWS) -> str:
     head = "".join(f"<th>{html.escape(c)}</th>" for c in frame.columns)
     rows = []
     for r in frame.head(max_rows).iter_rows():
-        rows.append("<tr>" + "".join(f"<td>{html.escape(fmt(v))}</td>" for v in r) + "</tr>")
+        rows.append("<tr>" + "".join(_cell(fmt(v)) for v in r) + "</tr>")
     more = f'<p class="cap">… {frame.height - max_rows:,} more rows in the CSV</p>' if frame.height > max_rows else ""
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>{more}"
+    # wide tables scroll sideways inside their box instead of running past the page's edge
+    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>{more}'
+
+
+def _cell(text):
+    # a long text cell (a strategy's weights) wraps instead of widening the table
+    return f'<td class="long">{html.escape(text)}</td>' if len(text) > 40 else f"<td>{html.escape(text)}</td>"
 
 
 def table_markdown(frame: pl.DataFrame, max_rows: int = MAX_ROWS) -> str:
@@ -113,13 +127,13 @@ def render_html(report) -> str:
             data = base64.b64encode(getattr(f, "png_bytes", b"")).decode("ascii")
             body.append(f'<figure id="fig-{f.name}"><img alt="{html.escape(f.title or f.name)}" '
                         f'src="data:image/png;base64,{data}"><figcaption><strong>{html.escape(f.title)}.'
-                        f'</strong> {html.escape(f.caption)} (<code>{html.escape(getattr(f, "svg", ""))}</code>)'
+                        f'</strong> {_inline(f.caption)} (<code>{html.escape(getattr(f, "svg", ""))}</code>)'
                         f'</figcaption></figure>')
         for t in sec.tables:
             if not t.show:
-                body.append(f'<p class="cap">{html.escape(t.caption)} Table: <code>{html.escape(t.csv)}</code></p>')
+                body.append(f'<p class="cap">{_inline(t.caption)} Table: <code>{html.escape(t.csv)}</code></p>')
                 continue
-            body.append(f'<p class="cap"><strong>{html.escape(t.name)}</strong> — {html.escape(t.caption)} '
+            body.append(f'<p class="cap"><strong>{html.escape(t.name)}</strong> — {_inline(t.caption)} '
                         f'(<code>{html.escape(getattr(t, "csv", ""))}</code>)</p>')
             body.append(table_html(t.frame))
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

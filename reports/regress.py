@@ -694,6 +694,16 @@ def _study_for_update(args):
 
 
 def cmd_regress(args):
+    from reports._args import check_out_file, seat_strategies
+
+    seat_strategies(args)                      # --strategy and --seat-strategies together: refused
+    for flag in ("md", "json"):
+        if getattr(args, flag):
+            check_out_file(getattr(args, flag), f"--{flag}")
+    if os.path.isdir(args.baseline):
+        raise ValueError(f"BASELINE {args.baseline} is a folder, not a baseline JSON file")
+    if not 0 < args.alpha < 1:
+        raise ValueError(f"--alpha must be between 0 and 1, not {args.alpha}")
     if args.update:
         study = _study_for_update(args)
         doc = record(study, workers=args.workers)

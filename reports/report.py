@@ -52,6 +52,11 @@ class RunSet:
         """
         if isinstance(dirs, (str, os.PathLike)):
             dirs = {os.path.basename(os.path.normpath(os.fspath(dirs))) or "run": dirs}
+        from simcore.run import read_manifest
+
+        for path in dirs.values():     # a manifest with a bad key is named here, not as a polars error later
+            if os.path.isfile(os.path.join(path, "manifest.json")):
+                read_manifest(path)
         runs = {label: load_run(path, allow_partial=allow_partial) for label, path in dirs.items()}
         games = {r.manifest.get("game") for r in runs.values()}
         if len(games) > 1:
@@ -238,6 +243,9 @@ def category_section(rs: RunSet) -> Section:
     prof = collected(category_profile(p, cats, by=rs.group))
     sample, note = fit_sample(rs)
     logit = collected(category_logit(sample, cats, by=rs.group))
+    # a category that scores the same in every game of a group has no coefficient (NaN): left out, said so
+    flat = sorted(set(logit.filter(~((pl.col("sd") > 0) & pl.col("sd").is_finite()).fill_null(True))["category"]))
+    logit = logit.filter(((pl.col("sd") > 0) & pl.col("sd").is_finite()).fill_null(False))
     cf = collected(category_counterfactual(p, cats, by=rs.group))
     fig = F.category_weights(logit, prof, series=rs.group if len(rs.runs) > 1 else None, caption=(
         f"Left: winners' mean points per category. Right: standardized logistic-regression "
@@ -245,7 +253,10 @@ def category_section(rs: RunSet) -> Section:
     return Section("Scoring categories", paragraphs=[
         "Which categories make the winner: the standardized coefficient is the change in log-odds "
         "of winning per standard deviation of a category's points, the others held fixed; the "
-        "counterfactual says how often the winner would not win if the category did not count."],
+        "counterfactual says how often the winner would not win if the category did not count."]
+        + ([f"{', '.join(f'`{c}`' for c in flat)}: the same score for every player in every game of a run (no "
+            f"variance), so no coefficient there; those rows are left out of the regression table and "
+            f"figure."] if flat else []),
         tables=[Table("category_logit", logit, "Standardized logit coefficients per category." + note),
                 Table("category_counterfactual", cf, "Winners lost if a category did not count."),
                 Table("category_profile", prof, "Mean points per category for winners, others, all.",

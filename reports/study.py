@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 import re
 import time
-import tomllib
 from dataclasses import dataclass, field
 
 from reports.games import plugin
@@ -176,15 +175,13 @@ def load_study(path) -> Study:
     import simcore
 
     path = os.fspath(path)
+    from simcore._data import read_toml
+
     try:
-        with open(path, "rb") as fh:
-            doc = tomllib.load(fh)
-    except FileNotFoundError:
-        raise StudyError(f"{path}: no such study file") from None
-    except IsADirectoryError:
-        raise StudyError(f"{path}: is a folder, not a study file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise StudyError(f"{path}: not valid TOML ({exc})") from None
+        doc = read_toml(path, "study")
+    except ValueError as exc:
+        msg = str(exc)
+        raise StudyError(msg if msg.startswith(path) else f"{path}: {msg}") from None
 
     extra = [k for k in doc if k not in ("study", *PART_KINDS)]
     if extra:

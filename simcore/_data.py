@@ -25,3 +25,53 @@ def data_stamp(data_dir, paths=()):
         except OSError:
             out.append((f, 0, -1))
     return tuple(out)
+
+
+def read_file(path, what, parse, errors=()):
+    """``parse(binary file)`` of ``path``; any failure is a one-line ``ValueError`` naming ``what`` and the file.
+
+    ``errors``: the parser's own exception types (``json.JSONDecodeError``,
+    ``tomllib.TOMLDecodeError``), reported as "not valid ...".
+    """
+    path = os.fspath(path)
+    try:
+        with open(path, "rb") as fh:
+            return parse(fh)
+    except FileNotFoundError:
+        raise ValueError(f"{what} file not found: {path}") from None
+    except IsADirectoryError:
+        raise ValueError(f"{path}: a folder, not a {what} file") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: {what} file is not UTF-8 text (byte {exc.start}: "
+                         f"{exc.object[exc.start:exc.start + 1]!r})") from None
+    except errors as exc:
+        raise ValueError(f"{path}: {what} file is not valid {_format_name(exc)} ({exc})") from None
+    except OSError as exc:
+        raise ValueError(f"{path}: {what} file is unreadable ({exc.strerror or exc})") from None
+
+
+def _format_name(exc):
+    return "TOML" if "TOML" in type(exc).__name__ else "JSON"
+
+
+def read_json(path, what):
+    """The JSON document in ``path`` (UTF-8); ``ValueError`` naming ``what`` and the file otherwise."""
+    import json
+    return read_file(path, what, lambda fh: json.loads(fh.read().decode("utf-8")), (json.JSONDecodeError,))
+
+
+def read_toml(path, what):
+    """The TOML document in ``path``; ``ValueError`` naming ``what`` and the file otherwise."""
+    import tomllib
+    return read_file(path, what, tomllib.load, (tomllib.TOMLDecodeError,))
+
+
+def data_file(key, value, allowed=("default",)):
+    """The resolved path of a ``KEY=FILE`` setting, or a one-line ``ValueError``: not found, a folder."""
+    p = Path(str(value))
+    if p.is_file():
+        return str(p.resolve())
+    names = " or ".join(", ".join(map(str, allowed)).rsplit(", ", 1))
+    if p.is_dir():
+        raise ValueError(f"{key}: {value} is a folder, not a JSON file (give {names} or a JSON file)")
+    raise ValueError(f"{key}: file not found: {value} (give {names} or a JSON file path)")

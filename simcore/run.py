@@ -23,8 +23,10 @@ import json
 import math
 import os
 import platform
+import shutil
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -38,6 +40,7 @@ from simcore.rng import chunk_seeds, game_seeds
 BACKENDS = ("loky", "threading", "dask")
 DEFAULT_MAX_CHUNK = 100_000
 DEFAULT_MIN_CHUNK = 10_000
+BIG_RUN = 10_000_000          # games from which a run is sized first (time, disk) and refused if it cannot fit
 # Keys that must agree between a folder's manifest and a command resuming it.
 # The variant as typed is recorded; the engine's canonical settings are compared.
 SPEC_KEYS = ("format", "game", "players", "strategies", "settings",
@@ -59,9 +62,13 @@ def parse_variant(items):
     variant = {}
     for item in items or ():
         key, sep, value = str(item).partition("=")
-        if not sep or not key.strip():
+        key, value = key.strip(), value.strip()
+        if not sep or not key:
             raise ValueError(f"bad variant '{item}': write KEY=VALUE, e.g. quarry_yields=falling")
-        variant[key.strip()] = value.strip()
+        if key in variant:
+            raise ValueError(f"variant {key} given twice ({key}={variant[key]}, {key}={value}); "
+                             f"give each setting once")
+        variant[key] = value
     return variant
 
 
@@ -203,12 +210,35 @@ def _config(module, players, variant_items):
     return mod.make_config(players, **dict(variant_items))
 
 
+_watched_parent = None
+
+
+def _watch_parent(parent):
+    """In a pool worker: exit as soon as the parent process ``parent`` is gone (killed with -9, say).
+
+    loky keeps idle workers alive for minutes and lets busy ones finish their
+    queued chunks; a daemon thread polling ``getppid`` ends them within a second.
+    """
+    global _watched_parent
+    if parent is None or _watched_parent == parent or os.getpid() == parent or os.getppid() != parent:
+        return
+    _watched_parent = parent
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="boardlab-parent-watch", daemon=True).start()
+
+
 def run_chunk(job, chunk):
     """Play chunk ``chunk`` of a run and write its Parquet parts; return a small summary.
 
     ``job`` is a plain dict (picklable for every backend). The games part is
     written last: a chunk is finished when its games part exists.
     """
+    _watch_parent(job.get("parent_pid"))
     t0 = time.perf_counter()
     mod = importlib.import_module(job["module"])
     start = chunk * job["chunk_size"]
@@ -321,9 +351,11 @@ def _package_versions():
 
 
 def read_manifest(out):
+    """The manifest of results folder ``out``, checked (``ValueError`` naming the file and the bad key)."""
+    from simcore._data import read_json
+
     path = os.path.join(out, R.MANIFEST)
-    with open(path) as f:
-        return json.load(f)
+    return R.check_manifest(read_json(path, "manifest"), path)
 
 
 def _open_folder(out, plan):
@@ -333,10 +365,13 @@ def _open_folder(out, plan):
     if os.path.exists(path):
         try:
             manifest = read_manifest(out)
-        except (OSError, ValueError) as exc:
-            raise RunMismatch(f"{out}: manifest.json is unreadable ({exc}); use a new output folder") from None
+        except ValueError as exc:
+            raise RunMismatch(f"{exc}; use a new output folder") from None
         if {k: manifest.get(k) for k in SPEC_KEYS} != spec:
             raise RunMismatch(_describe_mismatch(manifest, spec, out))
+        for old in manifest.get("sessions", []):
+            if isinstance(old, dict) and old.get("status") == "running":
+                old["status"] = "killed"        # its process died without a word (kill -9, power)
         return manifest, True
     if os.path.isdir(out) and any(not n.startswith(".") for n in os.listdir(out)):
         raise RunMismatch(f"{out} is not empty and has no manifest.json; use a new or empty output folder")
@@ -381,6 +416,114 @@ class RunResult:
     @property
     def games_per_second(self):
         return self.games_run / self.wall_seconds if self.wall_seconds > 0 else float("nan")
+
+
+# ---------------------------------------------------------------- size of a run
+
+def _size(n):
+    for unit in ("bytes", "KB", "MB", "GB", "TB", "PB"):
+        if n < 1000 or unit == "PB":
+            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
+        n /= 1000
+
+
+def _duration(s):
+    if s < 120:
+        return f"{s:.0f} s"
+    if s < 7200:
+        return f"{s / 60:.0f} min"
+    if s < 3 * 86400:
+        return f"{s / 3600:.1f} h"
+    return f"{s / 86400:,.0f} days"
+
+
+def _probe(plan, games=2000):
+    """Seconds and bytes on disk per game, from a small batch played and written to memory."""
+    import io
+
+    import pyarrow.parquet as pq
+
+    mod = importlib.import_module(plan.module)
+    n = min(games, plan.games)
+    seeds = chunk_seeds(plan.seed, 0, n)
+    config = _config(plan.module, plan.players, tuple(sorted(plan.variant.items())))
+    t0 = time.perf_counter()
+    out = mod.play_batch(plan.players, seeds, policies=[policy_argument(mod, s) for s in plan.strategies],
+                         config=config, events=plan.events)
+    seconds = time.perf_counter() - t0
+    idx = R.index_dtype(plan.games)
+    tables = [R.games_table(out["games"], 0, seeds, plan.run_id, idx),
+              R.players_table(out["players"], 0, n, plan.players, [s["name"] for s in plan.strategies], idx)]
+    if plan.events:
+        tables.append(R.events_table(out["events"], 0, idx))
+    size = 0
+    for tab in tables:
+        buf = io.BytesIO()
+        pq.write_table(tab, buf, compression="zstd", use_dictionary=True)
+        size += buf.tell()
+    return seconds / n, size / n
+
+
+def check_size(plan, out, workers):
+    """For a run of ``BIG_RUN`` games or more: refuse it if its folder cannot fit on the disk.
+
+    Returns a line with the estimated time and disk (``None`` for a smaller
+    run), measured on a small batch.
+    """
+    if plan.games < BIG_RUN:
+        return None
+    per_second, per_bytes = _probe(plan)
+    disk, seconds = per_bytes * plan.games, per_second * plan.games / max(1, workers)
+    base = os.path.abspath(out)
+    while not os.path.exists(base):
+        base = os.path.dirname(base)
+    free = shutil.disk_usage(base).free
+    if disk > free:
+        raise ValueError(f"{plan.games:,} games need about {_size(disk)} in {out} ({_size(per_bytes)} a game) "
+                         f"but {_size(free)} are free there: play fewer games (or --no-events), or use "
+                         f"another disk")
+    return (f"simulate: {plan.games:,} games: about {_duration(seconds)} on {workers} workers and "
+            f"{_size(disk)} on disk (from {min(2000, plan.games):,} games played first)")
+
+
+class _LineProgress:
+    """Progress on a stderr that is not a terminal: a line per 10 % of the run, no carriage returns."""
+
+    def __init__(self, total, initial, file):
+        self.total, self.n, self.file = total, initial, file
+        self.t0 = time.perf_counter()
+        self.next = initial * 10 // total + 1
+
+    def update(self, k):
+        self.n += k
+        step = self.n * 10 // self.total
+        if step < self.next or self.file is None:
+            return
+        self.next = step + 1
+        try:
+            print(f"simulate: {self.n:,} of {self.total:,} games ({10 * step} %), "
+                  f"{time.perf_counter() - self.t0:.1f} s", file=self.file, flush=True)
+        except (OSError, ValueError):    # the reader is gone: stop writing
+            self.file = None
+
+    def close(self):
+        pass
+
+
+def _progress_bar(plan, games_done, progress):
+    from tqdm import tqdm
+
+    if progress and not _isatty(sys.stderr):
+        return _LineProgress(plan.games, games_done, sys.stderr)
+    return tqdm(total=plan.games, initial=games_done, unit="game", unit_scale=True,
+                file=sys.stderr, disable=not progress, dynamic_ncols=True, smoothing=0.1)
+
+
+def _isatty(f):
+    try:
+        return f.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 # ---------------------------------------------------------------- pools
@@ -493,11 +636,17 @@ def simulate(game, players, games, seed, out, strategies=None, variant=None, wor
             pass
     plan = plan_run(game, players, games, seed, strategies=strategies, variant=variant,
                     chunk_size=chunk_size, events=events)
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise RunMismatch(f"{out} is a file, not a results folder; use a new output folder")
+    estimate = check_size(plan, out, n_workers)
     manifest, resumed = _open_folder(out, plan)
     R.remove_temp_files(out)
+    if estimate and progress:
+        print(estimate, file=sys.stderr, flush=True)
 
-    done = [c for c in range(plan.n_chunks) if _chunk_done(out, plan, c)]
-    todo = [c for c in range(plan.n_chunks) if c not in set(done)]
+    done = [c for c in range(plan.n_chunks) if _chunk_done(out, plan, c)] if resumed else []
+    done_set = set(done)
+    todo = [c for c in range(plan.n_chunks) if c not in done_set]
     if max_chunks is not None:
         todo = todo[:max_chunks]
     win = np.zeros(plan.players)
@@ -512,7 +661,8 @@ def simulate(game, players, games, seed, out, strategies=None, variant=None, wor
            "run_id": plan.run_id, "events": plan.events,
            "variant_items": tuple(sorted(plan.variant.items())),
            "policies": [policy_argument(_get_game(plan.game), s) for s in plan.strategies],
-           "strategy_names": [s["name"] for s in plan.strategies]}
+           "strategy_names": [s["name"] for s in plan.strategies],
+           "parent_pid": os.getpid() if backend == "loky" else None}
 
     session = {"started": _now(), "finished": None, "workers": n_workers, "backend": backend,
                "scheduler": scheduler, "chunks_run": 0, "games_run": 0, "status": "running",
@@ -521,13 +671,33 @@ def simulate(game, players, games, seed, out, strategies=None, variant=None, wor
     manifest["status"] = "running"
     R.write_json(os.path.join(out, R.MANIFEST), manifest)
 
-    from tqdm import tqdm
-
     t0 = time.perf_counter()
     games_run = chunks_run = 0
     status = "interrupted"
-    bar = tqdm(total=plan.games, initial=games_done, unit="game", unit_scale=True,
-               file=sys.stderr, disable=not progress, dynamic_ncols=True, smoothing=0.1)
+    bar = _progress_bar(plan, games_done, progress)
+    mpath = os.path.join(out, R.MANIFEST)
+
+    def record(final):
+        # the session's progress so far: a session killed later still counts its chunks and time
+        wall = time.perf_counter() - t0
+        session.update(chunks_run=chunks_run, games_run=games_run, wall_seconds=round(wall, 3),
+                       games_per_second=round(games_run / wall, 1) if wall > 0 else None)
+        if final:
+            session.update(finished=_now(), status=status)
+            manifest["status"] = status
+        if status == "complete":
+            sessions = [x for x in manifest["sessions"] if isinstance(x, dict)]
+            total_wall = sum(x.get("wall_seconds") or 0 for x in sessions)
+            played = sum(x.get("games_run") or 0 for x in sessions)
+            manifest.update(finished=_now(), wall_seconds=round(total_wall, 3),
+                            games_per_second=round(played / total_wall, 1) if total_wall > 0 else None)
+        try:
+            R.write_json(mpath, manifest)
+        except OSError:
+            pass
+        return wall
+
+    last_write = t0
     try:
         if todo:
             with _Pool(backend, min(n_workers, len(todo)), scheduler) as parallel:
@@ -539,21 +709,15 @@ def simulate(game, players, games, seed, out, strategies=None, variant=None, wor
                     games_run += s["games"]
                     chunks_run += 1
                     bar.update(s["games"])
+                    if time.perf_counter() - last_write > 1.0:
+                        record(final=False)
+                        last_write = time.perf_counter()
         status = "complete" if len(done) + chunks_run == plan.n_chunks else "partial"
     finally:
-        bar.close()
-        wall = time.perf_counter() - t0
-        session.update(finished=_now(), chunks_run=chunks_run, games_run=games_run, status=status,
-                       wall_seconds=round(wall, 3),
-                       games_per_second=round(games_run / wall, 1) if wall > 0 else None)
-        manifest["status"] = status
-        if status == "complete":
-            total_wall = sum(x.get("wall_seconds") or 0 for x in manifest["sessions"])
-            manifest.update(finished=_now(), wall_seconds=round(total_wall, 3),
-                            games_per_second=round(plan.games / total_wall, 1) if total_wall > 0 else None)
+        wall = record(final=True)       # first: a broken stderr must not keep the manifest 'running'
         try:
-            R.write_json(os.path.join(out, R.MANIFEST), manifest)
-        except OSError:
+            bar.close()
+        except (OSError, ValueError):
             pass
     return RunResult(out=out, plan=plan, games=games_done, games_run=games_run, chunks_run=chunks_run,
                      wall_seconds=wall, win_share=win.tolist(), resumed=bool(done))
@@ -570,12 +734,9 @@ def replay(out, game_index):
     """
     import pyarrow.parquet as pq
 
-    try:
-        manifest = read_manifest(out)
-    except FileNotFoundError:
-        raise ValueError(f"{out} has no manifest.json; is it a results folder?") from None
-    except ValueError as exc:
-        raise ValueError(f"{out}: manifest.json is corrupt ({exc})") from None
+    if not os.path.isfile(os.path.join(out, R.MANIFEST)):
+        raise ValueError(f"{out} has no manifest.json; is it a results folder?")
+    manifest = read_manifest(out)
     games = manifest["games"]
     if not isinstance(game_index, int) or not 0 <= game_index < games:
         raise ValueError(f"game {game_index} is not in {out} (games 0 .. {games - 1})")

@@ -16,7 +16,6 @@ Examples
 """
 import math
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -107,14 +106,10 @@ def load_presets(path, game=None):
     its name (``hellas.toml``, ``hellas_tuned.toml`` -> ``hellas``). Errors
     name the file and the key.
     """
+    from simcore._data import read_toml
+
     path = Path(path)
-    try:
-        with open(path, "rb") as fh:
-            doc = tomllib.load(fh)
-    except FileNotFoundError:
-        raise ValueError(f"preset file not found: {path}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path}: not valid TOML ({exc})") from None
+    doc = read_toml(path, "preset")
     game = game or doc.pop("game", None) or path.stem.split("_")[0]
     doc.pop("game", None)
     out = {}
@@ -204,12 +199,17 @@ def resolve(game, name):
     raise ValueError(f"unknown strategy '{text}' for {game} (known: {', '.join(table)})")
 
 
-def resolve_seats(game, players, strategy="random", seat_strategies=None):
-    """One :class:`Strategy` per seat: ``strategy`` in every seat, or the names in ``seat_strategies``.
+def resolve_seats(game, players, strategy=None, seat_strategies=None):
+    """One :class:`Strategy` per seat: ``strategy`` in every seat (default ``random``), or the names in
+    ``seat_strategies`` (not both).
 
     What the runner takes (``simcore.run.simulate(..., strategies=...)``);
     ``ValueError`` naming a bad name, or a list that is not one per seat.
     """
+    if seat_strategies and strategy is not None:
+        raise ValueError(f"give a strategy for every seat ({strategy}) or one per seat "
+                         f"({','.join(map(str, seat_strategies))}), not both")
+    strategy = "random" if strategy is None else strategy
     if seat_strategies:
         names = list(seat_strategies)
         if len(names) != players:
@@ -222,6 +222,7 @@ def resolve_seats(game, players, strategy="random", seat_strategies=None):
 
 from strategies.agents import PolicyAgent, RandomAgent, play_python  # noqa: E402
 from strategies.mc import FlatMonteCarloAgent  # noqa: E402
+from strategies.mcts import MCTSAgent  # noqa: E402
 
 __all__ = ["Strategy", "known", "resolve", "resolve_seats", "from_dict", "load_presets", "presets", "preset_files",
-           "PolicyAgent", "RandomAgent", "FlatMonteCarloAgent", "play_python"]
+           "PolicyAgent", "RandomAgent", "FlatMonteCarloAgent", "MCTSAgent", "play_python"]

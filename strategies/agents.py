@@ -37,14 +37,14 @@ class PolicyAgent:
 
     def __init__(self, strategy, game="hellas", seed=0):
         import strategies
-        self.strategy = strategies.resolve(game, strategy)
+        self.strategy = strategy if isinstance(strategy, strategies.Strategy) else strategies.resolve(game, strategy)
         self.policy = self.strategy.as_policy()
         self.seed = seed
 
     def act(self, state):
-        import simcore
-        mod = simcore.games[self.strategy.game]
-        return mod.policy_action(state, self.policy, decision_seed(state, self.seed))
+        from simcore._search import ops_policy_action     # any game, through its C-level contract
+
+        return ops_policy_action(state, [self.policy] * state.players, decision_seed(state, self.seed))
 
 
 def play_python(game, agents, seed, config=None, **settings):

@@ -3,12 +3,14 @@
 For each legal action, ``playouts`` games are played to the end from the
 position after it with the default policy in every seat (``balanced`` unless
 given), and the action with the best mean win share is taken. Hidden
-information is respected: each playout first reshuffles the face-down tile
-stack (``State.determinize``'s shuffle, done in C by ``playout_values``), with
-the same shuffles for every action (common random numbers).
+information is respected: each playout first resamples what the deciding seat
+cannot see (the game's determinization, done in C by
+``simcore._search.playout_values`` over the game's C-level contract), with the
+same draws for every action (common random numbers). Works for every game.
 """
 import numpy as np
 
+from simcore._search import playout_values
 from strategies.agents import decision_seed
 
 
@@ -42,10 +44,8 @@ class FlatMonteCarloAgent:
 
     def values(self, state):
         """``(actions, mean win share after each)`` at ``state``."""
-        import simcore
-        mod = simcore.games[self.game]
-        return mod.playout_values(state, [self.policy] * state.players, self.playouts,
-                                  decision_seed(state, self.seed))
+        return playout_values(state, [self.policy] * state.players, self.playouts,
+                              decision_seed(state, self.seed))
 
     def act(self, state):
         actions, values = self.values(state)

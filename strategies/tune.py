@@ -28,6 +28,9 @@ import numpy as np
 import strategies
 
 
+MAX_BATCH = 10_000_000       # games per candidate per generation: one in-memory batch
+
+
 def default_field(game):
     """The default opponents of ``game``: the heuristic presets of ``presets/<game>.toml``, in file order.
 
@@ -108,11 +111,24 @@ def cem(game="hellas", players=3, budget=50_000, population=12, games=None, fiel
     field_pols = [s.as_policy() for s in field_strats]
     if budget < 100:
         raise ValueError(f"budget must be at least 100 games, not {budget}")
+    if isinstance(population, bool) or not isinstance(population, (int, np.integer)) or population < 2:
+        raise ValueError(f"population must be at least 2 candidates (the elite is the best quarter, "
+                         f"at least two), not {population}")
     search_budget = int(budget * 0.8)
     final_games = budget - search_budget
     if games is None:
         games = max(60, search_budget // (population * 8))
+    elif isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < players:
+        raise ValueError(f"games per candidate must be at least the player count ({players}: one game "
+                         f"in each seat), not {games}")
+    elif population * games > search_budget:
+        raise ValueError(f"a generation needs population x games = {population} x {games} = "
+                         f"{population * games:,} games, more than the search's 80 % of the budget "
+                         f"({search_budget:,}): raise --budget or lower --games / --population")
     games = max(players, int(games))
+    if games > MAX_BATCH:
+        raise ValueError(f"{games:,} games per candidate are played in memory (at most {MAX_BATCH:,}): "
+                         f"lower --budget or give --games")
     generations = max(1, search_budget // (population * games))
     mu = np.array([base.weights.get(n, 0.0) for n in names], dtype=float)
     sigma = np.maximum(0.3 * np.abs(mu), 0.1)

@@ -82,7 +82,7 @@ def test_bad_component_files_name_the_problem(tmp_path, key, change, words):
 
 
 def test_missing_and_unreadable_files(tmp_path):
-    with pytest.raises(ValueError, match="maps must be 'default' or a JSON file path"):
+    with pytest.raises(ValueError, match="maps: file not found: .*nope.json"):
         akrotiri.make_config(maps=str(tmp_path / "nope.json"))
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")

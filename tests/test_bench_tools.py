@@ -17,6 +17,7 @@ def _load(name):
 
 
 digest_tool = _load("digest")
+step_tool = _load("bench_step")
 presets_tool = _load("bench_presets")
 
 
@@ -136,6 +137,39 @@ def test_ab_refuses_bad_arguments_in_one_line(capsys, tmp_path):
     a = {"games": {"x": np.zeros(3, np.int8)}, "players": {"y": np.ones((3, 2), np.int16)}}
     b = {"games": {"x": np.zeros(3, np.int8)}, "players": {"y": np.zeros((3, 2), np.int16)}}
     assert ab_tool.difference(a, a) is None and ab_tool.difference(a, b) == "players/y"
+
+
+def test_bench_step_times_every_game_and_refuses_bad_arguments(capsys, tmp_path):
+    assert step_tool.main(["--games", "1", "--repeats", "1"]) == 0
+    out = capsys.readouterr().out
+    rows = [line.split() for line in out.splitlines()[2:]]
+    assert sorted((r[0], int(r[1])) for r in rows) == sorted(
+        (name, p) for name in simcore.games for p in simcore.games[name].PLAYERS)
+    assert all(int(r[2]) > 0 and float(r[3]) > 0 for r in rows)
+    assert step_tool.main(["--games", "0"]) == 2
+    assert step_tool.main(["--against", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "--games and --repeats must be >= 1" in err and "not a checkout" in err
+
+
+def test_bench_mcts_prints_the_cost_ratio_per_game():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, str(root / "bench" / "bench_mcts.py"), "--iterations", "20",
+                          "--positions", "1", "--repeats", "1"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert lines[0].split()[:3] == ["game", "players", "us/iteration"]
+    rows = {line.split()[0]: float(line.split()[4]) for line in lines[1:]}
+    assert set(simcore_games()) <= set(rows) and all(r > 0 for r in rows.values())
+
+
+def simcore_games():
+    import simcore
+    return [g for g in simcore.games if hasattr(simcore.games[g], "game_ops")]
 
 
 def test_bench_pipeline_prints_each_step(capsys):

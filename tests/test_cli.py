@@ -99,7 +99,7 @@ def test_simulate_table_mismatch_and_replay(fakegame, tmp_path, capsys):
     args = _sim_args(out, "--variant", "bonus=1")
     args[args.index("--seed") + 1] = "2"
     rc, _, err = _run(args, capsys)
-    _assert_one_line_error(rc, err, "holds a different run", "seed: 1 in the folder, 2 in the command", "--out")
+    _assert_one_line_error(rc, err, "holds a different run", "seed: 1 in the folder, 2 in the command", "new output folder")
 
     rc, text, _ = _run(["replay", str(out), "--game", "123"], capsys)
     assert rc == 0 and "scores equal the stored players rows" in text

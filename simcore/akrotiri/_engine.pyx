@@ -125,7 +125,29 @@ def _qi(rc):
 
 # ------------------------------------------------------------------ step API
 
-cdef class State:
+ctypedef AState GState
+ctypedef ACfg GCfg
+ctypedef int16_t GAction
+cdef enum:
+    G_MAXP = 2
+cdef const char* G_NAME = "akrotiri"
+ctypedef struct GPolicies:
+    Policy pol[2]
+    Ctx ctx             # the policies' shared context (caches of one game)
+
+cdef inline bint g_over(const AState* s) noexcept nogil:
+    return s.phase == PH_OVER
+
+cdef inline int g_current(const AState* s) noexcept nogil:
+    return -1 if s.phase == PH_OVER else s.current
+
+cdef inline int g_n_players(const ACfg* c, const AState* s) noexcept nogil:
+    return 2
+
+include "../_step_api.pxi"
+
+
+cdef class State(StepState):
     """An Akrotiri position with the step API (see ``docs/akrotiri_engine.md``).
 
     Examples
@@ -137,14 +159,6 @@ cdef class State:
     >>> sorted(st.scores())
     ['goals', 'maps', 'money', 'total']
     """
-    cdef AState s
-    cdef CConfig cc
-    cdef list _log
-    cdef readonly object seed
-
-    @property
-    def config(self):
-        return self.cc.py
 
     @staticmethod
     def new(config, seed):
@@ -153,35 +167,29 @@ cdef class State:
         st.cc = compiled(config)
         st.seed = int(seed)
         setup(&st.cc.c, &st.s, <uint64_t>st.seed)
-        st._log = [{"kind": "setup", "seed": st.seed, "text": f"set-up from seed {st.seed}"}]
-        st._log_tiles(NO_TILE, NO_TILE)
-        st._settle()
+        st._begin(LOG_SETUP)
         return st
 
-    cdef _log_tiles(self, int t0, int t1):
+    cdef list _setup_entries(self):
+        log = [{"kind": "setup", "seed": self.seed, "text": f"set-up from seed {self.seed}"}]
+        self._log_tiles(log, NO_TILE, NO_TILE)
+        return log
+
+    cdef _log_tiles(self, list log, int t0, int t1):
         cdef int p
         for p in range(2):
             if self.s.tile[p] != NO_TILE and self.s.tile[p] != (t0 if p == 0 else t1):
-                self._log.append({"kind": "tile", "seat": p, "tile": int(self.s.tile[p]),
-                                  "text": f"seat {p} takes tile {self.s.tile[p]}"})
+                log.append({"kind": "tile", "seat": p, "tile": int(self.s.tile[p]),
+                            "text": f"seat {p} takes tile {self.s.tile[p]}"})
+
+    cdef _logged_step(self, list log, int action, str kind):
+        cdef int t0 = self.s.tile[0], t1 = self.s.tile[1]
+        log.append({"kind": kind, "seat": int(self.s.current), "action": action,
+                    "text": self.action_to_str(action)})
+        apply_action(&self.cc.c, &self.s, action)
+        self._log_tiles(log, t0, t1)
 
     # -- queries
-    def current_player(self):
-        """The seat to decide; -1 when the game is over."""
-        return int(self.s.current) if self.s.phase != PH_OVER else -1
-
-    def legal_actions(self):
-        """Sorted legal actions (at least two unless the game is over, then none)."""
-        cdef int16_t buf[MAXLEGAL]
-        cdef int i, n
-        if self.s.phase == PH_OVER:
-            return []
-        n = legal_actions(&self.cc.c, &self.s, buf)
-        return [int(buf[i]) for i in range(n)]
-
-    def is_over(self):
-        return self.s.phase == PH_OVER
-
     @property
     def phase(self):
         return PHASES[self.s.phase]
@@ -256,62 +264,6 @@ cdef class State:
         if n == 0:
             raise ValueError("the game is over: no action to choose")
         return int(choose_action(&self.cc.c, &self.s, &pol, prng, buf, n, &ctx))
-
-    def transcript(self):
-        """Every decision, forced step and tile taken so far, as dicts with a ``text``."""
-        return [dict(e) for e in self._log]
-
-    # -- acting
-    def apply(self, int action):
-        """Apply ``action`` for the current player, then any forced steps.
-
-        Raises
-        ------
-        ValueError
-            If ``action`` is not legal now.
-        """
-        if self.s.phase == PH_OVER:
-            raise ValueError("the game is over: no action is legal")
-        legal = self.legal_actions()
-        if action not in legal:
-            raise ValueError(f"illegal action {action} for seat {self.s.current} in phase "
-                             f"{PHASES[self.s.phase]} (legal: {legal[:20]}{' ...' if len(legal) > 20 else ''})")
-        self._step(action, "decision")
-        self.s.decisions += 1
-        self._settle()
-
-    cdef _step(self, int action, str kind):
-        cdef int t0 = self.s.tile[0], t1 = self.s.tile[1]
-        self._log.append({"kind": kind, "seat": int(self.s.current), "action": action,
-                          "text": self.action_to_str(action)})
-        apply_action(&self.cc.c, &self.s, action)
-        self._log_tiles(t0, t1)
-
-    cdef _settle(self):
-        cdef int16_t buf[MAXLEGAL]
-        while self.s.phase != PH_OVER:
-            if legal_actions(&self.cc.c, &self.s, buf) != 1:
-                return
-            self._step(buf[0], "forced")
-        if not self._log or self._log[len(self._log) - 1]["kind"] != "end":
-            sc = self.scores()
-            self._log.append({"kind": "end", "scores": sc,
-                              "text": "game over: totals " + ", ".join(
-                                  f"seat {p} {t}" for p, t in enumerate(sc["total"]))})
-
-    def clone(self):
-        """An independent copy (same config, same position, same transcript)."""
-        cdef State st = State.__new__(State)
-        st.cc = self.cc
-        st.seed = self.seed
-        memcpy(&st.s, &self.s, sizeof(AState))
-        st._log = list(self._log)
-        return st
-
-    def __eq__(self, other):
-        if not isinstance(other, State):
-            return NotImplemented
-        return self.to_dict() == other.to_dict()
 
     # -- text
     def action_to_str(self, int a):
@@ -553,8 +505,7 @@ cdef State _from_dict(d, config):
         s.ev_dropped = int(d.get("events_dropped", 0))
     except (KeyError, TypeError, IndexError) as exc:
         raise ValueError(f"bad akrotiri position: missing or malformed entry ({exc!r})") from None
-    st._log = [{"kind": "position", "text": "position loaded from a dict"}]
-    st._settle()
+    st._begin(LOG_POSITION)
     return st
 
 
@@ -774,3 +725,122 @@ def play_actions(players, seed, policies=None, config=None, **settings):
     finally:
         free(st)
     return [int(x) for x in rec[:min(n, 65536)]]
+
+
+# ------------------------------------------------------------------ the C-level game contract
+
+cdef void g_determinize(const ACfg* c, AState* s, int seat, uint64_t seed) noexcept nogil:
+    # spec 15.4: a seat sees the public table and its own hand, goals and tile; the draw pile's
+    # order, the map and goal decks' orders, the opponent's maps, goals and tile (and, while it
+    # chooses a goal, the pair it was dealt) are hidden, as is the chance to come. The pools are
+    # redealt keeping every count: the opponent's maps per deck, its goals, its tile. Not
+    # kept: which goal the seat itself put at the bottom of the goal deck. Not changed: the
+    # records no rule reads (the event log, the set-up deal once set-up is over).
+    cdef uint64_t r[4]
+    cdef uint8_t pool[64]
+    cdef int o = 1 - seat, n, k, d, i, x, held, own_options
+    rng_seed(r, seed, DETERMINIZE_SALT)
+    # tiles: the draw pile and the opponent's tile
+    n = 0
+    for i in range(s.pile_pos, s.pile_n):
+        pool[n] = s.pile[i]
+        n += 1
+    held = s.tile[o] != NO_TILE
+    if held:
+        pool[n] = s.tile[o]
+        n += 1
+    sort_and_shuffle(pool, n, r)
+    k = 0
+    if held:
+        s.tile[o] = pool[0]
+        k = 1
+    for i in range(s.pile_pos, s.pile_n):
+        s.pile[i] = pool[k]
+        k += 1
+    # maps: per deck, the deck and the opponent's maps from it
+    for d in range(3):
+        n = 0
+        for i in range(s.deck_pos[d], s.deck_n[d]):
+            pool[n] = s.deck[d][i]
+            n += 1
+        held = 0
+        for x in range(NCARD):
+            if (s.hand[o] >> x) & 1 and c.card_deck[x] == d:
+                pool[n] = x
+                n += 1
+                held += 1
+                s.hand[o] &= ~((<uint64_t>1) << x)
+        sort_and_shuffle(pool, n, r)
+        for i in range(held):
+            s.hand[o] |= (<uint64_t>1) << pool[i]
+        k = held
+        for i in range(s.deck_pos[d], s.deck_n[d]):
+            s.deck[d][i] = pool[k]
+            k += 1
+    # goals: the goal deck, the opponent's goals, the options it chooses from, its pending deal
+    n = 0
+    for i in range(s.goal_head, s.goal_tail):
+        pool[n] = s.goal_deck[i]
+        n += 1
+    held = 0
+    for x in range(NGOAL):
+        if (s.goals[o] >> x) & 1:
+            pool[n] = x
+            n += 1
+            held += 1
+    s.goals[o] = 0
+    own_options = (s.phase == PH_GOAL and s.current == o
+                   and not (c.strategist and s.stage == ST_PLAY))    # (the strategist display is public)
+    if own_options:
+        for i in range(s.n_options):
+            pool[n] = s.options[i]
+            n += 1
+    if s.phase == PH_GOAL and s.stage == ST_SETUP and s.current == 0 and seat == 0:
+        for i in range(2):
+            pool[n] = s.deal[1][i]
+            n += 1
+    sort_and_shuffle(pool, n, r)
+    for i in range(held):
+        s.goals[o] |= <uint16_t>(1 << pool[i])
+    k = held
+    if own_options:
+        for i in range(s.n_options):
+            s.options[i] = pool[k]
+            if s.stage == ST_SETUP:
+                s.deal[o][i] = pool[k]
+            k += 1
+    if s.phase == PH_GOAL and s.stage == ST_SETUP and s.current == 0 and seat == 0:
+        for i in range(2):
+            s.deal[1][i] = pool[k]
+            k += 1
+    for i in range(s.goal_head, s.goal_tail):
+        s.goal_deck[i] = pool[k]
+        k += 1
+    rng_seed(s.rng, rng_next(r), CHANCE_SALT)
+
+
+cdef void g_returns(const ACfg* c, const AState* s, double* out) noexcept nogil:
+    # the best (total, drachmas) wins; a tie on both is a shared win (spec 11)
+    cdef int16_t sc[N_SC][2]
+    cdef int16_t gsc[2][NGOAL]
+    cdef int p
+    score(c, s, sc, gsc)
+    for p in range(2):
+        out[p] = 1.0 if (sc[SC_TOTAL][p] > sc[SC_TOTAL][1 - p]
+                         or (sc[SC_TOTAL][p] == sc[SC_TOTAL][1 - p] and s.drachmas[p] > s.drachmas[1 - p])) else 0.0
+    if out[0] == 0.0 and out[1] == 0.0:
+        out[0] = out[1] = 0.5
+
+
+cdef void g_load_policies(GPolicies* block, policies, int players) except *:
+    make_policies(block.pol, policies)
+    ctx_reset(&block.ctx)
+
+
+cdef inline void g_policy_new_game(GPolicies* block) noexcept nogil:
+    ctx_new_game(&block.ctx)        # its caches hold for one game (keyed by the state's version)
+
+
+cdef inline int g_policy_action(const ACfg* c, const AState* s, GPolicies* block, uint64_t* prng,
+                                const int16_t* buf, int n) noexcept nogil:
+    return choose_action(c, s, &block.pol[s.current], prng, buf, n, &block.ctx)

@@ -5,12 +5,12 @@ component data of ``data/`` (copied from ``shared/data/akrotiri``) and the
 per-rotation tile layouts both engines use. See ``docs/akrotiri_engine.md``.
 """
 import itertools
-import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from simcore._data import data_stamp
+from simcore._settings import defaults_and_checked_names, player_count
+from simcore._data import data_file, data_stamp, read_json
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 PLAYERS = (2,)
@@ -75,13 +75,7 @@ def _parse_value(key, value):
 def _read(name, path=None):
     """A data file: ``path``, or ``data/<name>`` when it is None or "default"."""
     path = DATA_DIR / name if path in (None, "default") else Path(path)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            doc = json.load(fh)
-    except FileNotFoundError:
-        raise ValueError(f"{name} file not found: {path}") from None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{name} file {path} is not valid JSON: {exc}") from None
+    doc = read_json(path, name)
     if not isinstance(doc, dict):
         raise ValueError(f"{name} file {path} must hold a JSON object")
     return doc
@@ -254,23 +248,14 @@ def make_config(players=2, **settings):
     ValueError
         Naming the bad key or value and what is allowed.
     """
-    try:
-        players = int(players)
-    except (TypeError, ValueError):
-        raise ValueError(f"players must be a whole number, not {players!r}") from None
-    if players not in PLAYERS:
-        raise ValueError(f"akrotiri takes 2 players, not {players}")
-    kw = {k: v[1] for k, v in SETTINGS.items()}
+    players = player_count("akrotiri", players, PLAYERS)
+    kw = defaults_and_checked_names("akrotiri", settings, SETTINGS)
     for key, value in settings.items():
-        if key not in SETTINGS:
-            raise ValueError(f"unknown akrotiri setting '{key}' (known: {', '.join(SETTINGS)})")
         value = _parse_value(key, value)
         if key in DATA_FILES:
             value = str(value).strip()
             if value != "default":
-                if not Path(value).is_file():
-                    raise ValueError(f"{key} must be 'default' or a JSON file path; '{value}' is neither")
-                value = str(Path(value).resolve())
+                value = data_file(key, value)
         elif key == "turn_cap":
             # any positive number of turns (spec 13); the engines count turns in 16 bits
             if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= TURN_CAP_MAX:

@@ -18,6 +18,7 @@ from simcore._rng cimport rng_seed, rng_next, rng_below, rng_uniform
 from simcore.hellas._state cimport *
 
 from simcore.hellas.config import SCORE_CATEGORIES, make_config
+from simcore import _search
 
 cnp.import_array()
 
@@ -52,7 +53,7 @@ cdef class CConfig:
         c = &self.c
         c.n_players = cfg.players
         c.n_fields = len(b.kind)
-        qf, cq = [], []
+        quarry_fields, coast_quarries = [], []
         if c.n_fields > NOFIELD:
             raise ValueError(f"board has {c.n_fields} fields; the engine takes at most {NOFIELD}")
         memset(c.nbl, NOFIELD, sizeof(c.nbl))
@@ -70,17 +71,17 @@ cdef class CConfig:
                 if not b.coast[i]:
                     c.inland_building |= bit128(i)
             elif b.kind[i] == "quarry":
-                qf.append(i)
+                quarry_fields.append(i)
                 if b.coast[i]:
-                    cq.append(i)
+                    coast_quarries.append(i)
         c.nbr_symmetric = all(has128(c.nbr[j], i) for i in range(c.n_fields) for j in b.neighbors[i])
-        if len(qf) > MAXQF:
-            raise ValueError(f"board has {len(qf)} quarry fields; the engine takes at most {MAXQF}")
-        c.n_quarry_fields = len(qf)
-        for i, f in enumerate(qf):
+        if len(quarry_fields) > MAXQF:
+            raise ValueError(f"board has {len(quarry_fields)} quarry fields; the engine takes at most {MAXQF}")
+        c.n_quarry_fields = len(quarry_fields)
+        for i, f in enumerate(quarry_fields):
             c.quarry_field[i] = f
-        c.n_coast_quarry = len(cq)
-        for i, f in enumerate(cq):
+        c.n_coast_quarry = len(coast_quarries)
+        for i, f in enumerate(coast_quarries):
             c.coast_quarry[i] = f
         c.n_temples = len(b.temple_fields)
         for t in range(c.n_temples):
@@ -159,7 +160,29 @@ def _resolve_config(players, config, settings):
 
 # ------------------------------------------------------------------ step API
 
-cdef class State:
+ctypedef HState GState
+ctypedef HCfg GCfg
+ctypedef int16_t GAction
+cdef enum:
+    G_MAXP = MAXP
+cdef const char* G_NAME = "hellas"
+ctypedef struct GPolicies:     # the seats' policies (hooks in _policy_api.pxi)
+    Policy pol[MAXP]
+    SMemo sm                   # their shared decision context (pol[p].x.sm points here)
+
+cdef inline bint g_over(const HState* s) noexcept nogil:
+    return s.phase == PH_OVER
+
+cdef inline int g_current(const HState* s) noexcept nogil:
+    return -1 if s.phase == PH_OVER else s.current
+
+cdef inline int g_n_players(const HCfg* c, const HState* s) noexcept nogil:
+    return s.n_players
+
+include "../_step_api.pxi"
+
+
+cdef class State(StepState):
     """A Hellas position with the step API (see ``docs/hellas_engine.md``).
 
     Examples
@@ -171,15 +194,6 @@ cdef class State:
     >>> sorted(st.scores())
     ['city', 'marble', 'monuments', 'rings', 'temples', 'total']
     """
-    cdef HState s
-    cdef CConfig cc
-    cdef list _log
-    cdef readonly object seed
-
-    @property
-    def config(self):
-        """The :class:`HellasConfig` of this game."""
-        return self.cc.py
 
     @staticmethod
     def new(config, seed):
@@ -188,17 +202,16 @@ cdef class State:
         st.cc = compiled(config)
         st.seed = int(seed)
         setup(&st.cc.c, &st.s, <uint64_t>st.seed)
-        st._log = [st._setup_entry()]
-        st._settle()
+        st._begin(LOG_SETUP)
         return st
 
-    def _setup_entry(self):
+    cdef list _setup_entries(self):
         quarries = [(f, self.s.quarry_top[f]) for f in self._quarry_fields()
                     if self.s.quarry_status[f] == Q_ACTIVE]
         text = ("set-up: quarries " + ", ".join(f"{t} on field {f}" for f, t in quarries)
                 + f"; worker on field {self.s.worker}; seat {self.s.start_player} starts")
-        return {"kind": "setup", "seed": self.seed, "quarries": quarries,
-                "worker": int(self.s.worker), "start_player": int(self.s.start_player), "text": text}
+        return [{"kind": "setup", "seed": self.seed, "quarries": quarries,
+                 "worker": int(self.s.worker), "start_player": int(self.s.start_player), "text": text}]
 
     def _quarry_fields(self):
         return [self.cc.c.quarry_field[i] for i in range(self.cc.c.n_quarry_fields)]
@@ -211,22 +224,6 @@ cdef class State:
         return [int(q.tiles[k]) for k in range(min(q.n_revealed, MAXREV))]
 
     # -- queries
-    def current_player(self):
-        """The seat to decide (0 = the start player of round 1); -1 when the game is over."""
-        return int(self.s.current)
-
-    def legal_actions(self):
-        """Sorted legal actions (at least two unless the game is over, then none)."""
-        cdef int16_t buf[MAXLEGAL]
-        cdef int i, n
-        if self.s.phase == PH_OVER:
-            return []
-        n = legal_actions(&self.cc.c, &self.s, buf)
-        return [int(buf[i]) for i in range(n)]
-
-    def is_over(self):
-        return self.s.phase == PH_OVER
-
     @property
     def phase(self):
         return PHASES[self.s.phase]
@@ -240,10 +237,6 @@ cdef class State:
         return int(self.s.n_players)
 
     @property
-    def decisions(self):
-        return int(self.s.decisions)
-
-    @property
     def marble(self):
         return [int(self.s.marble[p]) for p in range(self.s.n_players)]
 
@@ -253,10 +246,6 @@ cdef class State:
         score(&self.cc.c, &self.s, out)
         names = SCORE_CATEGORIES + ("total",)
         return {name: [int(out[k][p]) for p in range(self.s.n_players)] for k, name in enumerate(names)}
-
-    def transcript(self):
-        """Every decision, forced step and chance draw so far, as dicts with a ``text``."""
-        return [dict(e) for e in self._log]
 
     def quarry_log(self):
         """One dict per quarry action so far (income, tiles, where each went, ...)."""
@@ -273,63 +262,19 @@ cdef class State:
                         "worker_to": {-1: None, -2: "off"}.get(q.worker_to, q.worker_to)})
         return out
 
-    # -- acting
-    def apply(self, int action):
-        """Apply ``action`` for the current player, then any forced steps.
-
-        Raises
-        ------
-        ValueError
-            If ``action`` is not legal now.
-        """
-        if self.s.phase == PH_OVER:
-            raise ValueError("the game is over: no action is legal")
-        legal = self.legal_actions()
-        if action not in legal:
-            raise ValueError(f"illegal action {action} for seat {self.s.current} in phase "
-                             f"{PHASES[self.s.phase]} (legal: {legal})")
-        self._step(action, "decision")
-        self.s.decisions += 1
-        self._settle()
-
-    cdef _step(self, int action, str kind):
-        cdef int pos = self.s.stack_pos, n_aside = self.s.n_set_aside
-        self._log.append({"kind": kind, "seat": int(self.s.current), "action": action,
-                          "text": self.action_to_str(action)})
+    # -- the transcript's texts
+    cdef _logged_step(self, list log, int action, str kind):
+        cdef int pos = self.s.stack_pos
+        log.append({"kind": kind, "seat": int(self.s.current), "action": action,
+                    "text": self.action_to_str(action)})
         apply_action(&self.cc.c, &self.s, action)
         for i in range(pos, self.s.stack_pos):
-            self._log.append({"kind": "reveal", "tile": int(self.s.stack[i]),
-                              "text": f"tile {self.s.stack[i]} revealed"})
-
-    cdef _settle(self):
-        cdef int16_t buf[MAXLEGAL]
-        while self.s.phase != PH_OVER:
-            if legal_actions(&self.cc.c, &self.s, buf) != 1:
-                return
-            self._step(buf[0], "forced")
-        if not self._log or self._log[len(self._log) - 1]["kind"] != "end":
-            sc = self.scores()
-            self._log.append({"kind": "end", "scores": sc,
-                              "text": "game over: totals " + ", ".join(
-                                  f"seat {p} {t}" for p, t in enumerate(sc["total"]))})
-
-    def clone(self):
-        """An independent copy (same config, same position, same transcript)."""
-        cdef State st = State.__new__(State)
-        st.cc = self.cc
-        st.seed = self.seed
-        memcpy(&st.s, &self.s, sizeof(HState))
-        st._log = list(self._log)
-        return st
+            log.append({"kind": "reveal", "tile": int(self.s.stack[i]),
+                        "text": f"tile {self.s.stack[i]} revealed"})
 
     def determinize(self, seed):
         """A clone whose face-down tile stack is reshuffled from ``seed`` (hidden information)."""
-        return determinized(self, seed)
-
-    def __eq__(self, other):
-        if not isinstance(other, State):
-            return NotImplemented
-        return self.to_dict() == other.to_dict()
+        return _search.determinized(self, seed)
 
     # -- text
     def action_to_str(self, int a):
@@ -667,8 +612,7 @@ cdef State _from_dict(d, config):
     if s.phase != PH_OVER:
         buf = st.legal_actions()
         _need(len(buf) > 0, f"no legal action in phase {phase}")
-    st._log = [{"kind": "position", "text": "position loaded from a dict"}]
-    st._settle()
+    st._begin(LOG_POSITION)
     return st
 
 

@@ -10,6 +10,51 @@
 # one score per land kind. Only public information is read: never s.stack.
 # The policy draws from prng only inside choose_action, which the kernel calls
 # only when n >= 2, identically in play_batch and play_actions.
+#
+# Legend: the names below are short because they are read in every hot loop.
+#
+#   Function families (one value, computed up to three ways; the tests check
+#   policy_scores, the fast path, against policy_features @ weights, the plain one):
+#     X            the plain computation from the state, as the features define it
+#                  (best_build, best_monument, best_split, temple_coefs, split_terms,
+#                  adj_points, build_base). policy_features uses these.
+#     X_fast       the same number, taken from the seat's memo (PCtx) and tables instead
+#                  of recomputing: what the decision loop calls (best_monument_fast,
+#                  temple_coefs_fast, best_split_fast). group_add_fast is group_add's
+#                  shortcut for the common case (returns 0 when it does not apply);
+#                  best_builds is best_build for the three piece kinds in one pass.
+#     X_memo       X kept in PCtx between the seat's decisions and recomputed only when
+#                  what it reads changed (temple_coefs_memo into tc_mine/tc_opp,
+#                  split_terms_memo into st_a/st_rv).
+#     X_x          X computed from the context x (a PCtx) rather than from the state
+#                  alone (adj_points_x, build_base_x).
+#
+#   Structs:
+#     PCtx         per-seat decision context ("policy context"): the seat's groups,
+#                  cached field values and snapshots; a pure memo (memo_check).
+#     SMemo        the shared memo: the part of the context that is the same for every
+#                  seat (config constants, the active quarries' values by field).
+#     Geo          what a piece on a field does through the seat's own groups (geometry).
+#     FillK        the constants of one field-fill loop ("fill constants"), kept in locals.
+#     Slots        choose_space's score slots (one per kind of action space).
+#
+#   Fields and terms:
+#     t1, t1_of    the neighbour term of a field: w_connect x own neighbours + w_deny_field
+#                  x opponents' neighbours; t1_of[nbkey[f]] is field f's (nbkey: own x 9 +
+#                  opponents' pieces next to f). t1_fresh recomputes them all.
+#     cq[kind]     the weight of a field's quarry value for a house/agora/palace
+#                  ("coefficient of quarry"): quarry actions left x (w_deny_quarry, plus
+#                  w_marble_income for a house).
+#     inc[f]       the quarry value of the active quarries next to field f (income).
+#     qa_left      quarry actions still to come; qv, qval: quarry values (yield x discount).
+#     xv[f][kind]  a field's weighted value per piece kind; ok: the fields where it holds.
+#     gid, gmask, gadj, gsize, gpts, gap: the group table (group of each piece, its fields,
+#                  the fields next to it, its size, its city points, points next to it).
+#     tc_*         temple coefficients; st_*: split terms; sn_*: the snapshot make_ctx
+#                  compares with; bb: build_base by kind and land; cg/cn: a field's group
+#                  term with/without a city; hh/pp: the merged group has a house/palace.
+#     sp_*         choose_space tables by action space; tnear/qnear: fields next to
+#                  temples/active quarries; opp_near: next to opponents' pieces.
 
 cdef extern from *:
     """

@@ -1,64 +1,47 @@
 # Python face of the built-in policies over a State (included at the end of
-# _engine.pyx): feature inspection, one policy decision, determinized clones
-# and flat Monte Carlo playouts in C.
-
-cdef uint64_t DETERMINIZE_SALT = 0x64657465726DULL   # "determ"
-
+# _engine.pyx): feature inspection and one policy decision; and Hellas' hooks of
+# the C-level game contract (determinize, returns, policies), which
+# simcore/_search.pyx's determinized and flat Monte Carlo use.
 
 cdef void reshuffle_stack(HState* s, uint64_t seed) noexcept nogil:
-    # hidden information: the face-down tiles in a fresh order drawn from seed.
-    # They are sorted first, so the result does not depend on their true order.
+    # hidden information: the face-down tiles in a fresh order drawn from seed
     cdef uint64_t r[4]
-    cdef int i, j, tmp, lo = s.stack_pos, n = s.n_stack - s.stack_pos
-    for i in range(1, n):
-        tmp = s.stack[lo + i]
-        j = i - 1
-        while j >= 0 and s.stack[lo + j] > tmp:
-            s.stack[lo + j + 1] = s.stack[lo + j]
-            j -= 1
-        s.stack[lo + j + 1] = tmp
     rng_seed(r, seed, DETERMINIZE_SALT)
-    for i in range(n - 1, 0, -1):
-        j = <int>rng_below(r, i + 1)
-        tmp = s.stack[lo + i]
-        s.stack[lo + i] = s.stack[lo + j]
-        s.stack[lo + j] = tmp
+    sort_and_shuffle(&s.stack[s.stack_pos], s.n_stack - s.stack_pos, r)
 
 
-cdef void play_out(const HCfg* c, HState* s, const Policy* pol, uint64_t* prng) noexcept nogil:
-    cdef int16_t buf[MAXLEGAL]
-    cdef int n = advance(c, s, buf), a
-    while n > 0:
-        a = choose_action(c, s, &pol[s.current], prng, buf, n)
-        apply_action(c, s, a)
-        s.decisions += 1
-        n = advance(c, s, buf)
+# -- the C-level game contract (simcore/_game_ops.pxd): Hellas' hooks
+
+cdef inline void g_determinize(const HCfg* c, HState* s, int seat, uint64_t seed) noexcept nogil:
+    # every seat sees the same: only the face-down stack is hidden (chance is all drawn at set-up)
+    reshuffle_stack(s, seed)
 
 
-cdef double win_share(const HCfg* c, const HState* s, int p) noexcept nogil:
-    cdef int16_t out[N_SC][MAXP]
+cdef void g_returns(const HCfg* c, const HState* s, double* out) noexcept nogil:
+    # the win share: 1/k to each of the k seats tied for the most points
+    cdef int16_t sc[N_SC][MAXP]
     cdef int o, most = -1, k = 0
-    score(c, s, out)
+    score(c, s, sc)
     for o in range(s.n_players):
-        if out[SC_TOTAL][o] > most:
-            most = out[SC_TOTAL][o]
-    if out[SC_TOTAL][p] != most:
-        return 0.0
+        if sc[SC_TOTAL][o] > most:
+            most = sc[SC_TOTAL][o]
     for o in range(s.n_players):
-        if out[SC_TOTAL][o] == most:
-            k += 1
-    return 1.0 / k
+        k += sc[SC_TOTAL][o] == most
+    for o in range(s.n_players):
+        out[o] = 1.0 / k if sc[SC_TOTAL][o] == most else 0.0
 
 
-def determinized(State st, seed):
-    """A clone of ``st`` whose face-down tile stack is reshuffled from ``seed``.
+cdef void g_load_policies(GPolicies* block, policies, int players) except *:
+    make_policies(block.pol, players, policies, &block.sm)
 
-    The order of the hidden tiles is the one thing a player cannot know; a
-    search that plays on from a position must not see it.
-    """
-    cdef State out = st.clone()
-    reshuffle_stack(&out.s, <uint64_t>int(seed))
-    return out
+
+cdef inline void g_policy_new_game(GPolicies* block) noexcept nogil:
+    pass                # the memos are pure (memo_check): nothing to forget
+
+
+cdef inline int g_policy_action(const HCfg* c, const HState* s, GPolicies* block, uint64_t* prng,
+                                const int16_t* buf, int n) noexcept nogil:
+    return choose_action(c, s, &block.pol[s.current], prng, buf, n)
 
 
 def policy_features(State st, policy):
@@ -104,46 +87,6 @@ def policy_action(State st, policy, seed):
         return int(buf[0])
     rng_seed(prng, <uint64_t>int(seed), POLICY_SALT)
     return choose_action(&st.cc.c, &st.s, &pol, prng, buf, n)
-
-
-def playout_values(State st, policies, int playouts, seed):
-    """Flat Monte Carlo: ``(actions, values)``, the mean win share of the deciding seat
-    after each legal action, over ``playouts`` games played on by ``policies``.
-
-    Each playout reshuffles the hidden tile stack first (the same shuffles for
-    every action: common random numbers) and plays on with the built-in
-    policies (one entry per seat, None = random), noise from the playout's seed.
-    """
-    cdef const HCfg* c = &st.cc.c
-    cdef Policy pol[MAXP]
-    cdef SMemo sm
-    cdef int16_t buf[MAXLEGAL]
-    cdef uint64_t prng[4]
-    cdef uint64_t base = <uint64_t>int(seed)
-    cdef HState work
-    cdef int n, i, j, p = st.s.current
-    cdef double total
-    if st.s.phase == PH_OVER:
-        raise ValueError("the game is over: no action to value")
-    if playouts < 1:
-        raise ValueError(f"playouts must be >= 1, not {playouts}")
-    make_policies(pol, st.s.n_players, policies, &sm)
-    n = legal_actions(c, &st.s, buf)
-    values = np.zeros(n)
-    cdef double[::1] v = values
-    with nogil:
-        for i in range(n):
-            total = 0.0
-            for j in range(playouts):
-                memcpy(&work, &st.s, sizeof(HState))
-                reshuffle_stack(&work, base + <uint64_t>j * 0x9E3779B97F4A7C15ULL)
-                rng_seed(prng, base ^ (<uint64_t>(j + 1) * 0xBF58476D1CE4E5B9ULL), POLICY_SALT)
-                apply_action(c, &work, buf[i])
-                work.decisions += 1
-                play_out(c, &work, pol, prng)
-                total += win_share(c, &work, p)
-            v[i] = total / playouts
-    return [int(buf[i]) for i in range(n)], values
 
 
 def policy_scores(State st, policy):

@@ -7,12 +7,12 @@ and says which data is assumed (:meth:`HellasConfig.data_status`).
 See ``docs/hellas_engine.md`` for the table of settings.
 """
 import itertools
-import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from simcore._data import data_stamp
+from simcore._settings import defaults_and_checked_names, player_count
+from simcore._data import data_file, data_stamp, read_json
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 PLAYERS = (2, 3, 4)
@@ -60,13 +60,7 @@ def _parse_value(key, value):
 
 
 def _read_json(path, what):
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
-    except FileNotFoundError:
-        raise ValueError(f"{what} file not found: {path}") from None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{what} file {path} is not valid JSON: {exc}") from None
+    return read_json(path, what)
 
 
 def _is_assumed(doc):
@@ -283,26 +277,16 @@ def make_config(players=3, **settings):
     ValueError
         Naming the bad key or value and what is allowed.
     """
-    try:
-        players = int(players)
-    except (TypeError, ValueError):
-        raise ValueError(f"players must be a whole number, not {players!r}") from None
-    if players not in PLAYERS:
-        raise ValueError(f"hellas takes 2, 3 or 4 players, not {players}")
-    kw = {k: v[1] for k, v in SETTINGS.items()}
+    players = player_count("hellas", players, PLAYERS)
+    kw = defaults_and_checked_names("hellas", settings, SETTINGS)
     for key, value in settings.items():
-        if key not in SETTINGS:
-            raise ValueError(f"unknown hellas setting '{key}' (known: {', '.join(SETTINGS)})")
         value = _parse_value(key, value)
         allowed = SETTINGS[key][2]
         if key == "start_player" and isinstance(value, int) and not isinstance(value, bool):
             if not 0 <= value < players:
                 raise ValueError(f"start_player must be 'random' or a seat 0..{players - 1}, not {value}")
         elif key in ("board", "quarry_yields") and value not in allowed:
-            if not Path(str(value)).is_file():
-                raise ValueError(f"{key} must be one of {', '.join(allowed)} or a JSON file path; "
-                                 f"'{value}' is neither")
-            value = str(Path(value).resolve())
+            value = data_file(key, value, allowed)
         elif value not in allowed:
             raise ValueError(f"{key} must be one of {', '.join(map(str, allowed))}, not {value!r}")
         kw[key] = value

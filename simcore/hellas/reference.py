@@ -91,7 +91,6 @@ Examples
 """
 import copy
 import itertools
-import json
 import os
 from pathlib import Path
 
@@ -143,11 +142,8 @@ def _bad(key, value):
 
 
 def _read_json(path, key):
-    try:
-        with open(path) as fh:
-            return json.load(fh)
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"bad hellas setting {key}={str(path)!r}: cannot read JSON ({exc})") from None
+    from simcore._data import read_json
+    return read_json(path, f"hellas setting {key}")
 
 
 def _load_board(value, players):

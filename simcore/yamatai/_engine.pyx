@@ -208,9 +208,33 @@ def action_text(int a, tiles=None, spec_names=None, token_names=None):
     return f"unknown action {a}"
 
 
+include "_policy.pxi"
+
+
 # ------------------------------------------------------------------ step API
 
-cdef class State:
+ctypedef YState GState
+ctypedef YCfg GCfg
+ctypedef int32_t GAction
+cdef enum:
+    G_MAXP = MAXP
+cdef const char* G_NAME = "yamatai"
+ctypedef struct GPolicies:
+    Policy pol[MAXP]
+
+cdef inline bint g_over(const YState* s) noexcept nogil:
+    return s.stage == ST_OVER
+
+cdef inline int g_current(const YState* s) noexcept nogil:
+    return -1 if s.stage == ST_OVER else me(s)
+
+cdef inline int g_n_players(const YCfg* c, const YState* s) noexcept nogil:
+    return s.n_players
+
+include "../_step_api.pxi"
+
+
+cdef class State(StepState):
     """A Yamataï position with the step API (see ``docs/yamatai_engine.md``).
 
     Examples
@@ -222,15 +246,6 @@ cdef class State:
     >>> sorted(st.scores())[:3]
     ['buildings', 'coins', 'pp_tokens']
     """
-    cdef YState s
-    cdef CConfig cc
-    cdef list _log
-    cdef readonly object seed
-
-    @property
-    def config(self):
-        """The :class:`YamataiConfig` of this game."""
-        return self.cc.py
 
     @staticmethod
     def new(config, seed):
@@ -239,34 +254,17 @@ cdef class State:
         st.cc = compiled(config)
         st.seed = int(seed)
         setup(&st.cc.c, &st.s, <uint64_t>st.seed)
-        st._log = [st._setup_entry()]
-        st._settle()
+        st._begin(LOG_SETUP)
         return st
 
-    def _setup_entry(self):
+    cdef list _setup_entries(self):
         d = self.to_dict()
         text = (f"set-up: specialists {d['slots']}, building row {[self.cc.py.tiles[t].name for t in d['row']]}, "
                 f"fleets {d['track'][:5]} face up; order of pawns {d['order']}")
-        return {"kind": "setup", "seed": self.seed, "order": d["order"], "slots": d["slots"],
-                "row": d["row"], "track": d["track"], "text": text}
+        return [{"kind": "setup", "seed": self.seed, "order": d["order"], "slots": d["slots"],
+                 "row": d["row"], "track": d["track"], "text": text}]
 
     # -- queries
-    def current_player(self):
-        """The seat to decide (0 = first in round 1); -1 when the game is over."""
-        return -1 if self.s.stage == ST_OVER else int(me(&self.s))
-
-    def legal_actions(self):
-        """Sorted legal actions (at least two unless the game is over, then none)."""
-        cdef int32_t buf[MAXLEGAL]
-        cdef int i, n
-        if self.s.stage == ST_OVER:
-            return []
-        n = legal_actions(&self.cc.c, &self.s, buf)
-        return [int(buf[i]) for i in range(n)]
-
-    def is_over(self):
-        return self.s.stage == ST_OVER
-
     @property
     def stage(self):
         return STAGES[self.s.stage]
@@ -282,10 +280,6 @@ cdef class State:
     @property
     def players(self):
         return int(self.s.n_players)
-
-    @property
-    def decisions(self):
-        return int(self.s.decisions)
 
     @property
     def triggers(self):
@@ -304,10 +298,6 @@ cdef class State:
         score(&self.cc.c, &self.s, out)
         return int(winner(&self.s, out))
 
-    def transcript(self):
-        """Every decision, forced step and chance draw so far, as dicts with a ``text``."""
-        return [dict(e) for e in self._log]
-
     def events(self):
         """Fleet picks, buildings built and specialists recruited so far."""
         s = &self.s
@@ -318,62 +308,24 @@ cdef class State:
         rl = [{"round": r.round, "seat": r.seat, "specialist": r.spec, "coins": r.coins} for r in s.rlog[:s.n_rlog]]
         return {"fleets": fl, "buildings": bl, "recruits": rl}
 
-    # -- acting
-    def apply(self, int action):
-        """Apply ``action`` for the current player, then any forced steps.
-
-        Raises
-        ------
-        ValueError
-            If ``action`` is not legal now.
-        """
-        if self.s.stage == ST_OVER:
-            raise ValueError("the game is over: no action is legal")
-        legal = self.legal_actions()
-        if action not in legal:
-            raise ValueError(f"illegal action {action} ({action_text(action)}) for seat {self.current_player()} "
-                             f"in stage {STAGES[self.s.stage]} (legal: {legal[:40]}{' ...' if len(legal) > 40 else ''})")
-        self._step(action, "decision")
-        self.s.decisions += 1
-        self._settle()
-
-    cdef _step(self, int action, str kind):
+    # -- the transcript's texts
+    cdef _logged_step(self, list log, int action, str kind):
         cdef int rnd = self.s.round
-        self._log.append({"kind": kind, "seat": self.current_player(), "action": action,
-                          "text": self.action_to_str(action)})
+        log.append({"kind": kind, "seat": self.current_player(), "action": action,
+                    "text": self.action_to_str(action)})
         apply_action(&self.cc.c, &self.s, action)
         if self.s.round != rnd and self.s.stage != ST_OVER:
-            self._log.append({"kind": "round", "round": int(self.s.round),
-                              "track": [int(self.s.track[i]) for i in range(self.s.n_track)],
-                              "order": [int(self.s.order[i]) for i in range(self.s.n_pawns)],
-                              "text": f"round {self.s.round + 1}: fleets "
-                                      f"{[int(self.s.track[i]) for i in range(5)]} face up"})
+            log.append({"kind": "round", "round": int(self.s.round),
+                        "track": [int(self.s.track[i]) for i in range(self.s.n_track)],
+                        "order": [int(self.s.order[i]) for i in range(self.s.n_pawns)],
+                        "text": f"round {self.s.round + 1}: fleets "
+                                f"{[int(self.s.track[i]) for i in range(5)]} face up"})
 
-    cdef _settle(self):
-        cdef int32_t buf[MAXLEGAL]
-        while self.s.stage != ST_OVER:
-            if legal_actions(&self.cc.c, &self.s, buf) != 1:
-                return
-            self._step(buf[0], "forced")
-        if not self._log or self._log[len(self._log) - 1]["kind"] != "end":
-            sc = self.scores()
-            self._log.append({"kind": "end", "scores": sc, "triggers": self.triggers, "winner": self.winner(),
-                              "text": "game over (" + ", ".join(self.triggers) + "): totals " + ", ".join(
-                                  f"seat {p} {t}" for p, t in enumerate(sc["total"]))})
-
-    def clone(self):
-        """An independent copy (same config, same position, same transcript)."""
-        cdef State st = State.__new__(State)
-        st.cc = self.cc
-        st.seed = self.seed
-        memcpy(&st.s, &self.s, sizeof(YState))
-        st._log = list(self._log)
-        return st
-
-    def __eq__(self, other):
-        if not isinstance(other, State):
-            return NotImplemented
-        return self.to_dict() == other.to_dict()
+    cdef dict _end_entry(self):
+        sc = self.scores()
+        return {"kind": "end", "scores": sc, "triggers": self.triggers, "winner": self.winner(),
+                "text": "game over (" + ", ".join(self.triggers) + "): totals " + ", ".join(
+                    f"seat {p} {t}" for p, t in enumerate(sc["total"]))}
 
     # -- text
     def action_to_str(self, int a):
@@ -612,12 +564,10 @@ cdef class State:
         s.current = -1 if s.stage == ST_OVER else me(s)
         if s.stage != ST_OVER:
             _need(len(st.legal_actions()) > 0, f"no legal action in stage {d['stage']}")
-        st._log = [{"kind": "position", "text": "position loaded from a dict"}]
-        st._settle()
+        st._begin(LOG_POSITION)
         return st
 
 
-include "_policy.pxi"
 
 
 # ------------------------------------------------------------------ batch kernel
@@ -857,3 +807,44 @@ def _legal_cut_check(State st, policy):
     rng_seed(prng, 1, POLICY_SALT)
     a2 = choose_action(&st.cc.c, &st.s, &pol, prng, buf2, n2)
     return [int(buf[i]) for i in range(n)], [int(buf2[i]) for i in range(n2)], int(a), int(a2)
+
+
+# ------------------------------------------------------------------ the C-level game contract
+
+cdef void g_determinize(const YCfg* c, YState* s, int seat, uint64_t seed) noexcept nogil:
+    # Y-D38: the building deck, the specialist deck and the face-down fleets are hidden from
+    # every seat, and so is the chance to come (the returned fleets' shuffles). A seat that can
+    # use fleet 3's peek now sees the deck's top three (its later knowledge of where it put
+    # them is not kept: the deck is reshuffled below them).
+    cdef uint64_t r[4]
+    cdef int seen = 0
+    if seat == g_current(s) and not (s.used & U_FLEET) and s.fleet == 3:
+        seen = s.n_deck if s.n_deck < 3 else 3
+    rng_seed(r, seed, DETERMINIZE_SALT)
+    sort_and_shuffle(&s.deck[seen], s.n_deck - seen, r)
+    sort_and_shuffle(s.spec_deck, s.n_spec_deck, r)
+    sort_and_shuffle(&s.track[s.face_up], s.n_track - s.face_up, r)
+    rng_seed(s.rng, rng_next(r), CHANCE_SALT)
+
+
+cdef void g_returns(const YCfg* c, const YState* s, double* out) noexcept nogil:
+    # one winner: ties go to the earliest pawn of the last round (Y-D35)
+    cdef int16_t sc[N_SC][MAXP]
+    cdef int p, w
+    score(c, s, sc)
+    w = winner(s, sc)
+    for p in range(s.n_players):
+        out[p] = 1.0 if p == w else 0.0
+
+
+cdef void g_load_policies(GPolicies* block, policies, int players) except *:
+    make_policies(block.pol, players, policies)
+
+
+cdef inline void g_policy_new_game(GPolicies* block) noexcept nogil:
+    pass                # the policies keep nothing from one decision to the next
+
+
+cdef inline int g_policy_action(const YCfg* c, const YState* s, GPolicies* block, uint64_t* prng,
+                                const int32_t* buf, int n) noexcept nogil:
+    return choose_action(c, s, &block.pol[me(s)], prng, buf, n)

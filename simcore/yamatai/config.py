@@ -7,12 +7,12 @@ validates them and says which data is assumed (:meth:`YamataiConfig.data_status`
 See ``docs/yamatai_engine.md`` for the table of settings (every decision Y-Dn).
 """
 import itertools
-import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from simcore._data import data_stamp
+from simcore._settings import defaults_and_checked_names, player_count
+from simcore._data import data_file, data_stamp, read_json
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 PLAYERS = (2, 3, 4)
@@ -51,13 +51,7 @@ FLEET_ABILITIES = ("none", "reserve_building", "peek_building_deck", "slide_boat
 
 
 def _read_json(path, what):
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
-    except FileNotFoundError:
-        raise ValueError(f"{what} file not found: {path}") from None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{what} file {path} is not valid JSON: {exc}") from None
+    return read_json(path, what)
 
 
 def _assumed(doc):
@@ -313,16 +307,9 @@ def make_config(players=3, **settings):
     ValueError
         Naming the bad key or value and what is allowed.
     """
-    try:
-        players = int(players)
-    except (TypeError, ValueError):
-        raise ValueError(f"players must be a whole number, not {players!r}") from None
-    if players not in PLAYERS:
-        raise ValueError(f"yamatai takes 2, 3 or 4 players, not {players}")
-    kw = {k: v[1] for k, v in SETTINGS.items()}
+    players = player_count("yamatai", players, PLAYERS)
+    kw = defaults_and_checked_names("yamatai", settings, SETTINGS)
     for key, value in settings.items():
-        if key not in SETTINGS:
-            raise ValueError(f"unknown yamatai setting '{key}' (known: {', '.join(SETTINGS)})")
         if key == "round_cap":
             try:
                 value = int(value)
@@ -333,9 +320,7 @@ def make_config(players=3, **settings):
         else:
             value = str(value).strip()
             if value != "default":
-                if not Path(value).is_file():
-                    raise ValueError(f"{key} must be 'default' or a JSON file path; '{value}' is neither")
-                value = str(Path(value).resolve())
+                value = data_file(key, value)
         kw[key] = value
     stamp = data_stamp(DATA_DIR, [kw[k] for k in DEFAULT_FILES])
     return _make(players, tuple(sorted(kw.items())) + (("data_stamp", stamp),))

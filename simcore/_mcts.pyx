@@ -1,0 +1,278 @@
+"""Information-set Monte Carlo tree search, written once over the C-level game contract.
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012) for the seat to
+decide, the observer, over any game that exports its ``GameOps``
+(``simcore/_game_ops.pxd``, ``docs/game_ops.md``):
+
+- every iteration starts from a fresh **determinization** of the root: what
+  the observer cannot see (face-down stacks and decks, opponents' hidden
+  cards, the chance to come) is redrawn with ``GameOps.determinize`` from the
+  iteration's seed, so the search never sees the true hidden state;
+- a tree node stands for an action sequence from the root; in one
+  determinization only some children are legal, so selection counts a
+  child's **availability** (how often it could have been chosen) in place of
+  its parent's visits: ``UCB = mean + c * sqrt(ln(availability) / visits)``;
+- one new node per iteration: the seat's built-in heuristic's choice first
+  and, by a **progressive bias**, a bonus ``bias / (visits + 1)`` in its UCB
+  value, so that with few iterations the search leans on the heuristic and
+  with many it finds better; the other untried actions in a random order;
+  then a **rollout** by the seats' built-in heuristic policies
+  (``GameOps.policy_action``; give them a little epsilon noise) to the end;
+- **max-n backup**: every node adds the win share (ties as the game's rule
+  gives them, ``GameOps.returns``) of the seat that chose its action, so each
+  seat maximizes its own share in a game of any number of players.
+
+The move played is the root child with the most visits. Everything is drawn
+from ``seed``: the same position, seat view and seed give the same search.
+"""
+from libc.math cimport log, sqrt
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy, memset
+from cpython.pycapsule cimport PyCapsule_GetPointer
+
+import numpy as np
+
+from simcore._game_ops cimport GAME_OPS_CAPSULE, GameOps
+from simcore._rng cimport rng_below, rng_seed
+from simcore._types cimport int32_t, uint64_t
+
+cdef uint64_t SEARCH_SALT = 0x6D637473          # "mcts": the search's own stream
+cdef uint64_t SHUFFLE_STEP = 0x9E3779B97F4A7C15ULL
+DEF MAXP = 8
+
+
+ctypedef struct Node:
+    int32_t action          # the action that leads here from the parent
+    int32_t player          # the seat that chose it (-1 at the root)
+    int32_t first_child
+    int32_t next_sibling
+    int32_t visits
+    int32_t avail           # times this child was legal when its parent was passed through
+    double reward           # sum of ``player``'s win shares over the visits
+    double prior            # 1 for the built-in policy's choice at the parent, else 0
+
+
+cdef inline int _index(const int32_t* sorted_legal, int n, int32_t a) noexcept nogil:
+    cdef int lo = 0, hi = n - 1, mid
+    while lo <= hi:
+        mid = (lo + hi) >> 1
+        if sorted_legal[mid] == a:
+            return mid
+        if sorted_legal[mid] < a:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return -1
+
+
+cdef int _search(const GameOps* ops, const void* cfg, const void* root, void* block, Node* nodes,
+                 int max_nodes, int iterations, double c, double bias, int observer, uint64_t seed,
+                 int32_t* legal, int32_t* untried, char* has_child, int32_t* path, void* work) noexcept nogil:
+    """Run ``iterations`` iterations into ``nodes`` (node 0 is the root); return the node count."""
+    cdef int n_nodes = 1, it, depth, v, n, m, i, p, k, best, h
+    cdef int32_t ch
+    cdef double ret[MAXP]
+    cdef double ucb, top, lg
+    cdef uint64_t prng[4]
+    rng_seed(prng, seed, SEARCH_SALT)
+    nodes[0].action = -1
+    nodes[0].player = -1
+    nodes[0].first_child = -1
+    nodes[0].next_sibling = -1
+    nodes[0].visits = 0
+    nodes[0].avail = 0
+    nodes[0].reward = 0.0
+    nodes[0].prior = 0.0
+    for it in range(iterations):
+        memcpy(work, root, ops.state_size)
+        ops.determinize(cfg, work, observer, seed + <uint64_t>(it + 1) * SHUFFLE_STEP)
+        ops.policy_new_game(block)
+        depth = 0
+        path[depth] = 0
+        depth += 1
+        v = 0
+        # selection and expansion
+        while not ops.is_over(cfg, work):
+            n = ops.legal_actions(cfg, work, legal)
+            p = ops.current_player(cfg, work)
+            memset(has_child, 0, n)
+            ch = nodes[v].first_child
+            while ch >= 0:
+                i = _index(legal, n, nodes[ch].action)
+                if i >= 0:
+                    has_child[i] = 1
+                    nodes[ch].avail += 1
+                ch = nodes[ch].next_sibling
+            m = 0
+            for i in range(n):
+                if not has_child[i]:
+                    untried[m] = legal[i]
+                    m += 1
+            if m > 0 and n_nodes < max_nodes:
+                k = n_nodes
+                n_nodes += 1
+                # progressive bias: the built-in policy's choice is expanded first, the others at random
+                h = ops.policy_action(cfg, work, block, prng, legal, n)
+                i = _index(legal, n, h)
+                nodes[k].action = h if not has_child[i] else untried[rng_below(prng, m)]
+                nodes[k].prior = 1.0 if nodes[k].action == h else 0.0
+                nodes[k].player = p
+                nodes[k].first_child = -1
+                nodes[k].next_sibling = nodes[v].first_child
+                nodes[k].visits = 0
+                nodes[k].avail = 1
+                nodes[k].reward = 0.0
+                nodes[v].first_child = k
+                ops.apply_action(cfg, work, nodes[k].action)
+                path[depth] = k
+                depth += 1
+                break
+            best = -1
+            top = -1.0
+            ch = nodes[v].first_child
+            while ch >= 0:
+                if nodes[ch].visits > 0 and _index(legal, n, nodes[ch].action) >= 0:
+                    lg = log(<double>nodes[ch].avail)
+                    ucb = (nodes[ch].reward / nodes[ch].visits + c * sqrt(lg / nodes[ch].visits)
+                           + bias * nodes[ch].prior / (nodes[ch].visits + 1))
+                    if ucb > top or (ucb == top and nodes[ch].action < nodes[best].action):
+                        top = ucb
+                        best = ch
+                ch = nodes[ch].next_sibling
+            if best < 0:           # the tree is full and nothing here was tried: roll out from here
+                break
+            ops.apply_action(cfg, work, nodes[best].action)
+            path[depth] = best
+            depth += 1
+            v = best
+        # rollout by the built-in policies
+        while not ops.is_over(cfg, work):
+            n = ops.legal_actions(cfg, work, legal)
+            ops.apply_action(cfg, work, ops.policy_action(cfg, work, block, prng, legal, n))
+        ops.returns(cfg, work, ret)
+        # max-n backup: each node counts the share of the seat that chose its action
+        for i in range(depth):
+            k = path[i]
+            nodes[k].visits += 1
+            if nodes[k].player >= 0:
+                nodes[k].reward += ret[nodes[k].player]
+    return n_nodes
+
+
+def search(state, int iterations, double c=0.7, policies=None, seed=0, double bias=1.0, max_nodes=None):
+    """ISMCTS for the seat to decide at ``state``: the root's children after ``iterations`` iterations.
+
+    Parameters
+    ----------
+    state : a game's State (not over)
+    iterations : int >= 1
+    c : float >= 0
+        Exploration constant of the UCB rule (win shares are in [0, 1]).
+    policies : list, one entry per seat
+        The rollout policy of every seat (a policy vector, or None for random).
+    seed : int
+        Every draw of the search (determinizations, expansion order, rollout noise).
+    bias : float >= 0
+        Progressive bias: the built-in policy's choice at a node gets
+        ``bias / (visits + 1)`` on top of its UCB value (0: none).
+    max_nodes : int, optional
+        Tree size cap (default ``iterations + 1``: one new node per iteration).
+
+    Returns
+    -------
+    dict with ``actions``, ``visits`` and ``values`` (the chooser's mean win
+    share) of each tried root action, sorted by action, and ``best``: the most
+    visited (ties: the higher value, then the lower action).
+    """
+    if iterations < 1:
+        raise ValueError(f"iterations must be >= 1, not {iterations}")
+    if not c >= 0:
+        raise ValueError(f"c (exploration) must be >= 0, not {c}")
+    if not bias >= 0:
+        raise ValueError(f"bias must be >= 0, not {bias}")
+    handles = state._c_handles()
+    cdef const GameOps* ops = <const GameOps*>PyCapsule_GetPointer(handles[0], GAME_OPS_CAPSULE)
+    cdef const void* cfg = PyCapsule_GetPointer(handles[1], b"simcore.GameConfig")
+    cdef const void* s = PyCapsule_GetPointer(handles[2], b"simcore.GameState")
+    if ops.is_over(cfg, s):
+        raise ValueError("the game is over: no action to search")
+    cdef int players = ops.n_players(cfg, s), observer = ops.current_player(cfg, s)
+    if players > MAXP:
+        raise ValueError(f"at most {MAXP} players")
+    cdef int cap = int(max_nodes) if max_nodes is not None else iterations + 1
+    if cap < 2:
+        raise ValueError(f"max_nodes must be >= 2, not {cap}")
+    cdef uint64_t base = <uint64_t>int(seed)
+    cdef Node* nodes = <Node*>malloc(cap * sizeof(Node))
+    cdef int32_t* legal = <int32_t*>malloc(3 * ops.max_legal * sizeof(int32_t))
+    cdef int32_t* path = <int32_t*>malloc((cap + 1) * sizeof(int32_t))
+    cdef char* has_child = <char*>malloc(ops.max_legal)
+    cdef void* block = malloc(ops.policy_size)
+    cdef void* work = malloc(ops.state_size)
+    cdef int n_nodes = 0, ch
+    try:
+        if not (nodes and legal and path and has_child and block and work):
+            raise MemoryError()
+        memset(block, 0, ops.policy_size)
+        ops.load_policies(block, list(policies) if policies is not None else [None] * players, players)
+        with nogil:
+            n_nodes = _search(ops, cfg, s, block, nodes, cap, iterations, c, bias, observer, base,
+                              legal, legal + ops.max_legal, has_child, path, work)
+        rows = []
+        ch = nodes[0].first_child
+        while ch >= 0:
+            if nodes[ch].visits > 0:
+                rows.append((int(nodes[ch].action), int(nodes[ch].visits), nodes[ch].reward / nodes[ch].visits))
+            ch = nodes[ch].next_sibling
+        rows.sort()
+        best = max(rows, key=lambda r: (r[1], r[2], -r[0]))[0]
+        return {"actions": [r[0] for r in rows], "visits": np.array([r[1] for r in rows]),
+                "values": np.array([r[2] for r in rows]), "best": best, "nodes": n_nodes}
+    finally:
+        free(nodes)
+        free(legal)
+        free(path)
+        free(has_child)
+        free(block)
+        free(work)
+
+
+def rollout(state, policies, seed, determinize=True, warm=0):
+    """A clone of ``state`` played to the end by ``policies`` (one per seat), as a search's rollout
+    plays it: first determinized for the seat to decide (unless ``determinize`` is false)."""
+    out = state.clone()
+    handles = out._c_handles(True)
+    cdef const GameOps* ops = <const GameOps*>PyCapsule_GetPointer(handles[0], GAME_OPS_CAPSULE)
+    cdef const void* cfg = PyCapsule_GetPointer(handles[1], b"simcore.GameConfig")
+    cdef void* s = PyCapsule_GetPointer(handles[2], b"simcore.GameState")
+    cdef int players = ops.n_players(cfg, s), n
+    cdef int32_t* legal = <int32_t*>malloc(ops.max_legal * sizeof(int32_t))
+    cdef void* block = malloc(ops.policy_size)
+    cdef uint64_t prng[4]
+    cdef void* s2
+    try:
+        if not (legal and block):
+            raise MemoryError()
+        memset(block, 0, ops.policy_size)
+        ops.load_policies(block, list(policies), players)
+        for _ in range(warm):     # DEBUG: earlier playouts on the same block
+            tmp = state.clone()
+            h2 = tmp._c_handles(True)
+            s2 = PyCapsule_GetPointer(h2[2], b"simcore.GameState")
+            ops.policy_new_game(block)
+            rng_seed(prng, <uint64_t>int(seed) + 77, SEARCH_SALT)
+            while not ops.is_over(cfg, s2):
+                n = ops.legal_actions(cfg, s2, legal)
+                ops.apply_action(cfg, s2, ops.policy_action(cfg, s2, block, prng, legal, n))
+        ops.policy_new_game(block)
+        rng_seed(prng, <uint64_t>int(seed), SEARCH_SALT)
+        if determinize and not ops.is_over(cfg, s):
+            ops.determinize(cfg, s, ops.current_player(cfg, s), <uint64_t>int(seed))
+        with nogil:
+            while not ops.is_over(cfg, s):
+                n = ops.legal_actions(cfg, s, legal)
+                ops.apply_action(cfg, s, ops.policy_action(cfg, s, block, prng, legal, n))
+        return out
+    finally:
+        free(legal)
+        free(block)
