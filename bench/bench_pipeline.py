@@ -64,11 +64,14 @@ def pipeline(game, players, n, seed, tmp, workers=None):
 def workers_check(seconds, game, players, strategy, tmp, pairs=2):
     """1 vs 2 workers on a heuristic run sized to ~``seconds`` on one worker, alternating."""
     probe = os.path.join(tmp, "probe")
-    n0 = 2000
-    t = run(["simulate", game, "--players", str(players), "--games", str(n0), "--seed", "3", "--strategy",
-             strategy, "--workers", "1", "--no-progress", "--out", probe])[0]
-    shutil.rmtree(probe, ignore_errors=True)
-    n = max(n0, int(n0 * seconds / max(t, 1e-3)))
+    walls = []
+    n0 = 4000
+    for n in (n0, 4 * n0):     # two sizes: the slope is the per-game time, start-up cancels out
+        walls.append(run(["simulate", game, "--players", str(players), "--games", str(n), "--seed", "3",
+                          "--strategy", strategy, "--workers", "1", "--no-progress", "--out", probe])[0])
+        shutil.rmtree(probe, ignore_errors=True)
+    per_game = max(walls[1] - walls[0], 1e-3) / (3 * n0)
+    n = max(n0, int(seconds / per_game))
     rows = []
     for k in range(pairs):
         for w in ((1, 2) if k % 2 == 0 else (2, 1)):
