@@ -4,7 +4,7 @@ One pipeline for every game. Its input is a **takes** table — one row per time
 a player took a component (picked a fleet, recruited a specialist, built a
 tile, excavated a map, kept a goal) with the game keys, ``seat`` and a
 ``component`` column — and the ``players`` table (``total``, ``win_share``).
-The game adapters (``analysis.yamatai``, ``analysis.akrotiri``) turn the
+The game adapters (``analysis.games.yamatai``, ``analysis.games.akrotiri``) turn the
 events table into takes; this module does not know any game.
 
 - :func:`take_shares` — how the takes split over the components, per round,
@@ -51,7 +51,6 @@ from analysis._common import (
     Frame,
     as_lazy,
     as_list,
-    columns,
     game_keys,
     group_keys,
     like,

@@ -165,7 +165,7 @@ def _terminal(title, summ, reg, group, most=12):
 
 def game_end_section(rs, length: str, unit: str, triggers=None, code=None, codes=None) -> Section:
     """Game length, end triggers and ties for first."""
-    from analysis.games import end_triggers, game_length, top_ties
+    from analysis.outcomes import end_triggers, game_length, top_ties
 
     g, p = rs.games, rs.players
     sec = Section("Game length, end triggers and ties")

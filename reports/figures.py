@@ -223,8 +223,8 @@ def quarry_distributions(yields: pl.DataFrame, closures: pl.DataFrame, series: s
                          caption: str | None = None) -> Figure:
     """Distribution of the marble a quarry action pays out (left) and of quarries closed per game (right).
 
-    ``yields`` is ``analysis.quarry.quarry_yield_distribution(per_round=False)``;
-    ``closures`` is ``analysis.quarry.quarry_closures_per_game``.
+    ``yields`` is ``analysis.games.hellas.quarry_yield_distribution(per_round=False)``;
+    ``closures`` is ``analysis.games.hellas.quarry_closures_per_game``.
     """
     yields, closures = _eager(yields), _eager(closures)
     fig, axes = _panels(2, width=4.6)
@@ -478,8 +478,8 @@ def game_length(dist: pl.DataFrame, triggers: pl.DataFrame | None = None, series
                 caption: str | None = None) -> Figure:
     """Distribution of game length (left) and share of games per end trigger with CIs (right).
 
-    ``dist`` and ``triggers`` come from ``analysis.games.game_length`` and
-    ``analysis.games.end_triggers``.
+    ``dist`` and ``triggers`` come from ``analysis.outcomes.game_length`` and
+    ``analysis.outcomes.end_triggers``.
     """
     dist = _eager(dist)
     n_ax = 2 if triggers is not None else 1
@@ -516,7 +516,7 @@ def price_distribution(dist: pl.DataFrame, label: str = "colour", title: str = "
                        caption: str | None = None) -> Figure:
     """Share of the cubes of each colour sold at each price (one group of bars per price).
 
-    ``dist`` is the distribution of ``analysis.akrotiri.market_prices``.
+    ``dist`` is the distribution of ``analysis.games.akrotiri.market_prices``.
     """
     dist = _eager(dist)
     fig, axes = _panels(1, width=6.5)

@@ -131,7 +131,7 @@ def test_figures_are_notebook_friendly(small_run):
 
 def test_quarry_tiles_by_round_reads_runner_columns(small_run):
     from analysis import load_run
-    from analysis.quarry import quarry_tiles_by_round
+    from analysis.games.hellas import quarry_tiles_by_round
 
     t = quarry_tiles_by_round(load_run(small_run).events.collect())
     assert t.height > 0 and set(t["round"].to_list()) == {0, 1, 2}
@@ -296,7 +296,7 @@ def test_findings_say_p_below_float_range_not_zero():
 def test_lazy_sections_equal_the_eager_analyses(small_run):
     """The sections query lazy scans (a per-game key, blocked fits); their tables equal the analyses of the collected table."""
     from analysis.categories import category_counterfactual, category_logit
-    from analysis.quarry import marble_income_by_seat, quarry_closures_per_game, quarry_yield_summary
+    from analysis.games.hellas import marble_income_by_seat, quarry_closures_per_game, quarry_yield_summary
     from analysis.seats import seat_advantage
     from reports.games.hellas import hellas_quarry_section
     from reports.report import RunSet, category_section, seat_section

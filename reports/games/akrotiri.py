@@ -15,7 +15,7 @@ def _map_names(rs):
 
 def akrotiri_map_section(rs) -> Section:
     """Map cards by deck and by card: excavation rate, points per drachma, uplift."""
-    from analysis.akrotiri import DECKS, map_excavation, maps_excavated
+    from analysis.games.akrotiri import DECKS, map_excavation, maps_excavated
 
     ev = rs.events
     dug = maps_excavated(ev) if ev.height else pl.DataFrame()
@@ -42,7 +42,7 @@ def akrotiri_map_section(rs) -> Section:
 
 
 def akrotiri_card_section(rs) -> Section:
-    from analysis.akrotiri import maps_excavated
+    from analysis.games.akrotiri import maps_excavated
 
     dug = maps_excavated(rs.events) if rs.events.height else pl.DataFrame()
     return component_section(rs, "Map-card values by card (Akrotiri)", dug, "card", "excavated map card",
@@ -55,7 +55,7 @@ def akrotiri_card_section(rs) -> Section:
 
 
 def akrotiri_goal_section(rs) -> Section:
-    from analysis.akrotiri import goal_scoring, goals
+    from analysis.games.akrotiri import goal_scoring, goals
 
     g = goals(rs.events) if rs.events.height else pl.DataFrame()
     names = component_names(rs, "goals", "goals.json", lambda i, t: f"{t.get('id', i)} {t.get('key', '')}".strip())
@@ -76,7 +76,7 @@ def akrotiri_goal_section(rs) -> Section:
 
 
 def akrotiri_market_section(rs) -> Section:
-    from analysis.akrotiri import goods_sold, market_prices
+    from analysis.games.akrotiri import goods_sold, market_prices
 
     doc, where, _ = load_data(rs, "market", "market.json")
     colours = dict(enumerate((doc or {}).get("colours") or ["blue", "green", "grey", "orange"]))
@@ -97,7 +97,7 @@ def akrotiri_market_section(rs) -> Section:
 
 
 def akrotiri_end_section(rs) -> Section:
-    from analysis.akrotiri import END_TRIGGERS
+    from analysis.games.akrotiri import END_TRIGGERS
 
     return game_end_section(rs, "turns", "turns", code="end_trigger",
                             codes=END_TRIGGERS)

@@ -9,7 +9,7 @@ from reports.sections import Fig, Section, Table, caption_of
 
 def hellas_quarry_section(rs, series=None) -> Section:
     """Hellas quarries: yields, closures, income by seat, quarry luck (tile data assumed, H-D2)."""
-    from analysis.quarry import (
+    from analysis.games.hellas import (
         marble_income_by_seat,
         quarry_closures_per_game,
         quarry_luck_effect,

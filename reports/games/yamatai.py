@@ -17,7 +17,7 @@ def _fleet_names(rs):
 def yamatai_fleet_section(rs) -> Section:
     """Fleet values: pick rates by round and seat, takers' outcome, regression, turn-order effect."""
     from analysis.components import take_shares
-    from analysis.yamatai import fleet_picks, fleet_turn_order
+    from analysis.games.yamatai import fleet_picks, fleet_turn_order
 
     picks = fleet_picks(rs.events) if rs.events.height else pl.DataFrame()
     # names are keyed by fleet number (1-10), the file lists them in order
@@ -51,7 +51,7 @@ def yamatai_fleet_section(rs) -> Section:
 
 
 def yamatai_specialist_section(rs) -> Section:
-    from analysis.yamatai import specialists_recruited
+    from analysis.games.yamatai import specialists_recruited
 
     takes = specialists_recruited(rs.events) if rs.events.height else pl.DataFrame()
     names = component_names(rs, "specialists", "specialists.json",
@@ -64,7 +64,7 @@ def yamatai_specialist_section(rs) -> Section:
 
 
 def yamatai_building_section(rs) -> Section:
-    from analysis.yamatai import buildings_built
+    from analysis.games.yamatai import buildings_built
 
     takes = buildings_built(rs.events) if rs.events.height else pl.DataFrame()
     names = component_names(rs, "buildings", "buildings.json",

@@ -8,18 +8,18 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-import analysis.akrotiri as ak
+import analysis.games.akrotiri as ak
 import analysis.categories as cat
 import analysis.components as cp
 import analysis.convergence as cv
-import analysis.games as gm
-import analysis.quarry as qy
+import analysis.outcomes as gm
+import analysis.games.hellas as qy
 import analysis.ratings as rt
 import analysis.seats as seats
-import analysis.yamatai as ym
+import analysis.games.yamatai as ym
 from _analysis_synth import make_component_games, make_players
 from test_analysis_game_adapters import _akrotiri_events, _yamatai_events
-from test_analysis_quarry import make_events
+from test_analysis_hellas import make_events
 
 ROOT = pathlib.Path(__file__).resolve().parents[2] / "analysis"
 

@@ -1,4 +1,4 @@
-"""Tests for analysis.games, analysis.yamatai and analysis.akrotiri on hand-made tables."""
+"""Tests for analysis.outcomes, analysis.games.yamatai and analysis.games.akrotiri on hand-made tables."""
 
 import doctest
 
@@ -6,9 +6,9 @@ import numpy as np
 import polars as pl
 import pytest
 
-import analysis.akrotiri as ak
-import analysis.games as gm
-import analysis.yamatai as ym
+import analysis.games.akrotiri as ak
+import analysis.outcomes as gm
+import analysis.games.yamatai as ym
 
 
 @pytest.mark.parametrize("mod", [gm, ym, ak])

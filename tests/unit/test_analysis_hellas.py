@@ -1,4 +1,4 @@
-"""Tests for analysis.quarry on synthetic events with known answers."""
+"""Tests for analysis.games.hellas on synthetic events with known answers."""
 
 import doctest
 
@@ -6,7 +6,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-import analysis.quarry as qy
+import analysis.games.hellas as qy
 from _analysis_synth import make_players
 
 
