@@ -117,3 +117,22 @@ def parts(frame: Frame, keys: Sequence[str], needed: Sequence[str]):
         for k, v in zip(keys, key):
             cond = cond & pl.col(k).eq_missing(pl.lit(v, dtype=found.schema[k]))
         yield key, lf.filter(cond).select(cols).collect()
+
+
+def add_up(frames: Iterable[Frame], keys: Sequence[str]) -> pl.DataFrame:
+    """Add up per-batch sums: ``frames`` (one per batch of games) summed column-wise per ``keys``.
+
+    The counterpart of the ``*_sums`` functions, whose columns are counts and sums:
+    the sums of several batches of whole games are those of all the games.
+    """
+    frames = [f.collect() if isinstance(f, pl.LazyFrame) else f for f in frames]
+    keys = list(keys)
+    return pl.concat(frames).group_by(keys).agg(pl.all().sum()).sort(keys)
+
+
+def sd_from_sums(s: str, ss: str, n: str) -> pl.Expr:
+    """The sample SD (ddof 1) of values whose count, sum and sum of squares are the columns given."""
+    n_ = pl.col(n).cast(pl.Float64)
+    s_ = pl.col(s).cast(pl.Float64)
+    var = (pl.col(ss).cast(pl.Float64) - s_ * s_ / n_) / (n_ - 1.0)
+    return pl.when(pl.col(n) > 1).then(var.clip(lower_bound=0.0).sqrt()).otherwise(None)

@@ -6,7 +6,7 @@ folder that came from a cluster or from last year.
 import glob
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 import pyarrow.parquet as pq
@@ -23,6 +23,7 @@ class Run:
     games: pl.LazyFrame
     players: pl.LazyFrame
     events: pl.LazyFrame
+    files: dict = field(default_factory=dict)   # table -> its Parquet parts, in chunk order
 
     @property
     def complete(self):
@@ -93,7 +94,7 @@ def load_run(path, allow_partial=False, check_files=True):
     if not finished:
         raise ValueError(f"{path}: no finished chunk yet")
 
-    frames = {}
+    frames, parts = {}, {}
     for t in TABLES:
         if t not in tables:
             frames[t] = pl.LazyFrame()
@@ -112,5 +113,6 @@ def load_run(path, allow_partial=False, check_files=True):
             raise ValueError(f"{path}: {t}/ holds parts the manifest does not list "
                              f"({os.path.basename(stray[0])}, ...)")
         frames[t] = pl.scan_parquet(files)
+        parts[t] = files
     return Run(path=path, manifest=manifest, games=frames["games"], players=frames["players"],
-               events=frames["events"])
+               events=frames["events"], files=parts)

@@ -34,11 +34,13 @@ from analysis._common import (
     game_partition,
     like,
     require,
+    sd_from_sums,
     with_n_players,
 )
 from analysis.stats import mean_ci_exprs, wilson_exprs
 
-__all__ = ["with_margin", "add_strategy_mix", "seat_advantage", "seat_equality_test"]
+__all__ = ["with_margin", "add_strategy_mix", "seat_advantage", "seat_sums", "seat_advantage_from_sums",
+           "seat_equality_test"]
 
 
 def with_margin(players: Frame, by: str | Iterable[str] | None = None) -> Frame:
@@ -161,21 +163,46 @@ def seat_advantage(
     """
     require(players, ["game_index", "seat", "total", "win_share"], "seat_advantage")
     groups = as_list(by)
+    return like(seat_advantage_from_sums(seat_sums(as_lazy(players), groups), groups, level), players)
+
+
+def seat_sums(players: Frame, by: str | Iterable[str] | None = None) -> Frame:
+    """Per (by..., n_players, seat): the counts and sums :func:`seat_advantage` is made of.
+
+    ``n``, ``wins``, ``sole_wins``, ``tied_wins``, and the sum and sum of squares
+    of ``total`` and ``margin`` (integers, exact). Sums of batches of whole
+    games add up (``analysis._common.add_up``) to those of all of them.
+    """
+    require(players, ["game_index", "seat", "total", "win_share"], "seat_sums")
+    groups = as_list(by)
     lf = with_n_players(as_lazy(with_margin(players, groups)), groups)
-    keys = [*groups, "n_players", "seat"]
     ws = pl.col("win_share").cast(pl.Float64)
+    total, margin = pl.col("total").cast(pl.Int64), pl.col("margin").cast(pl.Int64)
+    out = lf.group_by([*groups, "n_players", "seat"]).agg(
+        pl.len().alias("n"),
+        ws.sum().alias("wins"),
+        (ws >= 1.0).sum().alias("sole_wins"),
+        ((ws > 0.0) & (ws < 1.0)).sum().alias("tied_wins"),
+        total.sum().alias("total_s"),
+        (total * total).sum().alias("total_ss"),
+        margin.sum().alias("margin_s"),
+        (margin * margin).sum().alias("margin_ss"),
+    )
+    return like(out, players)
+
+
+def seat_advantage_from_sums(sums: Frame, by: str | Iterable[str] | None = None, level: float = 0.95) -> Frame:
+    """:func:`seat_advantage` from :func:`seat_sums` (of one table or added up over batches)."""
+    keys = [*as_list(by), "n_players", "seat"]
+    n = pl.col("n").cast(pl.Float64)
     out = (
-        lf.group_by(keys)
-        .agg(
-            pl.len().alias("n"),
-            ws.sum().alias("wins"),
-            (ws >= 1.0).sum().alias("sole_wins"),
-            ((ws > 0.0) & (ws < 1.0)).sum().alias("tied_wins"),
-            ws.mean().alias("win_share"),
-            pl.col("total").cast(pl.Float64).mean().alias("mean_total"),
-            pl.col("total").cast(pl.Float64).std().alias("total_sd"),
-            pl.col("margin").cast(pl.Float64).mean().alias("mean_margin"),
-            pl.col("margin").cast(pl.Float64).std().alias("margin_sd"),
+        as_lazy(sums)
+        .with_columns(
+            (pl.col("wins") / n).alias("win_share"),
+            (pl.col("total_s") / n).alias("mean_total"),
+            sd_from_sums("total_s", "total_ss", "n").alias("total_sd"),
+            (pl.col("margin_s") / n).alias("mean_margin"),
+            sd_from_sums("margin_s", "margin_ss", "n").alias("margin_sd"),
         )
         .with_columns(
             *wilson_exprs("wins", "n", level, prefix="win_"),
@@ -189,30 +216,13 @@ def seat_advantage(
             *mean_ci_exprs("mean_margin", "margin_sd", "n", level, prefix="margin_"),
         )
         .select(
-            *keys,
-            "n",
-            "wins",
-            "sole_wins",
-            "tied_wins",
-            "win_share",
-            "win_lo",
-            "win_hi",
-            "fair_share",
-            "deviation",
-            "dev_lo",
-            "dev_hi",
-            "mean_total",
-            "total_sd",
-            "total_lo",
-            "total_hi",
-            "mean_margin",
-            "margin_sd",
-            "margin_lo",
-            "margin_hi",
+            *keys, "n", "wins", "sole_wins", "tied_wins", "win_share", "win_lo", "win_hi",
+            "fair_share", "deviation", "dev_lo", "dev_hi", "mean_total", "total_sd", "total_lo",
+            "total_hi", "mean_margin", "margin_sd", "margin_lo", "margin_hi",
         )
         .sort(keys)
     )
-    return like(out, players)
+    return like(out, sums)
 
 
 def _chi2_sf(cols: pl.Series) -> pl.Series:

@@ -19,6 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+import math
+
+import numpy as np
 import polars as pl
 
 from analysis._common import (
@@ -35,6 +38,9 @@ from analysis.stats import holm, two_proportion_ztest, welch_ttest, wilson_exprs
 
 __all__ = [
     "score_distribution",
+    "score_counts",
+    "score_distribution_from_counts",
+    "score_summary_from_counts",
     "headline_stats",
     "mean_stat",
     "variant_differences",
@@ -74,15 +80,60 @@ def score_distribution(
     """
     require(players, ["game_index", "seat", value], "score_distribution")
     groups = as_list(by)
-    keys = [*groups, "n_players", "seat"]
+    return like(score_distribution_from_counts(score_counts(as_lazy(players), groups, value), groups, value),
+                players)
+
+
+def score_counts(players: Frame, by: str | Iterable[str] | None = None, value: str = "total") -> Frame:
+    """``n``, the players per (by..., n_players, seat, value): the counts score distributions are made of.
+
+    Counts of batches of games add up (``analysis._common.add_up``) to those of all of them.
+    """
+    require(players, ["game_index", "seat", value], "score_counts")
+    groups = as_list(by)
     lf = with_n_players(as_lazy(players), groups)
+    out = lf.group_by([*groups, "n_players", "seat", value]).agg(pl.len().alias("n"))
+    return like(out, players)
+
+
+def score_distribution_from_counts(counts: Frame, by: str | Iterable[str] | None = None,
+                                   value: str = "total") -> Frame:
+    """:func:`score_distribution` from :func:`score_counts`."""
+    keys = [*as_list(by), "n_players", "seat"]
     out = (
-        lf.group_by([*keys, value])
-        .agg(pl.len().alias("n"))
+        as_lazy(counts)
         .with_columns((pl.col("n") / pl.col("n").sum().over(keys)).alias("share"))
         .sort([*keys, value])
     )
-    return like(out, players)
+    return like(out, counts)
+
+
+def score_summary_from_counts(counts: Frame, by: str | Iterable[str] | None = None,
+                              value: str = "total") -> pl.DataFrame:
+    """Per (by..., n_players, seat): ``n``, ``mean``, ``sd``, ``p10``, ``median``, ``p90`` of ``value``.
+
+    From :func:`score_counts` (integer scores: the counts hold every value), with
+    polars' conventions: p10 and p90 the nearest rank, the median interpolated.
+    """
+    keys = [*as_list(by), "n_players", "seat"]
+    df = as_lazy(counts).sort([*keys, value]).collect()
+    rows = []
+    for key, part in df.group_by(keys, maintain_order=True):
+        v = part[value].cast(pl.Float64).to_numpy()
+        c = part["n"].cast(pl.Int64).to_numpy()
+        n = int(c.sum())
+        cum = np.cumsum(c)
+        kth = lambda i: float(v[np.searchsorted(cum, i, side="right")])   # the i-th smallest (0-based)
+        f = (n - 1) * 0.5
+        lo, hi = kth(math.floor(f)), kth(math.ceil(f))
+        s, ss = float((c * v).sum()), float((c * v * v).sum())
+        rows.append({**dict(zip(keys, key)), "n": n, "mean": s / n,
+                     "sd": math.sqrt(max((ss - s * s / n) / (n - 1), 0.0)) if n > 1 else None,
+                     "p10": kth(math.floor((n - 1) * 0.1 + 0.5)), "median": lo + (hi - lo) * (f - math.floor(f)),
+                     "p90": kth(math.floor((n - 1) * 0.9 + 0.5))})
+    schema = {**{k: df.schema[k] for k in keys}, "n": pl.UInt32, "mean": pl.Float64, "sd": pl.Float64,
+              "p10": pl.Float64, "median": pl.Float64, "p90": pl.Float64}
+    return pl.DataFrame(rows, schema=schema) if rows else pl.DataFrame(schema=schema)
 
 
 def _long(lf: pl.LazyFrame, keys: list[str], statistic: str, item: pl.Expr, kind: str,

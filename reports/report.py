@@ -79,28 +79,46 @@ class RunSet:
         """
         cache = self.__dict__.setdefault("_scans", {})
         if table not in cache:
-            frames = []
-            for label, run in self.runs.items():
-                lf = getattr(run, table)
-                if not lf.collect_schema().names():
-                    continue
-                lf = lf.with_columns(pl.lit(label).alias(self.group))
-                if table in ("players", "games", "events"):
-                    lf = lf.with_columns(pl.lit(int(run.manifest["players"]), dtype=pl.Int64).alias("n_players"))
-                frames.append(lf)
-            if not frames:
-                cache[table] = pl.LazyFrame()
-            else:
-                out = pl.concat(frames, how="diagonal_relaxed")
-                out = out.with_columns(pl.col(self.group).cast(pl.Enum(list(self.runs))))
-                if "game_index" in out.collect_schema().names():
-                    # runs stacked in label order, each in game order (parts in chunk order, rows
-                    # game-major): (run number, game_index) ascends through the table
-                    out = out.with_columns(
-                        ((pl.col(self.group).to_physical().cast(pl.Int64) * (1 << 40))
-                         + pl.col("game_index").cast(pl.Int64)).set_sorted().alias(GAME_KEY))
-                cache[table] = out
+            frames = [self._decorate(label, run, getattr(run, table), table) for label, run in self.runs.items()]
+            frames = [lf for lf in frames if lf is not None]
+            cache[table] = self._keyed(pl.concat(frames, how="diagonal_relaxed")) if frames else pl.LazyFrame()
         return cache[table]
+
+    def batches(self, table, games=None):
+        """The stacked ``table`` as LazyFrames of about ``games`` games each, in table order.
+
+        A batch is consecutive Parquet parts of one run (a part holds whole games), with
+        the columns :meth:`scan` adds; a section that adds up per-game results batch by
+        batch holds one batch's rows at a time, whatever the run's size.
+        """
+        games = BATCH_GAMES if games is None else games
+        n = self.n_games()
+        for label, run in self.runs.items():
+            files = run.files.get(table) or []
+            step = max(1, games * len(files) // max(n[label], 1))
+            for i in range(0, len(files), step):
+                lf = self._decorate(label, run, pl.scan_parquet(files[i:i + step]), table)
+                if lf is not None:
+                    yield self._keyed(lf)
+
+    def _decorate(self, label, run, lf, table):
+        """``lf`` (rows of run ``label``) with the group column and, per game, ``n_players``."""
+        if not lf.collect_schema().names():
+            return None
+        lf = lf.with_columns(pl.lit(label).alias(self.group))
+        if table in ("players", "games", "events"):
+            lf = lf.with_columns(pl.lit(int(run.manifest["players"]), dtype=pl.Int64).alias("n_players"))
+        return lf
+
+    def _keyed(self, out):
+        out = out.with_columns(pl.col(self.group).cast(pl.Enum(list(self.runs))))
+        if "game_index" in out.collect_schema().names():
+            # runs stacked in label order, each in game order (parts in chunk order, rows
+            # game-major): (run number, game_index) ascends through the table
+            out = out.with_columns(
+                ((pl.col(self.group).to_physical().cast(pl.Int64) * (1 << 40))
+                 + pl.col("game_index").cast(pl.Int64)).set_sorted().alias(GAME_KEY))
+        return out
 
     def has(self, table):
         """Whether any run wrote ``table`` (a run with ``--no-events`` has no events)."""
@@ -163,6 +181,10 @@ class RunSet:
 #: are fitted whole.
 FIT_GAMES = 1_000_000
 
+#: Sections that add up per-game results do it over batches of about this many
+#: games (``RunSet.batches``), so their memory is that of one batch.
+BATCH_GAMES = 1_000_000
+
 
 def fit_sample(rs, table="players", limit=None):
     """``(scan, note)``: the table restricted to the regression sample, and a caption note ("" if whole)."""
@@ -186,10 +208,13 @@ def _facet(rs):
 
 def seat_section(rs: RunSet, series=False) -> Section:
     """Seat advantage: win share per seat with CIs, the equality test, mean scores."""
-    from analysis.seats import seat_advantage, seat_equality_test
+    from analysis._common import add_up
+    from analysis.seats import seat_advantage_from_sums, seat_equality_test, seat_sums
 
     p = rs.scan("players")
-    adv = collected(seat_advantage(p, by=rs.group))
+    sums = add_up((collected(seat_sums(b, by=rs.group)) for b in rs.batches("players")),
+                  [rs.group, "n_players", "seat"])
+    adv = collected(seat_advantage_from_sums(sums, by=rs.group))
     eq = collected(seat_equality_test(p, by=rs.group))
     fig = F.win_share_by_seat(
         adv, facet=None if series else _facet(rs), series=rs.group if series and len(rs.runs) > 1 else None,
@@ -214,16 +239,13 @@ def seat_section(rs: RunSet, series=False) -> Section:
 
 
 def score_section(rs: RunSet) -> Section:
-    from analysis.summary import score_distribution
+    from analysis._common import add_up
+    from analysis.summary import score_counts, score_distribution_from_counts, score_summary_from_counts
 
-    p = rs.scan("players")
-    dist = collected(score_distribution(p, by=rs.group))
-    summary = collected(p.group_by([rs.group, "n_players", "seat"])
-               .agg(pl.len().alias("n"), pl.col("total").mean().alias("mean"),
-                    pl.col("total").std().alias("sd"),
-                    pl.col("total").quantile(0.1).alias("p10"), pl.col("total").median().alias("median"),
-                    pl.col("total").quantile(0.9).alias("p90"))
-               .sort([rs.group, "n_players", "seat"]))
+    keys = [rs.group, "n_players", "seat", "total"]
+    counts = add_up((collected(score_counts(b, by=rs.group)) for b in rs.batches("players")), keys)
+    dist = score_distribution_from_counts(counts, by=rs.group)
+    summary = score_summary_from_counts(counts, by=rs.group)
     fig = F.score_distributions(dist, facet=_facet(rs), caption=(
         f"Share of games in which each seat finished with each total score. {rs.games_text()}."))
     return Section("Score distributions",
