@@ -35,11 +35,13 @@ from analysis._common import (
     like,
     parts,
     require,
+    sd_from_sums,
     with_n_players,
 )
 from analysis.stats import Design, logistic_fit, mean_ci_exprs, wilson_exprs, z_value
 
-__all__ = ["category_profile", "category_logit", "category_counterfactual"]
+__all__ = ["category_profile", "category_sums", "category_profile_from_sums", "category_logit",
+           "category_counterfactual", "counterfactual_counts", "counterfactual_from_counts"]
 
 
 def category_profile(
@@ -78,6 +80,16 @@ def category_profile(
     """
     cats = list(categories)
     require(players, [*cats, "game_index", "total", "win_share"], "category_profile")
+    sums = category_sums(as_lazy(players), cats, by)
+    return like(category_profile_from_sums(sums, cats, by, level), players)
+
+
+def category_sums(players: Frame, categories: Sequence[str] = HELLAS_CATEGORIES,
+                  by: str | Iterable[str] | None = None) -> Frame:
+    """Per (by..., n_players, role, category), ``role`` winner or other: ``n`` and the sums
+    (``points_s``, ``points_ss``, ``total_s``) :func:`category_profile` is made of; batches add up."""
+    cats = list(categories)
+    require(players, [*cats, "game_index", "total", "win_share"], "category_sums")
     groups = as_list(by)
     lf = with_n_players(as_lazy(players), groups)
     keys = [*groups, "n_players"]
@@ -87,14 +99,28 @@ def category_profile(
         .unpivot(index=[*keys, "role", "total"], on=cats, variable_name="category", value_name="points")
         .with_columns(pl.col("points").cast(pl.Float64))
     )
-    long = pl.concat([long, long.with_columns(pl.lit("all").alias("role"))])
+    sums = long.group_by([*keys, "role", "category"]).agg(
+        pl.len().alias("n"),
+        pl.col("points").sum().alias("points_s"),
+        (pl.col("points") * pl.col("points")).sum().alias("points_ss"),
+        pl.col("total").sum().alias("total_s"),
+    )
+    return like(sums, players)
+
+
+def category_profile_from_sums(sums: Frame, categories: Sequence[str] = HELLAS_CATEGORIES,
+                               by: str | Iterable[str] | None = None, level: float = 0.95) -> Frame:
+    """:func:`category_profile` from :func:`category_sums` (of one table or added up over batches)."""
+    cats = list(categories)
+    keys = [*as_list(by), "n_players"]
+    sums = as_lazy(sums)
+    both = sums.group_by([*keys, "category"]).agg(pl.col("n", "points_s", "points_ss", "total_s").sum())
     out = (
-        long.group_by([*keys, "role", "category"])
-        .agg(
-            pl.len().alias("n"),
-            pl.col("points").mean().alias("mean"),
-            pl.col("points").std().alias("sd"),
-            (pl.col("points").sum() / pl.col("total").sum()).alias("share"),
+        pl.concat([sums, both.with_columns(pl.lit("all").alias("role"))], how="diagonal_relaxed")
+        .with_columns(
+            (pl.col("points_s") / pl.col("n").cast(pl.Float64)).alias("mean"),
+            sd_from_sums("points_s", "points_ss", "n").alias("sd"),
+            (pl.col("points_s") / pl.col("total_s")).alias("share"),
         )
         .with_columns(*mean_ci_exprs("mean", "sd", "n", level))
         .with_columns(
@@ -104,7 +130,8 @@ def category_profile(
         .sort([*keys, "__r", "__c"])
         .select(*keys, "role", "category", "n", "mean", "sd", "lo", "hi", "share")
     )
-    return like(out, players)
+    return like(out, sums)
+
 
 
 def category_logit(
@@ -260,6 +287,16 @@ def category_counterfactual(
     """
     cats = list(categories)
     require(players, [*cats, "game_index", "total"], "category_counterfactual")
+    counts = counterfactual_counts(as_lazy(players), cats, by)
+    return like(counterfactual_from_counts(counts, cats, by, level), players)
+
+
+def counterfactual_counts(players: Frame, categories: Sequence[str] = HELLAS_CATEGORIES,
+                          by: str | Iterable[str] | None = None) -> Frame:
+    """Per (by..., n_players, category): the game counts ``n_games``, ``kept``, ``shared``, ``lost``
+    of :func:`category_counterfactual` (batches of whole games add up)."""
+    cats = list(categories)
+    require(players, [*cats, "game_index", "total"], "counterfactual_counts")
     groups = as_list(by)
     gkeys = game_keys(players, groups)
     lf = with_n_players(as_lazy(players), groups)
@@ -290,6 +327,17 @@ def category_counterfactual(
             (pl.col("__keep_any") & ~pl.col("__same")).sum().alias("shared"),
             (~pl.col("__keep_any")).sum().alias("lost"),
         )
+    )
+    return like(out, players)
+
+
+def counterfactual_from_counts(counts: Frame, categories: Sequence[str] = HELLAS_CATEGORIES,
+                               by: str | Iterable[str] | None = None, level: float = 0.95) -> Frame:
+    """:func:`category_counterfactual` from :func:`counterfactual_counts`."""
+    cats = list(categories)
+    keys = [*as_list(by), "n_players"]
+    out = (
+        as_lazy(counts)
         .with_columns(
             (pl.col("lost") / pl.col("n_games")).alias("p_lost"),
             *wilson_exprs("lost", "n_games", level, prefix="lost_"),
@@ -300,4 +348,4 @@ def category_counterfactual(
         .sort([*keys, "__c"])
         .drop("__c")
     )
-    return like(out, players)
+    return like(out, counts)

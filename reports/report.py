@@ -256,19 +256,26 @@ def score_section(rs: RunSet) -> Section:
 
 
 def category_section(rs: RunSet) -> Section:
-    from analysis.categories import category_counterfactual, category_logit, category_profile
+    from analysis._common import add_up
+    from analysis.categories import (category_logit, category_profile_from_sums, category_sums,
+                                     counterfactual_counts, counterfactual_from_counts)
 
     cats = rs.categories
     if not cats:
         return Section("Scoring categories", paragraphs=["This game's players table names no scoring categories."])
     p = rs.scan("players")
-    prof = collected(category_profile(p, cats, by=rs.group))
+    keys = [rs.group, "n_players"]
+    sums, counts = [], []
+    for b in rs.batches("players"):
+        sums.append(collected(category_sums(b, cats, by=rs.group)))
+        counts.append(collected(counterfactual_counts(b, cats, by=rs.group)))
+    prof = collected(category_profile_from_sums(add_up(sums, [*keys, "role", "category"]), cats, by=rs.group))
     sample, note = fit_sample(rs)
     logit = collected(category_logit(sample, cats, by=rs.group))
     # a category that scores the same in every game of a group has no coefficient (NaN): left out, said so
     flat = sorted(set(logit.filter(~((pl.col("sd") > 0) & pl.col("sd").is_finite()).fill_null(True))["category"]))
     logit = logit.filter(((pl.col("sd") > 0) & pl.col("sd").is_finite()).fill_null(False))
-    cf = collected(category_counterfactual(p, cats, by=rs.group))
+    cf = collected(counterfactual_from_counts(add_up(counts, [*keys, "category"]), cats, by=rs.group))
     fig = F.category_weights(logit, prof, series=rs.group if len(rs.runs) > 1 else None, caption=(
         f"Left: winners' mean points per category. Right: standardized logistic-regression "
         f"coefficient of winning on all categories at once (cluster-robust 95% CIs). {rs.games_text()}.{note}"))
