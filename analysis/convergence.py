@@ -20,7 +20,8 @@ import polars as pl
 from analysis._common import Frame, as_lazy, as_list, like, require, with_n_players
 from analysis.stats import required_games, t_quantile, wilson_exprs
 
-__all__ = ["log_checkpoints", "cumulative_estimates", "seat_convergence", "seat_games_needed"]
+__all__ = ["log_checkpoints", "cumulative_estimates", "seat_convergence", "seat_games_needed", "seat_counts",
+           "seat_convergence_batches", "games_needed_from_counts"]
 
 
 def log_checkpoints(n_max: int, start: int = 10, per_decade: int = 4) -> list[int]:
@@ -102,6 +103,11 @@ def cumulative_estimates(
         n_max = lf.select(pl.col("__size").max()).collect().item() or 0
         checkpoints = log_checkpoints(int(n_max))
     lf = lf.filter(pl.col("n").is_in(list(checkpoints)) | (pl.col("n") == pl.col("__size")))
+    return like(_estimates(lf, groups, kind, level), frame)
+
+
+def _estimates(lf: pl.LazyFrame, groups: list, kind: str, level: float) -> pl.LazyFrame:
+    """The estimate and interval of each row's ``n``, ``__s`` (sum) and ``__ss`` (sum of squares)."""
     est = pl.col("__s") / pl.col("n")
     lf = lf.with_columns(est.alias("estimate"))
     if kind == "proportion":
@@ -112,10 +118,9 @@ def cumulative_estimates(
         lf = lf.with_columns(
             (pl.col("estimate") - half).alias("lo"), (pl.col("estimate") + half).alias("hi")
         )
-    out = lf.with_columns(((pl.col("hi") - pl.col("lo")) / 2).alias("half_width")).select(
+    return lf.with_columns(((pl.col("hi") - pl.col("lo")) / 2).alias("half_width")).select(
         *groups, "n", "estimate", "lo", "hi", "half_width"
     )
-    return like(out, frame)
 
 
 def seat_convergence(
@@ -154,6 +159,93 @@ def seat_convergence(
     return like(out, players)
 
 
+def seat_counts(players: Frame, by: str | Iterable[str] | None = None) -> Frame:
+    """Per (by..., n_players, seat): ``n`` (games) and ``wins`` (sum of win shares); batches add up."""
+    require(players, ["game_index", "seat", "win_share"], "seat_counts")
+    groups = as_list(by)
+    lf = with_n_players(as_lazy(players), groups)
+    out = lf.group_by([*groups, "n_players", "seat"]).agg(
+        pl.len().alias("n"), pl.col("win_share").cast(pl.Float64).sum().alias("wins")
+    )
+    return like(out, players)
+
+
+def seat_convergence_batches(
+    batches: Sequence[pl.LazyFrame],
+    counts: pl.DataFrame,
+    by: str | Iterable[str] | None = None,
+    checkpoints: Sequence[int] | None = None,
+    level: float = 0.95,
+) -> pl.DataFrame:
+    """:func:`seat_convergence` of the table the ``batches`` make up, one batch in memory at a time.
+
+    ``batches``: LazyFrames of whole games in ``game_index`` order within each group
+    (e.g. a run's Parquet parts in chunk order); ``counts``: their :func:`seat_counts`
+    added up. Each batch's running sums start from those of the batches before it.
+    """
+    groups = [*as_list(by), "n_players", "seat"]
+    counts = counts.select(*groups, pl.col("n").cast(pl.Int64).alias("__size"))
+    if checkpoints is None:
+        checkpoints = log_checkpoints(int(counts["__size"].max() or 0))
+    marks = pl.Series(list(checkpoints), dtype=pl.Int64)
+    before = counts.select(*groups, pl.lit(0, pl.Int64).alias("__n0"), pl.lit(0.0).alias("__s0"),
+                            pl.lit(0.0).alias("__ss0"))
+    out = []
+    for batch in batches:
+        x = pl.col("win_share").cast(pl.Float64)
+        part = (
+            with_n_players(as_lazy(batch), as_list(by))
+            .sort([*groups, "game_index"])
+            .select(
+                *groups,
+                pl.int_range(1, pl.len() + 1).over(groups).cast(pl.Int64).alias("__k"),
+                x.cum_sum().over(groups).alias("__c"),
+                (x * x).cum_sum().over(groups).alias("__cc"),
+            )
+            .join(before.lazy(), on=groups, how="left")
+            .join(counts.lazy(), on=groups, how="left")
+            .with_columns(
+                (pl.col("__n0") + pl.col("__k")).alias("n"),
+                (pl.col("__s0") + pl.col("__c")).alias("__s"),
+                (pl.col("__ss0") + pl.col("__cc")).alias("__ss"),
+            )
+            .collect()
+        )
+        ends = part.group_by(groups).agg(pl.col("n").max().alias("__n1"), pl.col("__s").last().alias("__s1"),
+                                         pl.col("__ss").last().alias("__ss1"))
+        before = before.join(ends, on=groups, how="left").select(
+            *groups, *(pl.coalesce(f"__{c}1", f"__{c}0").alias(f"__{c}0") for c in ("n", "s", "ss")))
+        out.append(part.filter(pl.col("n").is_in(marks) | (pl.col("n") == pl.col("__size")))
+                   .select(*groups, "n", "__s", "__ss"))
+    rows = pl.concat(out) if out else pl.DataFrame(schema={**counts.select(groups).schema, "n": pl.Int64,
+                                                          "__s": pl.Float64, "__ss": pl.Float64})
+    est = _estimates(rows.lazy().sort([*groups, "n"]), groups, "proportion", level)
+    return est.rename({"n": "games", "estimate": "win_share"}).collect()
+
+
+def games_needed_from_counts(counts: Frame, half_width: float, by: str | Iterable[str] | None = None,
+                             level: float = 0.95) -> Frame:
+    """:func:`seat_games_needed` from :func:`seat_counts` (of one table or added up over batches)."""
+    keys = [*as_list(by), "n_players"]
+    per_seat = as_lazy(counts).with_columns((pl.col("wins") / pl.col("n").cast(pl.Float64)).alias("win_share"))
+    per_seat = as_lazy(required_games(per_seat, half_width, "win_share", level=level))
+    p = pl.col("win_share")
+    out = (
+        per_seat.with_columns(*wilson_exprs(p * pl.col("n"), "n", level))
+        .group_by(keys)
+        .agg(
+            pl.col("n").max().alias("n_games"),
+            ((pl.col("hi") - pl.col("lo")) / 2).max().alias("half_width_now"),
+            pl.col("games_needed").max(),
+        )
+        .with_columns(
+            (pl.col("games_needed") - pl.col("n_games").cast(pl.Int64)).clip(lower_bound=0).alias("games_more")
+        )
+        .sort(keys)
+    )
+    return like(out, counts)
+
+
 def seat_games_needed(
     players: Frame,
     half_width: float,
@@ -190,25 +282,5 @@ def seat_games_needed(
     385
     """
     require(players, ["game_index", "seat", "win_share"], "seat_games_needed")
-    groups = as_list(by)
-    lf = with_n_players(as_lazy(players), groups)
-    keys = [*groups, "n_players"]
-    per_seat = lf.group_by([*keys, "seat"]).agg(
-        pl.len().alias("n"), pl.col("win_share").cast(pl.Float64).mean().alias("win_share")
-    )
-    per_seat = as_lazy(required_games(per_seat, half_width, "win_share", level=level))
-    p = pl.col("win_share")
-    out = (
-        per_seat.with_columns(*wilson_exprs(p * pl.col("n"), "n", level))
-        .group_by(keys)
-        .agg(
-            pl.col("n").max().alias("n_games"),
-            ((pl.col("hi") - pl.col("lo")) / 2).max().alias("half_width_now"),
-            pl.col("games_needed").max(),
-        )
-        .with_columns(
-            (pl.col("games_needed") - pl.col("n_games").cast(pl.Int64)).clip(lower_bound=0).alias("games_more")
-        )
-        .sort(keys)
-    )
-    return like(out, players)
+    counts = seat_counts(as_lazy(players), by)
+    return like(games_needed_from_counts(counts, half_width, by, level), players)

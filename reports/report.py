@@ -294,11 +294,13 @@ def category_section(rs: RunSet) -> Section:
 
 
 def convergence_section(rs: RunSet, half_width=0.01) -> Section:
-    from analysis.convergence import seat_convergence, seat_games_needed
+    from analysis._common import add_up
+    from analysis.convergence import games_needed_from_counts, seat_convergence_batches, seat_counts
 
-    p = rs.scan("players")
-    conv = collected(seat_convergence(p, by=rs.group))
-    need = collected(seat_games_needed(p, half_width, by=rs.group))
+    batches = list(rs.batches("players"))
+    counts = add_up((collected(seat_counts(b, by=rs.group)) for b in batches), [rs.group, "n_players", "seat"])
+    conv = seat_convergence_batches(batches, counts, by=rs.group)
+    need = collected(games_needed_from_counts(counts, half_width, by=rs.group))
     fig = F.convergence(conv, facet=_facet(rs), caption=(
         f"Seat win shares on the first N games (top, 95% band) and the CI half-width (bottom; "
         f"dotted: the 1/√N slope). {rs.games_text()}."))
