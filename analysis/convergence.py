@@ -187,7 +187,7 @@ def seat_convergence_batches(
     counts = counts.select(*groups, pl.col("n").cast(pl.Int64).alias("__size"))
     if checkpoints is None:
         checkpoints = log_checkpoints(int(counts["__size"].max() or 0))
-    marks = pl.Series(list(checkpoints), dtype=pl.Int64)
+    marks = [int(c) for c in checkpoints]
     before = counts.select(*groups, pl.lit(0, pl.Int64).alias("__n0"), pl.lit(0.0).alias("__s0"),
                             pl.lit(0.0).alias("__ss0"))
     out = []

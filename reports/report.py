@@ -263,7 +263,6 @@ def category_section(rs: RunSet) -> Section:
     cats = rs.categories
     if not cats:
         return Section("Scoring categories", paragraphs=["This game's players table names no scoring categories."])
-    p = rs.scan("players")
     keys = [rs.group, "n_players"]
     sums, counts = [], []
     for b in rs.batches("players"):

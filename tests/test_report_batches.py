@@ -1,0 +1,50 @@
+"""Report sections that add up per-batch sums equal the analyses of the whole collected table."""
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from strategies import resolve_seats
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory):
+    from simcore.run import simulate
+
+    root = tmp_path_factory.mktemp("runs")
+    dirs = {}
+    for label, seed in (("a", 5), ("b", 6)):
+        dirs[label] = str(root / label)
+        simulate("hellas", players=3, games=300, seed=seed, out=dirs[label],
+                 strategies=resolve_seats("hellas", 3, "balanced"), progress=False, workers=1, chunk_size=100)
+    return dirs
+
+
+def test_batched_sections_equal_the_whole_table(two_runs, monkeypatch):
+    import reports.report as R
+    from analysis.categories import category_counterfactual, category_profile
+    from analysis.convergence import seat_convergence, seat_games_needed
+    from analysis.seats import seat_advantage
+    from analysis.summary import score_distribution
+
+    monkeypatch.setattr(R, "BATCH_GAMES", 100)          # one 100-game part a batch: 3 per run
+    rs = R.RunSet.from_dirs(two_runs)
+    assert [b.select(pl.len()).collect().item() for b in rs.batches("players")] == [300] * 6
+    p = rs.players.drop("game_key")
+    cats = rs.categories
+    summary = (p.group_by(["run", "n_players", "seat"])
+               .agg(pl.len().alias("n"), pl.col("total").mean().alias("mean"), pl.col("total").std().alias("sd"),
+                    pl.col("total").quantile(0.1).alias("p10"), pl.col("total").median().alias("median"),
+                    pl.col("total").quantile(0.9).alias("p90"))
+               .sort(["run", "n_players", "seat"]))
+    want = {"seat_advantage": seat_advantage(p, by="run"),
+            "score_summary": summary,
+            "score_distribution": score_distribution(p, by="run"),
+            "category_profile": category_profile(p, cats, by="run"),
+            "category_counterfactual": category_counterfactual(p, cats, by="run"),
+            "seat_convergence": seat_convergence(p, by="run"),
+            "games_needed": seat_games_needed(p, 0.01, by="run")}
+    got = {t.name: t.frame for s in (R.seat_section(rs), R.score_section(rs), R.category_section(rs),
+                                     R.convergence_section(rs)) for t in s.tables}
+    for name, frame in want.items():
+        assert_frame_equal(got[name], frame, rel_tol=1e-12, abs_tol=1e-14, check_dtypes=False)
+    assert got["seat_convergence"]["games"].max() == 300 and got["score_summary"]["n"].to_list() == [300] * 6
