@@ -193,9 +193,9 @@ def seat_convergence_batches(
     out = []
     for batch in batches:
         x = pl.col("win_share").cast(pl.Float64)
+        lf = with_n_players(as_lazy(batch), as_list(by))
         part = (
-            with_n_players(as_lazy(batch), as_list(by))
-            .sort([*groups, "game_index"])
+            lf.sort([*groups, "game_index"])
             .select(
                 *groups,
                 pl.int_range(1, pl.len() + 1).over(groups).cast(pl.Int64).alias("__k"),
@@ -204,19 +204,21 @@ def seat_convergence_batches(
             )
             .join(before.lazy(), on=groups, how="left")
             .join(counts.lazy(), on=groups, how="left")
-            .with_columns(
+            .select(
+                *groups,
                 (pl.col("__n0") + pl.col("__k")).alias("n"),
                 (pl.col("__s0") + pl.col("__c")).alias("__s"),
                 (pl.col("__ss0") + pl.col("__cc")).alias("__ss"),
+                "__size",
             )
-            .collect()
+            .filter(pl.col("n").is_in(marks) | (pl.col("n") == pl.col("__size")))
+            .select(*groups, "n", "__s", "__ss")
         )
-        ends = part.group_by(groups).agg(pl.col("n").max().alias("__n1"), pl.col("__s").last().alias("__s1"),
-                                         pl.col("__ss").last().alias("__ss1"))
+        out.append(part.collect())
+        ends = lf.group_by(groups).agg(pl.len().cast(pl.Int64).alias("__n1"), x.sum().alias("__s1"),
+                                       (x * x).sum().alias("__ss1")).collect(engine="streaming")
         before = before.join(ends, on=groups, how="left").select(
-            *groups, *(pl.coalesce(f"__{c}1", f"__{c}0").alias(f"__{c}0") for c in ("n", "s", "ss")))
-        out.append(part.filter(pl.col("n").is_in(marks) | (pl.col("n") == pl.col("__size")))
-                   .select(*groups, "n", "__s", "__ss"))
+            *groups, *(pl.col(f"__{c}0") + pl.col(f"__{c}1").fill_null(0) for c in ("n", "s", "ss")))
     rows = pl.concat(out) if out else pl.DataFrame(schema={**counts.select(groups).schema, "n": pl.Int64,
                                                           "__s": pl.Float64, "__ss": pl.Float64})
     est = _estimates(rows.lazy().sort([*groups, "n"]), groups, "proportion", level)

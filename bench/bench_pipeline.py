@@ -11,6 +11,7 @@ Runs are deleted when measured (a 10^7-game run is ~1 GB).
     PYTHONPATH=. python bench/bench_pipeline.py --big           # and 10^7
     PYTHONPATH=. python bench/bench_pipeline.py --demo          # and demo --quick, 3 times
     PYTHONPATH=. python bench/bench_pipeline.py --workers 30    # 1 vs 2 workers, ~30-s heuristic run
+    PYTHONPATH=. python bench/bench_pipeline.py --sizes '' --chunks 8   # where a worker's chunk time goes
 
 The targets (issue 23): report wall <= simulate wall; report peak RSS <= 1 GB
 at 10^6 games and <= 2 GB at 10^7; demo --quick <= 25 s on 2 idle cores;
@@ -86,6 +87,52 @@ def workers_check(seconds, game, players, strategy, tmp, pairs=2):
     return rows, sum(one) / sum(two)
 
 
+def chunk_profile(game, players, strategy, chunks, chunk_size, tmp):
+    """CPU seconds of each step of ``simcore.run.run_chunk`` (play, Arrow tables, zstd + write), per chunk.
+
+    The steps are those of ``run_chunk``, called one by one in this process on
+    ``chunks`` chunks of ``chunk_size`` games; ``startup`` is the wall
+    time of a fresh interpreter importing what a worker imports.
+    """
+    import importlib
+
+    from simcore import _results as R
+    from simcore.run import _config, plan_run, policy_argument
+    from simcore.rng import chunk_seeds
+    from strategies import resolve_seats
+
+    plan = plan_run(game, players, chunks * chunk_size, 3, strategies=resolve_seats(game, players, strategy),
+                    chunk_size=chunk_size)
+    mod = importlib.import_module(plan.module)
+    policies = [policy_argument(mod, st) for st in plan.strategies]
+    names = [st["name"] for st in plan.strategies]
+    config = _config(plan.module, players, tuple(sorted(plan.variant.items())))
+    idx = R.index_dtype(plan.games)
+    cost = {"play": 0.0, "arrow": 0.0, "write": 0.0}
+    for c in range(plan.n_chunks):
+        start, stop = plan.chunk_bounds(c)
+        seeds = chunk_seeds(plan.seed, start, stop)
+        t0 = time.process_time()
+        out = mod.play_batch(players, seeds, policies=policies, config=config, events=True)
+        t1 = time.process_time()
+        tabs = {"events": R.events_table(out["events"], start, idx),
+                "players": R.players_table(out["players"], start, stop - start, players, names, idx),
+                "games": R.games_table(out["games"], start, seeds, plan.run_id, idx)}
+        t2 = time.process_time()
+        for t, tab in tabs.items():
+            os.makedirs(os.path.join(tmp, t), exist_ok=True)
+            R.write_parquet(os.path.join(tmp, t, f"part-{c}.parquet"), tab)
+        t3 = time.process_time()
+        cost["play"] += t1 - t0
+        cost["arrow"] += t2 - t1
+        cost["write"] += t3 - t2
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", f"import numpy, pyarrow, simcore.run, {plan.module}"], check=True,
+                   env={**os.environ, "PYTHONPATH": ROOT})
+    cost["startup"] = time.perf_counter() - t0
+    return {"chunks": plan.n_chunks, "chunk_size": plan.chunk_size, **cost}
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", default="hellas")
@@ -96,6 +143,10 @@ def main(argv=None):
     ap.add_argument("--workers", type=float, default=0, metavar="SECONDS",
                     help="also compare 1 and 2 workers on a heuristic run of about SECONDS on one worker")
     ap.add_argument("--strategy", default="balanced", help="strategy of the workers check")
+    ap.add_argument("--chunks", type=int, default=0, metavar="K",
+                    help="also time the steps of K worker chunks (play, Arrow, write) of the --strategy run")
+    ap.add_argument("--chunk-size", type=int, default=10_000,
+                    help="games a chunk in --chunks (10,000: the chunk of the ~30-s workers run)")
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--json", default=None, help="also write the figures as JSON")
     args = ap.parse_args(argv)
@@ -133,6 +184,16 @@ def main(argv=None):
                 print(f"workers {r['workers']}: {r['games']:,} {args.strategy} games in {r['wall_s']:.1f} s "
                       f"(load {r['load_start']:.2f} -> {r['load_end']:.2f})")
             print(f"2 workers / 1 worker speed-up: {ratio:.2f}x (alternating runs, same minutes)")
+        if args.chunks:
+            la0 = load()
+            c = chunk_profile(args.game, args.players, args.strategy, args.chunks, args.chunk_size,
+                              os.path.join(tmp, "chunks"))
+            res["chunks"] = {**c, "load_start": la0, "load_end": load()}
+            busy = c["play"] + c["arrow"] + c["write"]
+            print(f"{c['chunks']} chunks of {c['chunk_size']:,} {args.strategy} games, CPU s: play {c['play']:.2f}, "
+                  f"Arrow tables {c['arrow']:.2f} ({c['arrow'] / busy:.1%}), zstd + write {c['write']:.2f} "
+                  f"({c['write'] / busy:.1%}); worker start-up (imports) {c['startup']:.2f} s wall; "
+                  f"load {la0:.2f} -> {load():.2f}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if args.json:

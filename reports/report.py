@@ -183,7 +183,7 @@ FIT_GAMES = 1_000_000
 
 #: Sections that add up per-game results do it over batches of about this many
 #: games (``RunSet.batches``), so their memory is that of one batch.
-BATCH_GAMES = 1_000_000
+BATCH_GAMES = 500_000
 
 
 def fit_sample(rs, table="players", limit=None):
