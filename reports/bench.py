@@ -206,14 +206,7 @@ def bench_kernel(mod, players, seeds, policy, repeats):
 
 def bench_reference(mod, players, seeds, policy, repeats):
     """µs/game of the reference engine replaying the decisions the kernel takes in these games."""
-    import importlib
-
-    try:
-        ref = importlib.import_module(f"{mod.__name__}.reference")
-    except ImportError:
-        ref = None
-    if ref is None or not hasattr(ref, "replay") or not hasattr(mod, "play_actions"):
-        return {"note": "no reference engine with replay() / play_actions()"}
+    ref = mod.reference                    # the game contract's reference engine
     pols = None if policy is None else [policy] * players
     seeds = [int(s) for s in seeds]
     actions = [mod.play_actions(players, s, pols) for s in seeds]
@@ -346,7 +339,7 @@ def run_bench(games=20_000, ref_games=100, repeats=5, game_names=None, players=N
         played = {}
         for n in names:
             try:
-                played[n] = tuple(getattr(simcore.games[n], "PLAYERS", ()))
+                played[n] = tuple(simcore.games[n].PLAYERS)
             except Exception:        # a game that fails to import is reported as skipped below
                 continue
         for p in players:
@@ -363,7 +356,7 @@ def run_bench(games=20_000, ref_games=100, repeats=5, game_names=None, players=N
     for name in names:
         try:
             mod = simcore.get_game(name)
-            counts = [p for p in getattr(mod, "PLAYERS", ()) if players is None or p in players]
+            counts = [p for p in mod.PLAYERS if players is None or p in players]
             policy, why = heuristic_policy(name)
             for p in counts:
                 result["results"].append(_bench_one(mod, name, p, policy, why, games, heuristic_games,

@@ -229,7 +229,7 @@ def load_study(path) -> Study:
             if part_game not in simcore.games:
                 raise StudyError(f"{where}: game: unknown game '{part_game}' (known: {', '.join(simcore.games)})")
             mod = simcore.games[part_game]
-            allowed = tuple(getattr(mod, "PLAYERS", ()))
+            allowed = tuple(mod.PLAYERS)
             part = _parse_part(kind, t, where, study, mod, allowed, i, part_game)
             if part.name in names:
                 raise StudyError(f"{where}: name '{part.name}' is used twice; give each part its own name")

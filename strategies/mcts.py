@@ -35,7 +35,7 @@ class MCTSAgent:
     """
 
     def __init__(self, iterations=400, c=0.7, rollout="balanced", game="hellas", seed=0, rollout_epsilon=0.05,
-                 bias=1.0):
+                 bias=10.0):
         import strategies
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise ValueError(f"iterations must be a whole number >= 1, not {iterations!r}")

@@ -1,6 +1,5 @@
 """``boardlab bench``: runs end to end on tiny sizes, writes JSON with every figure (no timing assertions)."""
 import json
-import types
 
 import pytest
 
@@ -46,11 +45,6 @@ def test_game_without_heuristic_preset_is_reported(monkeypatch):
     assert res["results"][0]["heuristic"] == {"note": why}
     text = bench.format_tables(res)
     assert "no preset yet" in text and "no heuristic preset 'balanced' yet for: hellas" in text
-
-
-def test_reference_missing_is_reported():
-    fake = types.SimpleNamespace(__name__="nowhere.fake")
-    assert "no reference engine" in bench.bench_reference(fake, 3, [1, 2], None, 1)["note"]
 
 
 def test_unknown_game_one_line_error(capsys):

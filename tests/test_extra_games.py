@@ -23,6 +23,22 @@ def _boardlab(*args, cwd=None):
     return proc.returncode, proc.stdout, proc.stderr
 
 
+def test_a_game_that_misses_a_contract_name_is_refused_by_name():
+    import types
+
+    from simcore._contract import ContractError, check_game
+
+    toy = simcore.games["toy"]
+    fake = types.ModuleType("nowhere.fake")
+    fake.__dict__.update({k: getattr(toy, k) for k in dir(toy) if not k.startswith("_") and k != "reference"})
+    with pytest.raises(ContractError, match=r"game 'toy' \(nowhere.fake\) lacks reference"):
+        check_game(fake, "toy")
+    fake.reference = toy.reference
+    assert check_game(fake, "toy") is fake
+    with pytest.raises(ContractError, match="NAME = 'toy'"):
+        check_game(fake, "blind")
+
+
 def test_there_is_an_extra_game():
     assert "toy" in EXTRA
     assert "toy" not in simcore.BUILTIN_GAMES and "toy" in simcore.games
