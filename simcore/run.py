@@ -23,6 +23,7 @@ import json
 import math
 import os
 import platform
+import socket
 import shutil
 import subprocess
 import sys
@@ -539,6 +540,22 @@ def _resolve_workers(workers):
     return int(workers)
 
 
+def _check_dask(scheduler, timeout=5.0):
+    """ValueError, naming the fix, when dask is not installed or the scheduler's TCP address does not answer."""
+    try:
+        import dask.distributed  # noqa: F401
+    except ImportError:
+        raise ValueError("the dask backend needs dask[distributed]: pip install 'boardlab[cluster]'") from None
+    if not scheduler or not (scheduler.startswith("tcp://") or "://" not in scheduler):
+        return                        # a LocalCluster, or a transport this check does not speak
+    host, _, port = scheduler.split("://", 1)[-1].rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"cannot reach the dask scheduler {scheduler} ({exc}); "
+                         f"check the address (tcp://HOST:PORT)") from None
+
+
 class _Pool:
     """A joblib Parallel for the chosen backend; dask gets a Client (a LocalCluster without a scheduler address)."""
 
@@ -639,6 +656,8 @@ def simulate(game, players, games, seed, out, strategies=None, variant=None, wor
     if os.path.exists(out) and not os.path.isdir(out):
         raise RunMismatch(f"{out} is a file, not a results folder; use a new output folder")
     estimate = check_size(plan, out, n_workers)
+    if backend == "dask":
+        _check_dask(scheduler)         # before the folder is made: a bad address leaves nothing behind
     manifest, resumed = _open_folder(out, plan)
     R.remove_temp_files(out)
     if estimate and progress:

@@ -361,3 +361,18 @@ def test_a_category_with_no_variance_is_left_out_with_a_note(tmp_path):
     assert logit["coef"].is_nan().sum() == 0 and logit["coef"].is_null().sum() == 0
     flat = [c for c in ("reserved", "set_aside") if c not in logit["category"].to_list()]
     assert flat and any(f"`{flat[0]}`" in p and "no variance" in p for p in sec.paragraphs)
+
+
+def test_unreachable_dask_scheduler_leaves_no_folder(tmp_path, capsys):
+    """A dask scheduler that does not answer is refused before the results folder is made."""
+    import socket
+
+    pytest.importorskip("dask.distributed")
+    with socket.socket() as s:                 # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    out = tmp_path / "run"
+    _error(["simulate", "hellas", "--players", "3", "--games", "100", "--seed", "1",
+            "--scheduler", f"tcp://127.0.0.1:{port}", "--out", out], capsys,
+           "cannot reach the dask scheduler", "tcp://HOST:PORT")
+    assert not out.exists()
