@@ -14,6 +14,7 @@ cimport numpy as cnp
 from simcore._types cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from simcore._rng cimport rng_seed, rng_next, rng_below, rng_uniform
 from simcore.akrotiri._state cimport *
+from simcore._settings import add_seat_points
 
 from simcore.akrotiri.config import (BUY_CODES, COLOURS, DECKS, GOAL_KEYS, LANDMARKS, LOAD_CODES,
                                      QUARTERS, SCORE_CATEGORIES, make_config)
@@ -91,6 +92,9 @@ cdef class CConfig:
         c.en1 = cfg.goal_values == "en1"
         c.turn_cap = cfg.turn_cap
         c.start_drachmas = data["start_drachmas"]
+        for p in range(2):
+            c.seat_bonus[p] = cfg.seat_bonus[p]
+            c.seat_points[p] = cfg.seat_points[p]
 
 
 _compiled = {}
@@ -212,7 +216,8 @@ cdef class State(StepState):
         cdef int16_t gout[2][NGOAL]
         score(&self.cc.c, &self.s, out, gout)
         names = SCORE_CATEGORIES + ("total",)
-        return {name: [int(out[k][0]), int(out[k][1])] for k, name in enumerate(names)}
+        return add_seat_points({name: [int(out[k][0]), int(out[k][1])] for k, name in enumerate(names)},
+                               self.cc.py)
 
     def goal_scores(self):
         """Per seat: goal key -> points (0 for goals not held)."""
@@ -700,7 +705,7 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
              "end_trigger": g_trig_a, "tiles_placed": g_tiles_a, "winners": g_win_a, "n_winners": g_nwin_a,
              "events_dropped": g_drop_a}
     names = SCORE_CATEGORIES + ("total",)
-    pl = {name: sc_arr[j] for j, name in enumerate(names)}
+    pl = add_seat_points({name: sc_arr[j] for j, name in enumerate(names)}, cfg, G)
     pl.update({f"goal_{key}": goal_arr[j] for j, key in enumerate(GOAL_KEYS)})
     pl.update(rank=rank_a, win_share=share_a, **pl16)
     evd = {"game": ev_game_a[:e], "turn": ev_turn_a[:e]}

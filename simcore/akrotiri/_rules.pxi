@@ -394,7 +394,7 @@ cdef void setup(const ACfg* c, AState* s, uint64_t seed) noexcept nogil:
     s.goal_tail = NGOAL
     for p in range(2):
         s.port[p] = PORT_T0 + p
-        s.drachmas[p] = c.start_drachmas
+        s.drachmas[p] = c.start_drachmas + c.seat_bonus[p]
         s.tile[p] = NO_TILE
     s.placed_cell = -1
     s.blk_x = -1
@@ -1121,4 +1121,4 @@ cdef void score(const ACfg* c, const AState* s, int16_t out[N_SC][2], int16_t go
         for g in range(NGOAL):
             out[SC_GOALS][p] += goal_out[p][g]
         out[SC_MONEY][p] = s.drachmas[p] // 10
-        out[SC_TOTAL][p] = out[SC_MAPS][p] + out[SC_GOALS][p] + out[SC_MONEY][p]
+        out[SC_TOTAL][p] = out[SC_MAPS][p] + out[SC_GOALS][p] + out[SC_MONEY][p] + c.seat_points[p]

@@ -102,6 +102,8 @@ ctypedef struct ACfg:
     int en1
     int turn_cap
     int start_drachmas
+    int seat_bonus[2]             # added to each seat's start_drachmas (issue 20)
+    int seat_points[2]            # added to each seat's final total
 
 ctypedef struct Event:
     int8_t kind

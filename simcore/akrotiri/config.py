@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from simcore._settings import defaults_and_checked_names, player_count
+from simcore._settings import (SEAT_POINTS_MAX, SEAT_SETTINGS, defaults_and_checked_names, player_count,
+                               seat_settings, seat_start_check, seat_vector)
 from simcore._data import data_file, data_stamp, read_json
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -46,6 +47,9 @@ SETTINGS = {
     "goals": ("section 11", "default", None),
     "market": ("A-D4", "default", None),
     "player_board": ("A-D22", "default", None),
+    # seat compensation (issue 20): per seat, added to the starting drachmas / to the final total
+    "seat_bonus": ("seat compensation", None, None),
+    "seat_points": ("seat compensation", None, None),
 }
 DATA_FILES = ("tiles", "maps", "goals", "market", "player_board")
 
@@ -202,6 +206,8 @@ class AkrotiriConfig:
     goals: str = "default"
     market: str = "default"
     player_board: str = "default"
+    seat_bonus: tuple = ()        # one int per seat, added to the starting drachmas
+    seat_points: tuple = ()       # one int per seat, added to the final total
     # every data file's (path, mtime, size): an edited file makes another config
     data_stamp: tuple = field(default=(), repr=False)
     data: dict = field(default=None, compare=False, repr=False, hash=False)
@@ -212,7 +218,10 @@ class AkrotiriConfig:
         for k in SETTINGS:
             v = getattr(self, k)
             out[k] = list(v) if isinstance(v, tuple) else v
-        return out
+        # the seat settings only when not all zero: run ids and baselines from before them still match
+        for k in SEAT_SETTINGS:
+            del out[k]
+        return seat_settings(out, self)
 
     def goal_points(self):
         """Points per goal card (per temple, quadrant or tile) in this edition."""
@@ -251,6 +260,9 @@ def make_config(players=2, **settings):
     players = player_count("akrotiri", players, PLAYERS)
     kw = defaults_and_checked_names("akrotiri", settings, SETTINGS)
     for key, value in settings.items():
+        if key in SEAT_SETTINGS:        # checked below, against the player count
+            kw[key] = value
+            continue
         value = _parse_value(key, value)
         if key in DATA_FILES:
             value = str(value).strip()
@@ -263,6 +275,11 @@ def make_config(players=2, **settings):
         elif value not in SETTINGS[key][2]:
             raise ValueError(f"{key} must be one of {', '.join(map(str, SETTINGS[key][2]))}, not {value!r}")
         kw[key] = value
+    # the range depends on the start amount in the player-board file: checked in _make (seat_start_check)
+    kw["seat_bonus"] = seat_vector("seat_bonus", kw["seat_bonus"], players, -32768, 32767,
+                                   "the engines count drachmas in 16 bits")
+    kw["seat_points"] = seat_vector("seat_points", kw["seat_points"], players, -SEAT_POINTS_MAX,
+                                    SEAT_POINTS_MAX, "points added to a seat's final total")
     stamp = data_stamp(DATA_DIR, [kw[k] for k in DATA_FILES])
     return _make(players, tuple(sorted(kw.items())) + (("data_stamp", stamp),))
 
@@ -270,4 +287,6 @@ def make_config(players=2, **settings):
 @lru_cache(maxsize=64)
 def _make(players, items):
     kw = dict(items)
-    return AkrotiriConfig(players=players, **kw, data=load_data(**{k: kw[k] for k in DATA_FILES}, stamp=kw["data_stamp"]))
+    data = load_data(**{k: kw[k] for k in DATA_FILES}, stamp=kw["data_stamp"])
+    seat_start_check(kw["seat_bonus"], data["start_drachmas"], "drachmas")
+    return AkrotiriConfig(players=players, **kw, data=data)

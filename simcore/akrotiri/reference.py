@@ -63,8 +63,9 @@ class RefState:
         self.discard = []
         self.decks = [self._shuffle([i for i, c in enumerate(self.cards) if c["deck"] == d]) for d in range(3)]
         self.goal_deck = self._shuffle(list(range(12)))
-        self.seats = [{"port": T0 + p, "cargo": [0] * 4, "drachmas": data["start_drachmas"], "temples": [],
-                       "hand": [], "excavated": [], "goals": [], "tile": None, "turns": 0} for p in range(2)]
+        self.seats = [{"port": T0 + p, "cargo": [0] * 4, "drachmas": data["start_drachmas"] + self.cfg.seat_bonus[p],
+                       "temples": [], "hand": [], "excavated": [], "goals": [], "tile": None, "turns": 0}
+                      for p in range(2)]
         self.display = []
         self.options = []
         self.phase = "place_tile"
@@ -532,7 +533,9 @@ class RefState:
             sc["maps"].append(sum(self.cards[c]["points"] for c in me["excavated"]))
             sc["goals"].append(sum(gs[p].values()))
             sc["money"].append(me["drachmas"] // 10)
-            sc["total"].append(sc["maps"][p] + sc["goals"][p] + sc["money"][p])
+            sc["total"].append(sc["maps"][p] + sc["goals"][p] + sc["money"][p] + self.cfg.seat_points[p])
+        if any(self.cfg.seat_points):   # not a category: the categories plus it make the total
+            sc["seat_points"] = list(self.cfg.seat_points)
         return sc
 
 

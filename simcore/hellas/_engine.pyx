@@ -18,6 +18,7 @@ from simcore._rng cimport rng_seed, rng_next, rng_below, rng_uniform
 from simcore.hellas._state cimport *
 
 from simcore.hellas.config import SCORE_CATEGORIES, make_config
+from simcore._settings import add_seat_points
 from simcore import _search
 
 cnp.import_array()
@@ -105,6 +106,9 @@ cdef class CConfig:
         for i, n in enumerate(cfg.cubes()):
             c.cubes[i] = n
         c.start_marble = int(a["start_marble"])
+        for i in range(cfg.players):
+            c.seat_bonus[i] = cfg.seat_bonus[i]
+            c.seat_points[i] = cfg.seat_points[i]
         c.max_house = int(a["pieces_per_player"]["house"])
         c.max_agora = int(a["pieces_per_player"]["agora"])
         c.max_palace = int(a["pieces_per_player"]["palace"])
@@ -245,7 +249,8 @@ cdef class State(StepState):
         cdef int16_t out[N_SC][MAXP]
         score(&self.cc.c, &self.s, out)
         names = SCORE_CATEGORIES + ("total",)
-        return {name: [int(out[k][p]) for p in range(self.s.n_players)] for k, name in enumerate(names)}
+        return add_seat_points({name: [int(out[k][p]) for p in range(self.s.n_players)] for k, name in enumerate(names)},
+                               self.cc.py)
 
     def quarry_log(self):
         """One dict per quarry action so far (income, tiles, where each went, ...)."""
@@ -830,7 +835,7 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
              "tiles_set_aside": g_aside_a, "worker_left_board": g_worker_off_a,
              "start_player": g_start_a, "final_start_player": g_final_start_a,
              "winners": g_winners_a, "n_winners": g_nwin_a}
-    pl = {name: sc_arr[k] for k, name in enumerate(names)}
+    pl = add_seat_points({name: sc_arr[k] for k, name in enumerate(names)}, cfg, G)
     pl.update(rank=cols8["rank"], win_share=share_a, marble_left=marble_left_a, marble_income=income_a,
               houses=cols8["houses"], agoras=cols8["agoras"], palaces=cols8["palaces"],
               monuments_built=cols8["monuments_built"], ring_count=cols8["ring_count"],

@@ -576,7 +576,7 @@ cdef void setup(const HCfg* c, HState* s, uint64_t seed) noexcept nogil:
         s.start_player = c.start_player
     s.first_player = s.start_player
     for p in range(c.n_players):
-        s.marble[p] = c.start_marble
+        s.marble[p] = c.start_marble + c.seat_bonus[p]
     s.supply_columns = c.supply_columns
     s.supply_rings = c.supply_rings
     s.supply_monuments = c.supply_monuments
@@ -631,4 +631,4 @@ cdef void score(const HCfg* c, const HState* s, int16_t out[N_SC][MAXP]) noexcep
             out[SC_RINGS][p] += 3
         out[SC_MARBLE][p] = s.marble[p] // 5
         out[SC_TOTAL][p] = (out[SC_CITY][p] + out[SC_MONUMENTS][p] + out[SC_TEMPLES][p]
-                            + out[SC_RINGS][p] + out[SC_MARBLE][p])
+                            + out[SC_RINGS][p] + out[SC_MARBLE][p] + c.seat_points[p])

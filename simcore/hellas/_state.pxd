@@ -88,6 +88,8 @@ ctypedef struct HCfg:
     int cost_monument
     int cubes[3]
     int start_marble
+    int seat_bonus[MAXP]          # added to each seat's start_marble (issue 20)
+    int seat_points[MAXP]         # added to each seat's final total
     int max_house
     int max_agora
     int max_palace

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from simcore._settings import defaults_and_checked_names, player_count
+from simcore._settings import (SEAT_POINTS_MAX, SEAT_SETTINGS, defaults_and_checked_names, player_count,
+                               seat_settings, seat_vector)
 from simcore._data import data_file, data_stamp, read_json
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -40,6 +41,9 @@ SETTINGS = {
     "double_quarry_yield": ("H-D12", "each", ("each", "once")),
     "closed_quarry": ("H-D13", "occupied", ("occupied", "reopens")),
     "city_links": ("H-D11", "any", ("any", "no_agora_chains")),
+    # seat compensation (issue 20): per seat, added to the starting marble / to the final total
+    "seat_bonus": ("seat compensation", None, None),
+    "seat_points": ("seat compensation", None, None),
 }
 
 
@@ -177,6 +181,8 @@ class HellasConfig:
     double_quarry_yield: str = "each"
     closed_quarry: str = "occupied"
     city_links: str = "any"
+    seat_bonus: tuple = ()        # one int per seat, added to the starting marble
+    seat_points: tuple = ()       # one int per seat, added to the final total
     # every data file's (path, mtime, size): an edited file makes another config
     data_stamp: tuple = field(default=(), repr=False)
     # loaded data (not settings)
@@ -186,7 +192,9 @@ class HellasConfig:
 
     def settings(self):
         """The settings as a JSON-serialisable dict (what a manifest records)."""
-        return {"players": self.players, **{k: getattr(self, k) for k in SETTINGS}}
+        # the seat settings only when not all zero: run ids and baselines from before them still match
+        return seat_settings({"players": self.players, **{k: getattr(self, k) for k in SETTINGS
+                                                          if k not in SEAT_SETTINGS}}, self)
 
     @property
     def board_name(self):
@@ -280,6 +288,9 @@ def make_config(players=3, **settings):
     players = player_count("hellas", players, PLAYERS)
     kw = defaults_and_checked_names("hellas", settings, SETTINGS)
     for key, value in settings.items():
+        if key in SEAT_SETTINGS:        # checked below, against the player count
+            kw[key] = value
+            continue
         value = _parse_value(key, value)
         allowed = SETTINGS[key][2]
         if key == "start_player" and isinstance(value, int) and not isinstance(value, bool):
@@ -290,5 +301,10 @@ def make_config(players=3, **settings):
         elif value not in allowed:
             raise ValueError(f"{key} must be one of {', '.join(map(str, allowed))}, not {value!r}")
         kw[key] = value
+    start = int(_read_json(DATA_DIR / "actions.json", "action")["start_marble"]) if kw["seat_bonus"] else 0
+    kw["seat_bonus"] = seat_vector("seat_bonus", kw["seat_bonus"], players, -start, SEAT_POINTS_MAX,
+                                   f"no seat starts below 0 marble, the rules give {start}")
+    kw["seat_points"] = seat_vector("seat_points", kw["seat_points"], players, -SEAT_POINTS_MAX,
+                                    SEAT_POINTS_MAX, "points added to a seat's final total")
     stamp = data_stamp(DATA_DIR, [kw[k] for k in ("board", "quarry_yields")])
     return _make(players, tuple(sorted(kw.items())) + (("data_stamp", stamp),))

@@ -119,6 +119,8 @@ DEFAULTS = {
     "double_quarry_yield": "each",
     "closed_quarry": "occupied",
     "city_links": "any",
+    "seat_bonus": None,         # per seat: marble added to the start (issue 20); None = all 0
+    "seat_points": None,        # per seat: points added to the final total
 }
 CHOICES = {
     "board": ("auto", "minotaur", "pegasus", "a path to a board JSON"),
@@ -131,6 +133,8 @@ CHOICES = {
     "double_quarry_yield": ("each", "once"),
     "closed_quarry": ("occupied", "reopens"),
     "city_links": ("any", "no_agora_chains"),
+    "seat_bonus": ("one whole number per seat, the start marble + it >= 0",),
+    "seat_points": ("one whole number per seat, -100..100",),
 }
 
 
@@ -225,9 +229,10 @@ class Settings:
 
     def as_dict(self):
         """The ``config`` of the position dictionary."""
+        from simcore._settings import SEAT_SETTINGS, seat_settings
         d = {"players": self.players}
-        d.update({k: getattr(self, k) for k in DEFAULTS})
-        return d
+        d.update({k: getattr(self, k) for k in DEFAULTS if k not in SEAT_SETTINGS})
+        return seat_settings(d, self)        # the seat settings only when not all 0, as the engine
 
 
 def load_settings(players=3, **settings):
@@ -283,6 +288,11 @@ def load_settings(players=3, **settings):
     cfg.costs = actions["costs"]
     cfg.cubes = list(actions["cubes_per_player"][str(players)])
     cfg.start_marble = int(actions["start_marble"])
+    from simcore._settings import SEAT_POINTS_MAX, seat_vector
+    cfg.seat_bonus = seat_vector("seat_bonus", s["seat_bonus"], players, -cfg.start_marble, SEAT_POINTS_MAX,
+                                 "no seat starts below 0 marble")
+    cfg.seat_points = seat_vector("seat_points", s["seat_points"], players, -SEAT_POINTS_MAX, SEAT_POINTS_MAX,
+                                  "points added to a seat's final total")
     cfg.pieces_per_player = dict(actions["pieces_per_player"])
     cfg.supply = dict(actions["supply"])
 
@@ -402,7 +412,9 @@ def score(cfg, pieces, temple_columns, rings, marble):
         out["temples"].append(tem)
         out["rings"].append(ring[seat])
         out["marble"].append(mar)
-        out["total"].append(city + mon + tem + ring[seat] + mar)
+        out["total"].append(city + mon + tem + ring[seat] + mar + cfg.seat_points[seat])
+    if any(cfg.seat_points):            # not a category: the categories plus it make the total
+        out["seat_points"] = list(cfg.seat_points)
     return out
 
 
@@ -462,7 +474,7 @@ class RefState:
         st.temple_marker = None
         st.spaces_used = []
         st.cubes_left = [0] * n
-        st.marble = [cfg.start_marble] * n
+        st.marble = [cfg.start_marble + cfg.seat_bonus[p] for p in range(n)]
         st.rings = [0] * n
         st.monuments_built = [0] * n
         st.pieces = {}                      # field -> (kind, owner or None)

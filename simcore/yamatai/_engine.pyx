@@ -18,6 +18,7 @@ from simcore._types cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_
 from simcore._types cimport bit128, popcount128, ctz128, has128
 from simcore._rng cimport rng_seed, rng_next, rng_below, rng_uniform
 from simcore.yamatai._state cimport *
+from simcore._settings import add_seat_points
 
 from simcore.yamatai.config import (COLOURS, PAYMENTS, SCORE_CATEGORIES, TRIGGERS, default_token_names, make_config)
 
@@ -104,6 +105,9 @@ cdef class CConfig:
         c.trans = int(pb["transactions_per_turn"])
         c.izanagi_trans = int(pb["izanagi_transactions_per_turn"])
         c.start_coins = int(pb["setup"]["start_coins"])
+        for i in range(cfg.players):
+            c.seat_bonus[i] = cfg.seat_bonus[i]
+            c.seat_points[i] = cfg.seat_points[i]
         c.pieces = cfg.pieces
         c.sacred = int(pb["setup"]["sacred_site_tokens"])
         c.coins_per_pp = int(pb["coins_per_pp"])
@@ -290,7 +294,8 @@ cdef class State(StepState):
         cdef int16_t out[N_SC][MAXP]
         score(&self.cc.c, &self.s, out)
         names = SCORE_CATEGORIES + ("total",)
-        return {name: [int(out[k][p]) for p in range(self.s.n_players)] for k, name in enumerate(names)}
+        return add_seat_points({name: [int(out[k][p]) for p in range(self.s.n_players)] for k, name in enumerate(names)},
+                               self.cc.py)
 
     def winner(self):
         """The winning seat (ties: earliest pawn in the last round played, Y-D35)."""
@@ -759,7 +764,7 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
              "triggers": g_trig_a, "winner": g_win_a, "tie_broken": g_tie_a, "boats_on_board": g_boats_a}
     for k, name in enumerate(TRIGGERS):
         games["trigger_" + name] = (g_trig_a & (1 << k)) != 0
-    pl = {name: sc_arr[k] for k, name in enumerate(names)}
+    pl = add_seat_points({name: sc_arr[k] for k, name in enumerate(names)}, cfg, G)
     pl.update(rank=rank_a, win_share=share_a, coins_left=coins_a, pp_token_count=pp_a,
               buildings_built=nb_a, specialists_recruited=ns_a, boats_set_aside=aside_a,
               culture_tokens_left=tok_a, last_round_position=first_a)

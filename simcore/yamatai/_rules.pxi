@@ -1018,7 +1018,7 @@ cdef void setup(const YCfg* c, YState* s, uint64_t seed) noexcept nogil:
         s.supply[k] = c.supply[k]
     s.sacred_supply = c.sacred
     for p in range(c.n_players):
-        s.coins[p] = c.start_coins
+        s.coins[p] = c.start_coins + c.seat_bonus[p]
         s.pieces[p] = c.pieces
     s.turn = 0
     start_turn(c, s)
@@ -1044,7 +1044,7 @@ cdef void score(const YCfg* c, const YState* s, int16_t out[N_SC][MAXP]) noexcep
                 out[SC_SPECIALISTS][p] += c.spec_pp[k]
         out[SC_RESERVED][p] = -__builtin_popcount(s.reserved[p])
         out[SC_SET_ASIDE][p] = -(s.set_aside[p] // 2)
-        out[SC_TOTAL][p] = 0
+        out[SC_TOTAL][p] = c.seat_points[p]
         for k in range(SC_TOTAL):
             out[SC_TOTAL][p] += out[k][p]
 

@@ -141,6 +141,8 @@ ctypedef struct YCfg:
     int trans
     int izanagi_trans
     int start_coins
+    int seat_bonus[MAXP]          # added to each seat's start_coins (issue 20)
+    int seat_points[MAXP]         # added to each seat's final total
     int pieces
     int sacred
     int supply[NCOL]

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from simcore._settings import defaults_and_checked_names, player_count
+from simcore._settings import (SEAT_POINTS_MAX, SEAT_SETTINGS, defaults_and_checked_names, player_count,
+                               seat_settings, seat_start_check, seat_vector)
 from simcore._data import data_file, data_stamp, read_json
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -41,6 +42,9 @@ SETTINGS = {
     "fleets": ("§9", "default", ("default",)),
     "culture_tokens": ("Y-D42", "default", ("default",)),
     "round_cap": ("Y-D37", 60, None),
+    # seat compensation (issue 20): per seat, added to the starting coins / to the final total
+    "seat_bonus": ("seat compensation", None, None),
+    "seat_points": ("seat compensation", None, None),
 }
 DEFAULT_FILES = {"board": "board.json", "buildings": "buildings.json",
                  "specialists": "specialists.json", "player_board": "player_board.json",
@@ -211,6 +215,8 @@ class YamataiConfig:
     fleets: str = "default"
     culture_tokens: str = "default"
     round_cap: int = 60
+    seat_bonus: tuple = ()        # one int per seat, added to the starting coins
+    seat_points: tuple = ()       # one int per seat, added to the final total
     # every data file's (path, mtime, size): an edited file makes another config
     data_stamp: tuple = field(default=(), repr=False)
     board_data: Board = field(default=None, compare=False, repr=False)
@@ -225,7 +231,9 @@ class YamataiConfig:
 
     def settings(self):
         """The settings as a JSON-serialisable dict (what a manifest records)."""
-        return {"players": self.players, **{k: getattr(self, k) for k in SETTINGS}}
+        # the seat settings only when not all zero: run ids and baselines from before them still match
+        return seat_settings({"players": self.players, **{k: getattr(self, k) for k in SETTINGS
+                                                          if k not in SEAT_SETTINGS}}, self)
 
     # player-board numbers
     def buy_price(self, c):
@@ -278,6 +286,7 @@ def _make(players, items):
         int(pb["setup"]["sacred_site_tokens"]), pb["tomoe_gold_price"]["buy"]
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"player board file {cfg._path('player_board')}: missing or bad {exc}") from None
+    seat_start_check(kw["seat_bonus"], int(pb["setup"]["start_coins"]), "coins")
     fleet_boats, f_assumed = load_fleets(cfg._path("fleets"))
     bag, token_names, c_assumed = load_culture_tokens(cfg._path("culture_tokens"))
     if board.n_islands != len(bag):
@@ -310,6 +319,9 @@ def make_config(players=3, **settings):
     players = player_count("yamatai", players, PLAYERS)
     kw = defaults_and_checked_names("yamatai", settings, SETTINGS)
     for key, value in settings.items():
+        if key in SEAT_SETTINGS:        # checked below, against the player count
+            kw[key] = value
+            continue
         if key == "round_cap":
             try:
                 value = int(value)
@@ -322,5 +334,10 @@ def make_config(players=3, **settings):
             if value != "default":
                 value = data_file(key, value)
         kw[key] = value
+    # the range depends on the start amount in the player-board file: checked in _make (seat_start_check)
+    kw["seat_bonus"] = seat_vector("seat_bonus", kw["seat_bonus"], players, -32768, 32767,
+                                   "the engines count coins in 16 bits")
+    kw["seat_points"] = seat_vector("seat_points", kw["seat_points"], players, -SEAT_POINTS_MAX,
+                                    SEAT_POINTS_MAX, "points added to a seat's final total")
     stamp = data_stamp(DATA_DIR, [kw[k] for k in DEFAULT_FILES])
     return _make(players, tuple(sorted(kw.items())) + (("data_stamp", stamp),))

@@ -81,7 +81,7 @@ class RefState:
         st.supply = list(cfg.supply_boats)
         st.sacred_supply = int(cfg.pb["setup"]["sacred_site_tokens"])
         st.spec_owner = [-1] * 18
-        st.coins = [int(cfg.pb["setup"]["start_coins"])] * P
+        st.coins = [int(cfg.pb["setup"]["start_coins"]) + cfg.seat_bonus[p] for p in range(P)]
         st.pp_tokens = [0] * P
         st.set_aside = [0] * P
         st.pieces = [cfg.pieces] * P
@@ -779,7 +779,9 @@ class RefState:
                  "set_aside": -(self.set_aside[p] // 2)}
             for k in SCORE_CATEGORIES:
                 out[k].append(v[k])
-            out["total"].append(sum(v.values()))
+            out["total"].append(sum(v.values()) + cfg.seat_points[p])
+        if any(cfg.seat_points):        # not a category: the categories plus it make the total
+            out["seat_points"] = list(cfg.seat_points)
         return out
 
     def winner(self):
