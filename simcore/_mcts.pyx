@@ -208,7 +208,7 @@ def search(state, int iterations, double c=0.7, policies=None, seed=0, double bi
         raise ValueError(f"max_nodes must be >= 2, not {cap}")
     cdef uint64_t base = <uint64_t>int(seed)
     cdef Node* nodes = <Node*>malloc(cap * sizeof(Node))
-    cdef int32_t* legal = <int32_t*>malloc(3 * ops.max_legal * sizeof(int32_t))
+    cdef int32_t* legal = <int32_t*>malloc(2 * ops.max_legal * sizeof(int32_t))   # legal, then untried
     cdef int32_t* path = <int32_t*>malloc((cap + 1) * sizeof(int32_t))
     cdef char* has_child = <char*>malloc(ops.max_legal)
     cdef void* block = malloc(ops.policy_size)
@@ -241,7 +241,7 @@ def search(state, int iterations, double c=0.7, policies=None, seed=0, double bi
         free(work)
 
 
-def rollout(state, policies, seed, determinize=True, warm=0):
+def rollout(state, policies, seed, determinize=True):
     """A clone of ``state`` played to the end by ``policies`` (one per seat), as a search's rollout
     plays it: first determinized for the seat to decide (unless ``determinize`` is false)."""
     out = state.clone()
@@ -253,21 +253,11 @@ def rollout(state, policies, seed, determinize=True, warm=0):
     cdef int32_t* legal = <int32_t*>malloc(ops.max_legal * sizeof(int32_t))
     cdef void* block = malloc(ops.policy_size)
     cdef uint64_t prng[4]
-    cdef void* s2
     try:
         if not (legal and block):
             raise MemoryError()
         memset(block, 0, ops.policy_size)
         ops.load_policies(block, list(policies), players)
-        for _ in range(warm):     # DEBUG: earlier playouts on the same block
-            tmp = state.clone()
-            h2 = tmp._c_handles(True)
-            s2 = PyCapsule_GetPointer(h2[2], b"simcore.GameState")
-            ops.policy_new_game(block)
-            rng_seed(prng, <uint64_t>int(seed) + 77, SEARCH_SALT)
-            while not ops.is_over(cfg, s2):
-                n = ops.legal_actions(cfg, s2, legal)
-                ops.apply_action(cfg, s2, ops.policy_action(cfg, s2, block, prng, legal, n))
         ops.policy_new_game(block)
         rng_seed(prng, <uint64_t>int(seed), SEARCH_SALT)
         if determinize and not ops.is_over(cfg, s):

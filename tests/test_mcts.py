@@ -94,3 +94,15 @@ def test_the_agent_replays_exactly():
     a = [strategies.MCTSAgent(50, game="yamatai", seed=s) for s in range(3)]
     b = [strategies.MCTSAgent(50, game="yamatai", seed=s) for s in range(3)]
     assert play_python("yamatai", a, seed=8).transcript() == play_python("yamatai", b, seed=8).transcript()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_rollout_plays_a_copy_to_the_end(name):
+    players = min(simcore.games[name].PLAYERS)
+    st = _position(name, players, 2)
+    before = st.to_dict()
+    pols = [_rollout(name)] * players
+    a = _mcts.rollout(st, pols, 5, determinize=False)
+    assert a.is_over() and st.to_dict() == before                     # a copy is played, not the position
+    assert a.scores() == _mcts.rollout(st, pols, 5, determinize=False).scores()
+    assert sum(_search.ops_returns(a)) == pytest.approx(1.0)
