@@ -80,11 +80,19 @@ games = _Games()
 
 
 def get_game(name):
-    """Return the module of game ``name``; ``ValueError`` naming the known games otherwise."""
+    """Return the module of game ``name``; ``ValueError`` naming the known games otherwise, or what is
+    wrong with a registered game's package (not importable, or short of the contract)."""
     try:
         return games[name]
     except KeyError as exc:
         raise ValueError(exc.args[0]) from None
+    except ContractError as exc:
+        raise ValueError(str(exc)) from None
+    except ImportError as exc:
+        if name in BUILTIN_GAMES:
+            raise                     # a broken install, not a user's game: keep the traceback
+        raise ValueError(f"game {name!r}: cannot import {game_packages()[name]} ({exc}); "
+                         f"check BOARDLAB_GAMES") from None
 
 
 __all__ = ["BUILTIN_GAMES", "ContractError", "games", "game_packages", "get_game", "register"]

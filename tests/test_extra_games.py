@@ -85,3 +85,20 @@ def test_extra_game_through_the_cli(game, tmp_path):
     rc, out, err = _boardlab("regress", base, "--seed", 9)
     assert rc == 0, err + out
     assert "identical" not in out.lower()
+
+
+@pytest.mark.parametrize("setting,words", [
+    ("toy=extra_games.toy,blind=nowhere.blind", ["game 'blind': cannot import nowhere.blind", "BOARDLAB_GAMES"]),
+    ("toy=extra_games.toy,blind", ["BOARDLAB_GAMES: 'blind' is not NAME=PACKAGE"]),
+    ("toy=extra_games.toy,blind=extra_games.toy.rules", ["game 'blind' (extra_games.toy.rules) lacks", "NAME"]),
+])
+def test_a_bad_registered_game_is_a_one_line_error(setting, words, tmp_path):
+    env = dict(os.environ, BOARDLAB_GAMES=setting)
+    proc = subprocess.run([sys.executable, "-m", "reports.cli", "simulate", "blind", "--players", "2", "--games",
+                           "10", "--seed", "1", "--out", str(tmp_path / "r")], capture_output=True, text=True,
+                          timeout=120, env=env)
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2 and len(lines) == 1 and lines[0].startswith("boardlab: error: "), proc.stderr
+    for w in words:
+        assert w in lines[0], lines[0]
+    assert not (tmp_path / "r").exists()
