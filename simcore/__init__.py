@@ -89,10 +89,10 @@ def get_game(name):
     except ContractError as exc:
         raise ValueError(str(exc)) from None
     except ImportError as exc:
-        if name in BUILTIN_GAMES:
+        package = game_packages().get(name)
+        if package is None or name in BUILTIN_GAMES:
             raise                     # a broken install, not a user's game: keep the traceback
-        raise ValueError(f"game {name!r}: cannot import {game_packages()[name]} ({exc}); "
-                         f"check BOARDLAB_GAMES") from None
+        raise ValueError(f"game {name!r}: cannot import {package} ({exc}); check BOARDLAB_GAMES") from None
 
 
 __all__ = ["BUILTIN_GAMES", "ContractError", "games", "game_packages", "get_game", "register"]
