@@ -9,6 +9,9 @@ plug-ins per layer (``docs/adding_a_game.md``).
 :func:`check_game` reads a module against the contract and names what is
 missing; :data:`simcore.games` calls it when a game is first used.
 """
+import math
+import numbers
+from typing import NamedTuple
 
 #: Names every game module defines, and what each is.
 REQUIRED = {
@@ -45,7 +48,33 @@ OPTIONAL = {
 
 #: The strategy dict of a seat that plays uniformly random legal actions (``strategies.resolve(g, "random")``).
 RANDOM_DESCRIPTION = "uniformly random legal actions"
-POLICY_KINDS = ("random", "heuristic")
+POLICY_KINDS = ("random", "heuristic", "mcts")
+
+#: The settings of a search seat (kind "mcts") and their defaults (``docs/game_ops.md``).
+SEARCH_DEFAULTS = {"iterations": 400, "c": 0.7, "bias": 10.0, "cutoff": 0, "rollout": "balanced",
+                   "rollout_epsilon": 0.05}
+
+
+class SearchPolicy(NamedTuple):
+    """What ``play_batch`` takes for a seat that searches (kind "mcts"): the kernel's game loop asks
+    ``simcore._mcts`` for its decisions (ISMCTS, ``iterations`` per decision, rollouts by ``rollout``,
+    a policy argument of the built-in policy every seat plays in them)."""
+    iterations: int
+    c: float
+    bias: float
+    cutoff: int
+    rollout: object
+
+
+def check_search_settings(iterations, c, bias, cutoff=0):
+    """ValueError naming the first bad search setting."""
+    if isinstance(iterations, bool) or not isinstance(iterations, numbers.Integral) or iterations < 1:
+        raise ValueError(f"iterations must be a whole number >= 1, not {iterations!r}")
+    for key, v in (("c (exploration)", c), ("bias", bias)):
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v) or v < 0:
+            raise ValueError(f"{key} must be a number >= 0, not {v!r}")
+    if isinstance(cutoff, bool) or not isinstance(cutoff, numbers.Integral) or cutoff < 0:
+        raise ValueError(f"cutoff must be a whole number >= 0 (0: rollouts to the end), not {cutoff!r}")
 
 
 def random_strategy(game):
@@ -59,7 +88,8 @@ def policy_argument(module, strategy):
 
     ``strategy`` is ``Strategy.to_dict()`` (as a run's manifest stores it):
     ``kind`` "random" gives ``None`` (the kernel's uniform policy), "heuristic"
-    the game's ``policy_vector`` of its weights and noise.
+    the game's ``policy_vector`` of its weights and noise, "mcts" a
+    :class:`SearchPolicy` (its ``rollout`` is a resolved strategy dict too).
     """
     kind = strategy.get("kind")
     if kind == "random":
@@ -67,6 +97,25 @@ def policy_argument(module, strategy):
     if kind == "heuristic":
         return module.policy_vector(dict(strategy.get("weights") or {}), strategy.get("temperature", 0.0),
                                     strategy.get("epsilon", 0.0))
+    if kind == "mcts":
+        name = strategy.get("name")
+        if not hasattr(module, "game_ops"):
+            raise ValueError(f"strategy {name!r}: game {getattr(module, 'NAME', '?')!r} has no game_ops() "
+                             f"(the C-level contract a search needs)")
+        rollout = strategy.get("rollout")
+        if not isinstance(rollout, dict) or rollout.get("kind") not in ("random", "heuristic"):
+            raise ValueError(f"strategy {name!r}: its rollout must be a random or heuristic strategy, "
+                             f"not {rollout!r}")
+        try:
+            check_search_settings(*(strategy.get(k, SEARCH_DEFAULTS[k]) for k in ("iterations", "c", "bias",
+                                                                                    "cutoff")))
+        except ValueError as e:
+            raise ValueError(f"strategy {name!r}: {e}") from None
+        return SearchPolicy(int(strategy.get("iterations", SEARCH_DEFAULTS["iterations"])),
+                            float(strategy.get("c", SEARCH_DEFAULTS["c"])),
+                            float(strategy.get("bias", SEARCH_DEFAULTS["bias"])),
+                            int(strategy.get("cutoff", SEARCH_DEFAULTS["cutoff"])),
+                            policy_argument(module, rollout))
     raise ValueError(f"strategy {strategy.get('name')!r}: unknown kind {kind!r} (known: {', '.join(POLICY_KINDS)})")
 
 

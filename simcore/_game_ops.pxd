@@ -38,3 +38,26 @@ cdef extern from *:
     #define BOARDLAB_GAME_OPS_CAPSULE "simcore.GameOps"
     """
     const char* GAME_OPS_CAPSULE "BOARDLAB_GAME_OPS_CAPSULE"
+
+
+# An external decider: a seat whose decisions a kernel's game loop asks of a C function
+# instead of its built-in policy (the search agents: simcore/_mcts.pyx). ``decide`` gets
+# the engine's compiled config and position (a decision of the seat, not over) and a seed
+# for that decision, and returns one of the position's legal actions.
+ctypedef struct Decider:
+    int (*decide)(void* ctx, const void* cfg, const void* s, uint64_t seed) noexcept nogil
+    void* ctx
+
+cdef extern from *:
+    """
+    #define BOARDLAB_DECIDER_CAPSULE "simcore.Decider"
+    """
+    const char* DECIDER_CAPSULE "BOARDLAB_DECIDER_CAPSULE"
+
+
+cdef inline uint64_t decision_seed(uint64_t game_seed, int decisions) noexcept nogil:
+    # the seed of a game's decision number ``decisions`` (splitmix64 of the pair)
+    cdef uint64_t z = game_seed ^ (<uint64_t>(decisions + 1) * <uint64_t>0xD1B54A32D192ED03ULL)
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    return z ^ (z >> 31)

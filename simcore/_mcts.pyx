@@ -28,11 +28,13 @@ from ``seed``: the same position, seat view and seed give the same search.
 from libc.math cimport log, sqrt
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
-from cpython.pycapsule cimport PyCapsule_GetPointer
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_New
 
 import numpy as np
 
-from simcore._game_ops cimport GAME_OPS_CAPSULE, GameOps
+from simcore._contract import SearchPolicy, check_search_settings
+from simcore._game_ops cimport DECIDER_CAPSULE, GAME_OPS_CAPSULE, Decider, GameOps
+from simcore._game_ops cimport decision_seed as _decision_seed
 from simcore._rng cimport rng_below, rng_seed
 from simcore._types cimport int32_t, uint64_t
 
@@ -66,10 +68,14 @@ cdef inline int _index(const int32_t* sorted_legal, int n, int32_t a) noexcept n
 
 
 cdef int _search(const GameOps* ops, const void* cfg, const void* root, void* block, Node* nodes,
-                 int max_nodes, int iterations, double c, double bias, int observer, uint64_t seed,
+                 int max_nodes, int iterations, double c, double bias, int cutoff, int observer, uint64_t seed,
                  int32_t* legal, int32_t* untried, char* has_child, int32_t* path, void* work) noexcept nogil:
-    """Run ``iterations`` iterations into ``nodes`` (node 0 is the root); return the node count."""
-    cdef int n_nodes = 1, it, depth, v, n, m, i, p, k, best, h
+    """Run ``iterations`` iterations into ``nodes`` (node 0 is the root); return the node count.
+
+    ``cutoff`` > 0: a rollout stops after that many decisions and the position
+    is scored as it stands (``GameOps.returns`` of an unfinished game: the seats
+    leading on points now share the win)."""
+    cdef int n_nodes = 1, it, depth, v, n, m, i, p, k, best, h, steps
     cdef int32_t ch
     cdef double ret[MAXP]
     cdef double ucb, top, lg
@@ -145,10 +151,12 @@ cdef int _search(const GameOps* ops, const void* cfg, const void* root, void* bl
             path[depth] = best
             depth += 1
             v = best
-        # rollout by the built-in policies
-        while not ops.is_over(cfg, work):
+        # rollout by the built-in policies (to the end, or ``cutoff`` decisions)
+        steps = 0
+        while not ops.is_over(cfg, work) and (cutoff <= 0 or steps < cutoff):
             n = ops.legal_actions(cfg, work, legal)
             ops.apply_action(cfg, work, ops.policy_action(cfg, work, block, prng, legal, n))
+            steps += 1
         ops.returns(cfg, work, ret)
         # max-n backup: each node counts the share of the seat that chose its action
         for i in range(depth):
@@ -159,7 +167,85 @@ cdef int _search(const GameOps* ops, const void* cfg, const void* root, void* bl
     return n_nodes
 
 
-def search(state, int iterations, double c=0.7, policies=None, seed=0, double bias=10.0, max_nodes=None):
+ctypedef struct SearchCtx:
+    # one search's settings and working memory (reused from decision to decision)
+    const GameOps* ops
+    int iterations
+    int cap                 # tree size cap (nodes)
+    int cutoff
+    double c
+    double bias
+    Node* nodes
+    int32_t* legal          # 2 * max_legal: the legal actions, then the untried ones
+    int32_t* path
+    char* has_child
+    void* block             # the rollout policies of every seat
+    void* work              # the position an iteration plays on
+    Decider decider
+
+
+cdef int _ctx_open(SearchCtx* x, const GameOps* ops, int iterations, int cap, double c, double bias,
+                   int cutoff, policies, int players) except -1:
+    memset(x, 0, sizeof(SearchCtx))
+    x.ops, x.iterations, x.cap, x.c, x.bias, x.cutoff = ops, iterations, cap, c, bias, cutoff
+    x.nodes = <Node*>malloc(cap * sizeof(Node))
+    x.legal = <int32_t*>malloc(2 * ops.max_legal * sizeof(int32_t))
+    x.path = <int32_t*>malloc((cap + 1) * sizeof(int32_t))
+    x.has_child = <char*>malloc(ops.max_legal)
+    x.block = malloc(ops.policy_size)
+    x.work = malloc(ops.state_size)
+    if not (x.nodes and x.legal and x.path and x.has_child and x.block and x.work):
+        raise MemoryError()
+    memset(x.block, 0, ops.policy_size)
+    ops.load_policies(x.block, list(policies) if policies is not None else [None] * players, players)
+    x.decider.decide = _decide
+    x.decider.ctx = <void*>x
+    return 0
+
+
+cdef void _ctx_close(SearchCtx* x) noexcept:
+    free(x.nodes)
+    free(x.legal)
+    free(x.path)
+    free(x.has_child)
+    free(x.block)
+    free(x.work)
+    memset(x, 0, sizeof(SearchCtx))
+
+
+cdef int _run(SearchCtx* x, const void* cfg, const void* s, uint64_t seed) noexcept nogil:
+    return _search(x.ops, cfg, s, x.block, x.nodes, x.cap, x.iterations, x.c, x.bias, x.cutoff,
+                   x.ops.current_player(cfg, s), seed, x.legal, x.legal + x.ops.max_legal, x.has_child, x.path,
+                   x.work)
+
+
+cdef int _best(const Node* nodes) noexcept nogil:
+    """The root child to play: the most visited; ties: the higher mean share, then the lower action."""
+    cdef int32_t ch = nodes[0].first_child, best = -1
+    cdef double v, bv = 0.0
+    while ch >= 0:
+        if nodes[ch].visits > 0:
+            v = nodes[ch].reward / nodes[ch].visits
+            if (best < 0 or nodes[ch].visits > nodes[best].visits
+                    or (nodes[ch].visits == nodes[best].visits
+                        and (v > bv or (v == bv and nodes[ch].action < nodes[best].action)))):
+                best = ch
+                bv = v
+        ch = nodes[ch].next_sibling
+    return best
+
+
+cdef int _decide(void* ctx, const void* cfg, const void* s, uint64_t seed) noexcept nogil:
+    # Decider.decide: search the seat's decision at s and return the move to play
+    cdef SearchCtx* x = <SearchCtx*>ctx
+    if x.ops.legal_actions(cfg, s, x.legal) == 1:
+        return x.legal[0]
+    _run(x, cfg, s, seed)
+    return x.nodes[_best(x.nodes)].action
+
+
+def search(state, int iterations, double c=0.7, policies=None, seed=0, double bias=10.0, max_nodes=None,
+           int cutoff=0):
     """ISMCTS for the seat to decide at ``state``: the root's children after ``iterations`` iterations.
 
     Parameters
@@ -181,6 +267,9 @@ def search(state, int iterations, double c=0.7, policies=None, seed=0, double bi
         MCTS-200 against balanced: 0.0 without it, 0.83 at 400 iterations with it).
     max_nodes : int, optional
         Tree size cap (default ``iterations + 1``: one new node per iteration).
+    cutoff : int >= 0
+        Stop each rollout after this many decisions and score the position as
+        it stands (the seats leading on points share the win); 0: to the end.
 
     Returns
     -------
@@ -188,57 +277,87 @@ def search(state, int iterations, double c=0.7, policies=None, seed=0, double bi
     share) of each tried root action, sorted by action, and ``best``: the most
     visited (ties: the higher value, then the lower action).
     """
-    if iterations < 1:
-        raise ValueError(f"iterations must be >= 1, not {iterations}")
-    if not c >= 0:
-        raise ValueError(f"c (exploration) must be >= 0, not {c}")
-    if not bias >= 0:
-        raise ValueError(f"bias must be >= 0, not {bias}")
+    check_search_settings(iterations, c, bias, cutoff)
     handles = state._c_handles()
     cdef const GameOps* ops = <const GameOps*>PyCapsule_GetPointer(handles[0], GAME_OPS_CAPSULE)
     cdef const void* cfg = PyCapsule_GetPointer(handles[1], b"simcore.GameConfig")
     cdef const void* s = PyCapsule_GetPointer(handles[2], b"simcore.GameState")
     if ops.is_over(cfg, s):
         raise ValueError("the game is over: no action to search")
-    cdef int players = ops.n_players(cfg, s), observer = ops.current_player(cfg, s)
+    cdef int players = ops.n_players(cfg, s)
     if players > MAXP:
         raise ValueError(f"at most {MAXP} players")
     cdef int cap = int(max_nodes) if max_nodes is not None else iterations + 1
     if cap < 2:
         raise ValueError(f"max_nodes must be >= 2, not {cap}")
     cdef uint64_t base = <uint64_t>int(seed)
-    cdef Node* nodes = <Node*>malloc(cap * sizeof(Node))
-    cdef int32_t* legal = <int32_t*>malloc(2 * ops.max_legal * sizeof(int32_t))   # legal, then untried
-    cdef int32_t* path = <int32_t*>malloc((cap + 1) * sizeof(int32_t))
-    cdef char* has_child = <char*>malloc(ops.max_legal)
-    cdef void* block = malloc(ops.policy_size)
-    cdef void* work = malloc(ops.state_size)
+    cdef SearchCtx x
     cdef int n_nodes = 0, ch
     try:
-        if not (nodes and legal and path and has_child and block and work):
-            raise MemoryError()
-        memset(block, 0, ops.policy_size)
-        ops.load_policies(block, list(policies) if policies is not None else [None] * players, players)
+        _ctx_open(&x, ops, iterations, cap, c, bias, cutoff, policies, players)
         with nogil:
-            n_nodes = _search(ops, cfg, s, block, nodes, cap, iterations, c, bias, observer, base,
-                              legal, legal + ops.max_legal, has_child, path, work)
+            n_nodes = _run(&x, cfg, s, base)
         rows = []
-        ch = nodes[0].first_child
+        ch = x.nodes[0].first_child
         while ch >= 0:
-            if nodes[ch].visits > 0:
-                rows.append((int(nodes[ch].action), int(nodes[ch].visits), nodes[ch].reward / nodes[ch].visits))
-            ch = nodes[ch].next_sibling
+            if x.nodes[ch].visits > 0:
+                rows.append((int(x.nodes[ch].action), int(x.nodes[ch].visits),
+                             x.nodes[ch].reward / x.nodes[ch].visits))
+            ch = x.nodes[ch].next_sibling
         rows.sort()
-        best = max(rows, key=lambda r: (r[1], r[2], -r[0]))[0]
         return {"actions": [r[0] for r in rows], "visits": np.array([r[1] for r in rows]),
-                "values": np.array([r[2] for r in rows]), "best": best, "nodes": n_nodes}
+                "values": np.array([r[2] for r in rows]), "best": int(x.nodes[_best(x.nodes)].action),
+                "nodes": n_nodes}
     finally:
-        free(nodes)
-        free(legal)
-        free(path)
-        free(has_child)
-        free(block)
-        free(work)
+        _ctx_close(&x)
+
+
+def decision_seed(game_seed, decisions):
+    """The seed a kernel gives an external decider at decision number ``decisions`` of the game of
+    ``game_seed`` (``simcore/_game_ops.pxd``): a search agent in a run searches from it."""
+    return int(_decision_seed(<uint64_t>int(game_seed), <int>int(decisions)))
+
+
+cdef class SearchDecider:
+    """An ISMCTS seat for a kernel's game loop: ``capsule()`` is its :c:type:`Decider`.
+
+    Built from a :class:`simcore._contract.SearchPolicy` by :func:`external_deciders`;
+    it owns the search's memory (one tree, reused for each decision).
+    """
+    cdef SearchCtx x
+    cdef object spec
+
+    def __cinit__(self, ops_capsule, spec, int players):
+        memset(&self.x, 0, sizeof(SearchCtx))
+        cdef const GameOps* ops = <const GameOps*>PyCapsule_GetPointer(ops_capsule, GAME_OPS_CAPSULE)
+        if players > MAXP:
+            raise ValueError(f"at most {MAXP} players")
+        check_search_settings(spec.iterations, spec.c, spec.bias, spec.cutoff)
+        self.spec = spec
+        _ctx_open(&self.x, ops, spec.iterations, spec.iterations + 1, spec.c, spec.bias, spec.cutoff,
+                  [spec.rollout] * players, players)
+
+    def __dealloc__(self):
+        _ctx_close(&self.x)
+
+    def capsule(self):
+        return PyCapsule_New(<void*>&self.x.decider, DECIDER_CAPSULE, NULL)
+
+
+def external_deciders(ops_capsule, policies, int players):
+    """Split a kernel's ``policies`` argument: ``(plain, deciders)``.
+
+    ``plain`` is ``policies`` with every :class:`SearchPolicy` seat replaced by
+    ``None`` (what the built-in policies load); ``deciders`` is ``None`` when no
+    seat searches, else one entry per seat: a :class:`SearchDecider` or ``None``.
+    """
+    if policies is None or not any(isinstance(p, SearchPolicy) for p in policies):
+        return policies, None
+    if len(policies) != players:
+        raise ValueError(f"policies must give one entry per seat ({players}), not {len(policies)}")
+    plain = [None if isinstance(p, SearchPolicy) else p for p in policies]
+    return plain, [SearchDecider(ops_capsule, p, players) if isinstance(p, SearchPolicy) else None
+                   for p in policies]
 
 
 def rollout(state, policies, seed, determinize=True):

@@ -25,8 +25,9 @@
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy as _sa_memcpy
 from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING
-from cpython.pycapsule cimport PyCapsule_New
-from simcore._game_ops cimport GameOps, GAME_OPS_CAPSULE
+from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer as _sa_capsule_pointer
+from simcore._game_ops cimport GameOps, GAME_OPS_CAPSULE, Decider, DECIDER_CAPSULE, decision_seed
+from simcore._mcts import external_deciders as _external_deciders
 
 cdef enum:
     LOG_SETUP = 0           # the log starts at a set-up (its entries come from _setup_entries)
@@ -331,6 +332,21 @@ _OPS.returns = _op_returns
 _OPS.load_policies = _op_load_policies
 _OPS.policy_new_game = _op_policy_new_game
 _OPS.policy_action = _op_policy_action
+
+
+cdef object load_deciders(Decider** ext, policies, int players):
+    """The seats' external deciders (the search agents) of a kernel's ``policies`` argument.
+
+    Fills ``ext`` (one pointer per seat, NULL for a built-in policy) and
+    returns ``(plain, keep)``: ``plain`` for the built-in policies' loader (a
+    searching seat's entry is None there), ``keep`` the objects that own the
+    deciders (None when no seat searches; hold it while the games run).
+    """
+    plain, keep = _external_deciders(game_ops(), policies, players)
+    for p in range(players):
+        ext[p] = NULL if keep is None or keep[p] is None else \
+            <Decider*>_sa_capsule_pointer(keep[p].capsule(), DECIDER_CAPSULE)
+    return plain, keep
 
 
 def game_ops():

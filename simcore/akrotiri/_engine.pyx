@@ -517,9 +517,11 @@ cdef State _from_dict(d, config):
 # ------------------------------------------------------------------ batch kernel
 
 cdef int play_game(const ACfg* c, AState* s, uint64_t seed, const Policy* pol,
-                   int16_t* record, int max_record, Ctx* ctx) noexcept nogil:
+                   int16_t* record, int max_record, Ctx* ctx, Decider** ext) noexcept nogil:
     """Play one whole game with the seats' policies (ctx: a context made by ctx_reset, reused from
-    game to game); return the number of decisions."""
+    game to game); return the number of decisions. A seat with an external decider (``ext`` not
+    NULL and its entry set: a search agent) takes its decisions from it, seeded by the game seed
+    and the decision's number."""
     cdef int16_t buf[MAXLEGAL]
     cdef uint64_t prng[4]
     cdef int n, a, k = 0
@@ -528,7 +530,10 @@ cdef int play_game(const ACfg* c, AState* s, uint64_t seed, const Policy* pol,
     rng_seed(prng, seed, POLICY_SALT)
     n = advance(c, s, buf)
     while n > 0:
-        a = choose_action(c, s, &pol[s.current], prng, buf, n, ctx)
+        if ext != NULL and ext[s.current] != NULL:
+            a = ext[s.current].decide(ext[s.current].ctx, c, s, decision_seed(seed, s.decisions))
+        else:
+            a = choose_action(c, s, &pol[s.current], prng, buf, n, ctx)
         if record != NULL and k < max_record:
             record[k] = a
         k += 1
@@ -590,7 +595,10 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
     cdef Py_ssize_t G = sd.shape[0], g, e = 0
     cdef int p, k, i, nwin, better
     cdef Policy pol[2]
-    make_policies(pol, policies)
+    cdef Decider* ext[2]
+    plain, keep = load_deciders(ext, policies, 2)
+    make_policies(pol, plain)
+    cdef Decider** dx = ext if keep is not None else NULL
     cdef bint want_events = bool(events)
     cdef Py_ssize_t E_max = G * (MAXEV + 2 * NGOAL) if want_events else 0
     sc_arr = np.zeros((N_SC, G, 2), dtype=np.int16)
@@ -638,7 +646,7 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
         ctx_reset(ctx)
         with nogil:
             for g in range(G):
-                g_dec[g] = play_game(c, st, sd[g], pol, NULL, 0, ctx)
+                g_dec[g] = play_game(c, st, sd[g], pol, NULL, 0, ctx, dx)
                 score(c, st, out, gout)
                 nwin = 0
                 for p in range(2):
@@ -718,7 +726,9 @@ def play_actions(players, seed, policies=None, config=None, **settings):
     cfg = _resolve_config(players, config, settings)
     cdef CConfig cc = compiled(cfg)
     cdef Policy pol[2]
-    make_policies(pol, policies)
+    cdef Decider* ext[2]
+    plain, keep = load_deciders(ext, policies, 2)
+    make_policies(pol, plain)
     rec = np.zeros(65536, dtype=np.int16)
     cdef int16_t[::1] r = rec
     cdef AState* st = <AState*>malloc(sizeof(AState))
@@ -726,7 +736,7 @@ def play_actions(players, seed, policies=None, config=None, **settings):
     cdef int n
     ctx_reset(&ctx)
     try:
-        n = play_game(&cc.c, st, <uint64_t>int(seed), pol, &r[0], 65536, &ctx)
+        n = play_game(&cc.c, st, <uint64_t>int(seed), pol, &r[0], 65536, &ctx, ext if keep is not None else NULL)
     finally:
         free(st)
     return [int(x) for x in rec[:min(n, 65536)]]

@@ -646,10 +646,13 @@ cdef void _load_qlog(QLog* q, dict x, int n):
 # ------------------------------------------------------------------ batch kernel
 
 cdef int play_game(const HCfg* c, HState* s, uint64_t seed, const Policy* pol,
-                   int16_t* record, int max_record) noexcept nogil:
+                   int16_t* record, int max_record, Decider** ext) noexcept nogil:
     """Play one whole game with the seats' policies; return the number of decisions.
 
-    When ``record`` is not NULL, the decisions' actions are written there.
+    When ``record`` is not NULL, the decisions' actions are written there. A
+    seat with an external decider (``ext`` not NULL and its entry set: a search
+    agent) takes its decisions from it, seeded by the game seed and the
+    decision's number.
     """
     cdef int16_t buf[MAXLEGAL]
     cdef uint64_t prng[4]
@@ -675,7 +678,10 @@ cdef int play_game(const HCfg* c, HState* s, uint64_t seed, const Policy* pol,
                 continue
             if n == 0:
                 break
-            a = choose_action(c, s, &pol[s.current], prng, buf, n)
+            if ext != NULL and ext[s.current] != NULL:
+                a = ext[s.current].decide(ext[s.current].ctx, c, s, decision_seed(seed, s.decisions))
+            else:
+                a = choose_action(c, s, &pol[s.current], prng, buf, n)
         if record != NULL and k < max_record:
             record[k] = a
         k += 1
@@ -726,7 +732,10 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
     cdef int P = cfg.players, p, k, i, most, nwin
     cdef Policy pol[MAXP]
     cdef SMemo sm
-    make_policies(pol, P, policies, &sm)
+    cdef Decider* ext[MAXP]
+    plain, keep = load_deciders(ext, policies, P)
+    make_policies(pol, P, plain, &sm)
+    cdef Decider** dx = ext if keep is not None else NULL
     cdef int n_quarry_spaces = sum(1 for sp in cfg.spaces if sp["action"] == "quarry")
     cdef Py_ssize_t E_max = G * min(3 * n_quarry_spaces, MAXQLOG) if events else 0
     names = SCORE_CATEGORIES + ("total",)
@@ -778,7 +787,7 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
     cdef bint want_events = bool(events)
     with nogil:
         for g in range(G):
-            play_game(c, &st, sd[g], pol, NULL, 0)
+            play_game(c, &st, sd[g], pol, NULL, 0, dx)
             score(c, &st, out)
             most = -1
             for p in range(P):
@@ -852,10 +861,12 @@ def play_actions(players, seed, policies=None, config=None, **settings):
     cdef CConfig cc = compiled(cfg)
     cdef Policy pol[MAXP]
     cdef SMemo sm
-    make_policies(pol, cfg.players, policies, &sm)
+    cdef Decider* ext[MAXP]
+    plain, keep = load_deciders(ext, policies, cfg.players)
+    make_policies(pol, cfg.players, plain, &sm)
     cdef int16_t rec[4096]
     cdef HState st
-    cdef int n = play_game(&cc.c, &st, <uint64_t>int(seed), pol, rec, 4096)
+    cdef int n = play_game(&cc.c, &st, <uint64_t>int(seed), pol, rec, 4096, ext if keep is not None else NULL)
     return [int(rec[i]) for i in range(min(n, 4096))]
 
 

@@ -578,8 +578,12 @@ cdef class State(StepState):
 # ------------------------------------------------------------------ batch kernel
 
 cdef int play_game(const YCfg* c, YState* s, uint64_t seed, const Policy* pol,
-                   int32_t* record, int max_record) noexcept nogil:
-    """Play one whole game with the seats' policies; return the number of decisions."""
+                   int32_t* record, int max_record, Decider** ext) noexcept nogil:
+    """Play one whole game with the seats' policies; return the number of decisions.
+
+    A seat with an external decider (``ext`` not NULL and its entry set: a
+    search agent) takes its decisions from it, seeded by the game seed and the
+    decision's number."""
     cdef int32_t buf[MAXLEGAL]
     cdef uint64_t prng[4]
     cdef int n, a, k = 0, p
@@ -591,7 +595,10 @@ cdef int play_game(const YCfg* c, YState* s, uint64_t seed, const Policy* pol,
     rng_seed(prng, seed, POLICY_SALT)
     n = advance_cut(c, s, buf, cut)
     while n > 0:
-        a = choose_action(c, s, &pol[me(s)], prng, buf, n)
+        if ext != NULL and ext[me(s)] != NULL:
+            a = ext[me(s)].decide(ext[me(s)].ctx, c, s, decision_seed(seed, s.decisions))
+        else:
+            a = choose_action(c, s, &pol[me(s)], prng, buf, n)
         if record != NULL and k < max_record:
             record[k] = a
         k += 1
@@ -638,7 +645,10 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
     cdef Py_ssize_t G = sd.shape[0], g, e = 0, E_cap
     cdef int P = cfg.players, p, k, i, w, r
     cdef Policy pol[MAXP]
-    make_policies(pol, P, policies)
+    cdef Decider* ext[MAXP]
+    plain, keep = load_deciders(ext, policies, P)
+    make_policies(pol, P, plain)
+    cdef Decider** dx = ext if keep is not None else NULL
     names = SCORE_CATEGORIES + ("total",)
     sc_arr = np.zeros((N_SC, G, P), dtype=np.int16)
     cdef int16_t[:, :, ::1] sc = sc_arr
@@ -679,7 +689,7 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
     cdef int n_ev
     for g in range(G):
         with nogil:
-            play_game(c, &st, sd[g], pol, NULL, 0)
+            play_game(c, &st, sd[g], pol, NULL, 0, dx)
             score(c, &st, out)
             w = winner(&st, out)
             g_win[g] = w
@@ -777,11 +787,13 @@ def play_actions(players, seed, policies=None, config=None, **settings):
     cfg = _resolve_config(players, config, settings)
     cdef CConfig cc = compiled(cfg)
     cdef Policy pol[MAXP]
-    make_policies(pol, cfg.players, policies)
+    cdef Decider* ext[MAXP]
+    plain, keep = load_deciders(ext, policies, cfg.players)
+    make_policies(pol, cfg.players, plain)
     rec_a = np.zeros(65536, dtype=np.int32)
     cdef int32_t[::1] rec = rec_a
     cdef YState st
-    cdef int n = play_game(&cc.c, &st, <uint64_t>int(seed), pol, &rec[0], 65536)
+    cdef int n = play_game(&cc.c, &st, <uint64_t>int(seed), pol, &rec[0], 65536, ext if keep is not None else NULL)
     return [int(x) for x in rec_a[:min(n, 65536)]]
 
 
