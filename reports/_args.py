@@ -46,7 +46,8 @@ def seat_strategies(args):
     if getattr(args, "strategy", None):
         raise ValueError(f"give --strategy ({args.strategy}) or --seat-strategies ({args.seat_strategies}), "
                          f"not both")
-    return [s.strip() for s in args.seat_strategies.split(",")]
+    from strategies import split_names
+    return split_names(args.seat_strategies)
 
 
 def _nearest_existing(path):

@@ -80,7 +80,8 @@ def cmd_compare(args):
 
     if args.game not in simcore.games:
         raise ValueError(f"unknown game '{args.game}' (known: {', '.join(simcore.games)})")
-    names = [s.strip() for s in args.strategies.split(",") if s.strip()]
+    from strategies import split_names
+    names = [s for s in split_names(args.strategies) if s]
     if len(names) < 2:
         raise ValueError(f"--strategies needs at least two names, not '{args.strategies}'")
     check_players(args.game, args.players)

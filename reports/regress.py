@@ -683,7 +683,8 @@ def _study_for_update(args):
     if args.strategy:
         study.strategies = [args.strategy] * study.players
     if args.seat_strategies:
-        study.strategies = [s.strip() for s in args.seat_strategies.split(",")]
+        from strategies import split_names
+        study.strategies = split_names(args.seat_strategies)
     if args.variant is not None:
         study.variant = parse_variant(args.variant)
     if args.seed is not None:

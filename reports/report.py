@@ -420,6 +420,10 @@ def provenance_section(rs: RunSet, extra=None, commands=None) -> Section:
             status.setdefault(key, []).append(label)
         for s in m.get("strategies", []):
             w = ", ".join(f"{k}={v:g}" for k, v in (s.get("weights") or {}).items()) or "—"
+            if s.get("kind") == "mcts":         # a search: its settings, and the rollout policy by name
+                w = (", ".join(f"{k}={s.get(k)}" for k in ("iterations", "c", "bias", "cutoff"))
+                     + f", rollout={(s.get('rollout') or {}).get('name')} "
+                       f"(epsilon {(s.get('rollout') or {}).get('epsilon', 0):g})")
             key = (s.get("name"), s.get("kind"), s.get("temperature", 0), s.get("epsilon", 0), w, m.get("game"))
             strats.setdefault(key, None)
     games = list(dict.fromkeys(k[4] for k in status)) or [rs.game]

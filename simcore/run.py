@@ -35,12 +35,13 @@ import numpy as np
 
 import simcore
 from simcore import _results as R
-from simcore._contract import policy_argument, random_strategy
+from simcore._contract import SEARCH_DEFAULTS, policy_argument, random_strategy
 from simcore.rng import chunk_seeds, game_seeds
 
 BACKENDS = ("loky", "threading", "dask")
 DEFAULT_MAX_CHUNK = 100_000
 DEFAULT_MIN_CHUNK = 10_000
+SEARCH_CHUNK_WORK = 4000     # a search run's chunk: about this many iterations per decision x games
 BIG_RUN = 10_000_000          # games from which a run is sized first (time, disk) and refused if it cannot fit
 # Keys that must agree between a folder's manifest and a command resuming it.
 # The variant as typed is recorded; the engine's canonical settings are compared.
@@ -73,8 +74,19 @@ def parse_variant(items):
     return variant
 
 
-def default_chunk_size(games):
-    """Chunk size from the game count only, so a resumed run (any workers) finds the same parts."""
+def default_chunk_size(games, strategies=()):
+    """Chunk size from the game count and the seats' strategies only, so a resumed run (any workers)
+    finds the same parts.
+
+    Seats that search (kind "mcts") make a game thousands of times dearer:
+    then a chunk holds about ``SEARCH_CHUNK_WORK`` iterations per decision
+    summed over the seats' games (MCTS-400 in one seat: 10 games, a few
+    seconds), and at most 500 chunks in all.
+    """
+    work = sum(int(s.get("iterations", SEARCH_DEFAULTS["iterations"])) for s in strategies
+               if s.get("kind") == "mcts")
+    if work:
+        return int(min(games, max(1, SEARCH_CHUNK_WORK // work, math.ceil(games / 500))))
     return int(min(DEFAULT_MAX_CHUNK, max(DEFAULT_MIN_CHUNK, math.ceil(games / 64)), games))
 
 
@@ -168,7 +180,7 @@ def plan_run(game, players, games, seed, strategies=None, variant=None, chunk_si
     config = mod.make_config(players, **variant)
     settings = config.settings()
     data_status = config.data_status()
-    size = int(min(chunk_size, games)) if chunk_size else default_chunk_size(games)
+    size = int(min(chunk_size, games)) if chunk_size else default_chunk_size(games, resolved)
     return RunPlan(game=game, module=mod.__name__, players=players, strategies=resolved,
                    variant=variant, settings=settings, data_status=data_status,
                    seed=int(seed), games=games, chunk_size=size, events=bool(events))
@@ -438,14 +450,20 @@ def _duration(s):
     return f"{s / 86400:,.0f} days"
 
 
-def _probe(plan, games=2000):
+def _probe_games(plan, games=2000):
+    """How many games the size probe plays: ``games``, or 2 when a seat searches."""
+    searching = any(s.get("kind") == "mcts" for s in plan.strategies)
+    return min(2 if searching else games, plan.games)
+
+
+def _probe(plan):
     """Seconds and bytes on disk per game, from a small batch played and written to memory."""
     import io
 
     import pyarrow.parquet as pq
 
     mod = importlib.import_module(plan.module)
-    n = min(games, plan.games)
+    n = _probe_games(plan)
     seeds = chunk_seeds(plan.seed, 0, n)
     config = _config(plan.module, plan.players, tuple(sorted(plan.variant.items())))
     t0 = time.perf_counter()
@@ -484,7 +502,7 @@ def check_size(plan, out, workers):
                          f"but {_size(free)} are free there: play fewer games (or --no-events), or use "
                          f"another disk")
     return (f"simulate: {plan.games:,} games: about {_duration(seconds)} on {workers} workers and "
-            f"{_size(disk)} on disk (from {min(2000, plan.games):,} games played first)")
+            f"{_size(disk)} on disk (from {_probe_games(plan):,} games played first)")
 
 
 class _LineProgress:

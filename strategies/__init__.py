@@ -1,8 +1,14 @@
 """Strategies: named policy parameters per game, presets, Python agents, tuning.
 
-A :class:`Strategy` is a game, a policy kind (``random`` or ``heuristic``),
-one weight per feature of the game's built-in heuristic (the names are
-``simcore.<game>.FEATURES``) and noise (softmax ``temperature``, ``epsilon``).
+A :class:`Strategy` is a game, a policy kind (``random``, ``heuristic`` or
+``mcts``), one weight per feature of the game's built-in heuristic (the names
+are ``simcore.<game>.FEATURES``) and noise (softmax ``temperature``,
+``epsilon``). A ``mcts`` strategy searches each decision (ISMCTS in the
+kernel, ``simcore/_mcts.pyx``) with the settings ``iterations``, ``c``,
+``bias``, ``cutoff`` and ``rollout`` (a heuristic or random strategy, played
+with ``rollout_epsilon`` noise in the rollouts); it is named ``mcts`` or
+``mcts:iterations=800,c=0.5`` (``resolve``), or is a preset file table with
+``kind = "mcts"``.
 Presets live in ``strategies/presets/<game>.toml`` (and any
 ``<game>_*.toml`` beside it, e.g. the output of ``boardlab tune``); a name may
 also be a path to a TOML file of the same format.
@@ -20,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import simcore
-from simcore._contract import policy_argument, random_strategy
+from simcore._contract import SEARCH_DEFAULTS, check_search_settings, policy_argument, random_strategy
 
 PRESET_DIR = Path(__file__).resolve().parent / "presets"
 
@@ -31,34 +37,133 @@ class Strategy:
 
     game: str
     name: str
-    kind: str = "random"          # "random" or "heuristic"
+    kind: str = "random"          # "random", "heuristic" or "mcts"
     weights: dict = field(default_factory=dict)
     temperature: float = 0.0
     epsilon: float = 0.0
     description: str = ""
+    search: dict = field(default_factory=dict)      # kind "mcts": its settings (SEARCH_DEFAULTS' keys)
 
     def as_policy(self):
         """The argument ``play_batch`` takes for one seat (``None`` = uniform random)."""
         return policy_argument(_game_module(self.game), self.to_dict())
 
     def to_dict(self):
-        return {"game": self.game, "name": self.name, "kind": self.kind,
-                "weights": dict(self.weights), "temperature": self.temperature,
-                "epsilon": self.epsilon, "description": self.description}
+        d = {"game": self.game, "name": self.name, "kind": self.kind,
+             "weights": dict(self.weights), "temperature": self.temperature,
+             "epsilon": self.epsilon, "description": self.description}
+        if self.kind == "mcts":
+            d.update(_search_dict(self.game, self.name, self.search))
+        return d
 
     def with_noise(self, temperature=None, epsilon=None, name=None):
         """A copy with other noise settings (and optionally another name)."""
         return Strategy(game=self.game, name=name or self.name, kind=self.kind, weights=dict(self.weights),
                         temperature=self.temperature if temperature is None else float(temperature),
                         epsilon=self.epsilon if epsilon is None else float(epsilon),
-                        description=self.description)
+                        description=self.description, search=dict(self.search))
+
+
+_SEARCH_TYPES = {"iterations": int, "c": float, "bias": float, "cutoff": int, "rollout": str,
+                 "rollout_epsilon": float}
+
+
+def _search_dict(game, name, search):
+    """A search strategy's settings as its dict holds them: defaults filled in, the rollout resolved."""
+    d = {k: search.get(k, v) for k, v in SEARCH_DEFAULTS.items()}
+    rollout = d.pop("rollout")
+    eps = d.pop("rollout_epsilon")
+    if isinstance(rollout, dict):               # already resolved (a manifest's dict)
+        d["rollout"] = dict(rollout)
+        return d
+    r = resolve(game, rollout)
+    if r.kind not in ("random", "heuristic"):
+        raise ValueError(f"strategy {name!r}: its rollout {rollout!r} must be a random or heuristic strategy, "
+                         f"not {r.kind}")
+    if r.kind == "heuristic":
+        r = r.with_noise(epsilon=eps)
+    d["rollout"] = r.to_dict()
+    return d
+
+
+def _check_search(game, name, search):
+    """ValueError naming the strategy and its first bad search setting; the checked settings."""
+    out = {}
+    for key, value in search.items():
+        if key not in _SEARCH_TYPES:
+            raise ValueError(f"strategy {name!r}: unknown search setting {key!r} "
+                             f"(known: {', '.join(_SEARCH_TYPES)})")
+        out[key] = value
+    try:
+        check_search_settings(*(out.get(k, SEARCH_DEFAULTS[k]) for k in ("iterations", "c", "bias", "cutoff")))
+    except ValueError as e:
+        raise ValueError(f"strategy {name!r}: {e}") from None
+    eps = out.get("rollout_epsilon", 0.0)
+    if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0 <= eps <= 1:
+        raise ValueError(f"strategy {name!r}: rollout_epsilon must be a number in [0, 1], not {eps!r}")
+    if not isinstance(out.get("rollout", ""), (str, dict)):
+        raise ValueError(f"strategy {name!r}: rollout must be a strategy name, not {out['rollout']!r}")
+    return out
+
+
+def search_name(settings):
+    """The canonical name of a search strategy: ``mcts``, or ``mcts:`` and its settings that differ
+    from the defaults (``mcts:iterations=800,c=0.5``)."""
+    diff = [f"{k}={_fmt(settings[k])}" for k in SEARCH_DEFAULTS if k in settings
+            and settings[k] != SEARCH_DEFAULTS[k]]
+    return "mcts" + (":" + ",".join(diff) if diff else "")
+
+
+def _fmt(v):
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def parse_search(game, text):
+    """The :class:`Strategy` of a name ``mcts`` / ``mcts:key=value,...``; ValueError naming a bad part."""
+    head, _, rest = text.partition(":")
+    settings = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        key = key.strip()
+        if not eq or key not in _SEARCH_TYPES:
+            raise ValueError(f"strategy {text!r}: {part!r} is not a search setting "
+                             f"(give key=value with key one of {', '.join(_SEARCH_TYPES)})")
+        kind = _SEARCH_TYPES[key]
+        try:
+            settings[key] = kind(value.strip()) if kind is not float else float(value)
+        except ValueError:
+            raise ValueError(f"strategy {text!r}: {key} must be {'a whole number' if kind is int else 'a number'}"
+                             f", not {value.strip()!r}") from None
+    settings = _check_search(game, text, settings)
+    s = Strategy(game=game, name=search_name(settings), kind="mcts",
+                 description=f"ISMCTS, {settings.get('iterations', SEARCH_DEFAULTS['iterations'])} iterations "
+                             f"per decision", search=settings)
+    s.to_dict()                 # the rollout strategy resolves (or a one-line error)
+    return s
+
+
+def split_names(text):
+    """A comma-separated list of strategy names, the settings of a search name kept with it:
+    ``"mcts:iterations=800,c=0.5,balanced"`` -> ``["mcts:iterations=800,c=0.5", "balanced"]``."""
+    out = []
+    for part in (p.strip() for p in str(text).split(",")):
+        if out and "=" in part and ":" not in part and out[-1].startswith("mcts:"):
+            out[-1] += "," + part
+        else:
+            out.append(part)
+    return out
 
 
 def from_dict(d):
     """The strategy of ``Strategy.to_dict()`` (as stored in a run's manifest), validated."""
     d = dict(d)
     d.setdefault("description", "")
+    if d.get("kind") == "mcts":
+        d["search"] = {k: d.pop(k) for k in list(d) if k in _SEARCH_TYPES}
     s = Strategy(**d)
+    if s.kind == "mcts":
+        _check_search(s.game, s.name, s.search)
+        s.as_policy()
     if s.kind == "heuristic":
         _check_weights(s.game, s.weights, f"strategy {s.name!r}")
         s.as_policy()
@@ -102,7 +207,9 @@ def load_presets(path, game=None):
 
     Each top-level table is one strategy: ``kind`` (default ``heuristic``),
     ``description``, ``temperature``, ``epsilon`` and a ``weights`` table with
-    one number per feature. ``game`` defaults to the file's ``game`` key or
+    one number per feature; or ``kind = "mcts"`` with the search settings
+    (``iterations``, ``c``, ``bias``, ``cutoff``, ``rollout``,
+    ``rollout_epsilon``: the rollout is resolved when the strategy is used). ``game`` defaults to the file's ``game`` key or
     its name (``hellas.toml``, ``hellas_tuned.toml`` -> ``hellas``). Errors
     name the file and the key.
     """
@@ -117,13 +224,19 @@ def load_presets(path, game=None):
         where = f"{path}: [{name}]"
         if not isinstance(table, dict):
             raise ValueError(f"{where} must be a table of settings, not {table!r}")
-        allowed = {"kind", "description", "temperature", "epsilon", "weights"}
+        kind = table.get("kind", "heuristic")
+        if kind not in ("random", "heuristic", "mcts"):
+            raise ValueError(f"{where}: kind must be 'random', 'heuristic' or 'mcts', not {kind!r}")
+        allowed = {"kind", "description"} | (set(_SEARCH_TYPES) if kind == "mcts" else
+                                             {"temperature", "epsilon", "weights"})
         extra = [k for k in table if k not in allowed]
         if extra:
             raise ValueError(f"{where}: unknown key {extra[0]!r} (known: {', '.join(sorted(allowed))})")
-        kind = table.get("kind", "heuristic")
-        if kind not in ("random", "heuristic"):
-            raise ValueError(f"{where}: kind must be 'random' or 'heuristic', not {kind!r}")
+        if kind == "mcts":
+            search = _check_search(game, f"{path}: [{name}]", {k: v for k, v in table.items() if k in _SEARCH_TYPES})
+            out[name] = Strategy(game=game, name=name, kind="mcts", search=search,
+                                 description=str(table.get("description", "")))
+            continue
         noise = {}
         for key in ("temperature", "epsilon"):
             v = table.get(key, 0.0)
@@ -171,12 +284,14 @@ def known(game):
 def resolve(game, name):
     """The strategy called ``name`` for ``game``; ``ValueError`` naming the known ones otherwise.
 
-    ``name`` may be a preset name, ``FILE.toml`` (its only strategy) or
-    ``FILE.toml:NAME``.
+    ``name`` may be a preset name, ``FILE.toml`` (its only strategy),
+    ``FILE.toml:NAME``, or a search: ``mcts`` / ``mcts:iterations=800,c=0.5``.
     """
     if isinstance(name, Strategy):
         return name
     text = str(name)
+    if text == "mcts" or text.startswith("mcts:"):
+        return parse_search(game, text)
     if text.endswith(".toml") or ".toml:" in text or os.sep in text:
         if ".toml" not in text:
             raise ValueError(f"strategy {text!r} looks like a path but is not a .toml file "
@@ -188,15 +303,23 @@ def resolve(game, name):
         if sub:
             if sub not in found:
                 raise ValueError(f"{path} has no strategy {sub!r} (it has: {', '.join(found)})")
-            return found[sub]
+            return _usable(found[sub])
         if len(found) != 1:
             raise ValueError(f"{path} holds {len(found)} strategies ({', '.join(found)}); "
                              f"name one as {path}:NAME")
-        return next(iter(found.values()))
+        return _usable(next(iter(found.values())))
     table = presets(game)
     if text in table:
-        return table[text]
-    raise ValueError(f"unknown strategy '{text}' for {game} (known: {', '.join(table)})")
+        return _usable(table[text])
+    raise ValueError(f"unknown strategy '{text}' for {game} (known: {', '.join(table)}; "
+                     f"or a search, mcts[:iterations=N,...])")
+
+
+def _usable(s):
+    # a search strategy's rollout is resolved when it is first used: here (a one-line error if unknown)
+    if s.kind == "mcts":
+        s.to_dict()
+    return s
 
 
 def resolve_seats(game, players, strategy=None, seat_strategies=None):
@@ -224,5 +347,5 @@ from strategies.agents import PolicyAgent, RandomAgent, play_python  # noqa: E40
 from strategies.mc import FlatMonteCarloAgent  # noqa: E402
 from strategies.mcts import MCTSAgent  # noqa: E402
 
-__all__ = ["Strategy", "known", "resolve", "resolve_seats", "from_dict", "load_presets", "presets", "preset_files",
+__all__ = ["Strategy", "known", "resolve", "resolve_seats", "split_names", "search_name", "from_dict", "load_presets", "presets", "preset_files",
            "PolicyAgent", "RandomAgent", "FlatMonteCarloAgent", "MCTSAgent", "play_python"]

@@ -8,6 +8,7 @@ visited action. The search is seeded from the agent's seed and the
 position's public progress (:func:`strategies.agents.decision_seed`), so a
 game replays exactly.
 """
+from simcore._contract import SEARCH_DEFAULTS, check_search_settings
 from simcore._mcts import search
 
 from strategies.agents import decision_seed
@@ -32,17 +33,20 @@ class MCTSAgent:
         noise replays one line only).
     bias : float
         Progressive bias toward the built-in policy's choice (``simcore._mcts.search``).
+    cutoff : int
+        Rollouts stop after this many decisions and score the position as it stands (0: to the end).
+
+    In a run, the same search is the strategy ``mcts`` (``strategies.resolve(game,
+    "mcts:iterations=400")``), played inside the kernel's game loop.
     """
 
-    def __init__(self, iterations=400, c=0.7, rollout="balanced", game="hellas", seed=0, rollout_epsilon=0.05,
-                 bias=10.0):
+    def __init__(self, iterations=SEARCH_DEFAULTS["iterations"], c=SEARCH_DEFAULTS["c"],
+                 rollout=SEARCH_DEFAULTS["rollout"], game="hellas", seed=0,
+                 rollout_epsilon=SEARCH_DEFAULTS["rollout_epsilon"], bias=SEARCH_DEFAULTS["bias"],
+                 cutoff=SEARCH_DEFAULTS["cutoff"]):
         import strategies
-        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
-            raise ValueError(f"iterations must be a whole number >= 1, not {iterations!r}")
-        if not c >= 0:
-            raise ValueError(f"c (exploration) must be >= 0, not {c!r}")
-        if not bias >= 0:
-            raise ValueError(f"bias must be >= 0, not {bias!r}")
+        check_search_settings(iterations, c, bias, cutoff)
+        self.cutoff = int(cutoff)
         self.iterations, self.c, self.bias, self.game, self.seed = iterations, float(c), float(bias), game, seed
         strat = strategies.resolve(game, rollout)
         if strat.kind == "heuristic" and rollout_epsilon is not None:
@@ -53,7 +57,7 @@ class MCTSAgent:
     def search(self, state):
         """The search's root statistics at ``state`` (``actions``, ``visits``, ``values``, ``best``)."""
         return search(state, self.iterations, self.c, [self.policy] * state.players,
-                      decision_seed(state, self.seed), self.bias)
+                      decision_seed(state, self.seed), self.bias, cutoff=self.cutoff)
 
     def act(self, state):
         return self.search(state)["best"]

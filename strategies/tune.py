@@ -106,7 +106,7 @@ def cem(game="hellas", players=3, budget=50_000, population=12, games=None, fiel
         raise ValueError(f"--start must be a heuristic preset, not {start!r}")
     if field is None:
         field = default_field(game)
-    field_names = [f.strip() for f in field.split(",")] if isinstance(field, str) else list(field)
+    field_names = strategies.split_names(field) if isinstance(field, str) else list(field)
     field_strats = [strategies.resolve(game, n) for n in field_names]
     field_pols = [s.as_policy() for s in field_strats]
     if budget < 100:
