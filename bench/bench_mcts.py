@@ -11,6 +11,18 @@ in the same minutes. Prints µs an iteration, µs a playout, their ratio
 also plays N games per game of one MCTS seat (N iterations as given) against
 ``balanced`` in every other seat, seats rotated, and prints its win share with
 a 95 % Wilson interval (2 players: the target is 0.85; 3: 0.60).
+
+    python bench/bench_mcts.py --runner GAMES [--iterations 400]
+    python bench/bench_mcts.py --doubling GAMES [--levels 100,200,400,800,1600] [--games-only hellas]
+
+``--runner`` plays GAMES games per game (one search seat, ``balanced`` in the
+others) through ``simcore.run.simulate`` with 1 and then 2 workers, and prints
+games per minute per core and the 2-worker speed-up (target >= 1.8) with the
+machine's load. ``--doubling`` plays each level against the one before it in
+2-player games (GAMES per pair, seats alternated, the same seeds for both
+seatings) and prints the higher level's win share with its Wilson interval
+(target: above 0.5 for every doubling). All of it is search in the kernel's
+game loop (strategy kind ``mcts``), as a run plays it.
 """
 import argparse
 import os
@@ -24,7 +36,7 @@ import simcore  # noqa: E402
 import strategies  # noqa: E402
 from analysis.stats import wilson_bounds  # noqa: E402
 from simcore import _mcts, _search  # noqa: E402
-from strategies.agents import play_python  # noqa: E402
+from simcore.rng import game_seeds  # noqa: E402
 
 
 def positions(mod, players, k, moves=30):
@@ -48,7 +60,19 @@ def main():
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--strength", type=int, default=0, metavar="GAMES",
                     help="also play GAMES games of MCTS against balanced per game and player count")
+    ap.add_argument("--runner", type=int, default=0, metavar="GAMES",
+                    help="only: games/min/core of MCTS runs, 1 and 2 workers")
+    ap.add_argument("--doubling", type=int, default=0, metavar="GAMES",
+                    help="only: each level against the one before, GAMES 2-player games per pair")
+    ap.add_argument("--levels", default="100,200,400,800,1600")
+    ap.add_argument("--games-only", default=None, help="comma-separated games (default: all)")
     args = ap.parse_args()
+    names = [n for n in simcore.games if hasattr(simcore.games[n], "game_ops")
+             and (args.games_only is None or n in args.games_only.split(","))]
+    if args.runner:
+        return runner(names, args.iterations, args.runner)
+    if args.doubling:
+        return doubling(names, [int(x) for x in args.levels.split(",")], args.doubling)
     print(f"{'game':<10}{'players':>8}{'us/iteration':>14}{'us/playout':>12}{'ratio':>8}{'iterations/s':>14}")
     for name in simcore.games:
         mod = simcore.games[name]
@@ -88,15 +112,71 @@ def main():
 
 
 def strength(name, players, iterations, games):
-    """Mean win share of one MCTS seat against ``balanced`` in the others (ties as the game's rule gives)."""
-    bal = strategies.resolve(name, "balanced")
+    """Mean win share of one MCTS seat against ``balanced`` in the others (ties as the game's rule gives),
+    the search seat moving round the table from game to game."""
+    mod = simcore.games[name]
+    bal = strategies.resolve(name, "balanced").as_policy()
+    mcts = strategies.resolve(name, f"mcts:iterations={iterations}").as_policy()
     total = 0.0
-    for g in range(games):
-        seat = g % players
-        agents = [strategies.PolicyAgent(bal, name, seed=g * 10 + s) for s in range(players)]
-        agents[seat] = strategies.MCTSAgent(iterations, game=name, seed=g)
-        total += _search.ops_returns(play_python(name, agents, seed=1000 + g))[seat]
+    for seat in range(players):
+        seeds = game_seeds(1000 + seat, 0, len(range(seat, games, players)))
+        if not len(seeds):
+            continue
+        pols = [bal] * players
+        pols[seat] = mcts
+        total += mod.play_batch(players, seeds, pols, events=False)["players"]["win_share"][:, seat].sum()
     return total / games
+
+
+def _load():
+    return os.getloadavg()[0]
+
+
+def runner(names, iterations, games):
+    """Games per minute per core of a run with one search seat, and the speed-up of 2 workers."""
+    import tempfile
+
+    from simcore.run import simulate
+    print(f"MCTS-{iterations} in seat 0, balanced in the others, {games} games through simulate "
+          f"(load {_load():.1f} at start)")
+    print(f"{'game':<10}{'players':>8}{'1 worker s':>12}{'games/min/core':>16}{'2 workers s':>13}{'speed-up':>10}")
+    for name in names:
+        mod = simcore.games[name]
+        p = mod.DEFAULT_PLAYERS
+        seats = strategies.resolve_seats(name, p, seat_strategies=[f"mcts:iterations={iterations}"]
+                                         + ["balanced"] * (p - 1))
+        walls = []
+        for workers in (1, 2):
+            with tempfile.TemporaryDirectory() as tmp:
+                t0 = time.perf_counter()
+                simulate(name, p, games, 1, os.path.join(tmp, "run"), strategies=seats, workers=workers,
+                         progress=False, chunk_size=max(1, games // 8))
+                walls.append(time.perf_counter() - t0)
+        print(f"{name:<10}{p:>8}{walls[0]:>12.1f}{games / walls[0] * 60:>16.1f}{walls[1]:>13.1f}"
+              f"{walls[0] / walls[1]:>10.2f}")
+    print(f"load {_load():.1f} at the end")
+
+
+def doubling(names, levels, games):
+    """Each level against the one before it: the higher level's win share in 2-player games."""
+    print(f"each doubling against the level before it: 2 players, {games} games per pair, seats alternated "
+          f"(load {_load():.1f} at start)")
+    print(f"{'game':<10}{'levels':>12}{'games':>7}{'win share':>11}{'95% CI':>18}{'s':>7}")
+    for name in names:
+        mod = simcore.games[name]
+        for lo_it, hi_it in zip(levels, levels[1:]):
+            lo_p = strategies.resolve(name, f"mcts:iterations={lo_it}").as_policy()
+            hi_p = strategies.resolve(name, f"mcts:iterations={hi_it}").as_policy()
+            seeds = game_seeds(77, 0, (games + 1) // 2)
+            t0 = time.perf_counter()
+            a = mod.play_batch(2, seeds, [hi_p, lo_p], events=False)["players"]["win_share"][:, 0]
+            b = mod.play_batch(2, seeds, [lo_p, hi_p], events=False)["players"]["win_share"][:, 1]
+            n = len(a) + len(b)
+            share = (a.sum() + b.sum()) / n
+            lo, hi = wilson_bounds(share * n, n)
+            print(f"{name:<10}{f'{hi_it} v {lo_it}':>12}{n:>7}{share:>11.3f}{f'[{lo:.3f}, {hi:.3f}]':>18}"
+                  f"{time.perf_counter() - t0:>7.0f}", flush=True)
+    print(f"load {_load():.1f} at the end")
 
 
 if __name__ == "__main__":
