@@ -420,7 +420,7 @@ def load_baseline(path):
     if doc.get("format") != FORMAT:
         raise BaselineError(f"{where} has format {doc.get('format')!r}; this boardlab reads format {FORMAT} "
                             f"(re-record it with --update)")
-    study = Study.from_dict(doc.get("study"), where)
+    Study.from_dict(doc.get("study"), where)            # (checks the study part)
     dg = doc.get("digest")
     if not isinstance(dg, dict) or not isinstance(dg.get("value"), str) or len(dg["value"]) != 64:
         raise BaselineError(f"{where}: 'digest.value' must be a sha256 hex string")

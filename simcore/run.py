@@ -42,6 +42,7 @@ BACKENDS = ("loky", "threading", "dask")
 DEFAULT_MAX_CHUNK = 100_000
 DEFAULT_MIN_CHUNK = 10_000
 SEARCH_CHUNK_WORK = 4000     # a search run's chunk: about this many iterations per decision x games
+SEARCH_ESTIMATE_RUN = 100   # games from which a run with a searching seat prints its estimated time
 BIG_RUN = 10_000_000          # games from which a run is sized first (time, disk) and refused if it cannot fit
 # Keys that must agree between a folder's manifest and a command resuming it.
 # The variant as typed is recorded; the engine's canonical settings are compared.
@@ -487,9 +488,12 @@ def check_size(plan, out, workers):
     """For a run of ``BIG_RUN`` games or more: refuse it if its folder cannot fit on the disk.
 
     Returns a line with the estimated time and disk (``None`` for a smaller
-    run), measured on a small batch.
+    run), measured on a small batch. A run with a searching seat (kind
+    "mcts") of ``SEARCH_ESTIMATE_RUN`` games or more gets the line too: it
+    is thousands of times slower a game.
     """
-    if plan.games < BIG_RUN:
+    searching = any(s.get("kind") == "mcts" for s in plan.strategies)
+    if plan.games < (SEARCH_ESTIMATE_RUN if searching else BIG_RUN):
         return None
     per_second, per_bytes = _probe(plan)
     disk, seconds = per_bytes * plan.games, per_second * plan.games / max(1, workers)

@@ -153,3 +153,11 @@ def test_rollout_cutoff_scores_the_position_as_it_stands(name):
     assert _mcts.search(st, 60, 0.7, pols, seed=4, cutoff=3)["values"].tolist() == cut["values"].tolist()
     with pytest.raises(ValueError, match="cutoff must be a whole number >= 0"):
         _mcts.search(st, 10, cutoff=-1)
+
+
+def test_a_search_run_of_100_games_says_how_long_it_will_take(tmp_path):
+    from simcore.run import check_size, plan_run
+    seats = [s.to_dict() for s in _seats("hellas", 2, "mcts:iterations=5")]
+    line = check_size(plan_run("hellas", 2, 100, 1, strategies=seats), str(tmp_path), 2)
+    assert line.startswith("simulate: 100 games: about ") and "from 2 games played first" in line
+    assert check_size(plan_run("hellas", 2, 99, 1, strategies=seats), str(tmp_path), 2) is None
