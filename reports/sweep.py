@@ -23,6 +23,7 @@ module plans, plays and reports.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -305,7 +306,8 @@ def parse_sweep(part, t, where, mod, players, seats, variant, games):
             try:
                 mod.make_config(n, **cell_variant(spec, cell, n, os.path.join(tmp, str(i))))
             except (ValueError, TypeError) as exc:
-                raise _study.StudyError(f"{where}: cell {label}: {exc}") from None
+                msg = str(exc).replace(os.path.join(tmp, str(i)) + os.sep, "(the cell's copy) ")
+                raise _study.StudyError(f"{where}: cell {label}: {msg}") from None
             labels[label] = cell
     part.sweep = spec
     part.players = n
@@ -350,7 +352,11 @@ def write_data_copy(base_file, edits, folder):
     stem, ext = os.path.splitext(os.path.basename(base_file))
     path = os.path.join(folder, f"{stem}.sweep{ext}")        # the report's data table shows file names
     blob = json.dumps(doc, indent=1)
-    if not os.path.isfile(path) or open(path, encoding="utf-8").read() != blob:   # keep the stamp on a rerun
+    old = None
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8") as fh:
+            old = fh.read()
+    if old != blob:         # unchanged on a rerun: its stamp, and so the config cache, stay
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(blob)
     return os.path.abspath(path)
@@ -523,8 +529,7 @@ def balance_surface(table, spec, title="Balance surface: largest seat gap", capt
     fig = F.Figure(figsize=(max(5.5, 0.9 * len(xs) + 2.5), 0.6 * len(ys) + 1.8 if ya else 2.2),
                    layout="constrained")
     ax = fig.subplots()
-    cmap = F.matplotlib.colormaps["YlOrRd"].copy()
-    cmap.set_bad("#eeeeee")
+    cmap = F.matplotlib.colormaps["YlOrRd"].with_extremes(bad="#eeeeee")
     im = ax.imshow(np.ma.masked_invalid(gap), cmap=cmap, aspect="auto", origin="lower",
                    vmin=0, vmax=max(1.0, float(np.nanmax(gap)) if np.isfinite(gap).any() else 1.0))
     top = np.nanmax(gap) if np.isfinite(gap).any() else 1.0
@@ -605,7 +610,7 @@ def crossings(table, spec):
         d = table.filter(pl.col(ya.name) == yv) if ya else table
         pos, _ = _positions(xa, d[xa.name].to_list())
         pts = sorted(zip(pos, d[xa.name].to_list(), d[col].to_list()))
-        for (p0, x0, v0), (p1, x1, v1) in zip(pts, pts[1:]):
+        for (p0, x0, v0), (p1, x1, v1) in itertools.pairwise(pts):
             a, b = v0 - spec.threshold, v1 - spec.threshold
             if a * b < 0 or (a == 0 and b != 0):
                 est = p0 + (p1 - p0) * a / (a - b) if xa.numeric and a != b else None
@@ -620,11 +625,11 @@ def sweep_sections(part, rs):
     n = part.players
     games = rs.games_text()
     axes_text = " × ".join(f"`{a.name}` ({', '.join(_fmt(v) for v in a.values)})" for a in spec.axes)
-    paras = [f"Swept {axes_text} at {n} players, {', '.join(dict.fromkeys(spec.seats))} in "
+    paras = [(f"Swept {axes_text} at {n} players, {', '.join(dict.fromkeys(spec.seats))} in "
              f"{'every seat' if len(set(spec.seats)) == 1 else 'the seats in order'}; {games}. Every cell plays "
              f"the same seeds (common random numbers). The **largest seat gap** of a cell is the largest |win share "
              f"− 1/{n}| over its seats (a k-way tie counts 1/k); it is **not significant** (n.s., hatched) when "
-             f"the chi-square test of equal seat shares does not reject at the 5% level (p ≥ 0.05)."]
+             f"the chi-square test of equal seat shares does not reject at the 5% level (p ≥ 0.05).")]
     if spec.mode == "adaptive":
         added = sum(1 for e in spec.cells if e["stage"] > 0)
         paras.append(f"Adaptive: after the grid, {added} cell{'s' if added != 1 else ''} (budget {spec.budget}) "
