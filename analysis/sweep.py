@@ -18,6 +18,7 @@ holds the parts that need no engine (``reports.sweep`` plays the cells):
 """
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -29,8 +30,8 @@ from scipy import stats
 from analysis._common import Frame, as_list
 from analysis.stats import wilson_bounds
 
-__all__ = ["axis_values", "grid", "seat_balance", "parse_metric", "metric_value", "refinements", "adaptive",
-           "MAX_AXIS_VALUES"]
+__all__ = ["MAX_AXIS_VALUES", "adaptive", "axis_values", "grid", "metric_value", "parse_metric", "refinements",
+           "seat_balance"]
 
 #: An axis holds at most this many values (a range with a tiny step is a mistake, not a sweep).
 MAX_AXIS_VALUES = 200
@@ -75,7 +76,7 @@ def axis_values(range_=None, values=None):
             raise ValueError(f"range step must be > 0, not {step}")
         if hi < lo:
             raise ValueError(f"range [{lo}, {hi}, {step}] is empty (hi < lo)")
-        count = int(math.floor((hi - lo) / step + 1e-9)) + 1
+        count = math.floor((hi - lo) / step + 1e-9) + 1
         if count > MAX_AXIS_VALUES:
             raise ValueError(f"range [{lo}, {hi}, {step}] has {count} values; at most {MAX_AXIS_VALUES}")
         integer = all(isinstance(v, (int, np.integer)) for v in range_)
@@ -164,7 +165,7 @@ def seat_balance(sums: Frame, by: str | Sequence[str], alpha: float = 0.05, leve
         lo, hi = wilson_bounds(wins, n, level)
         fair = 1.0 / players
         dev = share - fair
-        worst = int(np.argmax(np.abs(dev)))
+        worst = int(np.argmax(np.round(np.abs(dev), 12)))     # equal gaps (two seats): the lower seat
         if dev[worst] >= 0:
             g_lo, g_hi = lo[worst] - fair, hi[worst] - fair
         else:
@@ -257,9 +258,9 @@ def refinements(values: dict, threshold: float, numeric: Sequence[bool], integer
         lines = {}
         for cell in values:
             lines.setdefault(cell[:a] + cell[a + 1:], []).append(cell)
-        for other, cells in lines.items():
+        for cells in lines.values():
             cells.sort(key=lambda c: c[a])
-            for c0, c1 in zip(cells, cells[1:]):
+            for c0, c1 in itertools.pairwise(cells):
                 v0, v1 = values[c0] - threshold, values[c1] - threshold
                 if not (v0 < 0 < v1 or v1 < 0 < v0):
                     continue

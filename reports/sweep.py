@@ -513,6 +513,8 @@ def _positions(axis, values):
 
 def balance_surface(table, spec, title="Balance surface: largest seat gap", caption=None):
     """Heat map of the largest seat gap per cell (pp); cells whose gap is not significant are hatched and marked."""
+    from matplotlib.patches import Rectangle
+
     from reports import figures as F
 
     xa = spec.axes[0]
@@ -541,7 +543,7 @@ def balance_surface(table, spec, title="Balance surface: largest seat gap", capt
             text = f"{gap[i, j]:.1f}" + ("\nn.s." if ns[i, j] else "")
             ax.text(j, i, text, ha="center", va="center", fontsize=8, color="white" if dark else "black")
             if ns[i, j]:
-                ax.add_patch(F.matplotlib.patches.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///",
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///",
                                                             edgecolor="#555555", linewidth=0))
     ax.set_xticks(range(len(xs)), [_fmt(v) for v in xs], rotation=45 if len(xs) > 8 else 0)
     ax.set_xlabel(xa.label or xa.name)
@@ -557,6 +559,8 @@ def balance_surface(table, spec, title="Balance surface: largest seat gap", capt
 def share_lines(table, spec, players, title="Win share by seat across the sweep", caption=None, gap=False):
     """Each seat's win share (or, ``gap=True``, the largest seat gap) against x with 95% CI bands;
     one panel per y value."""
+    from matplotlib.ticker import MaxNLocator
+
     from reports import figures as F
 
     xa = spec.axes[0]
@@ -590,6 +594,8 @@ def share_lines(table, spec, players, title="Win share by seat across the sweep"
                            label=f"target ({spec.metric_text})")
         if names is not None:
             ax.set_xticks(range(len(names)), names, rotation=30 if len(names) > 5 else 0)
+        elif xa.integer:
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(xa.label or xa.name)
         ax.set_ylabel("largest seat gap (pp, 95% CI)" if gap else "win share (% of games, 95% CI)")
         if ya:

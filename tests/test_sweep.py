@@ -269,3 +269,15 @@ budget = 2
     assert cli.main(["study", path, "--out", out, "--workers", "1"]) == 0
     again = pl.read_csv(os.path.join(out, "tables", "pts_sweep_cells.csv"))
     assert again.equals(table)
+
+
+def test_example_sweep_file_parses():
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    study = load_study(os.path.join(here, "docs", "examples", "hellas_sweep.toml"))
+    grid, adaptive, flat = study.parts
+    assert [p.kind for p in study.parts] == ["sweep"] * 3
+    assert len(grid.sweep.grid()) == 10 and [a.name for a in grid.sweep.axes] == ["seat_bonus[0]", "quarry_yields"]
+    assert adaptive.sweep.mode == "adaptive" and adaptive.sweep.metric == ("deviation", 0)
+    assert flat.sweep.axes[0].path == (("key", "tiles"), ("all", None), ("key", "marble"))
+    # planned: every grid cell, and the adaptive part's budget at most
+    assert study.total_games() == 10 * 20000 + (5 + 4) * 20000 + 3 * 10000
