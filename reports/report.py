@@ -527,6 +527,10 @@ def findings_section(sections) -> Section | None:
                          f"{b['strategy']}, {b['elo']:,.0f} [{b['elo_lo']:,.0f}, {b['elo_hi']:,.0f}]"
                          + (" (their 95% intervals do not overlap)." if sure else
                             " (their 95% intervals overlap)."))
+        cells = next((f for n, f in tables.items() if n.endswith("sweep_cells")), None)
+        if cells is not None and cells.height:
+            from reports.sweep import finding
+            paras.append(finding(cells, context))
     if not paras:
         return None
     intro = ("Win shares count a k-way tie as 1/k; brackets are 95% confidence intervals; the sections "

@@ -624,6 +624,16 @@ def crossings(table, spec):
     return out
 
 
+def finding(table, context):
+    """The sweep's line in "Findings at a glance": the cell with the smallest gap, and how many are n.s."""
+    best = table.sort(["gap", "p"], descending=[False, True]).row(0, named=True)
+    ns = table.filter(~pl.col("significant")).height
+    return (f"**{context or 'Sweep'}** ({table.height} cells, {table['n'].sum():,} games): the smallest largest "
+            f"seat gap is at {best['cell']}, {best['gap'] * 100:.1f} pp [{best['gap_lo'] * 100:.1f}, "
+            f"{best['gap_hi'] * 100:.1f}] (seat {best['gap_seat']}, {best['n']:,} games, chi-square p = "
+            f"{best['p']:.2g}); {ns} of {table.height} cells show no significant gap (p ≥ 0.05).")
+
+
 def sweep_sections(part, rs):
     """The report of a sweep part: the cells table, the balance surface, the share and gap lines."""
     spec = part.sweep

@@ -265,6 +265,9 @@ budget = 2
         assert os.path.isfile(os.path.join(out, "figures", f"pts_{fig}.png"))
     html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
     assert "Balance surface" in html and "crosses 0" in html
+    best = table.sort("gap").row(0, named=True)
+    assert f"the smallest largest seat gap is at {best['cell']}, {best['gap'] * 100:.1f} pp" in html
+    assert html.index("Findings at a glance") < html.index("Balance surface")
     # a rerun plays nothing new and makes the same choices
     assert cli.main(["study", path, "--out", out, "--workers", "1"]) == 0
     again = pl.read_csv(os.path.join(out, "tables", "pts_sweep_cells.csv"))
