@@ -170,7 +170,7 @@ def data_file_of(mod, players, variant, setting):
 
 
 def _data_settings(mod, players, variant):
-    return [s for s in mod.SETTINGS if s not in variant and data_file_of(mod, players, variant, s)]
+    return [s for s in mod.SETTINGS if data_file_of(mod, players, variant, s)]
 
 
 def _axis(spec, where, mod, players, variant, implicit_setting=None):
@@ -479,7 +479,7 @@ def cells_table(part, rs):
     rows = []
     for r in bal.iter_rows(named=True):
         e = by_label[r[rs.group]]
-        row = {a.name: _fmt(v) if not a.numeric else v for a, v in zip(spec.axes, e["cell"])}
+        row = {a.name: (v if a.integer else float(v)) if a.numeric else _fmt(v) for a, v in zip(spec.axes, e["cell"])}
         if spec.mode == "adaptive":
             row["stage"] = e["stage"]
         row.update({k: v for k, v in r.items() if k != rs.group})

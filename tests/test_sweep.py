@@ -135,6 +135,35 @@ settings = { seat_points = ["0,0,0", "0,1,2"] }
     assert cell_variant(short.sweep, ("0,1,2",), 3, str(tmp_path)) == {"seat_points": "0,1,2"}
 
 
+def test_seat_entries_keep_the_variant_and_two_fields_edit_one_copy(tmp_path):
+    text = HEAD + """
+[[sweep]]
+name = "seat"
+players = 3
+variant = { seat_bonus = "1,0,0" }
+x = { setting = "seat_bonus[2]", values = [0, 3] }
+
+[[sweep]]
+name = "two"
+players = 3
+variant = { quarry_yields = "falling" }
+x = { field = "quarry_yields:tiles[0].marble", values = [0, 5] }
+y = { field = "quarry_yields:tiles[1].number", values = [90, 91] }
+"""
+    from reports.sweep import cell_variant
+
+    seat, two = load_study(_write(tmp_path, text)).parts
+    assert cell_variant(seat.sweep, (3,), 3, str(tmp_path)) == {"seat_bonus": "1,0,3"}
+    v = cell_variant(two.sweep, (5, 91), 3, str(tmp_path / "c"))
+    doc = json.load(open(v["quarry_yields"]))
+    falling = json.load(open(two.sweep.base_files["quarry_yields"]))
+    assert two.sweep.base_files["quarry_yields"].endswith("quarry_tiles_falling.json")     # the variant's file
+    assert doc["tiles"][0] == {**falling["tiles"][0], "marble": 5}
+    assert doc["tiles"][1] == {**falling["tiles"][1], "number": 91}
+    assert doc["tiles"][2:] == falling["tiles"][2:]
+    assert "tiles[0].marble = 5; tiles[1].number = 91" in doc["status"]
+
+
 BAD = [
     ("players = 2\nx = { setting = 'quarry_yeilds', values = ['rising'] }", "x: unknown hellas setting"),
     ("players = 2\nx = { setting = 'seat_bonus[0]', range = [4, 0, 1] }", "x: range [4, 0, 1] is empty"),
