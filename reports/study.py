@@ -290,7 +290,10 @@ def _parse_part(kind, t, where, study, mod, allowed, index, game):
     strategy = _strategy(t.get("strategy", "random"), f"{where}: strategy", game)
     if kind == "sweep":
         from reports.sweep import parse_sweep
-        return parse_sweep(part, t, where, mod, players, seats or [strategy] * players[0], base_variant, games)
+        try:
+            return parse_sweep(part, t, where, mod, players, seats or [strategy] * players[0], base_variant, games)
+        except ValueError as exc:
+            raise StudyError(str(exc)) from None
 
     if kind == "balance":
         for n in players:
@@ -350,6 +353,22 @@ def run_study(study: Study, out, workers=None, log=print) -> dict:
     sets = {}
     played = {}     # run_key -> (folder, label) of the runs played so far
     base = os.path.join(out, "runs")
+
+    def play(part, r, t0):
+        """Play planned run ``r`` of ``part`` unless an equal run was played; return its folder."""
+        key = run_key(part, r)
+        if key in played:
+            folder, first = played[key]
+            log(f"{part.title}: {r.label}: the same games as {first} (played once)")
+            return folder
+        folder = os.path.join(base, r.folder)
+        played[key] = folder, f"{part.name}/{r.label}"
+        simulate(part.game, players=r.players, games=r.games, seed=r.seed, out=folder,
+                 strategies=_seats(part, r), variant=r.variant, workers=workers,
+                 chunk_size=chunk_size_for(r.games), events=r.events, progress=False)
+        log(f"{part.title}: {r.label}: {r.games:,} games ({time.perf_counter() - t0:.0f} s)")
+        return folder
+
     for part in study.parts:
         t0 = time.perf_counter()
         if part.kind == "compare":
@@ -359,22 +378,9 @@ def run_study(study: Study, out, workers=None, log=print) -> dict:
                                           workers=workers, log=log)
         elif part.kind == "sweep":
             from reports.sweep import run_sweep
-            sets[part.name] = run_sweep(part, base, played, workers=workers, log=log)
+            sets[part.name] = run_sweep(part, base, lambda r, part=part, t0=t0: play(part, r, t0), log=log)
         else:
-            dirs = {}
-            for r in part.runs:
-                key = run_key(part, r)
-                if key in played:
-                    dirs[r.label], first = played[key]
-                    log(f"{part.title}: {r.label}: the same games as {first} (played once)")
-                    continue
-                folder = os.path.join(base, r.folder)
-                played[key] = folder, f"{part.name}/{r.label}"
-                simulate(part.game, players=r.players, games=r.games, seed=r.seed, out=folder,
-                         strategies=_seats(part, r), variant=r.variant, workers=workers,
-                         chunk_size=chunk_size_for(r.games), events=r.events, progress=False)
-                dirs[r.label] = folder
-                log(f"{part.title}: {r.label}: {r.games:,} games ({time.perf_counter() - t0:.0f} s)")
+            dirs = {r.label: play(part, r, t0) for r in part.runs}
             sets[part.name] = RunSet.from_dirs(dirs, group="variant" if part.kind == "variants" else "run")
     return sets
 

@@ -34,13 +34,41 @@ import numpy as np
 import polars as pl
 
 from analysis import sweep as S
-from reports import study as _study
 from reports.sections import Fig, Section, Table, text_table
 
 AXIS_KEYS = ("setting", "field", "values", "range", "label", "resolution")
 MODES = ("grid", "adaptive")
 DEFAULT_BUDGET = 8
 ALPHA = 0.05
+
+
+class SweepError(ValueError):
+    """A malformed [[sweep]] table (``reports.study`` reports it as a StudyError)."""
+
+
+def _check(value, typ, where, what=None):
+    if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
+        names = {int: "an integer", str: "a string", dict: "a table"}
+        raise SweepError(f"{where} must be {what or names[typ]}, not {value!r}")
+    return value
+
+
+def _file_slug(text):
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", str(text)).strip("-") or "cell"
+
+
+@dataclass
+class CellRun:
+    """One cell as a study run: the fields of ``reports.study.PlannedRun`` that plan and play it."""
+
+    label: str
+    folder: str             # relative to the study's runs folder
+    players: int
+    seat_strategies: list
+    variant: dict
+    games: int
+    seed: int
+    events: bool = True
 
 
 @dataclass
@@ -183,69 +211,69 @@ def _axis(spec, where, mod, players, variant, implicit_setting=None):
         elif isinstance(spec, dict):
             spec = dict(spec, **{key: implicit_setting})
     if not isinstance(spec, dict):
-        raise _study.StudyError(f"{where} must be a table like {{ setting = \"quarry_yields\", values = [...] }} "
+        raise SweepError(f"{where} must be a table like {{ setting = \"quarry_yields\", values = [...] }} "
                                 f"or a list of values, not {spec!r}")
     for k in spec:
         if k not in AXIS_KEYS:
-            raise _study.StudyError(f"{where}: unknown key '{k}' (known: {', '.join(AXIS_KEYS)})")
+            raise SweepError(f"{where}: unknown key '{k}' (known: {', '.join(AXIS_KEYS)})")
     if ("setting" in spec) == ("field" in spec):
-        raise _study.StudyError(f"{where}: give either 'setting' (an engine setting) or 'field' "
+        raise SweepError(f"{where}: give either 'setting' (an engine setting) or 'field' "
                                 f"(SETTING:JSON.PATH of a data file)")
     try:
         values, numeric, integer = S.axis_values(spec.get("range"), spec.get("values"))
     except ValueError as exc:
-        raise _study.StudyError(f"{where}: {exc}") from None
+        raise SweepError(f"{where}: {exc}") from None
     resolution = spec.get("resolution")
     if resolution is not None and (not S._is_number(resolution) or resolution <= 0):
-        raise _study.StudyError(f"{where}: resolution must be a number > 0, not {resolution!r}")
-    label = _study._check(spec.get("label", ""), str, f"{where}: label")
+        raise SweepError(f"{where}: resolution must be a number > 0, not {resolution!r}")
+    label = _check(spec.get("label", ""), str, f"{where}: label")
     if "setting" in spec:
-        name = _study._check(spec["setting"], str, f"{where}: setting").strip()
+        name = _check(spec["setting"], str, f"{where}: setting").strip()
         m = re.match(r"^(\w+)(?:\[(\d+)\])?$", name)
         setting, index = (m.group(1), m.group(2)) if m else (name, None)
         if not m or setting not in mod.SETTINGS:
-            raise _study.StudyError(f"{where}: unknown {mod.NAME} setting '{name}' "
+            raise SweepError(f"{where}: unknown {mod.NAME} setting '{name}' "
                                     f"(known: {', '.join(mod.SETTINGS)}; one seat's entry: seat_bonus[K])")
         if index is not None:
             index = int(index)
             if setting not in SEAT_SETTINGS:
-                raise _study.StudyError(f"{where}: '{name}': only the per-seat settings "
+                raise SweepError(f"{where}: '{name}': only the per-seat settings "
                                         f"({', '.join(SEAT_SETTINGS)}) take a seat index")
             if index >= players:
-                raise _study.StudyError(f"{where}: '{name}': seat {index} does not exist at {players} players")
+                raise SweepError(f"{where}: '{name}': seat {index} does not exist at {players} players")
             if not integer:
-                raise _study.StudyError(f"{where}: '{name}' takes whole numbers, not {values!r}")
+                raise SweepError(f"{where}: '{name}' takes whole numbers, not {values!r}")
         return Axis(name, setting, values, numeric, integer, index=index, resolution=resolution, label=label)
-    text = _study._check(spec["field"], str, f"{where}: field").strip()
+    text = _check(spec["field"], str, f"{where}: field").strip()
     setting, sep, path_text = text.partition(":")
     setting = setting.strip()
     if not sep or not setting or not path_text.strip():
-        raise _study.StudyError(f"{where}: field must be SETTING:JSON.PATH, e.g. \"quarry_yields:tiles[3].marble\", "
+        raise SweepError(f"{where}: field must be SETTING:JSON.PATH, e.g. \"quarry_yields:tiles[3].marble\", "
                                 f"not {text!r}")
     if setting not in mod.SETTINGS or data_file_of(mod, players, variant, setting) is None:
-        raise _study.StudyError(f"{where}: field {text!r}: '{setting}' is not a data-file setting of {mod.NAME} "
+        raise SweepError(f"{where}: field {text!r}: '{setting}' is not a data-file setting of {mod.NAME} "
                                 f"(data files: {', '.join(_data_settings(mod, players, variant))})")
     try:
         path = parse_path(path_text.strip())
     except ValueError as exc:
-        raise _study.StudyError(f"{where}: field: {exc}") from None
+        raise SweepError(f"{where}: field: {exc}") from None
     return Axis(text, setting, values, numeric, integer, path=path, resolution=resolution, label=label)
 
 
 def parse_sweep(part, t, where, mod, players, seats, variant, games):
     """Fill ``part`` (kind ``sweep``) from its table ``t``; StudyError naming the key otherwise."""
     if len(players) != 1:
-        raise _study.StudyError(f"{where}: players must be one player count for a sweep, not {t['players']!r}")
+        raise SweepError(f"{where}: players must be one player count for a sweep, not {t['players']!r}")
     n = players[0]
     if "settings" in t and ("x" in t or "y" in t):
-        raise _study.StudyError(f"{where}: give either 'settings' or 'x' (and 'y'), not both")
+        raise SweepError(f"{where}: give either 'settings' or 'x' (and 'y'), not both")
     if "settings" in t:
         table = t["settings"]
         if not isinstance(table, dict) or not table:
-            raise _study.StudyError(f"{where}: settings must be a table of one or two settings, each with a list "
+            raise SweepError(f"{where}: settings must be a table of one or two settings, each with a list "
                                     f"of values, e.g. settings = {{ seat_bonus = [\"0,0\", \"1,0\"] }}, not {table!r}")
         if len(table) > 2:
-            raise _study.StudyError(f"{where}: settings names {len(table)} settings ({', '.join(table)}); "
+            raise SweepError(f"{where}: settings names {len(table)} settings ({', '.join(table)}); "
                                     f"a sweep has one or two axes")
         axes = [_axis(v, f"{where}: settings.{k}", mod, n, variant, implicit_setting=k) for k, v in table.items()]
     elif "x" in t:
@@ -253,45 +281,45 @@ def parse_sweep(part, t, where, mod, players, seats, variant, games):
         if "y" in t:
             axes.append(_axis(t["y"], f"{where}: y", mod, n, variant))
     else:
-        raise _study.StudyError(f"{where}: missing the swept setting: add x = {{ setting = \"...\", values = [...] }}"
+        raise SweepError(f"{where}: missing the swept setting: add x = {{ setting = \"...\", values = [...] }}"
                                 f" (and y), or settings = {{ NAME = [...] }}" if "y" not in t else
                                 f"{where}: y without x: the first axis is x")
     if len(axes) == 2 and axes[0].name == axes[1].name:
-        raise _study.StudyError(f"{where}: x and y both sweep '{axes[0].name}'")
+        raise SweepError(f"{where}: x and y both sweep '{axes[0].name}'")
     for a in axes:
         plain = a.index is None and a.path is None
         if plain and a.setting in variant:
-            raise _study.StudyError(f"{where}: variant sets '{a.setting}', which the sweep varies; remove it there")
+            raise SweepError(f"{where}: variant sets '{a.setting}', which the sweep varies; remove it there")
         if plain and any(b is not a and b.setting == a.setting for b in axes):
-            raise _study.StudyError(f"{where}: '{a.setting}' is both swept whole and in part by the other axis")
-    mode = _study._check(t.get("mode", "grid"), str, f"{where}: mode")
+            raise SweepError(f"{where}: '{a.setting}' is both swept whole and in part by the other axis")
+    mode = _check(t.get("mode", "grid"), str, f"{where}: mode")
     if mode not in MODES:
-        raise _study.StudyError(f"{where}: mode must be one of {', '.join(MODES)}, not {mode!r}")
+        raise SweepError(f"{where}: mode must be one of {', '.join(MODES)}, not {mode!r}")
     target = t.get("target", {})
-    _study._check(target, dict, f"{where}: target", "a table like { metric = \"gap\", threshold = 0.02 }")
+    _check(target, dict, f"{where}: target", "a table like { metric = \"gap\", threshold = 0.02 }")
     for k in target:
         if k not in ("metric", "threshold"):
-            raise _study.StudyError(f"{where}: target: unknown key '{k}' (known: metric, threshold)")
-    metric_text = _study._check(target.get("metric", "gap"), str, f"{where}: target.metric")
+            raise SweepError(f"{where}: target: unknown key '{k}' (known: metric, threshold)")
+    metric_text = _check(target.get("metric", "gap"), str, f"{where}: target.metric")
     try:
         metric = S.parse_metric(metric_text, n)
     except ValueError as exc:
-        raise _study.StudyError(f"{where}: target.metric: {exc}") from None
+        raise SweepError(f"{where}: target.metric: {exc}") from None
     threshold = target.get("threshold")
     if threshold is not None and (not S._is_number(threshold) or not np.isfinite(threshold)):
-        raise _study.StudyError(f"{where}: target.threshold must be a number, not {threshold!r}")
-    budget = _study._check(t.get("budget", DEFAULT_BUDGET if mode == "adaptive" else 0), int, f"{where}: budget")
+        raise SweepError(f"{where}: target.threshold must be a number, not {threshold!r}")
+    budget = _check(t.get("budget", DEFAULT_BUDGET if mode == "adaptive" else 0), int, f"{where}: budget")
     if mode == "adaptive":
         if threshold is None:
-            raise _study.StudyError(f"{where}: adaptive mode needs target = {{ metric = \"{metric_text}\", "
+            raise SweepError(f"{where}: adaptive mode needs target = {{ metric = \"{metric_text}\", "
                                     f"threshold = ... }} (refined where the metric crosses it)")
         if budget <= 0:
-            raise _study.StudyError(f"{where}: budget must be a positive number of cells to add, not {budget}")
+            raise SweepError(f"{where}: budget must be a positive number of cells to add, not {budget}")
         if not any(a.numeric for a in axes):
-            raise _study.StudyError(f"{where}: adaptive mode needs a numeric axis (a range or a list of numbers) "
+            raise SweepError(f"{where}: adaptive mode needs a numeric axis (a range or a list of numbers) "
                                     f"to bisect; {', '.join(a.name for a in axes)} take categories")
     elif "budget" in t:
-        raise _study.StudyError(f"{where}: budget is the adaptive mode's (mode = \"adaptive\")")
+        raise SweepError(f"{where}: budget is the adaptive mode's (mode = \"adaptive\")")
     spec = SweepSpec(axes=axes, mode=mode, metric=metric, metric_text=metric_text,
                      threshold=float(threshold) if threshold is not None else None, budget=budget,
                      seats=list(seats), variant=dict(variant), games=games)
@@ -307,7 +335,7 @@ def parse_sweep(part, t, where, mod, players, seats, variant, games):
                 mod.make_config(n, **cell_variant(spec, cell, n, os.path.join(tmp, str(i))))
             except (ValueError, TypeError) as exc:
                 msg = str(exc).replace(os.path.join(tmp, str(i)) + os.sep, "(the cell's copy) ")
-                raise _study.StudyError(f"{where}: cell {label}: {msg}") from None
+                raise SweepError(f"{where}: cell {label}: {msg}") from None
             labels[label] = cell
     part.sweep = spec
     part.players = n
@@ -383,7 +411,7 @@ def cell_variant(spec, cell, players, data_folder):
 
 def _slug(label, taken):
     text = label.replace("[*]", "-all").replace("[", "-").replace("]", "").replace(":", "-")
-    slug = _study._slug(text.replace("=", "-").replace(", ", "__"))
+    slug = _file_slug(text.replace("=", "-").replace(", ", "__"))
     if taken.get(slug, label) != label:
         slug += "-" + hashlib.sha1(label.encode()).hexdigest()[:6]
     taken[slug] = label
@@ -401,53 +429,40 @@ def cell_balance(folder, label="cell"):
     return S.seat_balance(seat_sums(players, by="run").collect(), "run", alpha=ALPHA)
 
 
-def run_sweep(part, base, played, workers=None, log=print):
-    """Play the cells of sweep ``part`` under ``base/<part>``; return the RunSet of its cells.
+def run_sweep(part, base, play, log=print):
+    """Play the cells of sweep ``part`` (data-file copies under ``base/<part>/data``); return their RunSet.
 
-    ``played``: the study's ``run_key -> (folder, label)`` of runs already played (shared, so a cell
-    equal to another part's run is played once). Adaptive mode plays cell after cell.
+    ``play(run) -> folder`` plays a :class:`CellRun` (or finds the same run already played) and
+    returns its results folder: ``reports.study`` passes one that shares the study's record of
+    played runs, so a cell equal to another part's run is played once. Adaptive mode plays cell
+    after cell.
     """
-    from reports.compare import chunk_size_for
     from reports.report import RunSet
-    from simcore.run import simulate
 
     spec = part.sweep
-    root = os.path.join(base, part.name)
     dirs, taken = {}, {}
     spec.cells = []
 
-    def play(cell):
+    def one(cell):
         label = spec.label(cell)
         slug = _slug(label, taken)
-        variant = cell_variant(spec, cell, part.players, os.path.join(root, "data", slug))
-        r = _study.PlannedRun(label, os.path.join(part.name, slug), part.players, spec.seats, variant,
-                              spec.games, part.seed, part.events)
-        key = _study.run_key(part, r)
-        if key in played:
-            folder, first = played[key]
-            log(f"{part.title}: {label}: the same games as {first} (played once)")
-        else:
-            folder = os.path.join(base, r.folder)
-            played[key] = folder, f"{part.name}/{label}"
-            simulate(part.game, players=r.players, games=r.games, seed=r.seed, out=folder,
-                     strategies=_study._seats(part, r), variant=variant, workers=workers,
-                     chunk_size=chunk_size_for(r.games), events=r.events, progress=False)
+        variant = cell_variant(spec, cell, part.players, os.path.join(base, part.name, "data", slug))
+        folder = play(CellRun(label, os.path.join(part.name, slug), part.players, spec.seats, variant,
+                              spec.games, part.seed, part.events))
         dirs[label] = folder
         entry = {"cell": cell, "label": label, "folder": folder, "stage": 0, "metric": None}
         spec.cells.append(entry)
-        value = None
-        if spec.mode == "adaptive":
-            value = S.metric_value(cell_balance(folder, label).row(0, named=True), spec.metric)
-            entry["metric"] = value
-        log(f"{part.title}: {label}: {r.games:,} games" + (f", {spec.metric_text} {value:.4f}"
-                                                            if value is not None else ""))
-        return value
+        if spec.mode != "adaptive":
+            return None
+        entry["metric"] = S.metric_value(cell_balance(folder, label).row(0, named=True), spec.metric)
+        log(f"{part.title}: {label}: {spec.metric_text} = {entry['metric']:.4f}")
+        return entry["metric"]
 
     if spec.mode == "grid":
         for cell in spec.grid():
-            play(cell)
+            one(cell)
     else:
-        order = S.adaptive(spec.grid(), play, spec.threshold, spec.budget,
+        order = S.adaptive(spec.grid(), one, spec.threshold, spec.budget,
                            [a.numeric for a in spec.axes], [a.integer for a in spec.axes],
                            [a.resolution for a in spec.axes] if any(a.resolution for a in spec.axes) else None)
         for entry, (_, _, stage) in zip(spec.cells, order):
@@ -622,16 +637,6 @@ def crossings(table, spec):
                 est = p0 + (p1 - p0) * a / (a - b) if xa.numeric and a != b else None
                 out.append((yv, x0, x1, est))
     return out
-
-
-def finding(table, context):
-    """The sweep's line in "Findings at a glance": the cell with the smallest gap, and how many are n.s."""
-    best = table.sort(["gap", "p"], descending=[False, True]).row(0, named=True)
-    ns = table.filter(~pl.col("significant")).height
-    return (f"**{context or 'Sweep'}** ({table.height} cells, {table['n'].sum():,} games): the smallest largest "
-            f"seat gap is at {best['cell']}, {best['gap'] * 100:.1f} pp [{best['gap_lo'] * 100:.1f}, "
-            f"{best['gap_hi'] * 100:.1f}] (seat {best['gap_seat']}, {best['n']:,} games, chi-square p = "
-            f"{best['p']:.2g}); {ns} of {table.height} cells show no significant gap (p ≥ 0.05).")
 
 
 def sweep_sections(part, rs):

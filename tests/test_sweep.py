@@ -16,6 +16,11 @@ from reports.study import StudyError, load_study, quick  # noqa: E402
 HEAD = "[study]\ngame = 'hellas'\nseed = 5\ngames = 40\n"
 
 
+def _json(path):
+    with open(path, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
 def _write(tmp_path, text, name="study.toml"):
     path = tmp_path / name
     path.write_text(text)
@@ -155,8 +160,8 @@ y = { field = "quarry_yields:tiles[1].number", values = [90, 91] }
     seat, two = load_study(_write(tmp_path, text)).parts
     assert cell_variant(seat.sweep, (3,), 3, str(tmp_path)) == {"seat_bonus": "1,0,3"}
     v = cell_variant(two.sweep, (5, 91), 3, str(tmp_path / "c"))
-    doc = json.load(open(v["quarry_yields"]))
-    falling = json.load(open(two.sweep.base_files["quarry_yields"]))
+    doc = _json(v["quarry_yields"])
+    falling = _json(two.sweep.base_files["quarry_yields"])
     assert two.sweep.base_files["quarry_yields"].endswith("quarry_tiles_falling.json")     # the variant's file
     assert doc["tiles"][0] == {**falling["tiles"][0], "marble": 5}
     assert doc["tiles"][1] == {**falling["tiles"][1], "number": 91}
@@ -182,7 +187,7 @@ BAD = [
      "either 'setting'"),
     ("players = 2\nmode = 'adaptive'\nx = { setting = 'seat_bonus[0]', range = [0, 4, 1] }", "needs target"),
     ("players = 2\nmode = 'adaptive'\ntarget = { threshold = 0.02 }\n"
-     "x = { setting = 'quarry_yields', values = ['rising', 'falling'] }", "needs a numeric axis"),
+     + "x = { setting = 'quarry_yields', values = ['rising', 'falling'] }", "needs a numeric axis"),
     ("players = 2\nmode = 'bisect'\nx = { setting = 'seat_bonus[0]', values = [1] }", "mode must be one of"),
     ("players = 2\nbudget = 3\nx = { setting = 'seat_bonus[0]', values = [1] }", "budget is the adaptive"),
     ("players = 2\ntarget = { metric = 'gap[0]', threshold = 0.1 }\nx = { setting = 'seat_bonus[0]', values = [1] }",
@@ -232,12 +237,12 @@ settings = { "quarry_yields:tiles[*].marble" = [0, 2] }
     assert len(cells) == 2
     income = {}
     for d in cells:
-        m = json.load(open(os.path.join(runs, d, "manifest.json")))
+        m = _json(os.path.join(runs, d, "manifest.json"))
         path = m["variant"]["quarry_yields"]
         # the copy lives in the part's folder, is recorded as the run's data file, and says it is assumed
         assert path.startswith(os.path.abspath(os.path.join(runs, "data")))
         assert m["data_status"]["quarry_tiles"] == {"file": path, "assumed": True}
-        doc = json.load(open(path))
+        doc = _json(path)
         assert doc["status"].startswith("assumed (sweep copy of ") and "tiles[*].marble" in doc["status"]
         value = {t["marble"] for t in doc["tiles"]}
         assert len(value) == 1
@@ -292,7 +297,8 @@ budget = 2
     assert ((table["p"] < 0.05) == table["significant"]).all()
     for fig in ("balance_surface", "seat_shares", "seat_gap"):
         assert os.path.isfile(os.path.join(out, "figures", f"pts_{fig}.png"))
-    html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
+    with open(os.path.join(out, "report.html"), encoding="utf-8") as fh:
+        html = fh.read()
     assert "Balance surface" in html and "crosses 0" in html
     best = table.sort("gap").row(0, named=True)
     assert f"the smallest largest seat gap is at {best['cell']}, {best['gap'] * 100:.1f} pp" in html
