@@ -527,6 +527,15 @@ def findings_section(sections) -> Section | None:
                          f"{b['strategy']}, {b['elo']:,.0f} [{b['elo_lo']:,.0f}, {b['elo_hi']:,.0f}]"
                          + (" (their 95% intervals do not overlap)." if sure else
                             " (their 95% intervals overlap)."))
+        cells = next((f for n, f in tables.items() if n.endswith("sweep_cells")), None)
+        if cells is not None and cells.height:      # a [[sweep]] part (reports.sweep)
+            best = cells.sort(["gap", "p"], descending=[False, True]).row(0, named=True)
+            ns = cells.filter(~pl.col("significant")).height
+            paras.append(f"**{context or 'Sweep'}** ({cells.height} cells, {cells['n'].sum():,} games): the "
+                         f"smallest largest seat gap is at {best['cell']}, {_pct(best['gap'])[:-1]} pp "
+                         f"[{_pct(best['gap_lo'])[:-1]}, {_pct(best['gap_hi'])[:-1]}] (seat {best['gap_seat']}, "
+                         f"{best['n']:,} games, chi-square p = {best['p']:.2g}); {ns} of {cells.height} cells "
+                         f"show no significant gap (p ≥ 0.05).")
     if not paras:
         return None
     intro = ("Win shares count a k-way tie as 1/k; brackets are 95% confidence intervals; the sections "

@@ -12,7 +12,9 @@ The format is documented in ``docs/study.md`` (example:
 - ``[[variants]]`` — the same game under several rule settings (e.g.
   ``quarry_yields = "rising"`` vs ``"falling"``): each headline statistic
   per variant with the difference to the baseline and its CI;
-- ``[[compare]]`` — strategies in every seat, win-share matrix and ratings.
+- ``[[compare]]`` — strategies in every seat, win-share matrix and ratings;
+- ``[[sweep]]`` — one run per value of one or two settings or data-file fields, grid or
+  adaptive, with a balance surface (``reports/sweep.py``).
 """
 from __future__ import annotations
 
@@ -33,13 +35,14 @@ from reports.report import (
     with_findings,
 )
 
-PART_KINDS = ("balance", "variants", "compare")
+PART_KINDS = ("balance", "variants", "compare", "sweep")
 STUDY_KEYS = {"title": str, "game": str, "seed": int, "games": int, "quick_games": int, "description": str}
 _COMMON_KEYS = {"name", "title", "game", "players", "games", "quick_games", "seed", "variant"}
 PART_KEYS = {
     "balance": _COMMON_KEYS | {"strategy", "seats", "events"},
     "variants": _COMMON_KEYS | {"strategy", "seats", "baseline", "options", "events"},
     "compare": _COMMON_KEYS | {"strategies"},
+    "sweep": _COMMON_KEYS | {"strategy", "seats", "events", "settings", "x", "y", "mode", "target", "budget"},
 }
 
 
@@ -74,6 +77,8 @@ class Part:
     baseline: str = ""
     game: str = ""             # the study's game unless the part names its own
     quick_games: int = 0       # --quick cap of this part (0: the study's)
+    sweep: object = None       # a [[sweep]] part's reports.sweep.SweepSpec
+    events: bool = True
 
 
 @dataclass
@@ -210,7 +215,7 @@ def load_study(path) -> Study:
                   games=head["games"], description=head.get("description", ""),
                   quick_games=head.get("quick_games", 0))
     if not any(doc.get(k) for k in PART_KINDS):
-        raise StudyError(f"{path}: no runs: add at least one [[balance]], [[variants]] or [[compare]] table")
+        raise StudyError(f"{path}: no runs: add at least one [[balance]], [[variants]], [[compare]] or [[sweep]] table")
     names = set()
     for kind in PART_KINDS:
         items = doc.get(kind, [])
@@ -257,7 +262,8 @@ def _parse_part(kind, t, where, study, mod, allowed, index, game):
     quick_games = _check(t.get("quick_games", 0), int, f"{where}: quick_games")
     if "quick_games" in t and quick_games <= 0:
         raise StudyError(f"{where}: quick_games must be a positive integer, not {quick_games}")
-    part = Part(kind=kind, name=name, title=title, games=0, seed=seed, game=game, quick_games=quick_games)
+    part = Part(kind=kind, name=name, title=title, games=0, seed=seed, game=game, quick_games=quick_games,
+                events=events)
     base_variant = _variant(t.get("variant", {}), f"{where}: variant", mod, players[0])
 
     if kind == "compare":
@@ -282,6 +288,12 @@ def _parse_part(kind, t, where, study, mod, allowed, index, game):
                              f"(players = {t['players']!r}), not {seats!r}")
         seats = [_strategy(s, f"{where}: seats", game) for s in seats]
     strategy = _strategy(t.get("strategy", "random"), f"{where}: strategy", game)
+    if kind == "sweep":
+        from reports.sweep import parse_sweep
+        try:
+            return parse_sweep(part, t, where, mod, players, seats or [strategy] * players[0], base_variant, games)
+        except ValueError as exc:
+            raise StudyError(str(exc)) from None
 
     if kind == "balance":
         for n in players:
@@ -323,6 +335,9 @@ def quick(study: Study, games=None) -> Study:
             r.games = min(r.games, cap)
         if part.kind == "compare":
             part.games = min(part.games, cap)
+        if part.kind == "sweep":
+            from reports.sweep import quick as sweep_quick
+            sweep_quick(part, cap)
     return study
 
 
@@ -338,6 +353,22 @@ def run_study(study: Study, out, workers=None, log=print) -> dict:
     sets = {}
     played = {}     # run_key -> (folder, label) of the runs played so far
     base = os.path.join(out, "runs")
+
+    def play(part, r, t0):
+        """Play planned run ``r`` of ``part`` unless an equal run was played; return its folder."""
+        key = run_key(part, r)
+        if key in played:
+            folder, first = played[key]
+            log(f"{part.title}: {r.label}: the same games as {first} (played once)")
+            return folder
+        folder = os.path.join(base, r.folder)
+        played[key] = folder, f"{part.name}/{r.label}"
+        simulate(part.game, players=r.players, games=r.games, seed=r.seed, out=folder,
+                 strategies=_seats(part, r), variant=r.variant, workers=workers,
+                 chunk_size=chunk_size_for(r.games), events=r.events, progress=False)
+        log(f"{part.title}: {r.label}: {r.games:,} games ({time.perf_counter() - t0:.0f} s)")
+        return folder
+
     for part in study.parts:
         t0 = time.perf_counter()
         if part.kind == "compare":
@@ -345,21 +376,11 @@ def run_study(study: Study, out, workers=None, log=print) -> dict:
             sets[part.name] = run_compare(part.game, part.players, part.strategies, part.games, part.seed,
                                           os.path.join(base, part.name), variant=part.variant,
                                           workers=workers, log=log)
+        elif part.kind == "sweep":
+            from reports.sweep import run_sweep
+            sets[part.name] = run_sweep(part, base, lambda r, part=part, t0=t0: play(part, r, t0), log=log)
         else:
-            dirs = {}
-            for r in part.runs:
-                key = run_key(part, r)
-                if key in played:
-                    dirs[r.label], first = played[key]
-                    log(f"{part.title}: {r.label}: the same games as {first} (played once)")
-                    continue
-                folder = os.path.join(base, r.folder)
-                played[key] = folder, f"{part.name}/{r.label}"
-                simulate(part.game, players=r.players, games=r.games, seed=r.seed, out=folder,
-                         strategies=_seats(part, r), variant=r.variant, workers=workers,
-                         chunk_size=chunk_size_for(r.games), events=r.events, progress=False)
-                dirs[r.label] = folder
-                log(f"{part.title}: {r.label}: {r.games:,} games ({time.perf_counter() - t0:.0f} s)")
+            dirs = {r.label: play(part, r, t0) for r in part.runs}
             sets[part.name] = RunSet.from_dirs(dirs, group="variant" if part.kind == "variants" else "run")
     return sets
 
@@ -404,6 +425,9 @@ def study_report(study: Study, sets: dict, commands=None) -> Report:
                 seat.terminal = ""
                 secs.append(seat)
                 secs += [build(sub) for build in plugin(rs.game).SECTIONS]
+        elif part.kind == "sweep":
+            from reports.sweep import sweep_sections
+            secs = sweep_sections(part, rs)
         else:
             secs = [compare_section(rs, title="Ratings")]
         sections += [_prefix(s, part) for s in secs]
