@@ -281,6 +281,7 @@ def imitate(game="hellas", players=3, teacher="mcts", positions=2000, seed=0, st
     if teach.kind == "random":
         raise ValueError("the teacher must be a search (mcts:...) or a heuristic preset, not random")
     teacher_name = teach.name if isinstance(teacher, strategies.Strategy) else str(teacher)
+    log = log or (lambda line: None)
     t0 = time.perf_counter()
     log(f"imitation of {teacher_name}: {positions:,} decisions, {players} players, teacher in every seat")
     rec = collect(game, players, teach, positions, seed, log)
