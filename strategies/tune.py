@@ -19,6 +19,15 @@ weights of the built-in heuristic against a field of presets:
    candidate seen are played on fresh seeds, and the better one is reported
    with its win share against the field and a 95 % confidence interval
    (Wilson, over the games' win shares), then written as a preset file.
+
+The field may hold search seats (``--field mcts:iterations=100,balanced``):
+they play inside the kernel like any strategy, only about a thousand times
+dearer per game, so such a run prints its estimated time after its first
+candidate and its progress every ``PROGRESS_SECONDS``; size its budget for
+that (a few thousand games).
+
+``boardlab tune --imitate TEACHER`` fits the weights to a teacher's decisions
+instead of searching them (:mod:`strategies.imitate`).
 """
 import time
 from pathlib import Path
