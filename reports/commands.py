@@ -176,7 +176,7 @@ def add_tune(sub):
                         "quarry_baron)")
     p.add_argument("--start", default="balanced", help="preset to start from (default balanced)")
     p.add_argument("--seed", type=_seed, default=0)
-    p.add_argument("--name", default="tuned", help="name of the new preset (default tuned)")
+    p.add_argument("--name", default=None, help="name of the new preset (default tuned; imitated with --imitate)")
     p.add_argument("--out", default=None,
                    help="preset file to write (default ./<game>_<name>.toml; a file named <game>_*.toml in "
                         "strategies/presets/ becomes a named preset)")
@@ -212,6 +212,7 @@ def cmd_tune(args):
         if cem_flags:
             raise ValueError(f"{cem_flags[0]} is a CEM setting: --imitate fits to the teacher's decisions "
                              f"(size it with --positions)")
+    args.name = args.name or ("tuned" if args.imitate is None else "imitated")
     out = Path(args.out or f"{args.game}_{args.name}.toml")
     if out.exists() and not args.force:
         raise ValueError(f"{out} exists: pass --force to overwrite it, or another --out")

@@ -22,7 +22,8 @@ held-out games).
 3. Some features depend on the weights themselves (Hellas' ``space_value`` is
    the seat's own weighted score of the best follow-up), so the features are
    first computed with the ``--start`` preset's weights, then recomputed with
-   the fitted weights and fitted again (:data:`ROUNDS` rounds in all).
+   the fitted weights and fitted again (at most :data:`ROUNDS` rounds; the
+   fit whose own features give the best held-out log-likelihood is kept).
 4. The fitted weights (in the logit's units: at temperature 1 the preset is
    the fitted stochastic policy; the preset plays argmax, temperature 0) are
    written as a preset file (:func:`write_preset`), with the held-out top-1
@@ -104,7 +105,7 @@ def _teacher(game, teacher, seed):
     return decide
 
 
-def collect(game, players, teacher="mcts", positions=2000, seed=0, log=print):
+def collect(game, players, teacher="mcts", positions=5000, seed=0, log=print):
     """Play ``positions`` decisions with ``teacher`` in every seat; return the record.
 
     Returns
@@ -244,7 +245,7 @@ def agreement(mats, best_index, w):
     return hits / len(mats)
 
 
-def imitate(game="hellas", players=3, teacher="mcts", positions=2000, seed=0, start="balanced",
+def imitate(game="hellas", players=3, teacher="mcts", positions=5000, seed=0, start="balanced",
             target="best", eval_games=2000, log=print):
     """Collect the teacher's decisions and fit the heuristic's weights to them; return a result dict.
 
@@ -317,7 +318,8 @@ def imitate(game="hellas", players=3, teacher="mcts", positions=2000, seed=0, st
         # features such as space_value grow with the weights, so the scale matters); it computes
         # those features with its own weights, so it is judged with them
         w = beta * (np.linalg.norm(base_vec) / max(np.linalg.norm(beta), 1e-12))
-        mats = features(mod.policy_vector(dict(zip(names, w.tolist()))))
+        before, mats = mats, features(mod.policy_vector(dict(zip(names, w.tolist()))))
+        fixed = all(np.array_equal(a, b) for a, b in zip(before, mats))    # no weight-dependent feature
         te_m = [mats[i] for i in test]
         ll = log_likelihood(te_m, te_t, beta)
         agree = agreement(te_m, [best_index[i] for i in test], w)
@@ -326,6 +328,8 @@ def imitate(game="hellas", players=3, teacher="mcts", positions=2000, seed=0, st
         log(f"  fit {rnd + 1}/{ROUNDS}: L2 {-neg_l2:g}, held-out log-likelihood {ll:.3f} per decision, "
             f"top-1 agreement with the teacher {agree:.3f} (start preset {base_agree:.3f}, "
             f"n={len(test)} held-out decisions)")
+        if fixed:
+            break
     pick = max(history, key=lambda h: (h["held_out_loglik"], -h["round"]))
     w = pick.pop("weights")
     for h in history:
