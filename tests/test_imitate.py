@@ -107,6 +107,10 @@ def test_cli_imitate_writes_the_preset(tmp_path, monkeypatch, capsys):
     assert strategies.resolve("hellas", str(written)).name == "copycat"
     rc, _, err = _run(args, capsys)
     _one_line_error(rc, err, "exists", "--force")
+    rc, out, _ = _run(["tune", "hellas", "--players", "2", "--imitate", "mcts:iterations=5", "--positions", "20",
+                       "--eval-games", "0"], capsys)
+    assert rc == 0 and "wrote hellas_imitated.toml" in out and "win share" not in out
+    assert strategies.resolve("hellas", "hellas_imitated.toml").name == "imitated"
 
 
 @pytest.mark.parametrize("extra, words", [
