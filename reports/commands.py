@@ -171,7 +171,8 @@ def add_tune(sub):
     p.add_argument("--population", type=_positive_int, default=None, help="candidates per generation (default 12)")
     p.add_argument("--games", type=_positive_int, default=None, help="games per candidate per generation")
     p.add_argument("--field", default=None,
-                   help="opponent presets, comma-separated (default: the heuristic presets of "
+                   help="opponents, comma-separated: presets, preset files or searches such as "
+                        "mcts:iterations=100 (slow) (default: the heuristic presets of "
                         "strategies/presets/GAME.toml, e.g. for hellas balanced,city_builder,temple_builder,"
                         "quarry_baron)")
     p.add_argument("--start", default="balanced", help="preset to start from (default balanced)")
