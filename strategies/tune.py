@@ -181,6 +181,9 @@ def cem(game="hellas", players=3, budget=50_000, population=12, games=None, fiel
             f"{fit[order[:n_elite]].mean():.3f}, current mean {fit[0]:.3f} ({time.perf_counter() - t0:.0f} s)")
     # final: the mean and the best candidate seen, on fresh seeds
     seeds = _seeds(seed, 20_000_000, half)
+    if searching:
+        log(f"  final: the mean and the best candidate on {half:,} fresh games each "
+            f"(about {(time.perf_counter() - t0) / used * 2 * half:.0f} s)")
     finals = []
     for label, w in (("final mean", mu), ("best candidate", best_seen)):
         pol = mod.policy_vector(dict(zip(names, w.tolist())))
