@@ -19,6 +19,15 @@ weights of the built-in heuristic against a field of presets:
    candidate seen are played on fresh seeds, and the better one is reported
    with its win share against the field and a 95 % confidence interval
    (Wilson, over the games' win shares), then written as a preset file.
+
+The field may hold search seats (``--field mcts:iterations=100,balanced``):
+they play inside the kernel like any strategy, only about a thousand times
+dearer per game, so such a run prints its estimated time after its first
+candidate and its progress every ``PROGRESS_SECONDS``; size its budget for
+that (a few thousand games).
+
+``boardlab tune --imitate TEACHER`` fits the weights to a teacher's decisions
+instead of searching them (:mod:`strategies.imitate`).
 """
 import time
 from pathlib import Path
@@ -29,6 +38,7 @@ import strategies
 
 
 MAX_BATCH = 10_000_000       # games per candidate per generation: one in-memory batch
+PROGRESS_SECONDS = 10        # a slow generation (a searching field) logs its candidates this often
 
 
 def default_field(game):
@@ -137,8 +147,12 @@ def cem(game="hellas", players=3, budget=50_000, population=12, games=None, fiel
     best_seen, best_fit = mu.copy(), -1.0
     used = 0
     t0 = time.perf_counter()
+    half = max(players, final_games // 2)
+    total = generations * population * games + 2 * half
+    last_log = t0
     log(f"CEM: {generations} generations x {population} candidates x {games} games, "
         f"{players} players, field: {', '.join(field_names)}")
+    searching = any(s.kind == "mcts" for s in field_strats)
     for gen in range(generations):
         seeds = _seeds(seed, 10_000_000 + gen * games, games)
         cands = mu + sigma * rng.standard_normal((population, len(names)))
@@ -147,7 +161,14 @@ def cem(game="hellas", players=3, budget=50_000, population=12, games=None, fiel
         for i, w in enumerate(cands):
             pol = mod.policy_vector(dict(zip(names, w.tolist())))
             fit[i] = evaluate(game, players, pol, field_pols, seeds).mean()
-        used += population * games
+            used += games
+            now = time.perf_counter()
+            # a slow field (search seats): the estimate after the first candidate, then progress
+            if (searching and used == games) or (now - last_log >= PROGRESS_SECONDS and i + 1 < population):
+                last_log = now
+                left = (now - t0) / used * (total - used)
+                log(f"  generation {gen + 1}/{generations}: candidate {i + 1}/{population} "
+                    f"({used:,}/{total:,} games, {now - t0:.0f} s, about {left:.0f} s left)")
         order = np.argsort(-fit)
         n_elite = max(2, population // 4)
         elite = cands[order[:n_elite]]
@@ -159,8 +180,10 @@ def cem(game="hellas", players=3, budget=50_000, population=12, games=None, fiel
         log(f"  generation {gen + 1}/{generations}: best {fit[order[0]]:.3f}, mean of elite "
             f"{fit[order[:n_elite]].mean():.3f}, current mean {fit[0]:.3f} ({time.perf_counter() - t0:.0f} s)")
     # final: the mean and the best candidate seen, on fresh seeds
-    half = max(players, final_games // 2)
     seeds = _seeds(seed, 20_000_000, half)
+    if searching:
+        log(f"  final: the mean and the best candidate on {half:,} fresh games each "
+            f"(about {(time.perf_counter() - t0) / used * 2 * half:.0f} s)")
     finals = []
     for label, w in (("final mean", mu), ("best candidate", best_seen)):
         pol = mod.policy_vector(dict(zip(names, w.tolist())))

@@ -1,0 +1,370 @@
+"""Imitation of search: fit the heuristic's weights to a teacher's decisions.
+
+``boardlab tune hellas --players 3 --imitate mcts:iterations=400`` plays games
+with the teacher (by default the ISMCTS agent) in every seat and records, at
+each decision, the heuristic's feature vector of every legal action
+(:func:`action_features`) and what the teacher did: its chosen action
+(``--target best``, the default) or the search's visit distribution over the
+root actions (``--target visits``). The built-in heuristic scores an action as
+the weighted sum of its features, so a conditional logit (softmax over the
+legal actions of ``w . features``) fitted by maximum likelihood fits the
+heuristic's weights directly (:func:`fit_logit`; an L2 prior toward the start
+preset's direction on the standardized weights, its strength picked on
+held-out games).
+
+1. :func:`collect` plays ``positions`` decisions: game ``i`` from seed
+   ``game_seeds(seed, i)``, every seat the teacher (its search seeded from
+   the seat's decision, :func:`strategies.agents.decision_seed`), so the
+   record is deterministic from the seed.
+2. The last fifth of the decisions (the last games) is held out: each L2
+   strength of :data:`L2_GRID` is fitted on the rest and the one with the best
+   held-out log-likelihood is refitted on everything.
+3. Some features depend on the weights themselves (Hellas' ``space_value`` is
+   the seat's own weighted score of the best follow-up), so the features are
+   first computed with the ``--start`` preset's weights, then recomputed with
+   the fitted weights and fitted again (at most :data:`ROUNDS` rounds; the
+   fit whose own features give the best held-out log-likelihood is kept).
+4. The fitted weights (in the logit's units: at temperature 1 the preset is
+   the fitted stochastic policy; the preset plays argmax, temperature 0) are
+   written as a preset file (:func:`write_preset`), with the held-out top-1
+   agreement with the teacher of the start preset and of the fit, and the
+   new preset's win share in one seat against the start preset.
+
+A teacher may also be a heuristic preset with softmax noise
+(``--imitate balanced`` after ``with_noise``): its sampled actions are the
+targets, which is how the tests check that the fit recovers known weights.
+"""
+import time
+from pathlib import Path
+
+import numpy as np
+
+import strategies
+
+#: L2 strengths (on weights standardized by each feature's spread) tried on the held-out games.
+L2_GRID = (0.1, 1.0, 10.0, 100.0, 1000.0)
+#: Fits in all: the first with the start preset's features, then with the fitted weights' features.
+ROUNDS = 3
+TARGETS = ("visits", "best")
+
+
+def supports(game):
+    """Whether ``game``'s engine exposes the heuristic's per-action features."""
+    import simcore
+    return hasattr(simcore.games[game], "policy_features")
+
+
+def action_features(game, state, policy):
+    """``(actions, matrix)``: the heuristic's features of every legal action at ``state``.
+
+    The heuristic's score of action ``i`` is ``matrix[i] @ weights`` (the
+    first ``len(FEATURES)`` entries of ``policy``); ``policy`` matters only for
+    features that depend on the weights (Hellas' ``space_value``).
+    """
+    import simcore
+    mod = simcore.games[game]
+    if not supports(game):
+        raise ValueError(f"{game}'s heuristic has no per-action feature accessor (policy_features): "
+                         f"imitation works for {', '.join(g for g in simcore.games if supports(g))}")
+    if game == "hellas":          # one call for the whole legal list
+        actions, m = mod.policy_features(state, policy)
+        return list(actions), np.asarray(m, dtype=float)
+    actions = state.legal_actions()
+    return actions, np.array([mod.policy_features(state, a) for a in actions], dtype=float).reshape(
+        len(actions), len(mod.FEATURES))
+
+
+def _teacher(game, teacher, seed):
+    """``decide(state) -> (actions, target distribution, chosen action)`` of the teacher strategy."""
+    from simcore._search import ops_policy_action
+    from strategies.agents import decision_seed
+    from strategies.mcts import MCTSAgent
+
+    if teacher.kind == "mcts":
+        agent = MCTSAgent(game=game, seed=seed, **teacher.search)
+
+        def decide(state):
+            r = agent.search(state)
+            actions = state.legal_actions()
+            visits = np.zeros(len(actions))       # the root may hold only some of the legal actions
+            where = {a: i for i, a in enumerate(actions)}
+            for a, v in zip(r["actions"], r["visits"]):
+                visits[where[int(a)]] = v
+            return actions, visits / visits.sum(), int(r["best"])
+        return decide
+    if teacher.kind != "heuristic":
+        raise ValueError(f"the teacher must be a search (mcts:...) or a heuristic preset, not {teacher.kind!r}")
+    policy = teacher.as_policy()
+
+    def decide(state):
+        actions = state.legal_actions()
+        a = int(ops_policy_action(state, [policy] * state.players, decision_seed(state, seed)))
+        p = np.zeros(len(actions))
+        p[actions.index(a)] = 1.0
+        return actions, p, a
+    return decide
+
+
+def collect(game, players, teacher="mcts", positions=5000, seed=0, log=print):
+    """Play ``positions`` decisions with ``teacher`` in every seat; return the record.
+
+    Returns
+    -------
+    dict
+        ``states`` (a clone per decision), ``actions`` (legal actions),
+        ``visits`` (the teacher's distribution over them), ``best`` (its
+        action), ``game`` (the game index of each decision), ``games`` and
+        ``seconds``.
+    """
+    import simcore
+    from simcore.rng import game_seeds
+    from simcore.run import check_players
+
+    players = check_players(game, players)
+    mod = simcore.games[game]
+    teach = teacher if isinstance(teacher, strategies.Strategy) else strategies.resolve(game, teacher)
+    decide = _teacher(game, teach, seed)
+    config = mod.make_config(players)
+    rec = {"states": [], "actions": [], "visits": [], "best": [], "game": []}
+    t0 = time.perf_counter()
+    step = max(1, positions // 10)
+    g = 0
+    while len(rec["best"]) < positions:
+        state = mod.State.new(config, int(game_seeds(seed, g, g + 1)[0]))
+        while not state.is_over() and len(rec["best"]) < positions:
+            actions, p, a = decide(state)
+            rec["states"].append(state.clone())
+            rec["actions"].append(actions)
+            rec["visits"].append(p)
+            rec["best"].append(a)
+            rec["game"].append(g)
+            state.apply(a)
+            n = len(rec["best"])
+            if log and (n % step == 0 or n == positions):
+                el = time.perf_counter() - t0
+                log(f"  {n:,}/{positions:,} positions ({g + 1} games, {el:.0f} s, "
+                    f"about {el / n * (positions - n):.0f} s left)")
+        g += 1
+    rec["game"] = np.asarray(rec["game"])
+    rec["games"] = g
+    rec["seconds"] = time.perf_counter() - t0
+    return rec
+
+
+def _stack(mats, targets):
+    """Stacked rows (``X``), targets, the first row of each decision and the decision of each row."""
+    sizes = np.array([len(t) for t in targets])
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    X = np.vstack(mats) if mats else np.zeros((0, 0))
+    return X, np.concatenate(targets), starts, np.repeat(np.arange(len(sizes)), sizes)
+
+
+def _log_softmax(z, starts, group):
+    m = np.maximum.reduceat(z, starts)
+    e = np.exp(z - m[group])
+    lse = np.log(np.add.reduceat(e, starts)) + m
+    return z - lse[group]
+
+
+def fit_logit(mats, targets, l2=1.0, init=None, prior=None):
+    """Conditional-logit maximum likelihood: the weights ``w`` of ``softmax(matrix @ w)`` per decision.
+
+    Parameters
+    ----------
+    mats : list of numpy.ndarray
+        One ``legal x features`` matrix per decision.
+    targets : list of numpy.ndarray
+        One distribution over that decision's legal actions per decision (a
+        one-hot vector for a single chosen action; visit shares for a search).
+    l2 : float
+        Strength of the Gaussian prior ``l2 / 2 * sum((w_k * s_k)**2)``, ``s_k``
+        the spread (standard deviation over all rows) of feature ``k``: a
+        feature that never varies gets weight 0.
+    init : numpy.ndarray, optional
+        Starting weights (default 0).
+    prior : numpy.ndarray, optional
+        The prior's direction ``m``: the penalty is on ``w - c * m`` instead of
+        ``w``, with the scale ``c >= 0`` fitted too (the logit's units are not the
+        preset's), so a strong prior keeps the argmax of ``m`` and a weak one lets
+        the data move it. Default: no direction (shrink toward 0).
+
+    Returns
+    -------
+    numpy.ndarray
+        The weights (in the logit's units: ``matrix @ w`` is the log-odds).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> w = np.array([1.0, -2.0])
+    >>> mats = [rng.normal(size=(4, 2)) for _ in range(3000)]
+    >>> targets = [np.eye(4)[rng.choice(4, p=np.exp(m @ w) / np.exp(m @ w).sum())] for m in mats]
+    >>> np.round(fit_logit(mats, targets, l2=0.01), 1)
+    array([ 1., -2.])
+    """
+    from scipy.optimize import minimize
+
+    X, p, starts, group = _stack(mats, targets)
+    s = X.std(axis=0)
+    live = s > 1e-12
+    Z = np.where(live, X / np.where(live, s, 1.0), 0.0)
+    k = X.shape[1]
+
+    m = np.zeros(k) if prior is None else np.where(live, np.asarray(prior, dtype=float) * s, 0.0)
+
+    def loss(bc):
+        b, c = bc[:k], bc[k]
+        ls = _log_softmax(Z @ b, starts, group)
+        q = np.exp(ls)
+        d = b - c * m
+        f = -(p * ls).sum() + 0.5 * l2 * (d @ d)
+        grad = np.append(Z.T @ (q - p) + l2 * d, -l2 * (d @ m))
+        return f, grad
+
+    b0 = np.zeros(k) if init is None else np.where(live, np.asarray(init, dtype=float) * s, 0.0)
+    c0 = 0.0 if prior is None else max(0.0, float(b0 @ m) / max(float(m @ m), 1e-12))
+    res = minimize(loss, np.append(b0, c0), jac=True, method="L-BFGS-B",
+                   bounds=[(None, None)] * k + [(0.0, None) if prior is not None else (0.0, 0.0)],
+                   options={"maxiter": 5000, "gtol": 1e-8})
+    return np.where(live, res.x[:k] / np.where(live, s, 1.0), 0.0)
+
+
+def log_likelihood(mats, targets, w):
+    """Mean log-likelihood per decision of ``targets`` under ``softmax(matrix @ w)``."""
+    X, p, starts, group = _stack(mats, targets)
+    return float((p * _log_softmax(X @ w, starts, group)).sum() / len(targets))
+
+
+def agreement(mats, best_index, w):
+    """Share of decisions where ``argmax(matrix @ w)`` is the teacher's action (ties: a share)."""
+    hits = 0.0
+    for m, b in zip(mats, best_index):
+        sc = m @ w
+        top = np.flatnonzero(sc >= sc.max() - 1e-9 * max(1.0, abs(sc.max())))
+        hits += (b in top) / len(top)
+    return hits / len(mats)
+
+
+def imitate(game="hellas", players=3, teacher="mcts", positions=5000, seed=0, start="balanced",
+            target="best", eval_games=2000, log=print):
+    """Collect the teacher's decisions and fit the heuristic's weights to them; return a result dict.
+
+    Parameters
+    ----------
+    teacher : str or Strategy
+        ``mcts`` / ``mcts:iterations=400`` / a preset (its softmax or epsilon noise samples the actions).
+    positions : int
+        Decisions recorded (every seat's).
+    start : str
+        Heuristic preset whose weights compute the first round's weight-dependent features.
+    target : str
+        ``best``: the teacher's chosen action (default); ``visits``: the search's visit shares.
+    eval_games : int
+        Games of the new preset in one seat (rotated) against the start preset (0: none).
+    """
+    import simcore
+    from simcore.run import check_players
+    from strategies.tune import _seeds, evaluate
+
+    players = check_players(game, players)
+    if not supports(game):
+        action_features(game, None, None)            # raises the error that names the supported games
+    if target not in TARGETS:
+        raise ValueError(f"target must be one of {', '.join(TARGETS)}, not {target!r}")
+    if isinstance(positions, bool) or not isinstance(positions, (int, np.integer)) or positions < 20:
+        raise ValueError(f"positions must be at least 20 decisions, not {positions}")
+    mod = simcore.games[game]
+    names = list(mod.FEATURES)
+    base = strategies.resolve(game, start)
+    if base.kind != "heuristic":
+        raise ValueError(f"--start must be a heuristic preset, not {start!r}")
+    teach = teacher if isinstance(teacher, strategies.Strategy) else strategies.resolve(game, teacher)
+    if teach.kind == "random":
+        raise ValueError("the teacher must be a search (mcts:...) or a heuristic preset, not random")
+    teacher_name = teach.name if isinstance(teacher, strategies.Strategy) else str(teacher)
+    log = log or (lambda line: None)
+    t0 = time.perf_counter()
+    log(f"imitation of {teacher_name}: {positions:,} decisions, {players} players, teacher in every seat")
+    rec = collect(game, players, teach, positions, seed, log)
+    targets = rec["visits"] if target == "visits" else [
+        (np.asarray(a) == b).astype(float) for a, b in zip(rec["actions"], rec["best"])]
+    best_index = [a.index(b) for a, b in zip(rec["actions"], rec["best"])]
+    games = rec["game"]
+    held = np.arange(len(games)) >= len(games) - max(1, len(games) // 5)     # the last fifth of the decisions
+    train, test = np.flatnonzero(~held), np.flatnonzero(held)
+
+    def features(policy):
+        mats = []
+        for st, acts in zip(rec["states"], rec["actions"]):
+            a, m = action_features(game, st, policy)
+            if list(a) != list(acts):
+                raise RuntimeError("the features' actions differ from the recorded legal actions")
+            mats.append(m)
+        return mats
+
+    base_vec = np.array([base.weights.get(n, 0.0) for n in names])
+    pol = base.as_policy()
+    mats = features(pol)
+    base_agree = agreement([mats[i] for i in test], [best_index[i] for i in test], base_vec)
+    history, w = [], base_vec
+    for rnd in range(ROUNDS):
+        tr_m, tr_t = [mats[i] for i in train], [targets[i] for i in train]
+        te_m, te_t = [mats[i] for i in test], [targets[i] for i in test]
+        fits = [(log_likelihood(te_m, te_t, wl), -l2, wl)      # the strength with the best held-out fit
+                for l2 in L2_GRID for wl in [fit_logit(tr_m, tr_t, l2, prior=base_vec)]]
+        _, neg_l2, w_tr = max(fits, key=lambda t: (t[0], t[1]))
+        beta = fit_logit(mats, targets, -neg_l2, init=w_tr, prior=base_vec)
+        # the preset's weights: the logit's, scaled to the start preset's size (weight-dependent
+        # features such as space_value grow with the weights, so the scale matters); it computes
+        # those features with its own weights, so it is judged with them
+        w = beta * (np.linalg.norm(base_vec) / max(np.linalg.norm(beta), 1e-12))
+        before, mats = mats, features(mod.policy_vector(dict(zip(names, w.tolist()))))
+        fixed = all(np.array_equal(a, b) for a, b in zip(before, mats))    # no weight-dependent feature
+        te_m = [mats[i] for i in test]
+        ll = log_likelihood(te_m, te_t, beta)
+        agree = agreement(te_m, [best_index[i] for i in test], w)
+        history.append({"round": rnd + 1, "l2": -neg_l2, "held_out_loglik": ll, "held_out_agreement": agree,
+                        "weights": w})
+        log(f"  fit {rnd + 1}/{ROUNDS}: L2 {-neg_l2:g}, held-out log-likelihood {ll:.3f} per decision, "
+            f"top-1 agreement with the teacher {agree:.3f} (start preset {base_agree:.3f}, "
+            f"n={len(test)} held-out decisions)")
+        if fixed:
+            break
+    pick = max(history, key=lambda h: (h["held_out_loglik"], -h["round"]))
+    w = pick.pop("weights")
+    for h in history:
+        h.pop("weights", None)
+    weights = dict(zip(names, [round(float(v), 4) for v in w]))
+    out = {"weights": weights, "teacher": teacher_name, "target": target, "positions": positions,
+           "games": rec["games"], "players": players, "seed": seed, "start": start,
+           "held_out": len(test), "base_agreement": base_agree, "agreement": pick["held_out_agreement"],
+           "round": pick["round"],
+           "rounds": history, "collect_seconds": rec["seconds"]}
+    if eval_games:
+        n = max(players, int(eval_games))
+        shares = evaluate(game, players, mod.policy_vector(weights), [pol], _seeds(seed, 30_000_000, n))
+        out.update(win_share=float(shares.mean()), wins=float(shares.sum()), n=n)
+    out["seconds"] = time.perf_counter() - t0
+    return out
+
+
+def write_preset(path, name, result, game="hellas", description=None):
+    """Write an imitation result as a preset TOML file (loadable by ``strategies.resolve``)."""
+    r = result
+    desc = description or (f"fitted to {r['teacher']}'s decisions ({r['players']} players, "
+                           f"{r['positions']} positions, target {r['target']})")
+    lines = [f"# Imitation by `boardlab tune {game} --imitate {r['teacher']}`: conditional logit fitted to",
+             f"# the {r['target']} of the teacher at {r['positions']:,} decisions of {r['games']} self-play games "
+             f"({r['players']} players), seed {r['seed']},",
+             f"# features first from '{r['start']}'. Held-out top-1 agreement with the teacher: "
+             f"{r['agreement']:.3f} ('{r['start']}': {r['base_agreement']:.3f}; n={r['held_out']} decisions)."]
+    if "ci" in r:
+        lo, hi = r["ci"]
+        lines.append(f"# Win share in one seat of {r['players']} against {r['start']}: {r['win_share']:.3f} "
+                     f"(95% CI {lo:.3f}-{hi:.3f}, n={r['n']} games).")
+    lines += [f'game = "{game}"', "", f"[{name}]", f'description = "{desc}"',
+              "temperature = 0.0", "epsilon = 0.0", f"[{name}.weights]"]
+    lines += [f"{k} = {v!r}" for k, v in r["weights"].items()]
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    strategies.load_presets(path, game)      # check it loads
+    return path
