@@ -39,20 +39,21 @@ from reports._args import _positive_int, _seed, check_out_file, check_out_folder
 
 KNOBS = ("seat_points", "seat_bonus")
 VERIFY_START = 1 << 31          # game index of the first verification game (the search starts at 0)
-HEURISTIC_BUDGET, HEURISTIC_VERIFY = 600_000, 100_000
+HEURISTIC_BUDGET, HEURISTIC_VERIFY = 1_000_000, 100_000
 SEARCH_BUDGET = 400             # default budget for a searching strategy (kind mcts): thousands of times slower
 MAX_BLOCK, MIN_BLOCK, MIN_SEARCH_BLOCK = 2_000, 200, 10
 TARGET = 0.01                   # the issue's target: largest seat gap ≤ 1 pp
-RESOURCE = {"hellas": "marble", "yamatai": "coins", "akrotiri": "drachmas"}
+RESOURCE = {"hellas": ("marble", "marble"), "yamatai": ("coin", "coins"), "akrotiri": ("drachma", "drachmas")}
 
 
 def _log(line):
     print(line, file=sys.stderr, flush=True)
 
 
-def knob_words(game, knob):
-    """What one unit of ``knob`` is in ``game``: 'point' or 'starting marble'."""
-    return "point" if knob == "seat_points" else f"starting {RESOURCE.get(game, 'resource')}"
+def knob_words(game, knob, n=2):
+    """What ``n`` units of ``knob`` are in ``game``: 'points', 'starting coin', 'starting marble'."""
+    one, many = ("point", "points") if knob == "seat_points" else RESOURCE.get(game, ("resource", "resources"))
+    return ("" if knob == "seat_points" else "starting ") + (one if abs(n) == 1 else many)
 
 
 # ---------------------------------------------------------------- settings
@@ -284,7 +285,7 @@ def table_text(r) -> str:
                      f"{a['share']:.4f}", f"[{a['lo']:.4f}, {a['hi']:.4f}]"])
     gb, ga = r["gap_before"], r["gap_after"]
     lines = [f"{r['game']}, {r['players']} players, strategy {r['strategy']}, knob {r['knob']} "
-             f"({knob_words(r['game'], r['knob'])}s per seat), seed {r['seed']}",
+             f"({knob_words(r['game'], r['knob'])} per seat), seed {r['seed']}",
              f"compensation {_vec(r['compensation'])}: found in {r['search_games']:,} search games; verified on "
              f"{r['games']:,} fresh games, the same seeds before and after", "",
              text_table(["seat", r["knob"], "before", "95% CI", "after", "95% CI"], rows),
@@ -350,7 +351,7 @@ def figures(r):
     fig, axes = F._panels(1, width=max(6.0, 0.55 * len(cands) + 2), height=3.8)
     ax = axes[0][0]
     xs = np.arange(len(cands))
-    labels = [(f"{c['compensation'][0] - c['compensation'][1]:+d}" if r["players"] == 2
+    labels = [(f"{c['compensation'][0] - c['compensation'][1]:+d}".replace("+0", "0") if r["players"] == 2
                else ",".join(map(str, c["compensation"]))) for c in cands]
     for s in range(r["players"]):
         y = np.array([c["shares"][s] for c in cands])
@@ -380,7 +381,7 @@ def section(r, title=None):
     from reports.sections import Fig, Section, Table
 
     paras = [
-        f"Strategy **{r['strategy']}** in every seat; knob `{r['knob']}` ({knob_words(r['game'], r['knob'])}s added "
+        f"Strategy **{r['strategy']}** in every seat; knob `{r['knob']}` ({knob_words(r['game'], r['knob'])} added "
         f"per seat, vectors normalised so the smallest entry is 0). The search played {r['search_games']:,} games "
         f"(common seeds for every candidate, races that stop spending games on candidates shown worse); the "
         f"compensation found was then verified on {r['games']:,} fresh games, the same seeds without and with it.",
@@ -404,9 +405,8 @@ def finding(frame, context="") -> str:
     r0 = rows[0]
     game, knob = r0["game"], r0["knob"]
     given = [(x["seat"], x["compensation"]) for x in rows if x["compensation"]]
-    unit = knob_words(game, knob)
     if given:
-        change = "give " + ", ".join(f"seat {s} {c:+d} {unit}{'s' if abs(c) != 1 else ''}" for s, c in given)
+        change = "give " + ", ".join(f"seat {s} {c:+d} {knob_words(game, knob, c)}" for s, c in given)
     else:
         change = "change nothing"
     shares = "; ".join(f"seat {x['seat']} {x['share_after'] * 100:.1f}% [{x['lo_after'] * 100:.1f}, "
@@ -506,10 +506,14 @@ def part_spec(part):
 
 
 def quick_settings(settings, cap):
-    """``--quick``: the search budget at most 20 x ``cap`` and the verification at most 5 x ``cap`` games."""
+    """``--quick``: the search budget at most 10 x ``cap`` and the verification at most 5 x ``cap`` games."""
     s = dict(settings)
-    s["budget"] = min(s["budget"], 20 * cap)
+    s["budget"] = min(s["budget"], 10 * cap)
     s["verify"] = min(s["verify"], 5 * cap)
+    try:
+        part_plan(s)
+    except ValueError:          # below the search's first round (a searching strategy): keep the file's
+        s["budget"] = settings["budget"]
     return s
 
 

@@ -125,19 +125,19 @@ def test_search_is_deterministic_and_respects_the_budget():
 
 # ---------------------------------------------------------------- on the engines
 
-def _run(game, players, **kw):
+def _run(game, players, workers=2, **kw):
     p = B.plan(game, players, **kw)
-    return B.balance(p, workers=kw.pop("workers", 2), log=lambda line: None)
+    return B.balance(p, workers=workers, log=lambda line: None)
 
 
 def test_search_undoes_a_known_handicap():
-    """Seat 1 of 2-player Hellas loses 4 points (a handicap in the variant): the compensation found gives
+    """Seat 1 of 2-player Hellas loses 8 points (a handicap in the variant): the compensation found gives
     them back, relative to the one found for the printed rules, and plays exactly the same games."""
     plain = _run("hellas", 2, budget=120_000, verify=20_000, seed=5)
-    hand = _run("hellas", 2, budget=120_000, verify=20_000, seed=5, variant=["seat_points=0,-4"])
+    hand = _run("hellas", 2, budget=120_000, verify=20_000, seed=5, variant=["seat_points=0,-8"])
     assert hand["gap_before"]["lo"] > 0.10                    # the handicap shows: seat 1 far behind
     assert plain["compensation"] != [0, 0]                    # 2-player Hellas needs a compensation too
-    want = normalise(np.add(plain["compensation"], [0, 4]))
+    want = normalise(np.add(plain["compensation"], [0, 8]))
     assert tuple(hand["compensation"]) == want
     # with heuristic play the points change no decision: the same games, the same shares after
     assert [r["share"] for r in hand["after"]] == [r["share"] for r in plain["after"]]
@@ -185,7 +185,7 @@ def test_cli_table_and_json_agree(tmp_path, capsys):
 @pytest.mark.parametrize("argv, message", [
     (["balance", "hellas", "--players", "2", "--knob", "seat_marble"], "unknown knob 'seat_marble'"),
     (["balance", "hellas", "--players", "2", "--budget", "0"], "must be a positive integer"),
-    (["balance", "akrotiri", "--players", "3"], "akrotiri takes 2 players, not 3"),
+    (["balance", "akrotiri", "--players", "3"], "akrotiri is played by 2 players, not 3"),
     (["balance", "hellas", "--players", "2", "--budget", "500"], "--budget 500 is too small"),
     (["balance", "hellas", "--players", "2", "--strategy", "mcts:iterations=20", "--budget", "20"],
      "thousands of times slower"),
