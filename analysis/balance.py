@@ -49,7 +49,7 @@ from scipy import stats
 
 from analysis.stats import wilson_bounds
 
-__all__ = ["normalise", "seat_rows", "gap_interval", "Search", "SearchResult", "verdict"]
+__all__ = ["Search", "SearchResult", "gap_interval", "normalise", "seat_rows", "verdict"]
 
 
 def normalise(vector) -> tuple:
@@ -106,7 +106,7 @@ def verdict(gap_after, target: float = 0.01) -> dict:
     ``target_met``: the upper bound is at most ``target`` (the gap is shown to be ≤ target);
     ``target_missed``: the lower bound is above ``target`` (shown not to be).
     """
-    gap, lo, hi = gap_after
+    _, lo, hi = gap_after
     return {"exact": lo <= 0.0, "target": target, "target_met": hi <= target, "target_missed": lo > target}
 
 

@@ -358,7 +358,9 @@ def figures(r):
         n = np.array([c["games"] for c in cands])
         lo, hi = wilson_bounds(y * n, n)
         off = (s - (r["players"] - 1) / 2) * 0.08
-        ax.errorbar(xs + off, y * 100, yerr=F._err(y * 100, lo * 100, hi * 100), fmt="o-", markersize=4,
+        # 2 players: a line along the compensation; more: separate vectors, markers only
+        ax.errorbar(xs + off, y * 100, yerr=F._err(y * 100, lo * 100, hi * 100),
+                    fmt="o-" if r["players"] == 2 else "o", markersize=4,
                     color=F.COLORS[s], capsize=2, linewidth=1, label=f"seat {s}")
     chosen = next((i for i, c in enumerate(cands) if c["compensation"] == list(r["compensation"])), None)
     if chosen is not None:
@@ -423,10 +425,9 @@ def finding(frame, context="") -> str:
 
 def write(r, out, command=None):
     """Write the report of one balance result to ``out`` (report.html, report.md, figures, tables)."""
+    import simcore
     from reports.report import Report, write_report
     from reports.sections import Section
-
-    import simcore
 
     prov = Section("What was run", paragraphs=[
         f"`{command or 'boardlab balance'}`",
@@ -589,9 +590,8 @@ def part_games(settings):
 
 def provenance(extra, commands):
     """"What was run" of a study with compensation parts only (no results folder to list)."""
-    from reports.sections import Section
-
     import simcore
+    from reports.sections import Section
     from simcore.run import _git_commit
 
     paras = list(extra) + [f"boardlab {simcore.__version__}, git commit {(_git_commit()[0] or 'none')[:10]}."]

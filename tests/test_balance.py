@@ -7,10 +7,9 @@ import pytest
 
 pytest.importorskip("simcore.hellas")
 
-from analysis.balance import Search, gap_interval, normalise, seat_rows  # noqa: E402
-from reports import balance as B  # noqa: E402
-from reports import cli  # noqa: E402
-
+from analysis.balance import Search, gap_interval, normalise, seat_rows
+from reports import balance as B
+from reports import cli
 
 # ---------------------------------------------------------------- the statistics
 
@@ -222,7 +221,7 @@ def test_study_part_runs_resumes_and_reaches_the_findings(tmp_path):
     path.write_text(STUDY)
     study = load_study(path)
     assert [p.kind for p in study.parts] == ["compensation"] and study.total_games() == 28_000
-    report, paths, _ = study_main(str(path), str(tmp_path / "out"), workers=2, log=lambda line: None)
+    report, _, _ = study_main(str(path), str(tmp_path / "out"), workers=2, log=lambda line: None)
     glance = report.sections[0]
     assert glance.title == "Findings at a glance"
     line = next(p for p in glance.paragraphs if "what to change" in p)

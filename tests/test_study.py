@@ -183,7 +183,8 @@ def test_demo_quick_end_to_end(tmp_path, capsys):
     assert "specialists.json" in html and "maps.json" in html
     assert "Data status: assumed components" in html and "Seed: 2016" in html
     # "what to change": the compensation found and verified, per game, in the findings
-    glance = html[html.index("Findings at a glance"):html.index("What was run")]
+    md = open(os.path.join(out, "report.md"), encoding="utf-8").read()
+    glance = next(c for c in md.split("\n## ") if c.startswith("Findings at a glance"))
     for game in ("Hellas, 2 players", "Yamatai, 3 players", "Akrotiri, 2 players"):
         assert f"{game} — what to change" in glance, game
     assert sum("compensation_before_after" in f for f in pngs) == 3
