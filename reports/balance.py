@@ -43,7 +43,6 @@ HEURISTIC_BUDGET, HEURISTIC_VERIFY = 1_000_000, 100_000
 SEARCH_BUDGET = 400             # default budget for a searching strategy (kind mcts): thousands of times slower
 MAX_BLOCK, MIN_BLOCK, MIN_SEARCH_BLOCK = 2_000, 200, 10
 TARGET = 0.01                   # the issue's target: largest seat gap ≤ 1 pp
-RESOURCE = {"hellas": ("marble", "marble"), "yamatai": ("coin", "coins"), "akrotiri": ("drachma", "drachmas")}
 
 
 def _log(line):
@@ -52,7 +51,12 @@ def _log(line):
 
 def knob_words(game, knob, n=2):
     """What ``n`` units of ``knob`` are in ``game``: 'points', 'starting coin', 'starting marble'."""
-    one, many = ("point", "points") if knob == "seat_points" else RESOURCE.get(game, ("resource", "resources"))
+    from reports.games import plugin
+
+    if knob == "seat_points":
+        one, many = "point", "points"
+    else:                       # the game's report plug-in names its starting resource
+        one, many = plugin(game).SEAT_BONUS_UNIT or ("resource", "resources")
     return ("" if knob == "seat_points" else "starting ") + (one if abs(n) == 1 else many)
 
 
@@ -398,10 +402,11 @@ def section(r, title=None):
                                 "Every vector the search played, on its common seeds (the chosen one marked).")],
                   figures=[Fig("compensation_before_after", f1), Fig("compensation_candidates", f2)])
     sec.terminal = table_text(r)
+    sec.findings = [finding(sec.tables[0].frame)]
     return sec
 
 
-def finding(frame, context="") -> str:
+def finding(frame) -> str:
     """The "Findings at a glance" line of a ``compensation`` table (:func:`seat_frame`)."""
     rows = frame.sort("seat").to_dicts()
     r0 = rows[0]
