@@ -424,7 +424,7 @@ def finding(frame) -> str:
             f"{shares}; largest seat gap {r0['gap_after'] * 100:.1f} pp [{r0['gap_after_lo'] * 100:.1f}, "
             f"{r0['gap_after_hi'] * 100:.1f}], was {r0['gap_before'] * 100:.1f} pp "
             f"[{r0['gap_before_lo'] * 100:.1f}, {r0['gap_before_hi'] * 100:.1f}]")
-    text += "." if r0["exact"] else "; no integer vector balances exactly."
+    text += "." if r0["exact"] else f"; no integer {knob} vector balances exactly."
     return text
 
 
