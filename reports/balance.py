@@ -459,7 +459,7 @@ def add_parser(sub):
                                    "total; seat_bonus: the starting resource) for the one that brings every "
                                    "seat's win share closest to fair, on common seeds with races that spend "
                                    "games where candidates are close; then verify it on fresh seeds and print "
-                                   "each seat's win share with its 95%% CI before and after, and the largest "
+                                   "each seat's win share with its 95% CI before and after, and the largest "
                                    "seat gap left.")
     p.add_argument("game", help="game name, e.g. hellas")
     p.add_argument("--players", type=_positive_int, required=True, help="player count")
