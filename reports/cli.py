@@ -173,6 +173,12 @@ def add_demo(sub):
     add(sub)
 
 
+def add_balance(sub):
+    # implemented in reports/balance.py (seat compensation search and verification)
+    from reports.balance import add_parser
+    add_parser(sub)
+
+
 def add_bench(sub):
     # implemented in reports/bench.py (engine, reference and runner speed)
     from reports.bench import add_parser
@@ -180,7 +186,7 @@ def add_bench(sub):
 
 
 COMMANDS = [add_simulate, add_replay, add_tune, add_regress, add_report, add_compare, add_study, add_demo,
-            add_bench]
+            add_balance, add_bench]
 
 
 def build_parser():

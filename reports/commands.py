@@ -146,8 +146,9 @@ def add_demo(sub):
                                    "at 2, 3 and 4 players, rising vs falling quarry yields and a strategy "
                                    "comparison; Yamatai seat advantage and fleet, specialist and building-tile "
                                    "values at 2, 3 and 4 players and its presets compared; Akrotiri seat "
-                                   "advantage and map-card, goal and market values. Under 10 minutes on 2 "
-                                   "cores, --quick about 1 minute.")
+                                   "advantage and map-card, goal and market values; per game, the seat "
+                                   "compensation that makes it fairest (what to change), verified. Under 10 "
+                                   "minutes on 2 cores, --quick about 1 minute.")
     p.add_argument("--out", default="boardlab-demo", help="output folder (default: boardlab-demo)")
     p.add_argument("--quick", action="store_true", help="small runs (under a minute)")
     p.add_argument("--workers", type=_positive_int, default=None, help="pool size (default: all cores)")

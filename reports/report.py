@@ -517,6 +517,7 @@ def findings_section(sections) -> Section | None:
                              "largest gap seat": worst["seat"], "largest gap (pp)": worst["deviation"] * 100,
                              "gap lo": worst["dev_lo"] * 100, "gap hi": worst["dev_hi"] * 100,
                              "equal seats p": p_value})
+        paras += list(sec.findings)       # a section's own lines, e.g. a compensation (reports/balance.py)
         ratings = next((f for n, f in tables.items() if n.endswith("compare_ratings")), None)
         if ratings is not None and ratings.height >= 2:
             r = ratings.sort("elo", descending=True)

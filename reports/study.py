@@ -14,7 +14,9 @@ The format is documented in ``docs/study.md`` (example:
   per variant with the difference to the baseline and its CI;
 - ``[[compare]]`` — strategies in every seat, win-share matrix and ratings;
 - ``[[sweep]]`` — one run per value of one or two settings or data-file fields, grid or
-  adaptive, with a balance surface (``reports/sweep.py``).
+  adaptive, with a balance surface (``reports/sweep.py``);
+- ``[[compensation]]`` — the seat compensation that makes the game fairest,
+  searched and verified (``reports/balance.py``).
 """
 from __future__ import annotations
 
@@ -35,7 +37,7 @@ from reports.report import (
     with_findings,
 )
 
-PART_KINDS = ("balance", "variants", "compare", "sweep")
+PART_KINDS = ("balance", "variants", "compare", "sweep", "compensation")
 STUDY_KEYS = {"title": str, "game": str, "seed": int, "games": int, "quick_games": int, "description": str}
 _COMMON_KEYS = {"name", "title", "game", "players", "games", "quick_games", "seed", "variant"}
 PART_KEYS = {
@@ -43,6 +45,8 @@ PART_KEYS = {
     "variants": _COMMON_KEYS | {"strategy", "seats", "baseline", "options", "events"},
     "compare": _COMMON_KEYS | {"strategies"},
     "sweep": _COMMON_KEYS | {"strategy", "seats", "events", "settings", "x", "y", "mode", "target", "budget"},
+    "compensation": {"name", "title", "game", "players", "strategy", "knob", "budget", "verify", "seed",
+                     "variant", "quick_games"},          # reports/balance.py plays it
 }
 
 
@@ -79,6 +83,7 @@ class Part:
     quick_games: int = 0       # --quick cap of this part (0: the study's)
     sweep: object = None       # a [[sweep]] part's reports.sweep.SweepSpec
     events: bool = True
+    settings: dict = field(default_factory=dict)    # compensation: reports.balance.parse_part's
 
 
 @dataclass
@@ -215,7 +220,8 @@ def load_study(path) -> Study:
                   games=head["games"], description=head.get("description", ""),
                   quick_games=head.get("quick_games", 0))
     if not any(doc.get(k) for k in PART_KINDS):
-        raise StudyError(f"{path}: no runs: add at least one [[balance]], [[variants]], [[compare]] or [[sweep]] table")
+        raise StudyError(f"{path}: no runs: add at least one [[balance]], [[variants]], [[compare]], "
+                         f"[[sweep]] or [[compensation]] table")
     names = set()
     for kind in PART_KINDS:
         items = doc.get(kind, [])
@@ -264,6 +270,14 @@ def _parse_part(kind, t, where, study, mod, allowed, index, game):
         raise StudyError(f"{where}: quick_games must be a positive integer, not {quick_games}")
     part = Part(kind=kind, name=name, title=title, games=0, seed=seed, game=game, quick_games=quick_games,
                 events=events)
+    if kind == "compensation":
+        from reports.balance import parse_part, part_games
+        try:
+            part.settings = parse_part(t, where, study, game)
+        except ValueError as exc:
+            raise StudyError(f"{where}: {exc}") from None
+        part.players, part.games = part.settings["players"], part_games(part.settings)
+        return part
     base_variant = _variant(t.get("variant", {}), f"{where}: variant", mod, players[0])
 
     if kind == "compare":
@@ -338,6 +352,10 @@ def quick(study: Study, games=None) -> Study:
         if part.kind == "sweep":
             from reports.sweep import quick as sweep_quick
             sweep_quick(part, cap)
+        if part.kind == "compensation":
+            from reports.balance import part_games, quick_settings
+            part.settings = quick_settings(part.settings, cap)
+            part.games = part_games(part.settings)
     return study
 
 
@@ -371,6 +389,10 @@ def run_study(study: Study, out, workers=None, log=print) -> dict:
 
     for part in study.parts:
         t0 = time.perf_counter()
+        if part.kind == "compensation":
+            from reports.balance import run_part
+            sets[part.name] = run_part(part, os.path.join(base, part.name), workers=workers, log=log)
+            continue
         if part.kind == "compare":
             log(f"{part.title}: {', '.join(part.strategies)} at {part.players} players, {part.games:,} games")
             sets[part.name] = run_compare(part.game, part.players, part.strategies, part.games, part.seed,
@@ -400,11 +422,18 @@ def study_report(study: Study, sets: dict, commands=None) -> Report:
 
     all_runs = {}
     for part in study.parts:
+        if part.kind == "compensation":        # a search, not a results folder
+            continue
         for label, run in sets[part.name].runs.items():
             all_runs[f"{part.name}/{label}"] = run
     everything = RunSet(all_runs, group="run")
     desc = [study.description] if study.description else []
-    prov = provenance_section(everything, extra=desc + [f"Study file: `{study.path}`."], commands=commands)
+    extra = desc + [f"Study file: `{study.path}`."]
+    if all_runs:
+        prov = provenance_section(everything, extra=extra, commands=commands)
+    else:
+        from reports.balance import provenance
+        prov = provenance(extra, commands)
     sections = [prov]
     for part in study.parts:
         rs = sets[part.name]
@@ -413,6 +442,9 @@ def study_report(study: Study, sets: dict, commands=None) -> Report:
             # terminal: the seat table is enough for a balance part
             for s in secs[1:]:
                 s.terminal = ""
+        elif part.kind == "compensation":
+            from reports.balance import part_sections
+            secs = part_sections(part, rs)
         elif part.kind == "variants":
             secs = []
             for n in sorted(set(r.players for r in part.runs)):

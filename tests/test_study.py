@@ -44,8 +44,9 @@ def test_example_and_demo_files_parse():
     assert {r.players for r in demo.parts[0].runs} == {2, 3, 4}
     # parts of one game together, in file order: Hellas, Yamatai, Akrotiri
     assert [(p.game, p.kind) for p in demo.parts] == [
-        ("hellas", "balance"), ("hellas", "variants"), ("hellas", "compare"),
-        ("yamatai", "balance"), ("yamatai", "compare"), ("akrotiri", "balance")]
+        ("hellas", "balance"), ("hellas", "variants"), ("hellas", "compare"), ("hellas", "compensation"),
+        ("yamatai", "balance"), ("yamatai", "compare"), ("yamatai", "compensation"),
+        ("akrotiri", "balance"), ("akrotiri", "compensation")]
     assert demo.quick_games > 0
     by_part = {(p.game, p.kind): p for p in demo.parts}
     assert 0 < by_part["yamatai", "compare"].quick_games < demo.quick_games   # the part's own cap
@@ -181,6 +182,12 @@ def test_demo_quick_end_to_end(tmp_path, capsys):
     assert "Fleet values" in html and "Map-card values" in html and "Goal-card values" in html
     assert "specialists.json" in html and "maps.json" in html
     assert "Data status: assumed components" in html and "Seed: 2016" in html
+    # "what to change": the compensation found and verified, per game, in the findings
+    md = open(os.path.join(out, "report.md"), encoding="utf-8").read()
+    glance = next(c for c in md.split("\n## ") if c.startswith("Findings at a glance"))
+    for game in ("Hellas, 2 players", "Yamatai, 3 players", "Akrotiri, 2 players"):
+        assert f"{game} — what to change" in glance, game
+    assert sum("compensation_before_after" in f for f in pngs) == 3
 
 
 def test_a_run_planned_twice_is_played_once(tmp_path, capsys):

@@ -16,7 +16,7 @@ from importlib import import_module
 from types import SimpleNamespace
 
 #: What a game without a plug-in gets.
-NO_PLUGIN = SimpleNamespace(SECTIONS=[], HEADLINES=None, REGRESS_METRICS=[])
+NO_PLUGIN = SimpleNamespace(SECTIONS=[], HEADLINES=None, REGRESS_METRICS=[], SEAT_BONUS_UNIT=None)
 
 
 def plugin(game):
@@ -30,4 +30,5 @@ def plugin(game):
         return NO_PLUGIN
     return SimpleNamespace(SECTIONS=list(getattr(module, "SECTIONS", [])),
                            HEADLINES=getattr(module, "HEADLINES", None),
-                           REGRESS_METRICS=list(getattr(module, "REGRESS_METRICS", [])))
+                           REGRESS_METRICS=list(getattr(module, "REGRESS_METRICS", [])),
+                           SEAT_BONUS_UNIT=getattr(module, "SEAT_BONUS_UNIT", None))

@@ -1,0 +1,350 @@
+"""Seat compensation: the statistics and the sequential search behind ``boardlab balance`` (issue 20).
+
+A *compensation* is one integer per seat added to an engine setting (the
+knob: ``seat_bonus``, the starting resource, or ``seat_points``, points on the
+final total). The search looks for the vector whose seats' win shares are
+closest to fair, measured by the **gap**: the largest ``|share_i - 1/N|``.
+
+Vectors are **normalised so that their smallest entry is 0**: no seat loses
+anything from the printed rules, the seats that are ahead get nothing (Go's
+komi). For ``seat_points`` that is no restriction (the same points for every
+seat change no result); for ``seat_bonus`` it leaves out negative bonuses.
+
+The search is a pattern search over the integer lattice, each step a race:
+
+1. The candidates are the centre (at first all zeros) and the centre moved by
+   ``±step`` in one seat's entry (normalised; duplicates and vectors the
+   engine refuses are left out).
+2. A race plays blocks of games for every surviving candidate, all
+   candidates on the same game seeds (common random numbers: block ``k`` is
+   always games ``k*b .. (k+1)*b - 1`` of the search seed, for every
+   candidate and every step, and finished blocks are kept, so a candidate met
+   again costs nothing). Rounds double the games per candidate (1, 2, 4, …
+   blocks). After each round the leader is the candidate with the smallest
+   estimated gap; a candidate whose paired gap difference to the leader is
+   above 0 with one-sided Bonferroni confidence is eliminated. The race ends
+   with one survivor, when the survivors are within ``tol`` of the leader at
+   that confidence (practically equal: the leader wins), or at the block cap.
+3. The race's winner becomes the centre; a centre that wins its own race
+   halves the step (the search ends when step 1 is kept); two moves in the
+   same direction double it. Two centres that win in turn (the first blocks
+   favour each) are raced again from the most games either has had.
+4. The candidates the last race could not part within its cap race on, up to
+   ``final_blocks`` each: the games go where the candidates are closest.
+
+The paired difference uses, per game, the centred share of each candidate's
+gap seat (``sign * (share_i - 1/N)`` for its arg-max seat ``i``): the gap is
+its mean, and on common seeds the per-game differences vary far less than
+either gap. This module plays nothing: it takes a ``play`` callable
+(``reports/balance.py`` passes the engines' batch kernel) and is tested on a
+synthetic game as well as on the engines.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import stats
+
+from analysis.stats import wilson_bounds
+
+__all__ = ["Search", "SearchResult", "gap_interval", "normalise", "seat_rows", "verdict"]
+
+
+def normalise(vector) -> tuple:
+    """``vector`` shifted so its smallest entry is 0, as a tuple of ints.
+
+    >>> normalise([3, 5, 3])
+    (0, 2, 0)
+    """
+    v = [int(x) for x in vector]
+    m = min(v)
+    return tuple(x - m for x in v)
+
+
+def seat_rows(sums, n, level: float = 0.95) -> list:
+    """Per seat ``{"seat", "share", "lo", "hi"}``: win share (a k-way tie counts 1/k) with its Wilson CI.
+
+    >>> [round(r["share"], 2) for r in seat_rows([30.0, 70.0], 100)]
+    [0.3, 0.7]
+    """
+    sums = np.asarray(sums, dtype=float)
+    lo, hi = wilson_bounds(sums, n, level)
+    return [{"seat": i, "share": float(sums[i] / n), "lo": float(lo[i]), "hi": float(hi[i])}
+            for i in range(len(sums))]
+
+
+def gap_interval(sums, n, level: float = 0.95) -> tuple:
+    """The largest seat gap ``max_i |share_i - 1/N|`` and a simultaneous ``level`` interval for it.
+
+    Each seat gets a Wilson interval at level ``1 - (1 - level) / N``
+    (Bonferroni), so with probability ``level`` all seats lie in theirs; the
+    gap's interval then runs from the largest distance of 1/N to a seat's
+    interval (0 when 1/N is inside every one) to the largest distance of 1/N
+    to an interval's far end.
+
+    Returns
+    -------
+    (gap, lo, hi) : floats, as fractions (0.01 = 1 percentage point)
+    """
+    sums = np.asarray(sums, dtype=float)
+    players = len(sums)
+    fair = 1.0 / players
+    lo, hi = wilson_bounds(sums, n, 1.0 - (1.0 - level) / players)
+    share = sums / n
+    gap = float(np.max(np.abs(share - fair)))
+    near = np.where(lo > fair, lo - fair, np.where(hi < fair, fair - hi, 0.0))
+    far = np.maximum(np.abs(lo - fair), np.abs(hi - fair))
+    return gap, float(near.max()), float(far.max())
+
+
+def verdict(gap_after, target: float = 0.01) -> dict:
+    """What a verified gap ``(gap, lo, hi)`` says: balanced within the noise or not, the target met or not.
+
+    ``exact``: the interval holds 0 (no evidence that a gap remains);
+    ``target_met``: the upper bound is at most ``target`` (the gap is shown to be ≤ target);
+    ``target_missed``: the lower bound is above ``target`` (shown not to be).
+    """
+    _, lo, hi = gap_after
+    return {"exact": lo <= 0.0, "target": target, "target_met": hi <= target, "target_missed": lo > target}
+
+
+# ---------------------------------------------------------------- the search
+
+@dataclass
+class SearchResult:
+    best: tuple                       # the compensation found (normalised)
+    converged: bool                   # False: the budget ran out before step 1 was kept
+    games: int                        # games played by the search
+    trace: list = field(default_factory=list)       # one dict per candidate per race round
+    candidates: dict = field(default_factory=dict)  # vector -> (sums per seat, games) on the search seeds
+    steps: int = 0
+
+
+class Search:
+    """The sequential search for the fairest compensation vector (see the module docstring).
+
+    Parameters
+    ----------
+    players : int
+    play : callable
+        ``play(jobs)`` with ``jobs`` a list of ``(vector, block)``; returns, in
+        the same order, one array ``(block_games, players)`` of per-game win
+        shares each (game indices ``block*block_games ..`` of the search seed).
+    budget : int
+        Games the search may play (over all candidates).
+    block_games : int
+        Games per block (a race round adds blocks of this size).
+    valid : callable, optional
+        ``valid(vector) -> bool``: False for a vector the engine refuses; it is skipped.
+    step : int
+        The first step size (halved down to 1).
+    max_blocks : int
+        Blocks per candidate at most in one race.
+    final_blocks : int
+        Blocks per candidate at most in the final race, among the candidates the
+        last race left (too close to part within ``max_blocks``).
+    level : float
+        Confidence of the eliminations (one-sided, Bonferroni over the candidates).
+    tol : float
+        Practical equality: a race ends when every survivor's paired
+        difference to the leader is known to within ``tol`` (a fraction).
+    log : callable, optional
+        Progress lines.
+    """
+
+    def __init__(self, players, play, budget, block_games, valid=None, step=4, max_blocks=16, level=0.95,
+                 tol=0.0015, log=None, max_steps=60, final_blocks=64):
+        if block_games < 1:
+            raise ValueError(f"block_games must be at least 1, not {block_games}")
+        self.players, self.play, self.budget, self.b = int(players), play, int(budget), int(block_games)
+        self.valid = valid or (lambda v: True)
+        self.step0, self.max_blocks, self.level, self.tol = int(step), int(max_blocks), level, tol
+        self.log = log or (lambda line: None)
+        self.max_steps = max_steps
+        self.final_blocks = int(final_blocks)
+        self.survivors = []
+        self.blocks = {}        # vector -> list of per-block arrays (block 0, 1, …)
+        self.used = 0
+        self.trace = []
+
+    # -- candidates
+    def neighbours(self, centre, step):
+        """``centre`` and its moves by ±step in one seat, normalised, valid, without duplicates (in order)."""
+        out = [centre]
+        for seat in range(self.players):
+            for sign in (1, -1):
+                v = list(centre)
+                v[seat] += sign * step
+                v = normalise(v)
+                if v not in out and self.valid(v):
+                    out.append(v)
+        return out
+
+    def first_round_games(self):
+        """Games the first race round plays: the search needs at least this budget."""
+        return len(self.neighbours((0,) * self.players, self.step0)) * self.b
+
+    # -- statistics of one candidate on its first k blocks
+    def _games(self, v, k):
+        return np.concatenate(self.blocks[v][:k]) if k > 1 else self.blocks[v][0]
+
+    def _centred(self, ws):
+        """Per game, the centred share of the gap seat, and the gap estimate."""
+        dev = ws.mean(axis=0) - 1.0 / self.players
+        i = int(np.argmax(np.abs(dev)))
+        sign = 1.0 if dev[i] >= 0 else -1.0
+        return sign * (ws[:, i] - 1.0 / self.players), float(abs(dev[i]))
+
+    def _fill(self, vectors, k):
+        """Play the blocks ``vectors`` miss up to ``k`` each; False (nothing played) if over budget."""
+        jobs = [(v, blk) for v in vectors for blk in range(len(self.blocks.get(v, [])), k)]
+        if self.used + len(jobs) * self.b > self.budget:
+            return False
+        if jobs:
+            results = self.play(jobs)
+            for (v, blk), ws in zip(jobs, results):
+                ws = np.asarray(ws, dtype=np.float64)
+                if ws.shape != (self.b, self.players):
+                    raise ValueError(f"play returned shape {ws.shape} for {v} block {blk}, "
+                                     f"expected {(self.b, self.players)}")
+                self.blocks.setdefault(v, []).append(ws)
+            self.used += len(jobs) * self.b
+        return True
+
+    def race(self, candidates, step_no, k=1, max_blocks=None):
+        """Race ``candidates`` from ``k`` blocks each (see the module docstring); return (winner, finished).
+
+        The candidates still in the race at its end are kept in ``self.survivors``.
+        """
+        survivors = list(candidates)
+        max_blocks = max_blocks or self.max_blocks
+        self.survivors = survivors
+        leader = survivors[0]
+        while True:
+            if not self._fill(survivors, k):
+                if k > 1:
+                    k //= 2             # the last full round
+                else:                   # not one block each: race the candidates met before
+                    survivors = [v for v in survivors if v in self.blocks]
+                    if not survivors:
+                        return candidates[0], False
+                    k = min(len(self.blocks[v]) for v in survivors)
+                self.survivors = survivors
+                return self._leader(survivors, k, step_no, final=True)[0], False
+            leader, gaps, x = self._leader(survivors, k, step_no)
+            if len(survivors) == 1:
+                self._record(step_no, k, survivors, gaps, leader, [])
+                return leader, True
+            m = len(survivors) - 1
+            z = float(stats.norm.ppf(1.0 - (1.0 - self.level) / m))
+            games = {v: self._games(v, k) for v in survivors}
+            out, close = [], True
+            for v in survivors:
+                if v == leader:
+                    continue
+                lower, half = self._shown_worse(x[v], games[leader], z)
+                if lower > 0:
+                    out.append(v)
+                elif half > self.tol:
+                    close = False
+            self._record(step_no, k, survivors, gaps, leader, out)
+            survivors = [v for v in survivors if v not in out]
+            self.survivors = survivors
+            if len(survivors) == 1 or close or 2 * k > max_blocks:
+                return leader, True
+            k *= 2
+
+    def _shown_worse(self, xa, ws_leader, z):
+        """How far candidate a's gap is shown to exceed the leader's: (lower bound, its half-width).
+
+        ``xa`` is a's per-game centred share of its gap seat. Its gap exceeds the
+        leader's if it exceeds ``±(share_j - 1/N)`` of every seat j of the
+        leader; each of those 2N differences is a mean over the common games,
+        and the smallest lower bound of the 2N counts (an intersection test:
+        no further correction). The sign that follows the leader's side of fair
+        is the precise one on common seeds; the other keeps a leader whose side
+        of fair is not yet known from being taken as exactly as far off as it
+        looks on these seeds.
+        """
+        n = len(xa)
+        lower, half = math.inf, 0.0
+        for j in range(self.players):
+            yj = ws_leader[:, j] - 1.0 / self.players
+            for sign in (1.0, -1.0):
+                d = xa - sign * yj
+                se = float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else math.inf
+                lb = float(d.mean()) - z * se
+                if lb < lower:
+                    lower, half = lb, z * se
+        return lower, half
+
+    def _leader(self, survivors, k, step_no, final=False):
+        x, gaps = {}, {}
+        for v in survivors:
+            x[v], gaps[v] = self._centred(self._games(v, k))
+        leader = min(survivors, key=lambda v: (gaps[v], survivors.index(v)))
+        if final:
+            self._record(step_no, k, survivors, gaps, leader, [])
+        return leader, gaps, x
+
+    def _record(self, step_no, k, survivors, gaps, leader, out):
+        for v in survivors:
+            ws = self._games(v, k)
+            self.trace.append({"step": step_no, "round_games": k * self.b, "vector": v, "gap": gaps[v],
+                               "shares": ws.mean(axis=0).tolist(),
+                               "status": "leader" if v == leader else ("eliminated" if v in out else "racing")})
+        self.log(f"  step {step_no}, {k * self.b:,} games each: leader {_fmt(leader)} gap {gaps[leader] * 100:.2f} pp"
+                 + (f"; out: {', '.join(_fmt(v) for v in out)}" if out else "")
+                 + f"; {len(survivors) - len(out)} left; {self.used:,} games so far")
+
+    def run(self, start=None) -> SearchResult:
+        """Search from ``start`` (default all zeros); return the best vector and the trace."""
+        centre = normalise(start if start is not None else (0,) * self.players)
+        step, last_move, converged = self.step0, None, False
+        centres = set()         # (centre, step) raced so far
+        for step_no in range(1, self.max_steps + 1):
+            cands = self.neighbours(centre, step)
+            self.log(f"step {step_no}: {len(cands)} candidates around {_fmt(centre)}, step {step}")
+            centres.add((centre, step))
+            winner, finished = self.race(cands, step_no)
+            if finished and winner != centre and (winner, step) in centres:
+                # a cycle: the first blocks favour each in turn; settle it on the most games any of them had
+                k = max(len(self.blocks.get(v, [])) for v in cands)
+                self.log(f"  {_fmt(centre)} and {_fmt(winner)} lead in turn: racing them all again "
+                         f"from {k * self.b:,} games each")
+                winner, finished = self.race(cands, step_no, k=k)
+                if finished and winner != centre:
+                    centre, last_move = winner, None
+                    centres.add((centre, step))
+                winner = centre          # settled: no move at this step
+            if not finished:
+                self.log(f"budget spent ({self.used:,} of {self.budget:,} games): stopping at {_fmt(winner)}")
+                centre = winner
+                break
+            if winner == centre:
+                if step == 1:
+                    converged = True
+                    break
+                step, last_move = max(1, step // 2), None
+            else:
+                move = tuple(a - b for a, b in zip(winner, centre))
+                if move == last_move:
+                    step *= 2
+                last_move, centre = move, winner
+        if converged and len(self.survivors) > 1:
+            # the last race left several candidates too close to part at its cap: race them on
+            # (up to final_blocks each, within the budget)
+            rest = list(self.survivors)
+            k = min(len(self.blocks[v]) for v in rest)
+            self.log(f"final: {len(rest)} candidates still close ({', '.join(_fmt(v) for v in rest)}): racing "
+                     f"them on up to {self.final_blocks * self.b:,} games each")
+            centre, _ = self.race(rest, step_no + 1, k=k, max_blocks=self.final_blocks)
+        cands = {v: (np.concatenate(b).sum(axis=0), len(b) * self.b) for v, b in self.blocks.items()}
+        return SearchResult(best=centre, converged=converged, games=self.used, trace=self.trace,
+                            candidates=cands, steps=step_no)
+
+
+def _fmt(v):
+    return "(" + ", ".join(str(x) for x in v) + ")"

@@ -1,0 +1,250 @@
+"""`boardlab balance` (issue 20, items 2 and 5): the compensation search, its verification, the CLI,
+the JSON, and the ``[[compensation]]`` study part."""
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("simcore.hellas")
+
+from analysis.balance import Search, gap_interval, normalise, seat_rows
+from reports import balance as B
+from reports import cli
+
+# ---------------------------------------------------------------- the statistics
+
+def test_gap_interval_is_simultaneous_and_holds_the_truth():
+    # exactly fair: the gap's interval starts at 0
+    g, lo, hi = gap_interval([500.0, 500.0], 1000)
+    assert g == 0 and lo == 0 and 0 < hi < 0.05
+    # 60/40 on 10,000 games: gap 0.1, an interval around it that excludes 0
+    g, lo, hi = gap_interval([6000.0, 4000.0], 10_000)
+    assert g == pytest.approx(0.1) and 0.08 < lo < 0.1 < hi < 0.12
+    # simultaneous over seats: wider than one seat's own 95% Wilson interval
+    r = seat_rows([6000.0, 4000.0], 10_000)
+    assert hi - g > r[0]["hi"] - r[0]["share"]
+    # coverage on a known 3-seat game: the true gap 0.02 lies in >= 95% of the intervals
+    rng = np.random.default_rng(1)
+    p = np.array([0.3533, 0.3333, 0.3134])
+    true_gap = np.max(np.abs(p - 1 / 3))
+    hits = 0
+    for _ in range(400):
+        sums = rng.multinomial(4000, p).astype(float)
+        _, lo, hi = gap_interval(sums, 4000)
+        hits += lo <= true_gap <= hi
+    assert hits >= 0.95 * 400
+
+
+def test_normalise_and_seat_rows():
+    assert normalise([-2, 1, 0]) == (0, 3, 2)
+    rows = seat_rows([25.0, 75.0], 100)
+    assert [r["seat"] for r in rows] == [0, 1]
+    assert all(r["lo"] < r["share"] < r["hi"] for r in rows)
+
+
+# ---------------------------------------------------------------- the search on a synthetic game
+
+def _probabilities(base, effect, v):
+    """Seat i wins with probability base_i + effect * N/(N-1) * (c_i - mean c): with 2 seats, one unit
+    of c_0 - c_1 moves ``effect`` from seat 1 to seat 0."""
+    c = np.asarray(v, float)
+    p = np.clip(np.asarray(base) + effect * len(c) / (len(c) - 1) * (c - c.mean()), 0.001, None)
+    return p / p.sum()
+
+
+def _synthetic(players, base, effect, seed=0, b=500):
+    """A synthetic game on :func:`_probabilities`, the same uniforms for every candidate (common random
+    numbers)."""
+    calls = []
+
+    def play(jobs):
+        calls.append(list(jobs))
+        out = []
+        for v, blk in jobs:
+            u = np.random.default_rng([seed, blk]).random(b)
+            cum = np.cumsum(_probabilities(base, effect, v))
+            win = np.searchsorted(cum, u, side="right").clip(0, players - 1)
+            ws = np.zeros((b, players))
+            ws[np.arange(b), win] = 1.0
+            out.append(ws)
+        return out
+    return play, calls
+
+
+def _true_best(players, base, effect, top=8):
+    """The fairest normalised vector of the synthetic game (brute force) and the runner-up's gap."""
+    import itertools
+
+    gaps = {}
+    for v in itertools.product(range(top + 1), repeat=players):
+        v = normalise(v)
+        gaps[v] = float(np.max(np.abs(_probabilities(base, effect, v) - 1 / players)))
+    order = sorted(gaps, key=gaps.get)
+    return order[0], gaps[order[0]], gaps[order[1]]
+
+
+@pytest.mark.parametrize("players, base, effect, exact", [
+    (2, [0.44, 0.56], 0.028, True),                  # (2, 0): 49.6% vs 50.4%
+    (3, [0.3483, 0.3483, 0.3034], 0.015, True),      # seat 2 behind by 4.5 pp: (0, 0, 2)
+    (3, [0.37, 0.34, 0.29], 0.025, True),            # (0, 1, 2)
+    (4, [0.29, 0.27, 0.23, 0.21], 0.02, False),      # (0, 1, 2, 3), a runner-up 0.7 pp behind
+])
+def test_search_finds_the_known_optimum_of_a_synthetic_game(players, base, effect, exact):
+    best, gap, runner_up = _true_best(players, base, effect)
+    assert runner_up - gap > 0.006 and best != (0,) * players       # a clear optimum, away from the start
+    play, _ = _synthetic(players, base, effect, b=1000)
+    res = Search(players, play, budget=1_000_000, block_games=1000).run()
+    assert res.converged
+    found = float(np.max(np.abs(_probabilities(base, effect, res.best) - 1 / players)))
+    if exact:
+        assert res.best == best
+    else:                       # the races' resolution (16,000 games a candidate): within 0.5 pp of the best
+        assert found <= gap + 0.005
+    # races: the candidates far off are dropped after few games, the close ones get more
+    games = {tuple(c): g for c, (_, g) in res.candidates.items()}
+    assert max(games.values()) >= 4 * min(games.values())
+
+
+def test_search_is_deterministic_and_respects_the_budget():
+    runs = []
+    for _ in range(2):
+        play, calls = _synthetic(3, [0.36, 0.34, 0.30], 0.02, b=1000)
+        res = Search(3, play, budget=60_000, block_games=1000).run()
+        runs.append((res.best, [(t["step"], t["round_games"], t["vector"], t["status"]) for t in res.trace], calls))
+        assert res.games <= 60_000
+        assert res.games == sum(len(c) for c in calls) * 1000
+    assert runs[0] == runs[1]
+    eliminated = [t for t in runs[0][1] if t[3] == "eliminated"]
+    assert eliminated                       # the races do drop candidates
+    # a budget too small for the search to settle: it says so
+    play, _ = _synthetic(3, [0.40, 0.33, 0.27], 0.005, b=1000)
+    res = Search(3, play, budget=12_000, block_games=1000).run()
+    assert not res.converged and res.games <= 12_000
+
+
+# ---------------------------------------------------------------- on the engines
+
+def _run(game, players, workers=2, **kw):
+    p = B.plan(game, players, **kw)
+    return B.balance(p, workers=workers, log=lambda line: None)
+
+
+def test_search_undoes_a_known_handicap():
+    """Seat 1 of 2-player Hellas loses 8 points (a handicap in the variant): the compensation found gives
+    them back, relative to the one found for the printed rules, and plays exactly the same games."""
+    plain = _run("hellas", 2, budget=120_000, verify=20_000, seed=5)
+    hand = _run("hellas", 2, budget=120_000, verify=20_000, seed=5, variant=["seat_points=0,-8"])
+    assert hand["gap_before"]["lo"] > 0.10                    # the handicap shows: seat 1 far behind
+    assert plain["compensation"] != [0, 0]                    # 2-player Hellas needs a compensation too
+    want = normalise(np.add(plain["compensation"], [0, 8]))
+    assert tuple(hand["compensation"]) == want
+    # with heuristic play the points change no decision: the same games, the same shares after
+    assert [r["share"] for r in hand["after"]] == [r["share"] for r in plain["after"]]
+    for r in (plain, hand):
+        assert r["gap_after"]["gap"] < r["gap_before"]["gap"]
+        assert r["gap_after"]["hi"] < 0.03
+
+
+def test_same_seed_same_search_for_any_worker_count():
+    a = _run("akrotiri", 2, budget=24_000, verify=2_000, seed=9, workers=1)
+    b = _run("akrotiri", 2, budget=24_000, verify=2_000, seed=9, workers=2)
+    assert a["trace"] == b["trace"] and a["compensation"] == b["compensation"]
+    assert a["after"] == b["after"] and a["before"] == b["before"]
+    assert any(t["status"] == "eliminated" for t in a["trace"])
+
+
+def test_cli_table_and_json_agree(tmp_path, capsys):
+    path = tmp_path / "bal.json"
+    out = tmp_path / "report"
+    rc = cli.main(["balance", "hellas", "--players", "2", "--budget", "30000", "--verify", "6000",
+                   "--seed", "2", "--json", str(path), "--out", str(out)])
+    assert rc == 0
+    text = capsys.readouterr().out
+    doc = json.loads(path.read_text())
+    assert {"knob", "compensation", "before", "after", "games"} <= set(doc)
+    assert doc["knob"] == "seat_points" and doc["games"] == 6000 and len(doc["compensation"]) == 2
+    assert min(doc["compensation"]) == 0
+    for key in ("before", "after"):
+        rows = doc[key]
+        assert [r["seat"] for r in rows] == [0, 1]
+        assert all(set(r) == {"seat", "share", "lo", "hi"} and r["lo"] <= r["share"] <= r["hi"] for r in rows)
+        assert sum(r["share"] for r in rows) == pytest.approx(1.0)
+    # the printed table shows the same numbers
+    for b, a, c in zip(doc["before"], doc["after"], doc["compensation"]):
+        line = next(x for x in text.splitlines() if x.startswith(f"{b['seat']} "))
+        assert f"{b['share']:.4f}" in line and f"[{a['lo']:.4f}, {a['hi']:.4f}]" in line
+        assert (f"{c:+d}" if c else "0") in line.split()
+    g = doc["gap_after"]
+    assert f"after {g['gap'] * 100:.2f} pp [{g['lo'] * 100:.2f}, {g['hi'] * 100:.2f}]" in text
+    assert ("balances exactly" in text) != doc["exact"]
+    html = (out / "report.html").read_text()
+    assert "what to change" in html and (out / "tables" / "compensation.csv").exists()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["balance", "hellas", "--players", "2", "--knob", "seat_marble"], "unknown knob 'seat_marble'"),
+    (["balance", "hellas", "--players", "2", "--budget", "0"], "must be a positive integer"),
+    (["balance", "akrotiri", "--players", "3"], "akrotiri is played by 2 players, not 3"),
+    (["balance", "hellas", "--players", "2", "--budget", "500"], "--budget 500 is too small"),
+    (["balance", "hellas", "--players", "2", "--strategy", "mcts:iterations=20", "--budget", "20"],
+     "thousands of times slower"),
+    (["balance", "chess", "--players", "2"], "unknown game 'chess'"),
+    (["balance", "hellas", "--players", "2", "--strategy", "balnced"], "balnced"),
+])
+def test_cli_errors_are_one_line(argv, message, capsys):
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("boardlab: error: ") and message in err[0]
+
+
+# ---------------------------------------------------------------- the study part
+
+STUDY = """
+[study]
+game = "hellas"
+seed = 4
+games = 2000
+
+[[compensation]]
+name = "komi"
+title = "Hellas: what to change"
+players = 2
+budget = 20000
+verify = 4000
+"""
+
+
+def test_study_part_runs_resumes_and_reaches_the_findings(tmp_path):
+    from reports.study import load_study, study_main
+
+    path = tmp_path / "s.toml"
+    path.write_text(STUDY)
+    study = load_study(path)
+    assert [p.kind for p in study.parts] == ["compensation"] and study.total_games() == 28_000
+    report, _, _ = study_main(str(path), str(tmp_path / "out"), workers=2, log=lambda line: None)
+    glance = report.sections[0]
+    assert glance.title == "Findings at a glance"
+    line = next(p for p in glance.paragraphs if "what to change" in p)
+    saved = json.loads((tmp_path / "out" / "runs" / "komi" / "compensation.json").read_text())["result"]
+    assert f"{saved['after'][0]['share'] * 100:.1f}%" in line and "4,000 fresh games" in line
+    # a rerun reads the finished result instead of playing again
+    msgs = []
+    study_main(str(path), str(tmp_path / "out"), workers=2, log=msgs.append)
+    assert any("finished before" in m for m in msgs)
+
+
+@pytest.mark.parametrize("extra, message", [
+    ("knob = \"marble\"", "unknown knob 'marble'"),
+    ("players = [2, 3]", "one player count"),
+    ("budget = 0", "budget must be a positive integer"),
+    ("games = 10", "unknown key 'games'"),
+])
+def test_study_part_errors(tmp_path, extra, message):
+    from reports.study import StudyError, load_study
+
+    text = STUDY.replace("players = 2\n", "") if extra.startswith("players") else STUDY
+    text = text.replace("budget = 20000\n", "") if extra.startswith("budget") else text
+    path = tmp_path / "s.toml"
+    path.write_text(text + extra + "\n")
+    with pytest.raises(StudyError, match=message):
+        load_study(path)
