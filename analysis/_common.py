@@ -80,6 +80,14 @@ def game_partition(frame: Frame, keys: Sequence[str]) -> list[str]:
     return list(keys)
 
 
+def game_ids(part: pl.DataFrame, cols: Sequence[str]):
+    """One integer per row naming its game: the ``GAME_KEY`` column itself (ascending, so
+    ``analysis.stats.cluster_codes`` numbers it in one pass), else a hash of ``cols``."""
+    if list(cols) == [GAME_KEY]:
+        return part[GAME_KEY].to_numpy()
+    return part.select(pl.struct(list(cols)).hash()).to_series().to_numpy()
+
+
 def require(frame: Frame, needed: Iterable[str], what: str) -> None:
     """Raise a clear error when ``frame`` lacks columns ``what`` needs."""
     cols = set(columns(frame))

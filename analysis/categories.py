@@ -30,6 +30,7 @@ from analysis._common import (
     Frame,
     as_lazy,
     as_list,
+    game_ids,
     game_keys,
     game_partition,
     like,
@@ -38,7 +39,7 @@ from analysis._common import (
     sd_from_sums,
     with_n_players,
 )
-from analysis.stats import Design, logistic_fit, mean_ci_exprs, wilson_exprs, z_value
+from analysis.stats import Design, cluster_codes, logistic_fit, mean_ci_exprs, wilson_exprs, z_value
 
 __all__ = ["category_profile", "category_sums", "category_profile_from_sums", "category_logit",
            "category_counterfactual", "counterfactual_counts", "counterfactual_from_counts"]
@@ -183,11 +184,12 @@ def category_logit(
     keys = [*groups, "n_players"]
     zq = z_value(level)
     rows = []
-    for key, part in parts(lf, keys, [*cats, "win_share", *keys_game]):
+    game_cols = game_partition(lf, keys_game)
+    for key, part in parts(lf, keys, [*cats, "win_share", *keys_game, *game_cols]):
         # the category points stay in their integer type; the fit standardizes a block at a time
         raw = part.select(cats).to_numpy()
         y = part["win_share"].cast(pl.Float64).to_numpy()
-        game = part.select(pl.struct(keys_game).hash()).to_series().to_numpy()
+        game, n_games = cluster_codes(game_ids(part, game_cols))
         del part
         mu, sd = _mean_sd(raw)
         ok = np.isfinite(sd) & (sd > 0)
@@ -195,7 +197,6 @@ def category_logit(
         coef = np.full(len(cats), np.nan)
         se = np.full(len(cats), np.nan)
         coef[ok], se[ok] = fit.coef[1:], fit.se[1:]
-        n_games = len(np.unique(game))
         for c, name in enumerate(cats):
             rows.append(
                 {

@@ -39,6 +39,7 @@ __all__ = [
     "LogitFit",
     "Design",
     "logistic_fit",
+    "cluster_codes",
     "ratio_of_sums",
     "LinearFit",
     "linear_fit",
@@ -526,6 +527,32 @@ class _Rows:
                 yield i, j, self.X.rows(i, j)
 
 
+def cluster_codes(groups):
+    """``(codes, g)``: cluster labels as integers 0..g-1, and the number of clusters g.
+
+    Labels whose equal values stand together in ascending order (a table's game
+    key, rows game-major) are numbered in one pass; any other labels go through
+    ``np.unique`` (a sort). Either way the codes follow the labels' sorted order.
+    """
+    groups = np.asarray(groups)
+    if groups.size and groups.dtype.kind in "iub" and bool(np.all(groups[1:] >= groups[:-1])):
+        codes = np.empty(groups.size, dtype=np.int64)
+        codes[0] = 0
+        np.cumsum(groups[1:] != groups[:-1], out=codes[1:])
+        return codes, int(codes[-1]) + 1
+    codes = np.unique(groups, return_inverse=True)[1].reshape(-1)
+    return codes, int(codes.max()) + 1 if codes.size else 0
+
+
+def _add_by_code(s, codes, values):
+    """``s[codes] += values`` row by row (as ``np.add.at``), by ``np.bincount`` per column over the codes' span."""
+    if not codes.size:
+        return
+    lo, hi = int(codes.min()), int(codes.max()) + 1
+    for c in range(values.shape[1]):
+        s[lo:hi, c] += np.bincount(codes - lo, weights=values[:, c], minlength=hi - lo)
+
+
 def _w(w_obs, i, j):
     return np.ones(j - i) if w_obs is None else w_obs[i:j]
 
@@ -659,12 +686,11 @@ def logistic_fit(
     bread = _inv(_info(rows, beta, w_obs, k))
     cov = bread
     if groups is not None and method == "mle":
-        codes = np.unique(np.asarray(groups), return_inverse=True)[1]
-        g = codes.max() + 1
+        codes, g = cluster_codes(groups)
         s = np.zeros((g, k))
         for i, j, Xb in rows:
             p = special.expit(Xb @ beta)
-            np.add.at(s, codes[i:j], Xb * ((y[i:j] - p) * _w(w_obs, i, j))[:, None])
+            _add_by_code(s, codes[i:j], Xb * ((y[i:j] - p) * _w(w_obs, i, j))[:, None])
         meat = s.T @ s * (g / max(g - 1, 1))
         cov = bread @ meat @ bread
     se = np.sqrt(np.clip(np.diag(cov), 0.0, None))

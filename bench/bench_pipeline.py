@@ -34,7 +34,11 @@ def load():
 
 
 def run(cmd):
-    """Run ``cmd`` (a boardlab CLI argument list); return (wall s, peak RSS MiB, load at start, at end)."""
+    """Run ``cmd`` (a boardlab CLI argument list); return (wall s, peak RSS MiB, load at start, at end, CPU s).
+
+    CPU s is user + sys of the child and the children it waited for (workers),
+    from ``wait4``: the load-robust figure on a shared machine.
+    """
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")]))}
     la0, t0 = load(), time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "reports.cli", *cmd], cwd=ROOT, env=env,
@@ -46,7 +50,7 @@ def run(cmd):
     if proc.returncode != 0:
         sys.exit(f"bench_pipeline: `boardlab {' '.join(cmd)}` failed (exit {proc.returncode}): "
                  f"{err.decode(errors='replace').strip().splitlines()[-1:]}")
-    return wall, usage.ru_maxrss / 1024, la0, load()
+    return wall, usage.ru_maxrss / 1024, la0, load(), usage.ru_utime + usage.ru_stime
 
 
 def pipeline(game, players, n, seed, tmp, workers=None):

@@ -33,6 +33,7 @@ from analysis._common import (
     as_lazy,
     as_list,
     columns,
+    game_ids,
     game_keys,
     game_partition,
     like,
@@ -40,7 +41,7 @@ from analysis._common import (
     require,
     with_n_players,
 )
-from analysis.stats import Design, logistic_fit, mean_ci_exprs, z_value
+from analysis.stats import Design, cluster_codes, logistic_fit, mean_ci_exprs, z_value
 
 __all__ = [
     "quarry_yield_distribution",
@@ -477,10 +478,11 @@ def quarry_luck_effect(
     keys = [*groups, "n_players"]
     zq = z_value(level)
     rows = []
-    for key, part in parts(lf, keys, ["luck", "win_share", *gk]):
+    game_cols = game_partition(lf, gk)
+    for key, part in parts(lf, keys, ["luck", "win_share", *gk, *game_cols]):
         x = part["luck"].to_numpy().astype(float)
         y = part["win_share"].cast(pl.Float64).to_numpy()
-        game = part.select(pl.struct(gk).hash()).to_series().to_numpy()
+        game, n_games = cluster_codes(game_ids(part, game_cols))
         del part
         sd = float(np.std(x, ddof=1)) if len(x) > 1 else float("nan")
         fit = logistic_fit(Design(x[:, None]), y, groups=game)   # [1, luck], built a block at a time
@@ -490,7 +492,7 @@ def quarry_luck_effect(
             {
                 **dict(zip(keys, key if isinstance(key, tuple) else (key,))),
                 "n": len(y),
-                "n_games": int(np.unique(game).size),
+                "n_games": n_games,
                 "luck_sd": sd,
                 "slope": b,
                 "lo": b - zq * se,
