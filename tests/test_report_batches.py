@@ -48,3 +48,22 @@ def test_batched_sections_equal_the_whole_table(two_runs, monkeypatch):
     for name, frame in want.items():
         assert_frame_equal(got[name], frame, rel_tol=1e-12, abs_tol=1e-14, check_dtypes=False)
     assert got["seat_convergence"]["games"].max() == 300 and got["score_summary"]["n"].to_list() == [300] * 6
+
+
+def test_batched_hellas_quarry_section_equals_the_whole_table(two_runs, monkeypatch):
+    import reports.report as R
+    from analysis.games.hellas import marble_income_by_seat, quarry_closures_per_game, quarry_yield_distribution, \
+        quarry_yield_summary
+    from reports.games.hellas import hellas_quarry_section
+
+    rs = R.RunSet.from_dirs(two_runs)
+    whole = {"quarry_yield_summary": quarry_yield_summary(rs.events, by="run"),
+             "quarry_closures": quarry_closures_per_game(rs.events, rs.games, by="run"),
+             "quarry_yield_distribution": quarry_yield_distribution(rs.events, by="run", per_round=False),
+             "marble_income_by_seat": marble_income_by_seat(rs.players, by="run")}
+    monkeypatch.setattr(R, "BATCH_GAMES", 100)          # one 100-game part a batch: 3 per run
+    got = {t.name: t.frame for t in hellas_quarry_section(R.RunSet.from_dirs(two_runs)).tables}
+    for name, frame in whole.items():
+        assert_frame_equal(got[name], frame, rel_tol=1e-12, abs_tol=1e-14, check_dtypes=False)
+    assert got["quarry_closures"].group_by("run").agg(pl.col("n_games").sum()).sort("run")["n_games"].to_list() \
+        == [300, 300]
