@@ -41,6 +41,7 @@ __all__ = [
     "logistic_fit",
     "cluster_codes",
     "ratio_of_sums",
+    "ratio_from_sums",
     "LinearFit",
     "linear_fit",
 ]
@@ -218,16 +219,22 @@ def ratio_of_sums(
            (c * c).sum().alias("__scc"), (v * c).sum().alias("__svc")]
     lf = as_lazy(frame)
     out = lf.group_by(keys).agg(agg) if keys else lf.select(agg)
-    n = pl.col("__n").cast(pl.Float64)
-    r = pl.col("__sv") / pl.col("__sc")
-    ss = (pl.col("__svv") - 2 * r * pl.col("__svc") + r * r * pl.col("__scc")).clip(lower_bound=0)
-    se = (ss / (n * (n - 1))).sqrt() / (pl.col("__sc") / n)
-    z = z_value(level)
-    out = out.with_columns(r.alias(prefix)).with_columns(
-        (pl.col(prefix) - z * se).alias(f"{prefix}_lo"), (pl.col(prefix) + z * se).alias(f"{prefix}_hi"),
-    ).with_columns(pl.col(c).fill_nan(None) for c in (prefix, f"{prefix}_lo", f"{prefix}_hi"))
+    out = out.with_columns(ratio_from_sums(level, prefix=prefix, n="__n"))
     out = out.select(*keys, pl.col("__n").alias(f"{prefix}_n"), prefix, f"{prefix}_lo", f"{prefix}_hi")
     return like(out.sort(keys) if keys else out, frame)
+
+
+def ratio_from_sums(level: float = 0.95, prefix: str = "ratio", n: str = "__vn") -> list[pl.Expr]:
+    """The expressions of :func:`ratio_of_sums` (``{prefix}``, ``_lo``, ``_hi``) from summed columns:
+    ``__sv``, ``__sc`` (sums of numerator and denominator), ``__svv``, ``__scc``, ``__svc`` (of their
+    squares and product) and the row count ``n`` (``__n`` in :func:`ratio_of_sums`)."""
+    k = pl.col(n).cast(pl.Float64)
+    r = pl.col("__sv") / pl.col("__sc")
+    ss = (pl.col("__svv") - 2 * r * pl.col("__svc") + r * r * pl.col("__scc")).clip(lower_bound=0)
+    se = (ss / (k * (k - 1))).sqrt() / (pl.col("__sc") / k)
+    z = z_value(level)
+    return [r.fill_nan(None).alias(prefix), (r - z * se).fill_nan(None).alias(f"{prefix}_lo"),
+            (r + z * se).fill_nan(None).alias(f"{prefix}_hi")]
 
 
 def _add_numpy_columns(frame: Frame, fn, inputs: list[str]) -> Frame:
