@@ -23,7 +23,6 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from analysis._common import (
     HELLAS_CATEGORIES,
@@ -39,7 +38,7 @@ from analysis._common import (
     sd_from_sums,
     with_n_players,
 )
-from analysis.stats import Design, cluster_codes, logistic_fit, mean_ci_exprs, wilson_exprs, z_value
+from analysis.stats import Design, cluster_codes, logistic_fit, norm_sf, mean_ci_exprs, wilson_exprs, z_value
 
 __all__ = ["category_profile", "category_sums", "category_profile_from_sums", "category_logit",
            "category_counterfactual", "counterfactual_counts", "counterfactual_from_counts"]
@@ -221,7 +220,7 @@ def category_logit(
     ).with_columns(
         pl.col("z")
         .map_batches(
-            lambda s: pl.Series(2 * stats.norm.sf(np.abs(s.to_numpy()))), return_dtype=pl.Float64
+            lambda s: pl.Series(2 * norm_sf(np.abs(s.to_numpy()))), return_dtype=pl.Float64
         )
         .alias("p_value")
     )

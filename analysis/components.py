@@ -46,7 +46,6 @@ from fractions import Fraction
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from analysis._common import (
     Frame,
@@ -58,7 +57,7 @@ from analysis._common import (
     require,
     with_n_players,
 )
-from analysis.stats import linear_fit, logistic_fit, mean_ci_exprs, ratio_from_sums, wilson_exprs, z_value
+from analysis.stats import linear_fit, logistic_fit, mean_ci_exprs, norm_sf, ratio_from_sums, wilson_exprs, z_value
 
 __all__ = ["take_shares", "take_counts", "take_shares_from_counts", "component_summary", "player_sums",
            "component_take_sums", "component_summary_from_sums", "component_regression"]
@@ -461,7 +460,7 @@ def component_regression(
                 if j in est:
                     coef, se = est[j]
                     _, _, scale, method = fits[outcome]
-                    pv = float(2 * stats.norm.sf(abs(coef / se))) if se > 0 else float("nan")
+                    pv = float(2 * norm_sf(abs(coef / se))) if se > 0 else float("nan")
                     row.update(coef=coef, se=se, lo=coef - z * se, hi=coef + z * se, p_value=pv,
                                effect=coef * scale, effect_lo=(coef - z * se) * scale,
                                effect_hi=(coef + z * se) * scale, method=method)

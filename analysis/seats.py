@@ -24,7 +24,6 @@ from collections.abc import Iterable
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from analysis._common import (
     Frame,
@@ -37,7 +36,7 @@ from analysis._common import (
     sd_from_sums,
     with_n_players,
 )
-from analysis.stats import mean_ci_exprs, wilson_exprs
+from analysis.stats import chi2_sf, mean_ci_exprs, wilson_exprs
 
 __all__ = ["with_margin", "add_strategy_mix", "seat_advantage", "seat_sums", "seat_advantage_from_sums",
            "seat_equality_test"]
@@ -230,7 +229,7 @@ def _chi2_sf(cols: pl.Series) -> pl.Series:
     stat = s[s.columns[0]].to_numpy().astype(float)
     df = s[s.columns[1]].to_numpy().astype(float)
     with np.errstate(invalid="ignore"):
-        return pl.Series(np.where(df > 0, stats.chi2.sf(stat, np.maximum(df, 1)), np.nan))
+        return pl.Series(np.where(df > 0, chi2_sf(stat, np.maximum(df, 1)), np.nan))
 
 
 def seat_equality_test(

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 import polars as pl
-from scipy import special, stats
+from scipy import special
 
 from analysis._common import (
     GAME_KEY,
@@ -41,7 +41,7 @@ from analysis._common import (
     require,
     with_n_players,
 )
-from analysis.stats import Design, cluster_codes, logistic_fit, mean_ci_exprs, z_value
+from analysis.stats import Design, cluster_codes, logistic_fit, norm_sf, mean_ci_exprs, z_value
 
 __all__ = [
     "quarry_yield_distribution",
@@ -602,7 +602,7 @@ def quarry_luck_effect(
                 "slope": b,
                 "lo": b - zq * se,
                 "hi": b + zq * se,
-                "p_value": float(2 * stats.norm.sf(abs(b / se))) if se > 0 else float("nan"),
+                "p_value": float(2 * norm_sf(abs(b / se))) if se > 0 else float("nan"),
                 "slope_per_sd": b * sd,
                 "win_prob_at_0": float(special.expit(a)),
                 "win_prob_plus_sd": float(special.expit(a + b * sd)),
