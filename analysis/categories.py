@@ -32,6 +32,7 @@ from analysis._common import (
     game_ids,
     game_keys,
     game_partition,
+    whole_games,
     like,
     parts,
     require,
@@ -301,6 +302,9 @@ def counterfactual_counts(players: Frame, categories: Sequence[str] = HELLAS_CAT
     gkeys = game_keys(players, groups)
     lf = with_n_players(as_lazy(players), groups)
     keys = [*groups, "n_players"]
+    fast = _counterfactual_counts_whole(lf, cats, keys)
+    if fast is not None:
+        return like(fast, players)
     total = pl.col("total").cast(pl.Int64)
     part = game_partition(lf, gkeys)
     lf = lf.with_columns((total == total.max().over(part)).alias("__won"))
@@ -329,6 +333,27 @@ def counterfactual_counts(players: Frame, categories: Sequence[str] = HELLAS_CAT
         )
     )
     return like(out, players)
+
+
+def _counterfactual_counts_whole(lf, cats, keys):
+    """:func:`counterfactual_counts` over a (games, n) matrix (``analysis._common.whole_games``), or None."""
+    found = whole_games(lf, keys, ["total", *cats])
+    if found is None:
+        return None
+    key, m = found
+    total = m["total"].astype(np.int64)
+    won = total == total.max(axis=1, keepdims=True)
+    rows = []
+    for c in cats:
+        alt = total - m[c].astype(np.int64)
+        alt_won = alt == alt.max(axis=1, keepdims=True)
+        keep_any = (won & alt_won).any(axis=1)
+        same = (won == alt_won).all(axis=1)
+        rows.append({**key, "category": c, "n_games": len(total), "kept": int(same.sum()),
+                     "shared": int((keep_any & ~same).sum()), "lost": int((~keep_any).sum())})
+    schema = {**dict(lf.select(keys).collect_schema()), "category": pl.String,
+              **{k: pl.UInt32 for k in ("n_games", "kept", "shared", "lost")}}
+    return pl.DataFrame(rows, schema=schema).lazy()
 
 
 def counterfactual_from_counts(counts: Frame, categories: Sequence[str] = HELLAS_CATEGORIES,
