@@ -57,7 +57,8 @@ from analysis._common import (
     require,
     with_n_players,
 )
-from analysis.stats import linear_fit, logistic_fit, mean_ci_exprs, norm_sf, ratio_from_sums, wilson_exprs, z_value
+from analysis.stats import (add_by_code, linear_fit, logistic_fit, mean_ci_exprs, norm_sf, ratio_from_sums,
+                            wilson_exprs, z_value)
 
 __all__ = ["take_shares", "take_counts", "take_shares_from_counts", "component_summary", "player_sums",
            "component_take_sums", "component_summary_from_sums", "component_regression"]
@@ -341,7 +342,7 @@ def _demean(a: np.ndarray, codes: np.ndarray, n_groups: int) -> np.ndarray:
     """Subtract each game's mean (column-wise)."""
     a2 = a.reshape(len(codes), -1)
     sums = np.zeros((n_groups, a2.shape[1]))
-    np.add.at(sums, codes, a2)
+    add_by_code(sums, codes, a2)
     counts = np.bincount(codes, minlength=n_groups).astype(float)[:, None]
     out = a2 - (sums / counts)[codes]
     return out.reshape(a.shape)

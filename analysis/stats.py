@@ -40,6 +40,7 @@ __all__ = [
     "Design",
     "logistic_fit",
     "cluster_codes",
+    "add_by_code",
     "ratio_of_sums",
     "ratio_from_sums",
     "LinearFit",
@@ -590,7 +591,7 @@ def cluster_codes(groups):
     return codes, int(codes.max()) + 1 if codes.size else 0
 
 
-def _add_by_code(s, codes, values):
+def add_by_code(s, codes, values):
     """``s[codes] += values`` row by row (as ``np.add.at``), by ``np.bincount`` per column over the codes' span."""
     if not codes.size:
         return
@@ -736,7 +737,7 @@ def logistic_fit(
         s = np.zeros((g, k))
         for i, j, Xb in rows:
             p = special.expit(Xb @ beta)
-            _add_by_code(s, codes[i:j], Xb * ((y[i:j] - p) * _w(w_obs, i, j))[:, None])
+            add_by_code(s, codes[i:j], Xb * ((y[i:j] - p) * _w(w_obs, i, j))[:, None])
         meat = s.T @ s * (g / max(g - 1, 1))
         cov = bread @ meat @ bread
     se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
@@ -791,10 +792,9 @@ def linear_fit(X, y, groups=None) -> LinearFit:
     beta = bread @ (X.T @ y)
     resid = y - X @ beta
     if groups is not None:
-        codes = np.unique(np.asarray(groups), return_inverse=True)[1]
-        g = int(codes.max()) + 1 if n else 0
+        codes, g = cluster_codes(groups)
         s = np.zeros((g, k))
-        np.add.at(s, codes, X * resid[:, None])
+        add_by_code(s, codes, X * resid[:, None])
         cov = bread @ (s.T @ s) @ bread * (g / max(g - 1, 1))
     else:
         cov = bread * float(resid @ resid) / max(n - rank, 1)
