@@ -408,10 +408,11 @@ def component_regression(
         tk = t.join(part.select(*gk, "seat", "__row"), on=[*gk, "seat"], how="inner")
         codes = _group_codes(part, gk)
         n_g = int(codes.max()) + 1 if len(codes) else 0
-        idx = {c: i for i, c in enumerate(comps_all)}
+        # column of each take's component (comps_all is sorted); a (row, component) pair occurs once in tk
+        col = tk.select(pl.col(component).replace_strict(comps_all, list(range(len(comps_all))),
+                                                         return_dtype=pl.Int64)).to_series().to_numpy()
         C = np.zeros((part.height, len(comps_all)))
-        np.add.at(C, (tk["__row"].to_numpy(), np.array([idx[c] for c in tk[component].to_list()], dtype=np.int64)),
-                  tk["__k"].to_numpy().astype(float))
+        np.add.at(C, (tk["__row"].to_numpy(), col), tk["__k"].to_numpy().astype(float))
         takers = (C > 0).sum(axis=0)
         seats = part["seat"].to_numpy().astype(int)
         S = np.stack([(seats == s).astype(float) for s in np.unique(seats)[1:]], axis=1) \
