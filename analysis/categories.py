@@ -32,14 +32,22 @@ from analysis._common import (
     game_ids,
     game_keys,
     game_partition,
-    whole_games,
     like,
     parts,
     require,
     sd_from_sums,
+    whole_games,
     with_n_players,
 )
-from analysis.stats import Design, cluster_codes, logistic_fit, norm_sf, mean_ci_exprs, wilson_exprs, z_value
+from analysis.stats import (
+    Design,
+    cluster_codes,
+    logistic_fit,
+    mean_ci_exprs,
+    norm_sf,
+    wilson_exprs,
+    z_value,
+)
 
 __all__ = ["category_profile", "category_sums", "category_profile_from_sums", "category_logit",
            "category_counterfactual", "counterfactual_counts", "counterfactual_from_counts"]

@@ -267,7 +267,6 @@ def component_summary_from_sums(
     (of one table, or each added up over batches of games)."""
     groups = as_list(by)
     keys = [*groups, "n_players"]
-    tot = pl.col("total").cast(pl.Float64)
     out = as_lazy(took).join(as_lazy(base), on=keys, how="inner").with_columns(
         (pl.col("n") - pl.col("takers")).alias("__on"),
     )

@@ -17,7 +17,15 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import polars as pl
 
-from analysis._common import Frame, as_lazy, as_list, like, require, whole_games, with_n_players
+from analysis._common import (
+    Frame,
+    as_lazy,
+    as_list,
+    like,
+    require,
+    whole_games,
+    with_n_players,
+)
 from analysis.stats import required_games, t_quantile, wilson_exprs
 
 __all__ = ["log_checkpoints", "cumulative_estimates", "seat_convergence", "seat_games_needed", "seat_counts",

@@ -176,7 +176,7 @@ def clopper_pearson_bounds(x, n, level: float = 0.95) -> tuple[np.ndarray, np.nd
     n = np.asarray(n, dtype=float)
     a = 1.0 - level
     with np.errstate(divide="ignore", invalid="ignore"):
-        from scipy import stats     # beta quantiles: scipy.stats, only here
+        from scipy import stats  # beta quantiles: scipy.stats, only here
 
         lo = np.where(x > 0, stats.beta.ppf(a / 2, np.maximum(x, 1e-12), n - x + 1), 0.0)
         hi = np.where(x < n, stats.beta.ppf(1 - a / 2, x + 1, np.maximum(n - x, 1e-12)), 1.0)

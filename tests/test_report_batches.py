@@ -52,8 +52,12 @@ def test_batched_sections_equal_the_whole_table(two_runs, monkeypatch):
 
 def test_batched_hellas_quarry_section_equals_the_whole_table(two_runs, monkeypatch):
     import reports.report as R
-    from analysis.games.hellas import marble_income_by_seat, quarry_closures_per_game, quarry_yield_distribution, \
-        quarry_yield_summary
+    from analysis.games.hellas import (
+        marble_income_by_seat,
+        quarry_closures_per_game,
+        quarry_yield_distribution,
+        quarry_yield_summary,
+    )
     from reports.games.hellas import hellas_quarry_section
 
     rs = R.RunSet.from_dirs(two_runs)

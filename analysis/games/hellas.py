@@ -41,7 +41,14 @@ from analysis._common import (
     require,
     with_n_players,
 )
-from analysis.stats import Design, cluster_codes, logistic_fit, norm_sf, mean_ci_exprs, z_value
+from analysis.stats import (
+    Design,
+    cluster_codes,
+    logistic_fit,
+    mean_ci_exprs,
+    norm_sf,
+    z_value,
+)
 
 __all__ = [
     "quarry_yield_distribution",

@@ -1,7 +1,6 @@
 """Yamataï report plug-in: fleet, specialist and building-tile values, game length."""
 from __future__ import annotations
 
-import polars as pl
 
 from reports import figures as F
 from reports.components import (component_names, component_section, data_note, game_end_section,
