@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+import numpy as np
 import polars as pl
 
 Frame = pl.DataFrame | pl.LazyFrame
@@ -78,6 +79,39 @@ def game_partition(frame: Frame, keys: Sequence[str]) -> list[str]:
     if GAME_KEY in columns(frame) and set(keys) <= {*RUN_COLUMNS, "n_players", "game_index"}:
         return [GAME_KEY]
     return list(keys)
+
+
+def game_ids(part: pl.DataFrame, cols: Sequence[str]):
+    """One integer per row naming its game: the ``GAME_KEY`` column itself (ascending, so
+    ``analysis.stats.cluster_codes`` numbers it in one pass), else a hash of ``cols``."""
+    if list(cols) == [GAME_KEY]:
+        return part[GAME_KEY].to_numpy()
+    return part.select(pl.struct(list(cols)).hash()).to_series().to_numpy()
+
+
+def whole_games(frame: Frame, keys: Sequence[str], columns_: Sequence[str]):
+    """``(key values, {column: (games, n) array})`` when ``frame`` is whole games in ``GAME_KEY`` order.
+
+    That is: one group of ``keys`` (one run of a report's batch), ``n_players`` rows a
+    game, consecutive, in seat order. Per-game statistics are then row-wise numpy over
+    a (games, n) matrix instead of a window per game. ``None`` otherwise (the caller
+    takes its general polars path); a LazyFrame is collected with only the columns needed.
+    """
+    cols = columns(frame)
+    if GAME_KEY not in cols or "n_players" not in keys or "seat" not in cols:
+        return None
+    df = as_lazy(frame).select(*dict.fromkeys([*keys, GAME_KEY, "seat", *columns_])).collect()
+    if df.height == 0 or df.select(pl.struct(list(keys)).n_unique()).item() != 1:
+        return None
+    key = df.row(0, named=True)
+    n = int(key["n_players"])
+    if n < 1 or df.height % n:
+        return None
+    g = df[GAME_KEY].to_numpy().reshape(-1, n)
+    seat = df["seat"].to_numpy().reshape(-1, n)
+    if not ((g == g[:, :1]).all() and (g[1:, 0] > g[:-1, 0]).all() and (seat == np.arange(n)).all()):
+        return None
+    return {k: key[k] for k in keys}, {c: df[c].to_numpy().reshape(-1, n) for c in columns_}
 
 
 def require(frame: Frame, needed: Iterable[str], what: str) -> None:

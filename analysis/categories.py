@@ -23,22 +23,31 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from analysis._common import (
     HELLAS_CATEGORIES,
     Frame,
     as_lazy,
     as_list,
+    game_ids,
     game_keys,
     game_partition,
     like,
     parts,
     require,
     sd_from_sums,
+    whole_games,
     with_n_players,
 )
-from analysis.stats import Design, logistic_fit, mean_ci_exprs, wilson_exprs, z_value
+from analysis.stats import (
+    Design,
+    cluster_codes,
+    logistic_fit,
+    mean_ci_exprs,
+    norm_sf,
+    wilson_exprs,
+    z_value,
+)
 
 __all__ = ["category_profile", "category_sums", "category_profile_from_sums", "category_logit",
            "category_counterfactual", "counterfactual_counts", "counterfactual_from_counts"]
@@ -183,11 +192,12 @@ def category_logit(
     keys = [*groups, "n_players"]
     zq = z_value(level)
     rows = []
-    for key, part in parts(lf, keys, [*cats, "win_share", *keys_game]):
+    game_cols = game_partition(lf, keys_game)
+    for key, part in parts(lf, keys, [*cats, "win_share", *keys_game, *game_cols]):
         # the category points stay in their integer type; the fit standardizes a block at a time
         raw = part.select(cats).to_numpy()
         y = part["win_share"].cast(pl.Float64).to_numpy()
-        game = part.select(pl.struct(keys_game).hash()).to_series().to_numpy()
+        game, n_games = cluster_codes(game_ids(part, game_cols))
         del part
         mu, sd = _mean_sd(raw)
         ok = np.isfinite(sd) & (sd > 0)
@@ -195,7 +205,6 @@ def category_logit(
         coef = np.full(len(cats), np.nan)
         se = np.full(len(cats), np.nan)
         coef[ok], se[ok] = fit.coef[1:], fit.se[1:]
-        n_games = len(np.unique(game))
         for c, name in enumerate(cats):
             rows.append(
                 {
@@ -220,7 +229,7 @@ def category_logit(
     ).with_columns(
         pl.col("z")
         .map_batches(
-            lambda s: pl.Series(2 * stats.norm.sf(np.abs(s.to_numpy()))), return_dtype=pl.Float64
+            lambda s: pl.Series(2 * norm_sf(np.abs(s.to_numpy()))), return_dtype=pl.Float64
         )
         .alias("p_value")
     )
@@ -301,6 +310,9 @@ def counterfactual_counts(players: Frame, categories: Sequence[str] = HELLAS_CAT
     gkeys = game_keys(players, groups)
     lf = with_n_players(as_lazy(players), groups)
     keys = [*groups, "n_players"]
+    fast = _counterfactual_counts_whole(lf, cats, keys)
+    if fast is not None:
+        return like(fast, players)
     total = pl.col("total").cast(pl.Int64)
     part = game_partition(lf, gkeys)
     lf = lf.with_columns((total == total.max().over(part)).alias("__won"))
@@ -329,6 +341,27 @@ def counterfactual_counts(players: Frame, categories: Sequence[str] = HELLAS_CAT
         )
     )
     return like(out, players)
+
+
+def _counterfactual_counts_whole(lf, cats, keys):
+    """:func:`counterfactual_counts` over a (games, n) matrix (``analysis._common.whole_games``), or None."""
+    found = whole_games(lf, keys, ["total", *cats])
+    if found is None:
+        return None
+    key, m = found
+    total = m["total"].astype(np.int64)
+    won = total == total.max(axis=1, keepdims=True)
+    rows = []
+    for c in cats:
+        alt = total - m[c].astype(np.int64)
+        alt_won = alt == alt.max(axis=1, keepdims=True)
+        keep_any = (won & alt_won).any(axis=1)
+        same = (won == alt_won).all(axis=1)
+        rows.append({**key, "category": c, "n_games": len(total), "kept": int(same.sum()),
+                     "shared": int((keep_any & ~same).sum()), "lost": int((~keep_any).sum())})
+    schema = {**dict(lf.select(keys).collect_schema()), "category": pl.String,
+              **{k: pl.UInt32 for k in ("n_games", "kept", "shared", "lost")}}
+    return pl.DataFrame(rows, schema=schema).lazy()
 
 
 def counterfactual_from_counts(counts: Frame, categories: Sequence[str] = HELLAS_CATEGORIES,

@@ -42,10 +42,10 @@ kind of frame (lazy or eager) as ``players`` (``take_shares``: as ``takes``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from fractions import Fraction
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from analysis._common import (
     Frame,
@@ -57,9 +57,11 @@ from analysis._common import (
     require,
     with_n_players,
 )
-from analysis.stats import linear_fit, logistic_fit, mean_ci_exprs, ratio_of_sums, wilson_exprs, z_value
+from analysis.stats import (add_by_code, linear_fit, logistic_fit, mean_ci_exprs, norm_sf, ratio_from_sums,
+                            wilson_exprs, z_value)
 
-__all__ = ["take_shares", "component_summary", "component_regression"]
+__all__ = ["take_shares", "take_counts", "take_shares_from_counts", "component_summary", "player_sums",
+           "component_take_sums", "component_summary_from_sums", "component_regression"]
 
 
 def take_shares(
@@ -96,19 +98,44 @@ def take_shares(
     >>> take_shares(t, split="round").select("round", "component", "share").rows()
     [(0, 1, 0.6666666666666666), (0, 2, 0.3333333333333333), (1, 2, 1.0)]
     """
+    counts = take_counts(takes, component, split, by)
+    return like(take_shares_from_counts(counts, component, split, by, level), takes)
+
+
+def take_counts(
+    takes: Frame,
+    component: str = "component",
+    split: str | Iterable[str] | None = None,
+    by: str | Iterable[str] | None = None,
+) -> Frame:
+    """``n_takes`` per (by..., n_players, split..., component): what :func:`take_shares` is made of.
+
+    Counts of batches of games add up (``analysis._common.add_up``) to those of all of them.
+    """
     require(takes, [component, *as_list(split)], "take_shares")
     cell = group_keys(takes, as_list(by)) + as_list(split)
+    return like(as_lazy(takes).group_by([*cell, component]).agg(pl.len().alias("n_takes")), takes)
+
+
+def take_shares_from_counts(
+    counts: Frame,
+    component: str = "component",
+    split: str | Iterable[str] | None = None,
+    by: str | Iterable[str] | None = None,
+    level: float = 0.95,
+) -> Frame:
+    """:func:`take_shares` from :func:`take_counts` (of one table or added up)."""
+    cell = group_keys(counts, as_list(by)) + as_list(split)
     out = (
-        as_lazy(takes)
-        .group_by([*cell, component])
-        .agg(pl.len().alias("n_takes"))
+        as_lazy(counts)
+        .with_columns(pl.col("n_takes").cast(pl.UInt32))
         .with_columns(pl.col("n_takes").sum().over(cell or None).alias("cell_takes")
                       if cell else pl.col("n_takes").sum().alias("cell_takes"))
         .with_columns((pl.col("n_takes") / pl.col("cell_takes")).alias("share"))
         .with_columns(*wilson_exprs("n_takes", "cell_takes", level))
         .sort([*cell, component])
     )
-    return like(out, takes)
+    return like(out, counts)
 
 
 def _player_frame(players: Frame, groups: Sequence[str]) -> tuple[pl.LazyFrame, list[str]]:
@@ -170,6 +197,38 @@ def component_summary(
     >>> s.select("take_rate", "takers_win", "others_win", "win_diff").row(0)
     (0.5, 1.0, 0.0, 1.0)
     """
+    return like(component_summary_from_sums(component_take_sums(takes, players, component, by, value, cost),
+                                            player_sums(players, by), component, by, value, cost, level), players)
+
+
+def player_sums(players: Frame, by: str | Iterable[str] | None = None) -> Frame:
+    """Per (by..., n_players): ``n`` (player-games), ``n_games``, and the sums of ``total``, its
+    square and ``win_share``, for :func:`component_summary_from_sums`. Sums of batches of whole
+    games add up (``analysis._common.add_up``)."""
+    groups = as_list(by)
+    lf, gk = _player_frame(players, groups)
+    tot = pl.col("total").cast(pl.Float64)
+    out = lf.group_by([*groups, "n_players"]).agg(
+        pl.len().cast(pl.Int64).alias("n"),
+        pl.struct(gk).n_unique().cast(pl.Int64).alias("n_games"),
+        tot.sum().alias("__ts"), (tot * tot).sum().alias("__tq"),
+        pl.col("win_share").cast(pl.Float64).sum().alias("__ws"),
+    )
+    return like(out, players)
+
+
+def component_take_sums(
+    takes: Frame,
+    players: Frame,
+    component: str = "component",
+    by: str | Iterable[str] | None = None,
+    value: str | None = None,
+    cost: str | None = None,
+) -> Frame:
+    """Per (by..., n_players, component): ``n_takes``, ``takers`` and the takers' sums of ``total``,
+    its square and ``win_share``; with ``value`` (and ``cost``) the takes' count, sums and sums of
+    squares and products of them. The counterpart of :func:`player_sums`: sums of batches of whole
+    games add up (``analysis._common.add_up``) to those of all of them."""
     groups = as_list(by)
     require(takes, ["game_index", "seat", component, *groups, *([value] if value else []),
                     *([cost] if cost else [])], "component_summary")
@@ -177,20 +236,38 @@ def component_summary(
     keys = [*groups, "n_players"]
     tot = pl.col("total").cast(pl.Float64)
     ws = pl.col("win_share").cast(pl.Float64)
-    base = lf.group_by(keys).agg(
-        pl.len().alias("n"),
-        pl.struct(gk).n_unique().alias("n_games"),
-        tot.sum().alias("__ts"), (tot * tot).sum().alias("__tq"), ws.sum().alias("__ws"),
-    )
     t = as_lazy(takes).join(lf.select(*gk, "seat", "n_players").unique(), on=[*gk, "seat"], how="inner")
     per_player = t.group_by([*gk, "seat", component]).agg(pl.len().alias("__k"))
-    took = (
+    out = (
         per_player.join(lf, on=[*gk, "seat"], how="inner")
         .group_by([*keys, component])
-        .agg(pl.col("__k").sum().alias("n_takes"), pl.len().alias("takers"),
+        .agg(pl.col("__k").sum().cast(pl.Int64).alias("n_takes"), pl.len().cast(pl.Int64).alias("takers"),
              tot.sum().alias("__tts"), (tot * tot).sum().alias("__ttq"), ws.sum().alias("__tws"))
     )
-    out = took.join(base, on=keys, how="inner").with_columns(
+    if value:
+        v = pl.col(value).cast(pl.Float64)
+        agg = [pl.len().cast(pl.Int64).alias("__vn"), v.sum().alias("__sv"), (v * v).sum().alias("__svv")]
+        if cost:
+            c = pl.col(cost).cast(pl.Float64)
+            agg += [c.sum().alias("__sc"), (c * c).sum().alias("__scc"), (v * c).sum().alias("__svc")]
+        out = out.join(t.group_by([*keys, component]).agg(agg), on=[*keys, component], how="left")
+    return like(out, takes)
+
+
+def component_summary_from_sums(
+    took: Frame,
+    base: Frame,
+    component: str = "component",
+    by: str | Iterable[str] | None = None,
+    value: str | None = None,
+    cost: str | None = None,
+    level: float = 0.95,
+) -> Frame:
+    """:func:`component_summary` from :func:`component_take_sums` and :func:`player_sums`
+    (of one table, or each added up over batches of games)."""
+    groups = as_list(by)
+    keys = [*groups, "n_players"]
+    out = as_lazy(took).join(as_lazy(base), on=keys, how="inner").with_columns(
         (pl.col("n") - pl.col("takers")).alias("__on"),
     )
     on = pl.col("__on").cast(pl.Float64)
@@ -230,23 +307,29 @@ def component_summary(
             "total_diff_lo", "total_diff_hi", "takers_win", "win_lo", "win_hi", "others_win", "win_diff",
             "win_diff_lo", "win_diff_hi"]
     if value:
-        out = out.join(_value_stats(t, [*keys, component], value, cost, level), on=[*keys, component],
-                       how="left")
+        out = _value_stats(out.collect(), value, cost, level).lazy()
         cols += ["value_per_take", "value_lo", "value_hi"] + (["value_per_cost", "vpc_lo", "vpc_hi"] if cost else [])
     out = out.with_columns(pl.col(c).fill_nan(None) for c in cols[len(keys) + 1:]
                            if c not in ("n", "n_games", "n_takes", "takers"))
-    return like(out.select(cols).sort([*keys, component]), players)
+    return like(out.select(cols).sort([*keys, component]), took)
 
 
-def _value_stats(takes: pl.LazyFrame, keys: list[str], value: str, cost: str | None, level: float):
-    v = pl.col(value).cast(pl.Float64)
-    out = takes.group_by(keys).agg(pl.len().alias("__n"), v.mean().alias("value_per_take"),
-                                   v.std().alias("__vsd")).with_columns(
-        *mean_ci_exprs("value_per_take", "__vsd", "__n", level, prefix="value_"))
+def _value_stats(out: pl.DataFrame, value: str, cost: str | None, level: float) -> pl.DataFrame:
+    """Mean value per take (t interval; its SD from the sums in exact rational arithmetic) and, with
+    ``cost``, the ratio of summed value to summed cost (``analysis.stats.ratio_of_sums``)."""
+    sd = []
+    for n, s, ss in out.select("__vn", "__sv", "__svv").iter_rows():
+        if n is None or n < 2:
+            sd.append(None)
+            continue
+        s, ss = Fraction(s), Fraction(ss)          # the sums are exact floats: no cancellation error
+        sd.append(float(np.sqrt(float(max((ss - s * s / n) / (n - 1), Fraction(0))))))
+    out = out.with_columns(pl.Series("__vsd", sd, dtype=pl.Float64),
+                           (pl.col("__sv") / pl.col("__vn").cast(pl.Float64)).alias("value_per_take"))
+    out = out.with_columns(*mean_ci_exprs("value_per_take", "__vsd", "__vn", level, prefix="value_"))
     if cost:
-        ratio = ratio_of_sums(takes, value, cost, by=keys, level=level, prefix="value_per_cost")
-        out = out.join(ratio.rename({"value_per_cost_lo": "vpc_lo", "value_per_cost_hi": "vpc_hi"}),
-                       on=keys, how="left")
+        out = out.with_columns(ratio_from_sums(level, prefix="value_per_cost")).rename(
+            {"value_per_cost_lo": "vpc_lo", "value_per_cost_hi": "vpc_hi"})
     return out
 
 
@@ -257,8 +340,16 @@ def _group_codes(df: pl.DataFrame, cols: Sequence[str]) -> np.ndarray:
 def _demean(a: np.ndarray, codes: np.ndarray, n_groups: int) -> np.ndarray:
     """Subtract each game's mean (column-wise)."""
     a2 = a.reshape(len(codes), -1)
+    size = len(codes) // n_groups if n_groups else 0
+    if size and size * n_groups == len(codes) and np.array_equal(codes, np.repeat(np.arange(n_groups), size)):
+        # every game in one block of ``size`` rows: the same row-order sums, no scatter or gather
+        a3 = a2.reshape(n_groups, size, -1)
+        sums = a3[:, 0].astype(float)
+        for r in range(1, size):
+            sums = sums + a3[:, r]
+        return (a3 - (sums / float(size))[:, None, :]).reshape(a.shape)
     sums = np.zeros((n_groups, a2.shape[1]))
-    np.add.at(sums, codes, a2)
+    add_by_code(sums, codes, a2)
     counts = np.bincount(codes, minlength=n_groups).astype(float)[:, None]
     out = a2 - (sums / counts)[codes]
     return out.reshape(a.shape)
@@ -324,10 +415,11 @@ def component_regression(
         tk = t.join(part.select(*gk, "seat", "__row"), on=[*gk, "seat"], how="inner")
         codes = _group_codes(part, gk)
         n_g = int(codes.max()) + 1 if len(codes) else 0
-        idx = {c: i for i, c in enumerate(comps_all)}
+        # column of each take's component (comps_all is sorted); a (row, component) pair occurs once in tk
+        col = tk.select(pl.col(component).replace_strict(comps_all, list(range(len(comps_all))),
+                                                         return_dtype=pl.Int64)).to_series().to_numpy()
         C = np.zeros((part.height, len(comps_all)))
-        np.add.at(C, (tk["__row"].to_numpy(), np.array([idx[c] for c in tk[component].to_list()], dtype=np.int64)),
-                  tk["__k"].to_numpy().astype(float))
+        np.add.at(C, (tk["__row"].to_numpy(), col), tk["__k"].to_numpy().astype(float))
         takers = (C > 0).sum(axis=0)
         seats = part["seat"].to_numpy().astype(int)
         S = np.stack([(seats == s).astype(float) for s in np.unique(seats)[1:]], axis=1) \
@@ -377,7 +469,7 @@ def component_regression(
                 if j in est:
                     coef, se = est[j]
                     _, _, scale, method = fits[outcome]
-                    pv = float(2 * stats.norm.sf(abs(coef / se))) if se > 0 else float("nan")
+                    pv = float(2 * norm_sf(abs(coef / se))) if se > 0 else float("nan")
                     row.update(coef=coef, se=se, lo=coef - z * se, hi=coef + z * se, p_value=pv,
                                effect=coef * scale, effect_lo=(coef - z * se) * scale,
                                effect_hi=(coef + z * se) * scale, method=method)

@@ -17,7 +17,15 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import polars as pl
 
-from analysis._common import Frame, as_lazy, as_list, like, require, with_n_players
+from analysis._common import (
+    Frame,
+    as_lazy,
+    as_list,
+    like,
+    require,
+    whole_games,
+    with_n_players,
+)
 from analysis.stats import required_games, t_quantile, wilson_exprs
 
 __all__ = ["log_checkpoints", "cumulative_estimates", "seat_convergence", "seat_games_needed", "seat_counts",
@@ -194,6 +202,11 @@ def seat_convergence_batches(
     for batch in batches:
         x = pl.col("win_share").cast(pl.Float64)
         lf = with_n_players(as_lazy(batch), as_list(by))
+        fast = _running_sums_whole(lf, groups, before, counts, marks)
+        if fast is not None:
+            out.append(fast[0])
+            before = fast[1]
+            continue
         part = (
             lf.sort([*groups, "game_index"])
             .select(
@@ -223,6 +236,41 @@ def seat_convergence_batches(
                                                           "__s": pl.Float64, "__ss": pl.Float64})
     est = _estimates(rows.lazy().sort([*groups, "n"]), groups, "proportion", level)
     return est.rename({"n": "games", "estimate": "win_share"}).collect()
+
+
+def _running_sums_whole(lf, groups, before, counts, marks):
+    """One batch of :func:`seat_convergence_batches` over a (games, seats) matrix
+    (``analysis._common.whole_games``): ``(rows at the checkpoints, sums after the batch)``, or None."""
+    found = whole_games(lf, groups[:-1], ["win_share"])
+    if found is None:
+        return None
+    key, m = found
+    x = m["win_share"].astype(np.float64)
+    games = x.shape[0]
+    marks = np.asarray(sorted(set(marks)), dtype=np.int64)
+    prior = {r["seat"]: r for r in before.filter(
+        pl.all_horizontal(pl.col(k) == v for k, v in key.items())).iter_rows(named=True)}
+    size = {r["seat"]: r["__size"] for r in counts.filter(
+        pl.all_horizontal(pl.col(k) == v for k, v in key.items())).iter_rows(named=True)}
+    rows, ends = [], []
+    for seat in range(x.shape[1]):
+        if seat not in prior:
+            return None
+        n0, s0, ss0 = prior[seat]["__n0"], prior[seat]["__s0"], prior[seat]["__ss0"]
+        col = x[:, seat]
+        n = n0 + np.arange(1, games + 1, dtype=np.int64)
+        keep = np.isin(n, marks) | (n == size[seat])
+        c, cc = np.cumsum(col), np.cumsum(col * col)
+        rows.append(pl.DataFrame({"seat": np.full(int(keep.sum()), seat), "n": n[keep], "__s": s0 + c[keep],
+                                  "__ss": ss0 + cc[keep]}))
+        ends.append({**key, "seat": seat, "__n0": n0 + games, "__s0": s0 + float(col.sum()),
+                     "__ss0": ss0 + float((col * col).sum())})
+    schema = before.schema
+    part = pl.concat(rows).with_columns(**{k: pl.lit(v, dtype=schema[k]) for k, v in key.items()}).select(
+        *groups, pl.col("n").cast(pl.Int64), "__s", "__ss").with_columns(pl.col("seat").cast(schema["seat"]))
+    done = pl.DataFrame(ends, schema={k: schema[k] for k in ends[0]})
+    rest = before.filter(~pl.all_horizontal(pl.col(k) == v for k, v in key.items()))
+    return part, pl.concat([rest, done.select(before.columns)])
 
 
 def games_needed_from_counts(counts: Frame, half_width: float, by: str | Iterable[str] | None = None,

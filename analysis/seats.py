@@ -24,7 +24,6 @@ from collections.abc import Iterable
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from analysis._common import (
     Frame,
@@ -35,9 +34,10 @@ from analysis._common import (
     like,
     require,
     sd_from_sums,
+    whole_games,
     with_n_players,
 )
-from analysis.stats import mean_ci_exprs, wilson_exprs
+from analysis.stats import chi2_sf, mean_ci_exprs, wilson_exprs
 
 __all__ = ["with_margin", "add_strategy_mix", "seat_advantage", "seat_sums", "seat_advantage_from_sums",
            "seat_equality_test"]
@@ -175,6 +175,9 @@ def seat_sums(players: Frame, by: str | Iterable[str] | None = None) -> Frame:
     """
     require(players, ["game_index", "seat", "total", "win_share"], "seat_sums")
     groups = as_list(by)
+    fast = _seat_sums_whole(with_n_players(as_lazy(players), groups), [*groups, "n_players"])
+    if fast is not None:
+        return like(fast, players)
     lf = with_n_players(as_lazy(with_margin(players, groups)), groups)
     ws = pl.col("win_share").cast(pl.Float64)
     total, margin = pl.col("total").cast(pl.Int64), pl.col("margin").cast(pl.Int64)
@@ -189,6 +192,31 @@ def seat_sums(players: Frame, by: str | Iterable[str] | None = None) -> Frame:
         (margin * margin).sum().alias("margin_ss"),
     )
     return like(out, players)
+
+
+def _seat_sums_whole(lf, keys):
+    """:func:`seat_sums` over a (games, n) matrix (``analysis._common.whole_games``), or None."""
+    found = whole_games(lf, keys, ["total", "win_share"])
+    if found is None:
+        return None
+    key, m = found
+    total, ws = m["total"].astype(np.int64), m["win_share"].astype(np.float64)
+    n = total.shape[1]
+    if n < 2:
+        return None
+    top = np.sort(total, axis=1)
+    best, second = top[:, -1:], top[:, -2:-1]
+    margin = total - np.where(total == best, second, best)
+    rows = []
+    for s in range(n):
+        t, w, mg = total[:, s], ws[:, s], margin[:, s]
+        rows.append({**key, "seat": s, "n": len(t), "wins": float(w.sum()), "sole_wins": int((w >= 1.0).sum()),
+                     "tied_wins": int(((w > 0.0) & (w < 1.0)).sum()), "total_s": int(t.sum()),
+                     "total_ss": int((t * t).sum()), "margin_s": int(mg.sum()), "margin_ss": int((mg * mg).sum())})
+    schema = {**dict(lf.select(*keys, "seat").collect_schema()), "n": pl.UInt32, "wins": pl.Float64,
+              "sole_wins": pl.UInt32, "tied_wins": pl.UInt32,
+              **{k: pl.Int64 for k in ("total_s", "total_ss", "margin_s", "margin_ss")}}
+    return pl.DataFrame(rows, schema=schema).lazy()
 
 
 def seat_advantage_from_sums(sums: Frame, by: str | Iterable[str] | None = None, level: float = 0.95) -> Frame:
@@ -230,7 +258,7 @@ def _chi2_sf(cols: pl.Series) -> pl.Series:
     stat = s[s.columns[0]].to_numpy().astype(float)
     df = s[s.columns[1]].to_numpy().astype(float)
     with np.errstate(invalid="ignore"):
-        return pl.Series(np.where(df > 0, stats.chi2.sf(stat, np.maximum(df, 1)), np.nan))
+        return pl.Series(np.where(df > 0, chi2_sf(stat, np.maximum(df, 1)), np.nan))
 
 
 def seat_equality_test(

@@ -10,12 +10,15 @@ Runs are deleted when measured (a 10^7-game run is ~1 GB).
     PYTHONPATH=. python bench/bench_pipeline.py                 # N = 10^5, 10^6
     PYTHONPATH=. python bench/bench_pipeline.py --big           # and 10^7
     PYTHONPATH=. python bench/bench_pipeline.py --demo          # and demo --quick, 3 times
+    PYTHONPATH=. python bench/bench_pipeline.py --sizes '' --full-demo   # the full demo: games vs analysis share
     PYTHONPATH=. python bench/bench_pipeline.py --workers 30    # 1 vs 2 workers, ~30-s heuristic run
     PYTHONPATH=. python bench/bench_pipeline.py --sizes '' --chunks 8   # where a worker's chunk time goes
 
 The targets (issue 23): report wall <= simulate wall; report peak RSS <= 1 GB
 at 10^6 games and <= 2 GB at 10^7; demo --quick <= 25 s on 2 idle cores;
-2 workers >= 1.85x one.
+2 workers >= 1.85x one; the full demo's analysis share below a third.
+Every figure has its CPU time (user + sys of the command and the workers it
+waited for) beside the wall time: on a shared machine compare those.
 """
 import argparse
 import json
@@ -34,7 +37,11 @@ def load():
 
 
 def run(cmd):
-    """Run ``cmd`` (a boardlab CLI argument list); return (wall s, peak RSS MiB, load at start, at end)."""
+    """Run ``cmd`` (a boardlab CLI argument list); return (wall s, peak RSS MiB, load at start, at end, CPU s).
+
+    CPU s is user + sys of the child and the children it waited for (workers),
+    from ``wait4``: the load-robust figure on a shared machine.
+    """
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")]))}
     la0, t0 = load(), time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "reports.cli", *cmd], cwd=ROOT, env=env,
@@ -46,7 +53,7 @@ def run(cmd):
     if proc.returncode != 0:
         sys.exit(f"bench_pipeline: `boardlab {' '.join(cmd)}` failed (exit {proc.returncode}): "
                  f"{err.decode(errors='replace').strip().splitlines()[-1:]}")
-    return wall, usage.ru_maxrss / 1024, la0, load()
+    return wall, usage.ru_maxrss / 1024, la0, load(), usage.ru_utime + usage.ru_stime
 
 
 def pipeline(game, players, n, seed, tmp, workers=None):
@@ -59,7 +66,8 @@ def pipeline(game, players, n, seed, tmp, workers=None):
     r = run(["report", out, "--out", os.path.join(out, "report")])
     shutil.rmtree(out, ignore_errors=True)
     return {"games": n, "simulate_s": s[0], "simulate_rss_mib": s[1], "report_s": r[0],
-            "report_rss_mib": r[1], "ratio": r[0] / s[0], "load_start": s[2], "load_end": r[3]}
+            "report_rss_mib": r[1], "ratio": r[0] / s[0], "simulate_cpu_s": s[4], "report_cpu_s": r[4],
+            "cpu_ratio": r[4] / s[4], "load_start": s[2], "load_end": r[3]}
 
 
 def workers_check(seconds, game, players, strategy, tmp, pairs=2):
@@ -69,22 +77,67 @@ def workers_check(seconds, game, players, strategy, tmp, pairs=2):
     n0 = 4000
     for n in (n0, 4 * n0):     # two sizes: the slope is the per-game time, start-up cancels out
         walls.append(run(["simulate", game, "--players", str(players), "--games", str(n), "--seed", "3",
-                          "--strategy", strategy, "--workers", "1", "--no-progress", "--out", probe])[0])
+                          "--strategy", strategy, "--workers", "1", "--no-progress", "--out", probe])[4])   # CPU: load-robust
         shutil.rmtree(probe, ignore_errors=True)
     per_game = max(walls[1] - walls[0], 1e-3) / (3 * n0)
     n = max(n0, int(seconds / per_game))
     rows = []
+    setups = [(1, "loky"), (2, "loky"), (2, "threading")]    # 1 worker runs in-process whatever the backend
     for k in range(pairs):
-        for w in ((1, 2) if k % 2 == 0 else (2, 1)):
+        for w, backend in (setups if k % 2 == 0 else setups[::-1]):
             out = os.path.join(tmp, f"w{w}")
-            wall, rss, la0, la1 = run(["simulate", game, "--players", str(players), "--games", str(n),
-                                       "--seed", "3", "--strategy", strategy, "--workers", str(w),
-                                       "--no-progress", "--out", out])
+            wall, rss, la0, la1, cpu = run(["simulate", game, "--players", str(players), "--games", str(n),
+                                            "--seed", "3", "--strategy", strategy, "--workers", str(w),
+                                            "--backend", backend, "--no-progress", "--out", out])
             shutil.rmtree(out, ignore_errors=True)
-            rows.append({"workers": w, "games": n, "wall_s": wall, "load_start": la0, "load_end": la1})
-    one = [r["wall_s"] for r in rows if r["workers"] == 1]
-    two = [r["wall_s"] for r in rows if r["workers"] == 2]
-    return rows, sum(one) / sum(two)
+            rows.append({"workers": w, "backend": backend, "games": n, "wall_s": wall, "cpu_s": cpu,
+                         "load_start": la0, "load_end": la1})
+    return rows
+
+
+DEMO_DRIVER = """
+import json, os, resource, sys, time
+import psutil
+from reports.study import demo_path, study_main
+
+def cpu():
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    gone = resource.getrusage(resource.RUSAGE_CHILDREN)
+    live = 0.0
+    for child in psutil.Process().children(recursive=True):
+        try:
+            t = child.cpu_times()
+            live += t.user + t.system
+        except psutil.Error:
+            pass
+    return own.ru_utime + own.ru_stime + gone.ru_utime + gone.ru_stime + live
+
+marks = {"start": (time.perf_counter(), cpu())}
+
+def log(msg):
+    if msg.startswith("analysing"):
+        marks["analysis"] = (time.perf_counter(), cpu())
+
+study_main(demo_path(), sys.argv[1], quick_games=0 if sys.argv[2] == "quick" else None, log=log)
+marks["end"] = (time.perf_counter(), cpu())
+print(json.dumps(marks))
+"""
+
+
+def demo_split(out, quick=False):
+    """Wall and CPU seconds of the demo's games and of its analysis + report (``study_main`` in a child)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")]))}
+    la0 = load()
+    res = subprocess.run([sys.executable, "-c", DEMO_DRIVER, out, "quick" if quick else "full"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, check=False)
+    if res.returncode:
+        sys.exit(f"bench_pipeline: the demo failed: {res.stderr.strip().splitlines()[-1:]}")
+    m = json.loads(res.stdout.strip().splitlines()[-1])
+    games = [m["analysis"][i] - m["start"][i] for i in (0, 1)]
+    analysis = [m["end"][i] - m["analysis"][i] for i in (0, 1)]
+    return {"games_wall_s": games[0], "games_cpu_s": games[1], "analysis_wall_s": analysis[0],
+            "analysis_cpu_s": analysis[1], "analysis_share_wall": analysis[0] / (games[0] + analysis[0]),
+            "analysis_share_cpu": analysis[1] / (games[1] + analysis[1]), "load_start": la0, "load_end": load()}
 
 
 def chunk_profile(game, players, strategy, chunks, chunk_size, tmp):
@@ -140,6 +193,8 @@ def main(argv=None):
     ap.add_argument("--sizes", default="100000,1000000", help="comma-separated game counts")
     ap.add_argument("--big", action="store_true", help="also 10^7 games (~1 GB of disk, minutes)")
     ap.add_argument("--demo", action="store_true", help="also time `boardlab demo --quick` three times")
+    ap.add_argument("--full-demo", action="store_true",
+                    help="also run the full `boardlab demo` once: games vs analysis + report, wall and CPU")
     ap.add_argument("--workers", type=float, default=0, metavar="SECONDS",
                     help="also compare 1 and 2 workers on a heuristic run of about SECONDS on one worker")
     ap.add_argument("--strategy", default="balanced", help="strategy of the workers check")
@@ -156,12 +211,14 @@ def main(argv=None):
     try:
         print(f"{args.game} {args.players}p, default strategy, all cores ({os.cpu_count()})")
         print(f"{'games':>10} {'simulate s':>10} {'sim MiB':>8} {'report s':>9} {'report MiB':>10} "
-              f"{'report/sim':>10} {'load start':>10} {'load end':>8}")
+              f"{'report/sim':>10} {'sim CPU s':>9} {'rep CPU s':>9} {'CPU ratio':>9} {'load start':>10} "
+              f"{'load end':>8}")
         for n in sizes:
             r = pipeline(args.game, args.players, n, args.seed, tmp)
             res["pipeline"].append(r)
             print(f"{n:>10,} {r['simulate_s']:>10.1f} {r['simulate_rss_mib']:>8.0f} {r['report_s']:>9.1f} "
-                  f"{r['report_rss_mib']:>10.0f} {r['ratio']:>10.2f} {r['load_start']:>10.2f} "
+                  f"{r['report_rss_mib']:>10.0f} {r['ratio']:>10.2f} {r['simulate_cpu_s']:>9.1f} "
+                  f"{r['report_cpu_s']:>9.1f} {r['cpu_ratio']:>9.2f} {r['load_start']:>10.2f} "
                   f"{r['load_end']:>8.2f}", flush=True)
         p = res["pipeline"]
         for a, b in zip(p, p[1:]):
@@ -172,18 +229,35 @@ def main(argv=None):
         if args.demo:
             for k in range(3):
                 out = os.path.join(tmp, "demo")
-                wall, rss, la0, la1 = run(["demo", "--quick", "--out", out])
+                wall, rss, la0, la1, cpu = run(["demo", "--quick", "--out", out])
                 shutil.rmtree(out, ignore_errors=True)
-                res["demo"].append({"wall_s": wall, "rss_mib": rss, "load_start": la0, "load_end": la1})
-                print(f"demo --quick: {wall:.1f} s, peak RSS {rss:.0f} MiB, load {la0:.2f} -> {la1:.2f}",
-                      flush=True)
+                res["demo"].append({"wall_s": wall, "cpu_s": cpu, "rss_mib": rss, "load_start": la0,
+                                    "load_end": la1})
+                print(f"demo --quick: {wall:.1f} s ({cpu:.1f} s CPU), peak RSS {rss:.0f} MiB, "
+                      f"load {la0:.2f} -> {la1:.2f}", flush=True)
+        if args.full_demo:
+            d = demo_split(os.path.join(tmp, "full-demo"))
+            shutil.rmtree(os.path.join(tmp, "full-demo"), ignore_errors=True)
+            res["full_demo"] = d
+            print(f"full demo: games {d['games_wall_s']:.1f} s wall / {d['games_cpu_s']:.1f} s CPU, analysis + report "
+                  f"{d['analysis_wall_s']:.1f} s wall / {d['analysis_cpu_s']:.1f} s CPU: analysis share "
+                  f"{d['analysis_share_wall']:.1%} of the wall, {d['analysis_share_cpu']:.1%} of the CPU "
+                  f"(load {d['load_start']:.2f} -> {d['load_end']:.2f})", flush=True)
         if args.workers:
-            rows, ratio = workers_check(args.workers, args.game, args.players, args.strategy, tmp)
-            res["workers"], res["workers_speedup"] = rows, ratio
+            rows = workers_check(args.workers, args.game, args.players, args.strategy, tmp)
+            res["workers"] = rows
             for r in rows:
-                print(f"workers {r['workers']}: {r['games']:,} {args.strategy} games in {r['wall_s']:.1f} s "
-                      f"(load {r['load_start']:.2f} -> {r['load_end']:.2f})")
-            print(f"2 workers / 1 worker speed-up: {ratio:.2f}x (alternating runs, same minutes)")
+                print(f"workers {r['workers']} ({r['backend']}): {r['games']:,} {args.strategy} games in "
+                      f"{r['wall_s']:.1f} s, {r['cpu_s']:.1f} s CPU (load {r['load_start']:.2f} -> "
+                      f"{r['load_end']:.2f})")
+            one = [r for r in rows if r["workers"] == 1]
+            for backend in ("loky", "threading"):
+                two = [r for r in rows if r["workers"] == 2 and r["backend"] == backend]
+                speed = sum(r["wall_s"] for r in one) / sum(r["wall_s"] for r in two)
+                cpu = sum(r["cpu_s"] for r in two) / sum(r["cpu_s"] for r in one)
+                res[f"workers_speedup_{backend}"], res[f"workers_cpu_ratio_{backend}"] = speed, cpu
+                print(f"2 workers ({backend}) / 1 worker: {speed:.2f}x wall (alternating runs, same minutes); "
+                      f"CPU {cpu:.3f}x one worker's, so at most {2 / cpu:.2f}x on 2 idle cores")
         if args.chunks:
             la0 = load()
             c = chunk_profile(args.game, args.players, args.strategy, args.chunks, args.chunk_size,

@@ -76,32 +76,54 @@ def labelled(frame: pl.DataFrame, column: str, names: dict, prefix: str) -> pl.D
 
 # ---------------------------------------------------------------- the one component builder
 
-def component_section(rs, title: str, takes: pl.DataFrame, component: str, what: str,
+def component_section(rs, title: str, takes, component: str, what: str,
                       names: dict | None = None, prefix: str = "", relative: bool = False,
                       value: str | None = None, cost: str | None = None, paragraphs=(), name: str = "",
                       extra_tables=(), extra_figures=(), splits=()) -> Section:
     """Take rate, outcome of takers, and regression uplift of each component, with a figure.
 
-    ``takes`` holds one row per take (game keys, ``seat``, ``component``);
-    ``what`` names the component in prose ("fleet tile").
+    ``takes`` makes the takes from an events frame (e.g.
+    ``analysis.games.yamatai.fleet_picks``): one row per take (game keys,
+    ``seat``, ``component``); ``what`` names the component in prose ("fleet tile").
+    Take rates, outcomes and take shares add up sums over batches of games
+    (``RunSet.batches_of``); the regression fits the first ``reports.report.FIT_GAMES``
+    games of each run (the caption says so when that is not all of them).
     """
-    from analysis.components import component_regression, component_summary
+    from analysis._common import add_up, columns
+    from analysis.components import (component_regression, component_summary_from_sums, component_take_sums,
+                                     player_sums, take_counts, take_shares_from_counts)
+
+    from reports.report import collected, fit_sample
 
     name = name or component
-    p = rs.players
     sec = Section(title, paragraphs=list(paragraphs))
-    if takes.height == 0:
+    keys = [rs.group, "n_players"]
+    base, took, counts = [], [], {split: [] for split in splits}
+    if rs.has("events"):
+        for ev, p in rs.batches_of(["events", "players"]):
+            t = takes(ev)
+            base.append(collected(player_sums(p, by=rs.group)))
+            took.append(collected(component_take_sums(t, p, component=component, by=rs.group, value=value,
+                                                       cost=cost)))
+            for split in splits:
+                if split in columns(t):
+                    counts[split].append(collected(take_counts(t, component=component, split=split, by=rs.group)))
+    took = add_up(took, [*keys, component]) if took else pl.DataFrame()
+    if took.height == 0:
         sec.paragraphs.append(f"These runs recorded no {what} events (run with events on): nothing to show.")
         return sec
-    summ = component_summary(takes, p, component=component, by=rs.group, value=value, cost=cost)
-    reg = component_regression(takes, p, component=component, by=rs.group, relative=relative)
+    summ = collected(component_summary_from_sums(took, add_up(base, keys), component=component, by=rs.group,
+                                                 value=value, cost=cost))
+    sample, note = fit_sample(rs, "players")
+    sample_events, _ = fit_sample(rs, "events")
+    reg = collected(component_regression(takes(sample_events), sample, component=component, by=rs.group,
+                                         relative=relative))
     if names is not None:
         summ, reg = labelled(summ, component, names, prefix), labelled(reg, component, names, prefix)
     else:
         summ = summ.with_columns(pl.col(component).cast(pl.String).alias("label"))
         reg = reg.with_columns(pl.col(component).cast(pl.String).alias("label"))
     series = None
-    keys = [rs.group, "n_players"]
     if summ.select(keys).unique().height > 1:
         summ = summ.with_columns(pl.col(rs.group).cast(pl.String).alias("series"))
         reg = reg.with_columns(pl.col(rs.group).cast(pl.String).alias("series"))
@@ -116,7 +138,7 @@ def component_section(rs, title: str, takes: pl.DataFrame, component: str, what:
     fig = F.component_values(summ, reg, series=series, title=f"{title}: take rate and marginal value",
                              caption=(f"Left: players who took each {what} (95% Wilson CI). Middle and right: "
                                       f"regression effect per extra take on the win chance and on the final "
-                                      f"score, {contrast} (95% cluster-robust CIs). {rs.games_text()}."))
+                                      f"score, {contrast} (95% cluster-robust CIs). {rs.games_text()}.{note}"))
     lead = [rs.group, "n_players", "label"]
     show = [c for c in summ.columns if c not in (component, "label", "series", rs.group, "n_players")]
     sec.tables += [Table(f"{name}_values", summ.select(*lead, *show),
@@ -124,13 +146,12 @@ def component_section(rs, title: str, takes: pl.DataFrame, component: str, what:
                    Table(f"{name}_regression", reg.drop(component, "series", strict=False).select(
                        *lead, *[c for c in reg.columns if c not in (*lead, component, "series")]),
                        f"Regression of win share (logit; `effect` in win-chance units) and of final score "
-                       f"(fixed effects; points) on the counts of each {what}.")]
+                       f"(fixed effects; points) on the counts of each {what}.{note}")]
     sec.tables += list(extra_tables)
     for split in splits:
-        if split in takes.columns:
-            from analysis.components import take_shares
-
-            sh = take_shares(takes, component=component, split=split, by=rs.group)
+        if counts[split]:
+            sh = collected(take_shares_from_counts(add_up(counts[split], [*keys, split, component]),
+                                                   component=component, split=split, by=rs.group))
             sh = labelled(sh, component, names, prefix) if names is not None else \
                 sh.with_columns(pl.col(component).cast(pl.String).alias("label"))
             sec.tables.append(Table(f"{name}_take_share_by_{split}", sh,
@@ -167,19 +188,22 @@ def game_end_section(rs, length: str, unit: str, triggers=None, code=None, codes
     """Game length, end triggers and ties for first."""
     from analysis.outcomes import end_triggers, game_length, top_ties
 
-    g, p = rs.games, rs.players
+    from reports.report import collected
+
+    # lazy scans: each query reads its columns and aggregates as it goes
+    g, p = rs.scan("games"), rs.scan("players")
     sec = Section("Game length, end triggers and ties")
-    if not g.height or length not in g.columns:
+    if not rs.has("games") or length not in rs.columns("games"):
         sec.paragraphs.append(f"The games table has no `{length}` column.")
         return sec
-    summ, dist = game_length(g, length, by=rs.group)
+    summ, dist = map(collected, game_length(g, length, by=rs.group))
     trig = None
-    if code and code in g.columns:
-        trig = end_triggers(g, code=code, codes=codes, by=rs.group)
+    if code and code in rs.columns("games"):
+        trig = collected(end_triggers(g, code=code, codes=codes, by=rs.group))
     elif triggers:
-        cols = [c for c in triggers if c in g.columns]
-        trig = end_triggers(g, triggers=cols, by=rs.group) if cols else None
-    ties = top_ties(p, by=rs.group)
+        cols = [c for c in triggers if c in rs.columns("games")]
+        trig = collected(end_triggers(g, triggers=cols, by=rs.group)) if cols else None
+    ties = collected(top_ties(p, by=rs.group))
     series = rs.group if len(rs.runs) > 1 else None
     fig = F.game_length(dist, trig, series=series, unit=unit, caption=(
         f"Left: share of games per length in {unit}. Right: share of games ended by each trigger "

@@ -91,15 +91,27 @@ class RunSet:
         the columns :meth:`scan` adds; a section that adds up per-game results batch by
         batch holds one batch's rows at a time, whatever the run's size.
         """
+        for (lf,) in self.batches_of([table], games):
+            yield lf
+
+    def batches_of(self, tables, games=None):
+        """Tuples of batches of several ``tables``, one per table, over the same Parquet parts.
+
+        Every table of a run has one part per finished chunk (``analysis.load_run``), so
+        the batches of a tuple hold the same games: e.g. the events and the players of
+        them. A run that lacks one of the tables gives no batch.
+        """
         games = BATCH_GAMES if games is None else games
         n = self.n_games()
         for label, run in self.runs.items():
-            files = run.files.get(table) or []
-            step = max(1, games * len(files) // max(n[label], 1))
-            for i in range(0, len(files), step):
-                lf = self._decorate(label, run, pl.scan_parquet(files[i:i + step]), table)
-                if lf is not None:
-                    yield self._keyed(lf)
+            files = [run.files.get(t) or [] for t in tables]
+            if not all(files) or len({len(f) for f in files}) > 1:
+                continue
+            step = max(1, games * len(files[0]) // max(n[label], 1))
+            for i in range(0, len(files[0]), step):
+                lfs = [self._decorate(label, run, pl.scan_parquet(f[i:i + step]), t) for t, f in zip(tables, files)]
+                if all(lf is not None for lf in lfs):
+                    yield tuple(self._keyed(lf) for lf in lfs)
 
     def _decorate(self, label, run, lf, table):
         """``lf`` (rows of run ``label``) with the group column and, per game, ``n_players``."""

@@ -48,3 +48,61 @@ def test_batched_sections_equal_the_whole_table(two_runs, monkeypatch):
     for name, frame in want.items():
         assert_frame_equal(got[name], frame, rel_tol=1e-12, abs_tol=1e-14, check_dtypes=False)
     assert got["seat_convergence"]["games"].max() == 300 and got["score_summary"]["n"].to_list() == [300] * 6
+
+
+def test_batched_hellas_quarry_section_equals_the_whole_table(two_runs, monkeypatch):
+    import reports.report as R
+    from analysis.games.hellas import (
+        marble_income_by_seat,
+        quarry_closures_per_game,
+        quarry_yield_distribution,
+        quarry_yield_summary,
+    )
+    from reports.games.hellas import hellas_quarry_section
+
+    rs = R.RunSet.from_dirs(two_runs)
+    whole = {"quarry_yield_summary": quarry_yield_summary(rs.events, by="run"),
+             "quarry_closures": quarry_closures_per_game(rs.events, rs.games, by="run"),
+             "quarry_yield_distribution": quarry_yield_distribution(rs.events, by="run", per_round=False),
+             "marble_income_by_seat": marble_income_by_seat(rs.players, by="run")}
+    monkeypatch.setattr(R, "BATCH_GAMES", 100)          # one 100-game part a batch: 3 per run
+    got = {t.name: t.frame for t in hellas_quarry_section(R.RunSet.from_dirs(two_runs)).tables}
+    for name, frame in whole.items():
+        assert_frame_equal(got[name], frame, rel_tol=1e-12, abs_tol=1e-14, check_dtypes=False)
+    assert got["quarry_closures"].group_by("run").agg(pl.col("n_games").sum()).sort("run")["n_games"].to_list() \
+        == [300, 300]
+
+
+@pytest.mark.parametrize("game,players", [("yamatai", 3), ("akrotiri", 2)])
+def test_batched_component_sections_equal_the_whole_table(game, players, tmp_path, monkeypatch):
+    import reports.report as R
+    from analysis.components import component_summary, take_shares
+    from reports.games import plugin
+    from simcore.run import simulate
+
+    out = str(tmp_path / game)
+    simulate(game, players=players, games=240, seed=3, out=out, strategies=resolve_seats(game, players, "balanced"),
+             progress=False, workers=1, chunk_size=80)
+    whole = R.RunSet.from_dirs({"r": out})
+    ev, p = whole.events, whole.players
+    monkeypatch.setattr(R, "BATCH_GAMES", 80)           # one 80-game part a batch: 3 batches
+    rs = R.RunSet.from_dirs({"r": out})
+    assert len(list(rs.batches_of(["events", "players"]))) == 3
+    sec = plugin(game).SECTIONS[0](rs)
+    got = {t.name: t.frame for t in sec.tables}
+    if game == "yamatai":
+        from analysis.games.yamatai import fleet_picks as make
+        component, value, cost, name, splits = "fleet", "boats", None, "fleet", ()
+    else:
+        from analysis.games.akrotiri import maps_excavated as make
+        component, value, cost, name, splits = "deck", "points", "cost", "map_deck", ("seat",)
+    takes = make(ev)
+    want = component_summary(takes, p, component=component, by="run", value=value, cost=cost)
+    cols = [c for c in want.columns if c not in ("run", "n_players", component)]
+    assert got[f"{name}_values"].height == want.height > 0
+    assert_frame_equal(got[f"{name}_values"].select(cols), want.select(cols), rel_tol=1e-12, abs_tol=1e-14,
+                       check_dtypes=False)
+    for split in splits:
+        sh = take_shares(takes, component=component, split=split, by="run")
+        assert_frame_equal(got[f"{name}_take_share_by_{split}"].drop("label"), sh, rel_tol=1e-12, abs_tol=1e-14,
+                           check_dtypes=False)

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 import polars as pl
-from scipy import special, stats
+from scipy import special
 
 from analysis._common import (
     GAME_KEY,
@@ -33,6 +33,7 @@ from analysis._common import (
     as_lazy,
     as_list,
     columns,
+    game_ids,
     game_keys,
     game_partition,
     like,
@@ -40,13 +41,27 @@ from analysis._common import (
     require,
     with_n_players,
 )
-from analysis.stats import Design, logistic_fit, mean_ci_exprs, z_value
+from analysis.stats import (
+    Design,
+    cluster_codes,
+    logistic_fit,
+    mean_ci_exprs,
+    norm_sf,
+    z_value,
+)
 
 __all__ = [
     "quarry_yield_distribution",
     "quarry_yield_summary",
     "quarry_closures_by_round",
     "quarry_closures_per_game",
+    "quarry_yield_counts",
+    "quarry_yield_distribution_from_counts",
+    "quarry_yield_summary_from_counts",
+    "quarry_closure_counts",
+    "quarry_closures_from_counts",
+    "marble_income_sums",
+    "marble_income_from_sums",
     "quarry_tiles_by_round",
     "income_from_events",
     "marble_income_by_seat",
@@ -96,19 +111,41 @@ def quarry_yield_distribution(
     >>> quarry_yield_distribution(e, per_round=False).rows()
     [(0, 1, 0.3333333333333333), (3, 2, 0.6666666666666666)]
     """
+    counts = quarry_yield_counts(events, by, per_round)
+    return like(quarry_yield_distribution_from_counts(counts, by, per_round), events)
+
+
+def quarry_yield_counts(events: Frame, by: str | Iterable[str] | None = None, per_round: bool = True) -> Frame:
+    """``n_actions``, the quarry actions per (by..., [round], quarry_yield).
+
+    Counts of batches of games add up (``analysis._common.add_up``) to those of all
+    of them; :func:`quarry_yield_distribution_from_counts` and
+    :func:`quarry_yield_summary_from_counts` read them.
+    """
     keys = as_list(by) + (["round"] if per_round else [])
+    out = _with_yield(events).group_by([*keys, "quarry_yield"]).agg(pl.len().cast(pl.Int64).alias("n_actions"))
+    return like(out, events)
+
+
+def quarry_yield_distribution_from_counts(
+    counts: Frame, by: str | Iterable[str] | None = None, per_round: bool = True
+) -> Frame:
+    """:func:`quarry_yield_distribution` from :func:`quarry_yield_counts` (a finer split is summed)."""
+    keys = as_list(by) + (["round"] if per_round else [])
+    lf = as_lazy(counts)
+    if "round" in columns(lf) and not per_round:
+        lf = lf.group_by([*keys, "quarry_yield"]).agg(pl.col("n_actions").sum())
     out = (
-        _with_yield(events)
-        .group_by([*keys, "quarry_yield"])
-        .agg(pl.len().alias("n_actions"))
+        lf.with_columns(pl.col("n_actions").cast(pl.UInt32))
         .with_columns(
             (pl.col("n_actions") / pl.col("n_actions").sum().over(keys or None)).alias("share")
             if keys
             else (pl.col("n_actions") / pl.col("n_actions").sum()).alias("share")
         )
+        .select(*keys, "quarry_yield", "n_actions", "share")
         .sort([*keys, "quarry_yield"])
     )
-    return like(out, events)
+    return like(out, counts)
 
 
 def quarry_yield_summary(
@@ -125,27 +162,35 @@ def quarry_yield_summary(
     ``mean``, ``sd``, ``lo``, ``hi``, ``median``, ``p90``, ``max``,
     ``share_zero`` (actions that paid nobody).
     """
-    keys = as_list(by) + (["round"] if per_round else [])
     # a yield is a small integer: every statistic comes from the counts of each value, so
     # no group holds its actions (10^7 games have ~7.6 * 10^7 of them)
-    counts = (
-        _with_yield(events)
+    counts = quarry_yield_counts(as_lazy(events), by, per_round)
+    return like(quarry_yield_summary_from_counts(counts, by, per_round, level), events)
+
+
+def quarry_yield_summary_from_counts(
+    counts: Frame, by: str | Iterable[str] | None = None, per_round: bool = True, level: float = 0.95
+) -> Frame:
+    """:func:`quarry_yield_summary` from :func:`quarry_yield_counts` (of one table or added up)."""
+    keys = as_list(by) + (["round"] if per_round else [])
+    df = (
+        as_lazy(counts)
         .group_by([*keys, "quarry_yield"])
-        .agg(pl.len().alias("c"))
+        .agg(pl.col("n_actions").sum().alias("c"))
         .sort([*keys, "quarry_yield"])
         .collect(engine="streaming")
     )
     rows = []
-    for key, part in counts.group_by(keys, maintain_order=True) if keys else [((), counts)]:
+    for key, part in df.group_by(keys, maintain_order=True) if keys else [((), df)]:
         v = part["quarry_yield"].cast(pl.Float64).to_numpy()
         c = part["c"].cast(pl.Int64).to_numpy()
         rows.append({**dict(zip(keys, key)), **_count_stats(v, c)})
-    schema = {**dict(counts.select(keys).schema), "n_actions": pl.UInt32}
+    schema = {**dict(df.select(keys).schema), "n_actions": pl.UInt32}
     out = pl.DataFrame(rows, schema_overrides=schema) if rows else pl.DataFrame(
         schema={**schema, **{k: pl.Float64 for k in ("mean", "sd", "median", "p90", "max", "share_zero")}})
     out = out.lazy().with_columns(*mean_ci_exprs("mean", "sd", "n_actions", level))
     out = out.select(*keys, "n_actions", "mean", "sd", "lo", "hi", "median", "p90", "max", "share_zero")
-    return like(out.sort(keys) if keys else out, events)
+    return like(out.sort(keys) if keys else out, counts)
 
 
 def _count_stats(v, c):
@@ -199,24 +244,53 @@ def quarry_closures_per_game(
     part = game_partition(events, keys)
     if games is not None and GAME_KEY not in columns(games):
         part = keys
+    g = groups or ["__all"]
+    src = as_lazy(games) if games is not None else as_lazy(events)
+    src = src if groups else src.with_columns(pl.lit(0).alias("__all"))
+    game_id = pl.col(part[0]) if len(part) == 1 else pl.struct(part)
+    totals = src.group_by(g).agg(game_id.n_unique().alias("n_games"))
+    closing = _closing_counts(events, groups, part)
+    return like(quarry_closures_from_counts(closing, totals if groups else totals.drop("__all"), groups), events)
+
+
+def quarry_closure_counts(events: Frame, by: str | Iterable[str] | None = None) -> Frame:
+    """``n_games`` per (by..., closures) over the games where a quarry closed (closures >= 1).
+
+    Counts of batches of whole games add up (``analysis._common.add_up``);
+    :func:`quarry_closures_from_counts` adds the games without a closure.
+    """
+    groups = as_list(by)
+    return like(_closing_counts(events, groups, game_partition(events, game_keys(events, groups))), events)
+
+
+def _closing_counts(events: Frame, groups: list, part: list) -> pl.LazyFrame:
+    keys = game_keys(events, groups)
     carry = [k for k in keys if k not in part]      # run-level columns, constant within a game
     g = groups or ["__all"]
     ev = as_lazy(events) if groups else as_lazy(events).with_columns(pl.lit(0).alias("__all"))
-    src = as_lazy(games) if games is not None else as_lazy(events)
-    src = src if groups else src.with_columns(pl.lit(0).alias("__all"))
     # only the games where a quarry closed are grouped; the others are counted, not listed
-    closing = (
+    out = (
         ev.filter(pl.col("closed") >= 0)
         .group_by(part)
         .agg(*[pl.col(k).first() for k in dict.fromkeys([*carry, *g]) if k not in part],
              pl.len().cast(pl.Int64).alias("closures"))
         .group_by([*g, "closures"])
-        .agg(pl.len().alias("n_games"))
+        .agg(pl.len().cast(pl.Int64).alias("n_games"))
     )
-    game_id = pl.col(part[0]) if len(part) == 1 else pl.struct(part)
-    totals = src.group_by(g).agg(game_id.n_unique().alias("__games"))
+    return out if groups else out.drop("__all")
+
+
+def quarry_closures_from_counts(counts: Frame, totals: Frame, by: str | Iterable[str] | None = None) -> Frame:
+    """:func:`quarry_closures_per_game` from :func:`quarry_closure_counts` and ``totals``, the
+    games per group (columns: by..., ``n_games``); the games without a closure count 0."""
+    groups = as_list(by)
+    g = groups or ["__all"]
+    closing, tot = as_lazy(counts), as_lazy(totals)
+    if not groups:
+        closing, tot = closing.with_columns(pl.lit(0).alias("__all")), tot.with_columns(pl.lit(0).alias("__all"))
     zero = (
-        totals.join(closing.group_by(g).agg(pl.col("n_games").sum().alias("__closing")), on=g, how="left")
+        tot.rename({"n_games": "__games"})
+        .join(closing.group_by(g).agg(pl.col("n_games").sum().alias("__closing")), on=g, how="left")
         .select(*g, pl.lit(0, dtype=pl.Int64).alias("closures"),
                 (pl.col("__games") - pl.col("__closing").fill_null(0)).cast(pl.UInt32).alias("n_games"))
         .filter(pl.col("n_games") > 0)
@@ -228,7 +302,7 @@ def quarry_closures_per_game(
         .sort([*g, "closures"])
     )
     out = out if groups else out.drop("__all")
-    return like(out, events)
+    return like(out, counts)
 
 
 def quarry_closures_by_round(
@@ -391,30 +465,69 @@ def marble_income_by_seat(
     points are different units, so this is a rate, not a share),
     ``corr_total`` (Pearson correlation of income and final score).
     """
-    require(players, ["game_index", "seat", "marble_income", "total"], "marble_income_by_seat")
+    sums = marble_income_sums(as_lazy(players), by)
+    return like(marble_income_from_sums(sums, by, level), players)
+
+
+def marble_income_sums(players: Frame, by: str | Iterable[str] | None = None) -> Frame:
+    """Per (by..., n_players, seat): the counts and sums :func:`marble_income_by_seat` is made of.
+
+    ``n``; integer sums of ``marble_income``, ``total``, their squares and their
+    product (exact); the sum and count of the income shares (a game that paid no
+    marble has none). Sums of batches of whole games add up
+    (``analysis._common.add_up``) to those of all of them.
+    """
+    require(players, ["game_index", "seat", "marble_income", "total"], "marble_income_sums")
     groups = as_list(by)
     gk = game_keys(players, groups)
     lf = with_n_players(as_lazy(players), groups)
     inc = pl.col("marble_income").cast(pl.Float64)
     lf = lf.with_columns((inc / inc.sum().over(game_partition(lf, gk))).fill_nan(None).alias("__share"))
-    keys = [*groups, "n_players", "seat"]
+    i, t = pl.col("marble_income").cast(pl.Int64), pl.col("total").cast(pl.Int64)
+    out = lf.group_by([*groups, "n_players", "seat"]).agg(
+        pl.len().cast(pl.Int64).alias("n"),
+        i.sum().alias("income_s"),
+        (i * i).sum().alias("income_ss"),
+        t.sum().alias("total_s"),
+        (t * t).sum().alias("total_ss"),
+        (i * t).sum().alias("income_total_s"),
+        pl.col("__share").sum().alias("share_s"),
+        pl.col("__share").count().cast(pl.Int64).alias("share_n"),
+    )
+    return like(out, players)
+
+
+def marble_income_from_sums(sums: Frame, by: str | Iterable[str] | None = None, level: float = 0.95) -> Frame:
+    """:func:`marble_income_by_seat` from :func:`marble_income_sums` (of one table or added up).
+
+    The SD and the correlation come from the centred sums ``n·Σxy − Σx·Σy``,
+    taken in exact integer arithmetic.
+    """
+    keys = [*as_list(by), "n_players", "seat"]
+    df = as_lazy(sums).sort(keys).collect()
+    sd, corr = [], []
+    for n, si, sii, st, stt, sit in df.select("n", "income_s", "income_ss", "total_s", "total_ss",
+                                              "income_total_s").iter_rows():
+        cii, ctt, cit = n * sii - si * si, n * stt - st * st, n * sit - si * st    # Python ints: exact
+        sd.append(float(np.sqrt(cii / (n * (n - 1)))) if n > 1 else None)
+        corr.append(cit / float(np.sqrt(float(cii) * float(ctt))) if n > 1 and cii > 0 and ctt > 0 else None)
+    n = pl.col("n").cast(pl.Float64)
     out = (
-        lf.group_by(keys)
-        .agg(
-            pl.len().alias("n"),
-            inc.mean().alias("mean_income"),
-            inc.std().alias("income_sd"),
-            pl.col("total").cast(pl.Float64).mean().alias("mean_total"),
-            pl.col("__share").mean().alias("income_share"),
-            (inc.sum() / pl.col("total").cast(pl.Float64).sum()).alias("income_per_point"),
-            pl.corr(inc, pl.col("total").cast(pl.Float64)).alias("corr_total"),
+        df.lazy()
+        .with_columns(pl.Series("income_sd", sd, dtype=pl.Float64), pl.Series("corr_total", corr, dtype=pl.Float64))
+        .with_columns(
+            pl.col("n").cast(pl.UInt32),
+            (pl.col("income_s") / n).alias("mean_income"),
+            (pl.col("total_s") / n).alias("mean_total"),
+            pl.when(pl.col("share_n") > 0).then(pl.col("share_s") / pl.col("share_n")).alias("income_share"),
+            (pl.col("income_s").cast(pl.Float64) / pl.col("total_s").cast(pl.Float64)).alias("income_per_point"),
         )
         .with_columns(*mean_ci_exprs("mean_income", "income_sd", "n", level))
         .select(*keys, "n", "mean_income", "income_sd", "lo", "hi", "mean_total",
                 "income_share", "income_per_point", "corr_total")
         .sort(keys)
     )
-    return like(out, players)
+    return like(out, sums)
 
 
 def with_quarry_luck(
@@ -477,10 +590,11 @@ def quarry_luck_effect(
     keys = [*groups, "n_players"]
     zq = z_value(level)
     rows = []
-    for key, part in parts(lf, keys, ["luck", "win_share", *gk]):
+    game_cols = game_partition(lf, gk)
+    for key, part in parts(lf, keys, ["luck", "win_share", *gk, *game_cols]):
         x = part["luck"].to_numpy().astype(float)
         y = part["win_share"].cast(pl.Float64).to_numpy()
-        game = part.select(pl.struct(gk).hash()).to_series().to_numpy()
+        game, n_games = cluster_codes(game_ids(part, game_cols))
         del part
         sd = float(np.std(x, ddof=1)) if len(x) > 1 else float("nan")
         fit = logistic_fit(Design(x[:, None]), y, groups=game)   # [1, luck], built a block at a time
@@ -490,12 +604,12 @@ def quarry_luck_effect(
             {
                 **dict(zip(keys, key if isinstance(key, tuple) else (key,))),
                 "n": len(y),
-                "n_games": int(np.unique(game).size),
+                "n_games": n_games,
                 "luck_sd": sd,
                 "slope": b,
                 "lo": b - zq * se,
                 "hi": b + zq * se,
-                "p_value": float(2 * stats.norm.sf(abs(b / se))) if se > 0 else float("nan"),
+                "p_value": float(2 * norm_sf(abs(b / se))) if se > 0 else float("nan"),
                 "slope_per_sd": b * sd,
                 "win_prob_at_0": float(special.expit(a)),
                 "win_prob_plus_sd": float(special.expit(a + b * sd)),

@@ -17,8 +17,10 @@ def akrotiri_map_section(rs) -> Section:
     """Map cards by deck and by card: excavation rate, points per drachma, uplift."""
     from analysis.games.akrotiri import DECKS, map_excavation, maps_excavated
 
-    ev = rs.events
-    dug = maps_excavated(ev) if ev.height else pl.DataFrame()
+    from reports.report import collected
+
+    has = rs.has("events")
+    ev = rs.scan("events")
     paras = [data_note(rs, "maps", "maps.json"),
              "Excavation rate: share of *bought* cards that were excavated (n = cards bought). Cards dealt at "
              "set-up have no event in the results (the engine writes map_bought and map_excavated only), so "
@@ -26,17 +28,16 @@ def akrotiri_map_section(rs) -> Section:
              "drachma: points of the excavated cards over all drachmas spent on the bought cards (their share "
              "of the purchase price, plus the excavation cost when excavated); delta-method 95% CIs."]
     extra = []
-    if ev.height:
-        deck = map_excavation(ev, per="deck", by=rs.group)
-        card = labelled(map_excavation(ev, per="card", by=rs.group), "card", _map_names(rs), "map ")
+    if has:
+        deck = collected(map_excavation(ev, per="deck", by=rs.group))
+        card = labelled(collected(map_excavation(ev, per="card", by=rs.group)), "card", _map_names(rs), "map ")
         extra = [Table("map_excavation_by_deck", deck, "Per deck: excavation rate and points per drachma."),
                  Table("map_excavation_by_card", card.select(rs.group, "n_players", "deck_name", "label",
                                                               *card.columns[5:-1]),
                        "Per map card: excavation rate and points per drachma.")]
     # decks by number (easy, medium, hard), not alphabetically
-    by_deck = component_section(rs, "Map-card values by deck (Akrotiri)", dug, "deck", "excavated map card",
-                                names=dict(enumerate(DECKS)),
-                                value="points" if dug.height else None, cost="cost" if dug.height else None,
+    by_deck = component_section(rs, "Map-card values by deck (Akrotiri)", maps_excavated, "deck",
+                                "excavated map card", names=dict(enumerate(DECKS)), value="points", cost="cost",
                                 paragraphs=paras, extra_tables=extra, name="map_deck", splits=("seat",))
     return by_deck
 
@@ -44,10 +45,9 @@ def akrotiri_map_section(rs) -> Section:
 def akrotiri_card_section(rs) -> Section:
     from analysis.games.akrotiri import maps_excavated
 
-    dug = maps_excavated(rs.events) if rs.events.height else pl.DataFrame()
-    return component_section(rs, "Map-card values by card (Akrotiri)", dug, "card", "excavated map card",
-                             names=_map_names(rs), prefix="map ", relative=True,
-                             value="points" if dug.height else None, name="map_card",
+    return component_section(rs, "Map-card values by card (Akrotiri)", maps_excavated, "card",
+                             "excavated map card", names=_map_names(rs), prefix="map ", relative=True,
+                             value="points", name="map_card",
                              paragraphs=[data_note(rs, "maps", "maps.json"),
                                          "Each card against the average excavated card, given how many maps "
                                          "the player excavated: the number of excavations is the player's "
@@ -57,15 +57,17 @@ def akrotiri_card_section(rs) -> Section:
 def akrotiri_goal_section(rs) -> Section:
     from analysis.games.akrotiri import goal_scoring, goals
 
-    g = goals(rs.events) if rs.events.height else pl.DataFrame()
+    from reports.report import collected
+
+    g = collected(goals(rs.scan("events"))) if rs.has("events") else pl.DataFrame()
     names = component_names(rs, "goals", "goals.json", lambda i, t: f"{t.get('id', i)} {t.get('key', '')}".strip())
     extra = []
     if g.height:
         sc = labelled(goal_scoring(g, by=rs.group), "goal", names, "goal ")
         extra = [Table("goal_scoring", sc.select(rs.group, "n_players", "label", *sc.columns[3:-1]),
                        "Per goal kept: how often it scored (95% Wilson CI) and its points (95% t CI).")]
-    return component_section(rs, "Goal-card values (Akrotiri)", g, "goal", "goal card kept", names=names,
-                             prefix="goal ", relative=True, value="points" if g.height else None,
+    return component_section(rs, "Goal-card values (Akrotiri)", goals, "goal", "goal card kept", names=names,
+                             prefix="goal ", relative=True, value="points",
                              paragraphs=[data_note(rs, "goals", "goals.json"),
                                          "A goal is taken when kept; `value_per_take` is the points it scored "
                                          "at the end (0 when its condition failed). Every player keeps one goal "
@@ -81,10 +83,12 @@ def akrotiri_market_section(rs) -> Section:
     doc, where, _ = load_data(rs, "market", "market.json")
     colours = dict(enumerate((doc or {}).get("colours") or ["blue", "green", "grey", "orange"]))
     sec = Section("Market prices realised (Akrotiri)", paragraphs=[f"Component data: {where}."])
-    if not rs.events.height:
+    from reports.report import collected
+
+    if not rs.has("events"):
         sec.paragraphs.append("These runs recorded no events: no prices.")
         return sec
-    sales = goods_sold(rs.events).with_columns(pl.col("colour").cast(pl.Int64).replace_strict(
+    sales = collected(goods_sold(rs.scan("events"))).with_columns(pl.col("colour").cast(pl.Int64).replace_strict(
         colours, default=pl.col("colour").cast(pl.String), return_dtype=pl.String))
     summ, dist = market_prices(sales, by=rs.group)
     fig = F.price_distribution(dist.group_by("colour", "price").agg(pl.col("n_sold").sum()).with_columns(

@@ -9,27 +9,35 @@ from reports.sections import Fig, Section, Table, caption_of
 
 def hellas_quarry_section(rs, series=None) -> Section:
     """Hellas quarries: yields, closures, income by seat, quarry luck (tile data assumed, H-D2)."""
+    from analysis._common import add_up
     from analysis.games.hellas import (
-        marble_income_by_seat,
-        quarry_closures_per_game,
+        marble_income_from_sums,
+        marble_income_sums,
+        quarry_closure_counts,
+        quarry_closures_from_counts,
         quarry_luck_effect,
-        quarry_yield_distribution,
-        quarry_yield_summary,
+        quarry_yield_counts,
+        quarry_yield_distribution_from_counts,
+        quarry_yield_summary_from_counts,
     )
 
-    from analysis._common import GAME_KEY
     from reports.report import collected, fit_sample
 
-    ev, g = rs.scan("events"), rs.scan("games")
     sec = Section("Quarries (Hellas)", paragraphs=[
         "The quarry-tile numbers are **assumed** (spec H-D2): these distributions follow from the "
         "tile file named in the data status, not from the printed game."])
     tables, figs = [], []
     if rs.has("events"):
-        ydist = collected(quarry_yield_distribution(ev, by=rs.group, per_round=False))
-        ysum = collected(quarry_yield_summary(ev, by=rs.group))
-        cl = collected(quarry_closures_per_game(ev, g.select(rs.group, "game_index", GAME_KEY) if rs.has("games") else None,
-                                          by=rs.group))
+        # counts per batch of games (``RunSet.batches``), added up: one batch's events at a time
+        yields, closing = [], []
+        for b in rs.batches("events"):
+            yields.append(collected(quarry_yield_counts(b, by=rs.group)))
+            closing.append(collected(quarry_closure_counts(b, by=rs.group)))
+        yields = add_up(yields, [rs.group, "round", "quarry_yield"])
+        closing = add_up(closing, [rs.group, "closures"]) if closing else pl.DataFrame()
+        ydist = collected(quarry_yield_distribution_from_counts(yields, by=rs.group, per_round=False))
+        ysum = collected(quarry_yield_summary_from_counts(yields, by=rs.group))
+        cl = collected(quarry_closures_from_counts(closing, _games_per_group(rs), by=rs.group))
         fig = F.quarry_distributions(ydist, cl, series=rs.group if len(rs.runs) > 1 else None, caption=(
             f"Left: marble one quarry action pays out to all players. Right: quarries closed per game. "
             f"{rs.games_text()}."))
@@ -40,13 +48,27 @@ def hellas_quarry_section(rs, series=None) -> Section:
     else:
         sec.paragraphs.append("These runs wrote no events table (`--no-events`): no quarry distributions.")
     if "marble_income" in rs.columns("players"):
-        tables.append(Table("marble_income_by_seat", collected(marble_income_by_seat(rs.scan("players"), by=rs.group)),
+        keys = [rs.group, "n_players", "seat"]
+        sums = add_up((collected(marble_income_sums(b, by=rs.group)) for b in rs.batches("players")), keys)
+        tables.append(Table("marble_income_by_seat", collected(marble_income_from_sums(sums, by=rs.group)),
                             "Quarry marble income per seat."))
         sample, note = fit_sample(rs)
         tables.append(Table("quarry_luck_effect", collected(quarry_luck_effect(sample, by=rs.group)),
                             "How quarry income above expectation moves the chance of winning." + note))
     sec.tables, sec.figures = tables, figs
     return sec
+
+
+def _games_per_group(rs):
+    """Games per run (column ``n_games``), for the games without a closure: counted in the games
+    table, batch by batch (a batch holds whole games), or in the events when there is none."""
+    from analysis._common import add_up
+
+    from reports.report import collected
+
+    n_games = pl.col("game_index").n_unique().cast(pl.Int64).alias("n_games")
+    table = "games" if rs.has("games") else "events"
+    return add_up((collected(b.group_by(rs.group).agg(n_games)) for b in rs.batches(table)), [rs.group])
 
 
 def hellas_headlines(rs):

@@ -1,7 +1,6 @@
 """Yamataï report plug-in: fleet, specialist and building-tile values, game length."""
 from __future__ import annotations
 
-import polars as pl
 
 from reports import figures as F
 from reports.components import (component_names, component_section, data_note, game_end_section,
@@ -19,7 +18,9 @@ def yamatai_fleet_section(rs) -> Section:
     from analysis.components import take_shares
     from analysis.games.yamatai import fleet_picks, fleet_turn_order
 
-    picks = fleet_picks(rs.events) if rs.events.height else pl.DataFrame()
+    from reports.report import collected
+
+    picks = fleet_picks(rs.scan("events")) if rs.has("events") else None
     # names are keyed by fleet number (1-10), the file lists them in order
     names = {i + 1: v for i, v in _fleet_names(rs).items()}
     paras = [data_note(rs, "fleets", "fleets.json"),
@@ -27,12 +28,12 @@ def yamatai_fleet_section(rs) -> Section:
              "each fleet against the average pick. `next_position` is where the fleet's number puts the pawn "
              "in the next round's order (0 = first; picks of the last round left out)."]
     extra_t, extra_f = [], []
-    if picks.height:
-        by_round = labelled(take_shares(picks, component="fleet", split="round", by=rs.group), "fleet", names,
-                             "fleet ")
-        by_seat = labelled(take_shares(picks, component="fleet", split="seat", by=rs.group), "fleet", names,
-                            "fleet ")
-        order = labelled(fleet_turn_order(picks, by=rs.group), "fleet", names, "fleet ")
+    if picks is not None:
+        by_round = labelled(collected(take_shares(picks, component="fleet", split="round", by=rs.group)), "fleet",
+                            names, "fleet ")
+        by_seat = labelled(collected(take_shares(picks, component="fleet", split="seat", by=rs.group)), "fleet",
+                           names, "fleet ")
+        order = labelled(collected(fleet_turn_order(picks, by=rs.group)), "fleet", names, "fleet ")
         extra_t = [Table("fleet_turn_order", order.select(rs.group, "n_players", "label",
                                                           *order.columns[3:-1]),
                          "Per fleet: mean pick position this round, ability use, boats, and the place its "
@@ -45,19 +46,18 @@ def yamatai_fleet_section(rs) -> Section:
                                        f"Share (%) of each round's fleet picks that took each fleet. "
                                        f"{rs.games_text()}."))
         extra_f.append(Fig("fleet_pick_rate", fig, caption_of(fig)))
-    return component_section(rs, "Fleet values (Yamataï)", picks, "fleet", "fleet tile", names=names,
-                             prefix="fleet ", relative=True, value="boats" if picks.height else None,
+    return component_section(rs, "Fleet values (Yamataï)", fleet_picks, "fleet", "fleet tile", names=names,
+                             prefix="fleet ", relative=True, value="boats",
                              paragraphs=paras, extra_tables=extra_t, extra_figures=extra_f)
 
 
 def yamatai_specialist_section(rs) -> Section:
     from analysis.games.yamatai import specialists_recruited
 
-    takes = specialists_recruited(rs.events) if rs.events.height else pl.DataFrame()
     names = component_names(rs, "specialists", "specialists.json",
                    lambda i, t: f"{t.get('name', i)} ({t.get('pp', '?')} PP)")
-    return component_section(rs, "Specialist values (Yamataï)", takes, "specialist", "specialist",
-                             names=names, prefix="specialist ", value="coins" if takes.height else None,
+    return component_section(rs, "Specialist values (Yamataï)", specialists_recruited, "specialist", "specialist",
+                             names=names, prefix="specialist ", value="coins",
                              splits=("round", "seat"),
                              paragraphs=[data_note(rs, "specialists", "specialists.json"),
                                          "`value_per_take`: coins taken from the specialist when recruited."])
@@ -66,18 +66,17 @@ def yamatai_specialist_section(rs) -> Section:
 def yamatai_building_section(rs) -> Section:
     from analysis.games.yamatai import buildings_built
 
-    takes = buildings_built(rs.events) if rs.events.height else pl.DataFrame()
     names = component_names(rs, "buildings", "buildings.json",
                    lambda i, t: f"{t.get('id', i)} {t.get('kind', '')} {t.get('pp', '?')} PP".replace("  ", " "))
-    return component_section(rs, "Building-tile values (Yamataï)", takes, "tile", "building tile",
-                             names=names, prefix="tile ", value="pp_tokens" if takes.height else None,
+    return component_section(rs, "Building-tile values (Yamataï)", buildings_built, "tile", "building tile",
+                             names=names, prefix="tile ", value="pp_tokens",
                              splits=("round", "seat"),
                              paragraphs=[data_note(rs, "buildings", "buildings.json"),
                                          "`value_per_take`: PP tokens gained by the build."], name="building")
 
 
 def yamatai_end_section(rs) -> Section:
-    trig = [c for c in rs.games.columns if c.startswith("trigger_")] if rs.games.height else []
+    trig = [c for c in rs.columns("games") if c.startswith("trigger_")] if rs.has("games") else []
     return game_end_section(rs, "rounds", "rounds", triggers=trig)
 
 
