@@ -173,6 +173,12 @@ def add_demo(sub):
     add(sub)
 
 
+def add_ladder(sub):
+    # implemented in reports/ladder.py (strategy ladder and balance per skill level)
+    from reports.ladder import add_parser
+    add_parser(sub)
+
+
 def add_bench(sub):
     # implemented in reports/bench.py (engine, reference and runner speed)
     from reports.bench import add_parser
@@ -180,7 +186,7 @@ def add_bench(sub):
 
 
 COMMANDS = [add_simulate, add_replay, add_tune, add_regress, add_report, add_compare, add_study, add_demo,
-            add_bench]
+            add_bench, add_ladder]
 
 
 def build_parser():

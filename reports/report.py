@@ -527,6 +527,7 @@ def findings_section(sections) -> Section | None:
                          f"{b['strategy']}, {b['elo']:,.0f} [{b['elo_lo']:,.0f}, {b['elo_hi']:,.0f}]"
                          + (" (their 95% intervals do not overlap)." if sure else
                             " (their 95% intervals overlap)."))
+        paras += [f"**{context}**: {x}" if context else x for x in getattr(sec, "findings", [])]
     if not paras:
         return None
     intro = ("Win shares count a k-way tie as 1/k; brackets are 95% confidence intervals; the sections "

@@ -36,6 +36,7 @@ class Section:
     tables: list = field(default_factory=list)
     figures: list = field(default_factory=list)
     terminal: str = ""         # compact text for the terminal summary
+    findings: list = field(default_factory=list)   # lines for "Findings at a glance" (reports.ladder)
 
 
 @dataclass
