@@ -12,7 +12,9 @@ The format is documented in ``docs/study.md`` (example:
 - ``[[variants]]`` — the same game under several rule settings (e.g.
   ``quarry_yields = "rising"`` vs ``"falling"``): each headline statistic
   per variant with the difference to the baseline and its CI;
-- ``[[compare]]`` — strategies in every seat, win-share matrix and ratings.
+- ``[[compare]]`` — strategies in every seat, win-share matrix and ratings;
+- ``[[skill]]`` — balance per skill level: the levels rated by a ladder, then
+  every seat at each level (``reports.ladder``).
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import time
 from dataclasses import dataclass, field
 
 from reports.games import plugin
+from reports.ladder import SKILL_KEYS
 from reports.report import (
     Report,
     RunSet,
@@ -33,13 +36,14 @@ from reports.report import (
     with_findings,
 )
 
-PART_KINDS = ("balance", "variants", "compare")
+PART_KINDS = ("balance", "variants", "compare", "skill")
 STUDY_KEYS = {"title": str, "game": str, "seed": int, "games": int, "quick_games": int, "description": str}
 _COMMON_KEYS = {"name", "title", "game", "players", "games", "quick_games", "seed", "variant"}
 PART_KEYS = {
     "balance": _COMMON_KEYS | {"strategy", "seats", "events"},
     "variants": _COMMON_KEYS | {"strategy", "seats", "baseline", "options", "events"},
     "compare": _COMMON_KEYS | {"strategies"},
+    "skill": _COMMON_KEYS | SKILL_KEYS,
 }
 
 
@@ -74,6 +78,7 @@ class Part:
     baseline: str = ""
     game: str = ""             # the study's game unless the part names its own
     quick_games: int = 0       # --quick cap of this part (0: the study's)
+    spec: object = None        # skill: its reports.ladder.LadderPlan
 
 
 @dataclass
@@ -210,7 +215,8 @@ def load_study(path) -> Study:
                   games=head["games"], description=head.get("description", ""),
                   quick_games=head.get("quick_games", 0))
     if not any(doc.get(k) for k in PART_KINDS):
-        raise StudyError(f"{path}: no runs: add at least one [[balance]], [[variants]] or [[compare]] table")
+        raise StudyError(f"{path}: no runs: add at least one [[balance]], [[variants]], [[compare]] or [[skill]] "
+                         f"table")
     names = set()
     for kind in PART_KINDS:
         items = doc.get(kind, [])
@@ -259,6 +265,11 @@ def _parse_part(kind, t, where, study, mod, allowed, index, game):
         raise StudyError(f"{where}: quick_games must be a positive integer, not {quick_games}")
     part = Part(kind=kind, name=name, title=title, games=0, seed=seed, game=game, quick_games=quick_games)
     base_variant = _variant(t.get("variant", {}), f"{where}: variant", mod, players[0])
+
+    if kind == "skill":
+        from reports.ladder import parse_skill_part
+        part.games = games
+        return parse_skill_part(part, t, where, players, base_variant)
 
     if kind == "compare":
         if len(players) != 1:
@@ -323,6 +334,9 @@ def quick(study: Study, games=None) -> Study:
             r.games = min(r.games, cap)
         if part.kind == "compare":
             part.games = min(part.games, cap)
+        if part.kind == "skill":
+            from reports.ladder import quick_skill_part
+            quick_skill_part(part, games or part.quick_games or study.quick_games or 1000)
     return study
 
 
@@ -340,7 +354,10 @@ def run_study(study: Study, out, workers=None, log=print) -> dict:
     base = os.path.join(out, "runs")
     for part in study.parts:
         t0 = time.perf_counter()
-        if part.kind == "compare":
+        if part.kind == "skill":
+            from reports.ladder import run_skill_part
+            sets[part.name] = run_skill_part(part, base, workers=workers, log=log)
+        elif part.kind == "compare":
             log(f"{part.title}: {', '.join(part.strategies)} at {part.players} players, {part.games:,} games")
             sets[part.name] = run_compare(part.game, part.players, part.strategies, part.games, part.seed,
                                           os.path.join(base, part.name), variant=part.variant,
@@ -404,6 +421,9 @@ def study_report(study: Study, sets: dict, commands=None) -> Report:
                 seat.terminal = ""
                 secs.append(seat)
                 secs += [build(sub) for build in plugin(rs.game).SECTIONS]
+        elif part.kind == "skill":
+            from reports.ladder import skill_part_sections
+            secs = skill_part_sections(part, rs)
         else:
             secs = [compare_section(rs, title="Ratings")]
         sections += [_prefix(s, part) for s in secs]
