@@ -332,8 +332,19 @@ def rating_vs_compute(table: pl.DataFrame, title="Rating against compute per dec
             ax.errorbar(x[mask], y[mask], yerr=err[:, mask], fmt="o", color=color, capsize=3, label=label)
     if search.sum() > 1:
         ax.plot(x[search], y[search], color=F.COLORS[0], linewidth=1, alpha=0.6)
-    for xi, yi, name in zip(x, y, t["strategy"].to_list()):
-        ax.annotate(name, (xi, yi), textcoords="offset points", xytext=(6, 3), fontsize=7)
+    # labels of the strategies at one x (the presets, all at 0) pushed apart so they do not overlap
+    gap = (float(t["elo_hi"].max()) - float(t["elo_lo"].min())) * 0.04
+    label_y = {}
+    for xv in np.unique(x):
+        idx = np.flatnonzero(x == xv)
+        idx = idx[np.argsort(y[idx])]
+        last = -np.inf
+        for i in idx:
+            label_y[i] = max(y[i], last + gap)
+            last = label_y[i]
+    for i, name in enumerate(t["strategy"].to_list()):
+        ax.annotate(name, (x[i], label_y[i]), xytext=(7, 0), textcoords="offset points", fontsize=7,
+                    va="center")
     ax.set_xscale("symlog", linthresh=10, linscale=0.5)
     ax.set_xlim(-1, max(20.0, float(x.max()) * 3))
     ax.set_xlabel("playouts per decision (MCTS iterations; 0 = no search), symmetric-log axis")
