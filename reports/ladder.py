@@ -495,6 +495,14 @@ def skill_sections(skill_rs, ratings: pl.DataFrame) -> list:
                f"{t0['slope']:+.3f} log-odds per 100 Elo [{t0['slope_lo']:+.3f}, {t0['slope_hi']:+.3f}], "
                f"p = {p_text} (fractional logit of seat 0's win share on the level's rating, ties as 1/k, "
                f"robust SEs, {t0['n']:,} games over {t0['n_levels']} levels)")
+    others = []
+    for r in trend.filter((pl.col("seat") > 0) & (pl.col("p_holm") < 0.05)).iter_rows(named=True):
+        edge = "advantage" if r["share_max"] >= r["fair_share"] else "disadvantage"
+        others.append(f"seat {r['seat']}'s {edge} {trend_verdict(r)} ({r['share_min'] * 100:.1f}% → "
+                      f"{r['share_max'] * 100:.1f}% fitted, {r['slope']:+.3f} per 100 Elo, Holm p = "
+                      f"{r['p_holm']:.2g})")
+    if others:
+        finding += "; among the other seats, " + ", ".join(others)
     trend_sec = Section("Seat advantage against skill", paragraphs=[
         "Does the seat advantage change as players get better? For each seat, a fractional logistic "
         "regression of its win share in a game (1 for a sole win, 1/k for a k-way tie for first, 0 otherwise) "
