@@ -658,6 +658,7 @@ def ladder_report(plan, rs, skill_rs=None, commands=None):
         for sec in skill_sections(skill_rs, ratings_of(secs[2])):
             for item in sec.tables + sec.figures:       # e.g. skill_seat_advantage: apart from the ladder's
                 item.name = item.name if item.name.startswith("skill_") else f"skill_{item.name}"
+            sec.title = f"Balance per skill level — {sec.title}"     # the findings name it so
             secs.append(sec)
     title = f"{plan.game.capitalize()}: skill ladder at {plan.players} players"
     return Report(title, sections=with_findings(secs))

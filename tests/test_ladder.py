@@ -172,7 +172,8 @@ def test_small_ladder_orders_random_balanced_mcts_and_reports(tmp_path):
         {"random": 120, "balanced": 120, "mcts:iterations=50": 12}
     findings = report.sections[0]
     assert findings.title == "Findings at a glance"
-    assert any(p.startswith("Seat 0's advantage **") and "p = " in p for p in findings.paragraphs)
+    assert any(p.startswith("**Balance per skill level**: Seat 0's advantage **") and "p = " in p
+               for p in findings.paragraphs)
     assert "skill_seat_advantage" in tables and "skill_category_logit" in tables
 
 
