@@ -143,8 +143,9 @@ def add_demo(sub):
     p = sub.add_parser("demo", help="the built-in Hellas, Yamatai and Akrotiri balance study: play it and "
                                     "write its report",
                        description="Run the built-in study (reports/studies/demo.toml): Hellas seat advantage "
-                                   "at 2, 3 and 4 players, rising vs falling quarry yields and a strategy "
-                                   "comparison; Yamatai seat advantage and fleet, specialist and building-tile "
+                                   "at 2, 3 and 4 players, rising vs falling quarry yields, a strategy "
+                                   "comparison and the seat advantage per skill level (random, balanced, "
+                                   "MCTS-100); Yamatai seat advantage and fleet, specialist and building-tile "
                                    "values at 2, 3 and 4 players and its presets compared; Akrotiri seat "
                                    "advantage and map-card, goal and market values. Under 10 minutes on 2 "
                                    "cores, --quick about 1 minute.")

@@ -208,9 +208,9 @@ def test_ladder_bad_input_is_one_line_exit_2(tmp_path, capsys, args, words):
 
 def test_ladder_command_end_to_end(tmp_path, capsys):
     out = tmp_path / "lad"
-    rc, text, err = _run(["ladder", "hellas", "--players", "2", "--strategies", "random,balanced",
-                          "--levels", "20", "--games", "2", "--skill", "random,balanced", "--skill-games", "5",
-                          "--workers", "1", "--out", str(out)], capsys)
+    argv = ["ladder", "hellas", "--players", "2", "--strategies", "random,balanced", "--levels", "20",
+            "--games", "2", "--skill", "random,balanced", "--skill-games", "5", "--workers", "1", "--out", str(out)]
+    rc, text, err = _run(argv, capsys)
     assert rc == 0, err
     assert "ladder: 6/6 seatings" in err and "Bradley" in text and "Seat 0's advantage" in text
     assert (out / "report.html").exists() and (out / "report.md").exists()
@@ -220,6 +220,15 @@ def test_ladder_command_end_to_end(tmp_path, capsys):
     assert (out / "figures" / "skill_seat_share_vs_rating.png").exists()
     md = (out / "report.md").read_text()
     assert "boardlab ladder hellas --players 2" in md
+    # a rerun resumes (nothing left to play) and reports the same; other settings on the folder are refused
+    ratings = (out / "tables" / "compare_ratings.csv").read_text()
+    assert _run(argv, capsys)[0] == 0
+    assert (out / "tables" / "compare_ratings.csv").read_text() == ratings
+    argv[argv.index("--games") + 1] = "5"
+    rc, _, err = _run(argv, capsys)
+    last = err.strip().splitlines()[-1]
+    assert rc == 2 and last.startswith("boardlab: error: ") and "new output folder" in last
+    assert "Traceback" not in err
 
 
 # ---------------------------------------------------------------- the study kind
