@@ -236,6 +236,25 @@ def check_plan(plan: LadderPlan):
 
 # ---------------------------------------------------------------- playing
 
+def estimate_seconds(plan: LadderPlan, workers):
+    """``(seconds, what)``: the whole plan's time on ``workers`` workers, from one game of the top search level
+    (against the cheapest strategies) timed first and the work model (``LadderPlan.work``); ``None`` when
+    nothing searches."""
+    from simcore.run import _probe, _resolve_workers, plan_run
+
+    top = max(plan.pool, key=lambda n: iterations_of(plan.pool[n]))
+    if iterations_of(plan.pool[top]) == 0:
+        return None
+    cheap = [n for n in plan.pool if plan.pool[n].kind != "mcts"] or [top]
+    lineup = [top] + [cheap[i % len(cheap)] for i in range(plan.players - 1)]
+    probe = plan_run(plan.game, plan.players, 1, plan.seed, strategies=[plan.pool[n].to_dict() for n in lineup],
+                     variant=plan.variant)
+    seconds, _ = _probe(probe)
+    work = sum(plan.work(lu, g) for lu, g in plan.seatings()[0])
+    work += sum(plan.work([lv] * plan.players, g) for lv, g in plan.skill_runs())
+    return seconds / plan.work(lineup, 1) * work / _resolve_workers(workers), f"one game of {top} timed first"
+
+
 def _play_one(game, players, seats, games, seed, folder, variant):
     from simcore.run import _watch_parent, simulate
 
@@ -632,6 +651,11 @@ def cmd_ladder(args):
     out = check_out_folder(args.out or f"ladder-{args.game}-{args.players}p")
     t0 = time.perf_counter()
     _log(f"ladder: {plan.game}, {plan.players} players: {plan.summary()} -> {out}")
+    est = estimate_seconds(plan, args.workers)
+    if est:
+        from simcore.run import _resolve_workers
+        _log(f"ladder: about {_eta(est[0])} on {_resolve_workers(args.workers)} workers ({est[1]}; the report "
+             f"takes a little more)")
     rs = play_ladder(plan, os.path.join(out, "runs", "ladder"), workers=args.workers, log=_log)
     skill_rs = play_skill(plan, os.path.join(out, "runs", "skill"), workers=args.workers, log=_log) \
         if plan.skill else None
