@@ -174,9 +174,9 @@ def add_demo(sub):
 
 
 def add_ladder(sub):
-    # implemented in reports/ladder.py (strategy ladder and balance per skill level)
-    from reports.ladder import add_parser
-    add_parser(sub)
+    # reports/ladder.py (strategy ladder and balance per skill level), run from reports/commands.py
+    from reports.commands import add_ladder as add
+    add(sub)
 
 
 def add_bench(sub):

@@ -161,6 +161,27 @@ def cmd_demo(args):
     return _run_study(load_study(demo_path()), check_out_folder(args.out), args.workers, args.quick)
 
 
+# ---------------------------------------------------------------- ladder
+
+def add_ladder(sub):
+    # reports/ladder.py: the ladder's design, play and report
+    from reports.ladder import add_arguments
+
+    add_arguments(sub).set_defaults(func=cmd_ladder)
+
+
+def cmd_ladder(args):
+    from reports.ladder import ladder_main
+
+    t0 = time.perf_counter()
+    report, paths, out = ladder_main(args, log=_log)
+    print(report.terminal())
+    print()
+    print(_where(paths, out))
+    _log(f"done in {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
 # ---------------------------------------------------------------- tune
 
 def add_tune(sub):

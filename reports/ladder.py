@@ -561,7 +561,8 @@ def skill_sections(skill_rs, ratings: pl.DataFrame) -> list:
 
 # ---------------------------------------------------------------- the command
 
-def add_parser(sub):
+def add_arguments(sub):
+    """The ``ladder`` subcommand's parser (``reports.commands`` registers and runs it)."""
     from reports._args import _positive_int, _seed
 
     p = sub.add_parser(
@@ -599,7 +600,6 @@ def add_parser(sub):
     p.add_argument("--workers", type=_positive_int, default=None, help="pool size (default: all cores)")
     p.add_argument("--quick", action="store_true", help="a small ladder (one round) and short self-play runs")
     p.add_argument("--out", default=None, help="output folder (default: ladder-GAME-Np)")
-    p.set_defaults(func=cmd_ladder)
     return p
 
 
@@ -642,31 +642,25 @@ def _command(args, out):
     return " ".join(parts)
 
 
-def cmd_ladder(args):
+def ladder_main(args, log=print):
+    """Plan, play and report ``boardlab ladder``; return ``(report, paths, out)``."""
     from reports._args import check_out_folder
-    from reports.commands import _log, _where
     from reports.report import write_report
+    from simcore.run import _resolve_workers
 
     plan = plan_from_args(args)
     out = check_out_folder(args.out or f"ladder-{args.game}-{args.players}p")
-    t0 = time.perf_counter()
-    _log(f"ladder: {plan.game}, {plan.players} players: {plan.summary()} -> {out}")
+    log(f"ladder: {plan.game}, {plan.players} players: {plan.summary()} -> {out}")
     est = estimate_seconds(plan, args.workers)
     if est:
-        from simcore.run import _resolve_workers
-        _log(f"ladder: about {_eta(est[0])} on {_resolve_workers(args.workers)} workers ({est[1]}; the report "
-             f"takes a little more)")
-    rs = play_ladder(plan, os.path.join(out, "runs", "ladder"), workers=args.workers, log=_log)
-    skill_rs = play_skill(plan, os.path.join(out, "runs", "skill"), workers=args.workers, log=_log) \
+        log(f"ladder: about {_eta(est[0])} on {_resolve_workers(args.workers)} workers ({est[1]}; the report "
+            f"takes a little more)")
+    rs = play_ladder(plan, os.path.join(out, "runs", "ladder"), workers=args.workers, log=log)
+    skill_rs = play_skill(plan, os.path.join(out, "runs", "skill"), workers=args.workers, log=log) \
         if plan.skill else None
-    _log("analysing and writing the report ...")
+    log("analysing and writing the report ...")
     report = ladder_report(plan, rs, skill_rs, commands=[_command(args, out)])
-    paths = write_report(report, out)
-    print(report.terminal())
-    print()
-    print(_where(paths, out))
-    _log(f"done in {_eta(time.perf_counter() - t0)}")
-    return 0
+    return report, write_report(report, out), out
 
 
 def ladder_report(plan, rs, skill_rs=None, commands=None):
@@ -690,17 +684,19 @@ def ladder_report(plan, rs, skill_rs=None, commands=None):
 
 # ---------------------------------------------------------------- [[skill]] study parts
 
-def parse_skill_part(part, t, where, players, variant):
+def parse_skill_part(part, t, where, players, variant, error=ValueError, check=None):
     """Fill ``part`` (a ``reports.study.Part`` of kind "skill") from its table ``t``; StudyError naming the key.
 
     Keys: ``levels`` (at least two strategies, in any order), ``games`` (self-play games of a level that
     does not search), ``search_games`` (of a level that searches; required when one does),
     ``ladder_games`` (games each level plays in the levels' own ladder, which rates them; default
     ``search_games``), ``quick_games`` (``--quick`` cap of ``games``), ``quick_search_games`` (``--quick``
-    cap of ``search_games`` and ``ladder_games``, default 10).
+    cap of ``search_games`` and ``ladder_games``, default 10). ``error`` and ``check`` are the study
+    parser's (``reports.study`` calls this; importing it here would be a cycle).
     """
     import strategies
-    from reports.study import StudyError, _check
+
+    StudyError, _check = error, check
 
     if len(players) != 1:
         raise StudyError(f"{where}: players must be one player count for a skill part, not {t['players']!r}")

@@ -269,7 +269,7 @@ def _parse_part(kind, t, where, study, mod, allowed, index, game):
     if kind == "skill":
         from reports.ladder import parse_skill_part
         part.games = games
-        return parse_skill_part(part, t, where, players, base_variant)
+        return parse_skill_part(part, t, where, players, base_variant, error=StudyError, check=_check)
 
     if kind == "compare":
         if len(players) != 1:
