@@ -255,17 +255,14 @@ def estimate_seconds(plan: LadderPlan, workers):
     return seconds / plan.work(lineup, 1) * work / _resolve_workers(workers), f"one game of {top} timed first"
 
 
-def _play_one(game, players, seats, games, seed, folder, variant):
+def _play_one(game, players, seats, games, seed, folder, variant, parent=None):
     from simcore.run import _watch_parent, simulate
 
-    _watch_parent(_PARENT[0])
+    _watch_parent(parent)      # a pool worker ends when the ladder's process is gone (killed with -9, say)
     t0 = time.perf_counter()
     simulate(game, players=players, games=games, seed=seed, out=folder, strategies=seats,
              variant=dict(variant), workers=1, progress=False)
     return folder, time.perf_counter() - t0
-
-
-_PARENT = [None]
 
 
 def _eta(seconds):
@@ -290,9 +287,9 @@ def play_ladder(plan: LadderPlan, base, workers=None, log=print):
     total_games = sum(t[3] for t in tasks)
     order = sorted(tasks, key=lambda t: (-t[0], t[1]))          # dearest first: the pool ends together
     n_workers = min(_resolve_workers(workers), len(tasks))
-    _PARENT[0] = os.getpid()
     calls = (joblib.delayed(_play_one)(plan.game, plan.players, [dicts[n] for n in lineup], games, plan.seed,
-                                       folder, plan.variant) for _, _, lineup, games, folder in order)
+                                       folder, plan.variant, os.getpid())
+             for _, _, lineup, games, folder in order)
     t0 = last = time.perf_counter()
     done_work = done_games = done = 0
     by_folder = {t[4]: t for t in tasks}
@@ -545,7 +542,7 @@ def skill_sections(skill_rs, ratings: pl.DataFrame) -> list:
              *[f"{r['win_share'] * 100:.1f} ±{(r['win_hi'] - r['win_lo']) * 50:.1f}"
                for r in shares.filter(pl.col("level") == lv).sort("seat").iter_rows(named=True)]]
             for lv in sorted(levels, key=lambda lv: elo[lv][0])]
-    trend_sec.terminal = (f"Balance per skill level: win share % by seat (95% CI) with every seat at one level\n"
+    trend_sec.terminal = ("Balance per skill level: win share % by seat (95% CI) with every seat at one level\n"
                           + text_table(["level", "Elo", "games", *[f"seat {s}" for s in
                                                                      sorted(adv["seat"].unique().to_list())]], rows)
                           + f"\nSeat 0's advantage {words[verdict]}: trend {t0['slope']:+.3f} log-odds per 100 Elo "
