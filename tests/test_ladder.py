@@ -297,3 +297,28 @@ def test_skill_study_runs_and_reports(tmp_path):
     assert {"skill_compare_ratings", "skill_skill_seat_trend", "skill_seat_advantage"} <= names
     assert any("Seat 0's advantage **" in p for p in report.sections[0].paragraphs)
     assert os.path.exists(paths["html"])
+
+
+def test_skill_part_of_akrotiri_reports_its_card_values_per_level(tmp_path):
+    # the game's own sections (map cards, goals, market) split by level: the "level" column reaches them
+    from reports.study import study_main
+
+    path = tmp_path / "ak.toml"
+    path.write_text("""
+[study]
+game = "akrotiri"
+seed = 2
+games = 60
+
+[[skill]]
+name = "ak"
+players = 2
+levels = ["random", "balanced"]
+ladder_games = 4
+""")
+    report, _, _ = study_main(str(path), str(tmp_path / "out"), workers=1, log=lambda s: None)
+    tables = {t.name: t.frame for s in report.sections for t in s.tables}
+    deck = next(f for n, f in tables.items() if "map" in n and "deck" in n)
+    assert set(deck["level"].cast(pl.String)) == {"random", "balanced"}
+    trend = tables["ak_skill_seat_trend"]
+    assert trend["n"].to_list() == [120, 120]
