@@ -19,8 +19,8 @@ Frame = pl.DataFrame | pl.LazyFrame
 HELLAS_CATEGORIES: tuple[str, ...] = ("city", "monuments", "temples", "rings", "marble")
 
 #: Columns that, when present, tell concatenated runs apart: a game is
-#: identified by these plus ``game_index``.
-RUN_COLUMNS: tuple[str, ...] = ("run", "run_id", "variant")
+#: identified by these plus ``game_index`` (``level``: the skill levels of a ladder, reports/ladder.py).
+RUN_COLUMNS: tuple[str, ...] = ("run", "run_id", "variant", "level")
 
 
 def as_lazy(frame: Frame) -> pl.LazyFrame:

@@ -184,6 +184,12 @@ def add_balance(sub):
     add_parser(sub)
 
 
+def add_ladder(sub):
+    # reports/ladder.py (strategy ladder and balance per skill level), run from reports/commands.py
+    from reports.commands import add_ladder as add
+    add(sub)
+
+
 def add_bench(sub):
     # implemented in reports/bench.py (engine, reference and runner speed)
     from reports.bench import add_parser
@@ -191,7 +197,7 @@ def add_bench(sub):
 
 
 COMMANDS = [add_simulate, add_replay, add_tune, add_regress, add_report, add_compare, add_study, add_demo,
-            add_balance, add_bench]
+            add_balance, add_bench, add_ladder]
 
 
 def build_parser():

@@ -143,8 +143,9 @@ def add_demo(sub):
     p = sub.add_parser("demo", help="the built-in Hellas, Yamatai and Akrotiri balance study: play it and "
                                     "write its report",
                        description="Run the built-in study (reports/studies/demo.toml): Hellas seat advantage "
-                                   "at 2, 3 and 4 players, rising vs falling quarry yields and a strategy "
-                                   "comparison; Yamatai seat advantage and fleet, specialist and building-tile "
+                                   "at 2, 3 and 4 players, rising vs falling quarry yields, a strategy "
+                                   "comparison and the seat advantage per skill level (random, balanced, "
+                                   "MCTS-100); Yamatai seat advantage and fleet, specialist and building-tile "
                                    "values at 2, 3 and 4 players and its presets compared; Akrotiri seat "
                                    "advantage and map-card, goal and market values; per game, the seat "
                                    "compensation that makes it fairest (what to change), verified. Under 10 "
@@ -159,6 +160,27 @@ def cmd_demo(args):
     from reports.study import demo_path, load_study
 
     return _run_study(load_study(demo_path()), check_out_folder(args.out), args.workers, args.quick)
+
+
+# ---------------------------------------------------------------- ladder
+
+def add_ladder(sub):
+    # reports/ladder.py: the ladder's design, play and report
+    from reports.ladder import add_arguments
+
+    add_arguments(sub).set_defaults(func=cmd_ladder)
+
+
+def cmd_ladder(args):
+    from reports.ladder import ladder_main
+
+    t0 = time.perf_counter()
+    report, paths, out = ladder_main(args, log=_log)
+    print(report.terminal())
+    print()
+    print(_where(paths, out))
+    _log(f"done in {time.perf_counter() - t0:.1f} s")
+    return 0
 
 
 # ---------------------------------------------------------------- tune

@@ -141,7 +141,9 @@ def compare_section(rs: RunSet, title="Strategy comparison") -> Section:
     t = compare_tables(rs.players, rs.group)
     n_games = sum(rs.n_games().values())
     n_lineups = len(rs.runs)
-    gt = f"{n_games:,} games ({n_lineups} lineups × {n_games // n_lineups:,})"
+    per = sorted(set(rs.n_games().values()))
+    gt = f"{n_games:,} games ({n_lineups} lineups × " + (f"{per[0]:,})" if len(per) == 1 else
+                                                        f"{per[0]:,}–{per[-1]:,})")
     fig_r = F.ratings(t["ratings"], caption=(
         f"Bradley–Terry strength from within-game finishing order (each pair of players one comparison, "
         f"ties half), Elo scale, cluster-robust 95% CIs. {gt}."))

@@ -529,7 +529,9 @@ def findings_section(sections) -> Section | None:
                              "largest gap seat": worst["seat"], "largest gap (pp)": worst["deviation"] * 100,
                              "gap lo": worst["dev_lo"] * 100, "gap hi": worst["dev_hi"] * 100,
                              "equal seats p": p_value})
-        paras += list(sec.findings)       # a section's own lines, e.g. a compensation (reports/balance.py)
+        # a section's own lines (reports/balance.py, reports/ladder.py); a line without its own bold
+        # label gets the section's context
+        paras += [x if x.startswith("**") or not context else f"**{context}**: {x}" for x in sec.findings]
         ratings = next((f for n, f in tables.items() if n.endswith("compare_ratings")), None)
         if ratings is not None and ratings.height >= 2:
             r = ratings.sort("elo", descending=True)

@@ -36,7 +36,7 @@ class Section:
     tables: list = field(default_factory=list)
     figures: list = field(default_factory=list)
     terminal: str = ""         # compact text for the terminal summary
-    findings: list = field(default_factory=list)    # lines for "Findings at a glance"
+    findings: list = field(default_factory=list)    # lines for "Findings at a glance" (balance, ladder)
 
 
 @dataclass

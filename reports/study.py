@@ -16,7 +16,9 @@ The format is documented in ``docs/study.md`` (example:
 - ``[[sweep]]`` — one run per value of one or two settings or data-file fields, grid or
   adaptive, with a balance surface (``reports/sweep.py``);
 - ``[[compensation]]`` — the seat compensation that makes the game fairest,
-  searched and verified (``reports/balance.py``).
+  searched and verified (``reports/balance.py``);
+- ``[[skill]]`` — balance per skill level: the levels rated by a ladder, then
+  every seat at each level (``reports.ladder``).
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ import time
 from dataclasses import dataclass, field
 
 from reports.games import plugin
+from reports.ladder import SKILL_KEYS
 from reports.report import (
     Report,
     RunSet,
@@ -37,7 +40,7 @@ from reports.report import (
     with_findings,
 )
 
-PART_KINDS = ("balance", "variants", "compare", "sweep", "compensation")
+PART_KINDS = ("balance", "variants", "compare", "sweep", "compensation", "skill")
 STUDY_KEYS = {"title": str, "game": str, "seed": int, "games": int, "quick_games": int, "description": str}
 _COMMON_KEYS = {"name", "title", "game", "players", "games", "quick_games", "seed", "variant"}
 PART_KEYS = {
@@ -47,6 +50,7 @@ PART_KEYS = {
     "sweep": _COMMON_KEYS | {"strategy", "seats", "events", "settings", "x", "y", "mode", "target", "budget"},
     "compensation": {"name", "title", "game", "players", "strategy", "knob", "budget", "verify", "seed",
                      "variant", "quick_games"},          # reports/balance.py plays it
+    "skill": _COMMON_KEYS | SKILL_KEYS,
 }
 
 
@@ -84,6 +88,7 @@ class Part:
     sweep: object = None       # a [[sweep]] part's reports.sweep.SweepSpec
     events: bool = True
     settings: dict = field(default_factory=dict)    # compensation: reports.balance.parse_part's
+    spec: object = None        # skill: its reports.ladder.LadderPlan
 
 
 @dataclass
@@ -221,7 +226,7 @@ def load_study(path) -> Study:
                   quick_games=head.get("quick_games", 0))
     if not any(doc.get(k) for k in PART_KINDS):
         raise StudyError(f"{path}: no runs: add at least one [[balance]], [[variants]], [[compare]], "
-                         f"[[sweep]] or [[compensation]] table")
+                         f"[[sweep]], [[compensation]] or [[skill]] table")
     names = set()
     for kind in PART_KINDS:
         items = doc.get(kind, [])
@@ -279,6 +284,11 @@ def _parse_part(kind, t, where, study, mod, allowed, index, game):
         part.players, part.games = part.settings["players"], part_games(part.settings)
         return part
     base_variant = _variant(t.get("variant", {}), f"{where}: variant", mod, players[0])
+
+    if kind == "skill":
+        from reports.ladder import parse_skill_part
+        part.games = games
+        return parse_skill_part(part, t, where, players, base_variant, error=StudyError, check=_check)
 
     if kind == "compare":
         if len(players) != 1:
@@ -356,6 +366,9 @@ def quick(study: Study, games=None) -> Study:
             from reports.balance import part_games, quick_settings
             part.settings = quick_settings(part.settings, cap)
             part.games = part_games(part.settings)
+        if part.kind == "skill":
+            from reports.ladder import quick_skill_part
+            quick_skill_part(part, games or part.quick_games or study.quick_games or 1000)
     return study
 
 
@@ -393,7 +406,10 @@ def run_study(study: Study, out, workers=None, log=print) -> dict:
             from reports.balance import run_part
             sets[part.name] = run_part(part, os.path.join(base, part.name), workers=workers, log=log)
             continue
-        if part.kind == "compare":
+        if part.kind == "skill":
+            from reports.ladder import run_skill_part
+            sets[part.name] = run_skill_part(part, base, workers=workers, log=log)
+        elif part.kind == "compare":
             log(f"{part.title}: {', '.join(part.strategies)} at {part.players} players, {part.games:,} games")
             sets[part.name] = run_compare(part.game, part.players, part.strategies, part.games, part.seed,
                                           os.path.join(base, part.name), variant=part.variant,
@@ -460,6 +476,9 @@ def study_report(study: Study, sets: dict, commands=None) -> Report:
         elif part.kind == "sweep":
             from reports.sweep import sweep_sections
             secs = sweep_sections(part, rs)
+        elif part.kind == "skill":
+            from reports.ladder import skill_part_sections
+            secs = skill_part_sections(part, rs)
         else:
             secs = [compare_section(rs, title="Ratings")]
         sections += [_prefix(s, part) for s in secs]

@@ -44,7 +44,8 @@ def test_example_and_demo_files_parse():
     assert {r.players for r in demo.parts[0].runs} == {2, 3, 4}
     # parts of one game together, in file order: Hellas, Yamatai, Akrotiri
     assert [(p.game, p.kind) for p in demo.parts] == [
-        ("hellas", "balance"), ("hellas", "variants"), ("hellas", "compare"), ("hellas", "compensation"),
+        ("hellas", "balance"), ("hellas", "variants"), ("hellas", "compare"),
+        ("hellas", "compensation"), ("hellas", "skill"),
         ("yamatai", "balance"), ("yamatai", "compare"), ("yamatai", "compensation"),
         ("akrotiri", "balance"), ("akrotiri", "compensation")]
     assert demo.quick_games > 0
@@ -177,8 +178,10 @@ def test_demo_quick_end_to_end(tmp_path, capsys):
                  "yamatai_fleet_values", "yamatai_fleet_pick_rate", "yamatai_specialist_values",
                  "yamatai_building_values", "yamatai_game_length", "yamatai_strategies_compare_ratings",
                  "akrotiri_map_deck_values", "akrotiri_map_card_values", "akrotiri_goal_values",
-                 "akrotiri_market_prices", "akrotiri_game_length"):
+                 "akrotiri_market_prices", "akrotiri_game_length",
+                 "skill_skill_seat_share_vs_rating", "skill_ladder_rating_vs_compute"):
         assert any(name in f for f in pngs), name
+    assert "Seat 0&#x27;s advantage" in html or "Seat 0's advantage" in html
     assert "Fleet values" in html and "Map-card values" in html and "Goal-card values" in html
     assert "specialists.json" in html and "maps.json" in html
     assert "Data status: assumed components" in html and "Seed: 2016" in html

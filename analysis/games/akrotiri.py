@@ -25,7 +25,7 @@ from collections.abc import Iterable
 
 import polars as pl
 
-from analysis._common import Frame, as_lazy, as_list, columns, game_keys, group_keys, like, require
+from analysis._common import RUN_COLUMNS, Frame, as_lazy, as_list, columns, game_keys, group_keys, like, require
 from analysis.stats import mean_ci_exprs, ratio_of_sums, wilson_exprs
 
 __all__ = ["EVENT_KINDS", "DECKS", "END_TRIGGERS", "maps_bought", "maps_excavated", "goals", "goods_sold",
@@ -41,7 +41,7 @@ END_TRIGGERS = {1: "temples", 2: "turn_cap"}
 
 def _kind(events: Frame, name: str, keep: list[str]) -> pl.LazyFrame:
     require(events, ["game_index", "kind", "seat", "turn", *keep], "Akrotiri events")
-    extra = [c for c in columns(events) if c in ("run", "run_id", "variant", "n_players")]
+    extra = [c for c in columns(events) if c in (*RUN_COLUMNS, "n_players")]
     gk = game_keys(events, [])
     return (as_lazy(events).filter(pl.col("kind") == EVENT_KINDS.index(name))
             .select(*dict.fromkeys([*gk, *extra, "seat", "turn", *keep])))

@@ -1,0 +1,772 @@
+"""The skill ladder (``boardlab ladder``) and balance per skill level (``[[skill]]`` study parts).
+
+**The ladder** rates a pool of strategies — ``random``, every preset of the
+game (``strategies/presets/<game>.toml`` and ``<game>_*.toml``, e.g. the tuned
+one) and MCTS at a few iteration counts — against each other with
+Bradley–Terry, and draws the ratings against the compute each spends per
+decision.
+
+*Which games are played.* All seatings of 9 strategies in 3 seats are 504
+and most would pit one expensive search against another for nothing, so the
+ladder is a balanced incomplete-block design:
+
+- every set of ``players`` distinct strategies of the pool is a *block* (84
+  blocks of 3 out of 9), played in its ``players`` cyclic seat rotations (252
+  seatings): every strategy sits in every seat equally often, and every pair
+  of strategies meets in the same number of blocks — adjacent levels (MCTS-400
+  against MCTS-1600), the comparisons that fix the top of the scale, meet as
+  often as any other pair, and no pair depends on a chain through others;
+- a *round* is one game per seating; ``games`` (games each strategy plays, at
+  least) is rounded up to whole rounds: in a round every strategy plays
+  ``C(m-1, k-1) * k`` games (84 with 9 strategies and 3 seats);
+- a block without a searching seat costs next to nothing (the heuristics play
+  thousands of games a second), so it plays :data:`CHEAP_FACTOR` times the
+  games: cheap seats fill the rest of the schedule and pin the heuristics'
+  ratings down for free;
+- with fewer strategies than seats, the seatings are the cyclic rotations of
+  the pool with repeats (``reports.compare.lineups``).
+
+The cost of a round is then ``C(m-1, k-1) * k`` seat-games of every search
+level: in 3-player Hellas (MCTS-1600 ≈ 1.1, MCTS-400 ≈ 0.28, MCTS-100 ≈ 0.07
+core-seconds a seat-game) about 125 core-seconds a round, so the default
+1,000 games a strategy (12 rounds, 1,008 games with MCTS-1600) take ≈ 25
+core-minutes. Every seating is its own results folder, all from the same run
+seed (common random numbers: game ``i`` of every seating meets the same
+tiles), so the results do not depend on the worker count; the seatings are
+played in parallel, one per worker, dearest first.
+
+**Balance per skill level** plays self-play runs — every seat at one level —
+and reports for each level the seat win shares, the scoring-category weights
+and the game's own component sections (the same builders as a study's
+``[[variants]]`` part, one series per level), then the trend of each seat's
+win share against the level's ladder rating (``analysis.skill``) and a
+findings line saying whether the seat advantage grows, shrinks or holds.
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+import os
+import re
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import polars as pl
+
+from reports import figures as F
+from reports.sections import Fig, Section, Table, caption_of, text_table
+
+#: Blocks with no searching seat play this many times the games of the others.
+CHEAP_FACTOR = 50
+#: Self-play of a level that does not search: this many times the games of a search level.
+SKILL_CHEAP_FACTOR = 10
+DEFAULT_LEVELS = (100, 400, 1600)
+#: Relative work of a seat that does not search, in MCTS iterations (for ordering and progress only).
+HEURISTIC_WORK = 0.2
+#: The keys of a ``[[skill]]`` study part (besides name, title, game, players, seed, variant, quick_games).
+SKILL_KEYS = {"levels", "games", "search_games", "ladder_games", "quick_games", "quick_search_games"}
+
+
+# ---------------------------------------------------------------- the pool
+
+def iterations_of(strategy) -> int:
+    """Playouts (MCTS iterations) a strategy runs per decision: 0 for random and the heuristics."""
+    from simcore._contract import SEARCH_DEFAULTS
+
+    if strategy.kind != "mcts":
+        return 0
+    return int(strategy.search.get("iterations", SEARCH_DEFAULTS["iterations"]))
+
+
+def mcts_level(game, iterations):
+    """MCTS with ``iterations`` per decision (other settings: the defaults), named ``mcts:iterations=N``
+    even for the default count, so every level of a ladder says its iterations."""
+    import strategies
+
+    s = strategies.resolve(game, f"mcts:iterations={int(iterations)}")
+    return dataclasses.replace(s, name=f"mcts:iterations={int(iterations)}")
+
+
+def parse_levels(text, flag="--levels"):
+    """``"100,400,1600"`` -> ``[100, 400, 1600]`` (sorted); ValueError naming the bad part."""
+    parts = [p.strip() for p in str(text).split(",")]
+    out = []
+    for p in parts:
+        try:
+            n = int(p.replace("_", ""))
+        except ValueError:
+            n = 0
+        if n <= 0 or not p:
+            raise ValueError(f"{flag} must be MCTS iteration counts, positive whole numbers separated by "
+                             f"commas (e.g. 100,400,1600), not {text!r}")
+        if n in out:
+            raise ValueError(f"{flag} lists {n} twice; give each level once")
+        out.append(n)
+    return sorted(out)
+
+
+def default_pool(game, levels=DEFAULT_LEVELS, names=None):
+    """``{name: Strategy}``: random, every preset of ``game`` (or ``names``), then MCTS at ``levels``."""
+    import strategies
+
+    names = list(strategies.presets(game)) if names is None else list(names)
+    pool = {}
+    for name in names:
+        s = strategies.resolve(game, name)
+        pool[name] = s
+    for n in levels:
+        s = mcts_level(game, n)
+        pool[s.name] = s
+    return pool
+
+
+def level_name(pool, text):
+    """A skill level given as a pool name or an MCTS iteration count (``400`` -> ``mcts:iterations=400``)."""
+    t = str(text).strip()
+    if t.isdigit() and f"mcts:iterations={int(t)}" in pool:
+        return f"mcts:iterations={int(t)}"
+    if t in pool:
+        return t
+    raise ValueError(f"skill level {t!r} is not in the ladder (its strategies: {', '.join(pool)}; an MCTS level "
+                     f"may be given by its iterations, e.g. 400)")
+
+
+# ---------------------------------------------------------------- the design
+
+def design(names, players, games, searching=()):
+    """The seatings of a ladder and their games: ``([(lineup, games), ...], rounds)``.
+
+    Parameters
+    ----------
+    names : list of str
+        The pool, in order.
+    players : int
+    games : int
+        Games each strategy plays at least (rounded up to whole rounds).
+    searching : set of str
+        The names that search: a block without any plays ``CHEAP_FACTOR`` times the games.
+
+    Examples
+    --------
+    >>> seatings, rounds = design(["a", "b", "c", "d"], 3, 9, searching={"d"})
+    >>> len(seatings), rounds, seatings[0], seatings[-1]
+    (12, 1, (('a', 'b', 'c'), 50), (('d', 'b', 'c'), 1))
+    """
+    from reports.compare import lineups
+
+    names, k = list(names), int(players)
+    if len(set(names)) != len(names):
+        raise ValueError("a ladder lists each strategy once")
+    if len(names) < 2:
+        raise ValueError("a ladder needs at least two strategies")
+    if len(names) >= k:
+        blocks = [[tuple(b[(i + j) % k] for j in range(k)) for i in range(k)]
+                  for b in itertools.combinations(names, k)]
+        per_round = math.comb(len(names) - 1, k - 1) * k
+    else:
+        blocks = [lineups(names, k)]
+        per_round = len(blocks[0])
+    rounds = max(1, math.ceil(games / per_round))
+    out = []
+    for block in blocks:
+        cheap = not any(n in searching for n in block[0])
+        out += [(seating, rounds * (CHEAP_FACTOR if cheap else 1)) for seating in block]
+    return out, rounds
+
+
+def _slug(text):
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", str(text)).strip("-") or "x"
+
+
+@dataclass
+class LadderPlan:
+    """A ladder (pool, seats, games) and the self-play runs of its skill levels."""
+
+    game: str
+    players: int
+    pool: dict                       # name -> strategies.Strategy, in order
+    games: int                       # games each strategy plays in the ladder (at least)
+    seed: int
+    variant: dict = field(default_factory=dict)
+    skill: list = field(default_factory=list)     # level names (in the pool)
+    skill_games: int = 0             # self-play games of a search level
+    skill_cheap_games: int = 0       # self-play games of a level that does not search
+
+    @property
+    def searching(self):
+        return {n for n, s in self.pool.items() if s.kind == "mcts"}
+
+    def seatings(self):
+        return design(list(self.pool), self.players, self.games, self.searching)
+
+    def skill_runs(self):
+        """``[(level, games)]``: the self-play run of every skill level."""
+        return [(n, self.skill_games if n in self.searching else self.skill_cheap_games) for n in self.skill]
+
+    def work(self, names, games):
+        return games * sum(max(iterations_of(self.pool[n]), HEURISTIC_WORK) for n in names)
+
+    def total_games(self):
+        return sum(g for _, g in self.seatings()[0]) + sum(g for _, g in self.skill_runs())
+
+    def summary(self):
+        """One line: seatings, games, games with the top level, self-play runs."""
+        seatings, rounds = self.seatings()
+        top = max(self.pool, key=lambda n: iterations_of(self.pool[n]))
+        with_top = sum(g for lineup, g in seatings if top in lineup)
+        text = (f"{len(self.pool)} strategies, {len(seatings)} seatings ({rounds} round{'s' * (rounds > 1)}), "
+                f"{sum(g for _, g in seatings):,} games, {with_top:,} with {top}")
+        if self.skill:
+            text += "; self-play " + ", ".join(f"{n} {g:,}" for n, g in self.skill_runs())
+        return text
+
+
+def check_plan(plan: LadderPlan):
+    """ValueError for a ladder that cannot be played (bad players, skill level not in the pool)."""
+    from simcore.run import check_players
+
+    check_players(plan.game, plan.players)
+    for n in plan.skill:
+        level_name(plan.pool, n)
+    if len(plan.skill) == 1:
+        raise ValueError("balance per skill level needs at least two levels (or none)")
+
+
+# ---------------------------------------------------------------- playing
+
+def estimate_seconds(plan: LadderPlan, workers):
+    """``(seconds, what)``: the whole plan's time on ``workers`` workers, from one game of the top search level
+    (against the cheapest strategies) timed first and the work model (``LadderPlan.work``); ``None`` when
+    nothing searches."""
+    from simcore.run import _probe, _resolve_workers, plan_run
+
+    top = max(plan.pool, key=lambda n: iterations_of(plan.pool[n]))
+    if iterations_of(plan.pool[top]) == 0:
+        return None
+    cheap = [n for n in plan.pool if plan.pool[n].kind != "mcts"] or [top]
+    lineup = [top] + [cheap[i % len(cheap)] for i in range(plan.players - 1)]
+    probe = plan_run(plan.game, plan.players, 1, plan.seed, strategies=[plan.pool[n].to_dict() for n in lineup],
+                     variant=plan.variant)
+    seconds, _ = _probe(probe)
+    work = sum(plan.work(lu, g) for lu, g in plan.seatings()[0])
+    work += sum(plan.work([lv] * plan.players, g) for lv, g in plan.skill_runs())
+    return seconds / plan.work(lineup, 1) * work / _resolve_workers(workers), f"one game of {top} timed first"
+
+
+def _play_one(game, players, seats, games, seed, folder, variant, parent=None):
+    from simcore.run import _watch_parent, simulate
+
+    _watch_parent(parent)      # a pool worker ends when the ladder's process is gone (killed with -9, say)
+    t0 = time.perf_counter()
+    simulate(game, players=players, games=games, seed=seed, out=folder, strategies=seats,
+             variant=dict(variant), workers=1, progress=False)
+    return folder, time.perf_counter() - t0
+
+
+def _eta(seconds):
+    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.1f} min"
+
+
+def play_ladder(plan: LadderPlan, base, workers=None, log=print):
+    """Play every seating of ``plan`` under ``base`` (one results folder each); return a RunSet (group
+    ``lineup``). A rerun resumes: finished seatings are read back, missing chunks played."""
+    import joblib
+
+    from reports.report import RunSet
+    from simcore.run import _resolve_workers
+
+    seatings, _ = plan.seatings()
+    dicts = {n: s.to_dict() for n, s in plan.pool.items()}
+    tasks = []
+    for i, (lineup, games) in enumerate(seatings):
+        folder = os.path.join(base, f"seating-{i:03d}")
+        tasks.append((plan.work(lineup, games), i, lineup, games, folder))
+    total_work = sum(t[0] for t in tasks)
+    total_games = sum(t[3] for t in tasks)
+    order = sorted(tasks, key=lambda t: (-t[0], t[1]))          # dearest first: the pool ends together
+    n_workers = min(_resolve_workers(workers), len(tasks))
+    calls = (joblib.delayed(_play_one)(plan.game, plan.players, [dicts[n] for n in lineup], games, plan.seed,
+                                       folder, plan.variant, os.getpid())
+             for _, _, lineup, games, folder in order)
+    t0 = last = time.perf_counter()
+    done_work = done_games = done = 0
+    by_folder = {t[4]: t for t in tasks}
+    if n_workers > 1:
+        results = joblib.Parallel(n_jobs=n_workers, backend="loky", return_as="generator_unordered")(calls)
+    else:
+        results = (_play_one(plan.game, plan.players, [dicts[n] for n in lineup], games, plan.seed, folder,
+                             plan.variant) for _, _, lineup, games, folder in order)
+    for folder, _secs in results:
+        w, _, lineup, games, _ = by_folder[folder]
+        done_work += w
+        done_games += games
+        done += 1
+        now = time.perf_counter()
+        if now - last >= 15 or done == len(tasks):
+            last = now
+            left = (now - t0) * (total_work - done_work) / done_work if done_work else float("nan")
+            log(f"ladder: {done}/{len(tasks)} seatings, {done_games:,} of {total_games:,} games, "
+                f"{100 * done_work / total_work:.0f}% of the work, {_eta(now - t0)}"
+                + (f", about {_eta(left)} to go" if done < len(tasks) else ""))
+    dirs = {"|".join(lineup): folder for _, _, lineup, _, folder in tasks}
+    return RunSet.from_dirs(dirs, group="lineup", title=f"{plan.game} ladder")
+
+
+def play_skill(plan: LadderPlan, base, workers=None, log=print):
+    """Play the self-play run of every skill level under ``base``; return a RunSet (group ``level``)."""
+    from reports.report import RunSet
+    from simcore.run import simulate
+
+    dirs = {}
+    t0 = time.perf_counter()
+    for level, games in plan.skill_runs():
+        folder = os.path.join(base, _slug(level))
+        seats = [plan.pool[level].to_dict()] * plan.players
+        simulate(plan.game, players=plan.players, games=games, seed=plan.seed, out=folder, strategies=seats,
+                 variant=dict(plan.variant), workers=workers, progress=plan.pool[level].kind == "mcts")
+        dirs[level] = folder
+        log(f"skill: {level} in every seat, {games:,} games ({_eta(time.perf_counter() - t0)})")
+    return RunSet.from_dirs(dirs, group="level", title=f"{plan.game} skill levels")
+
+
+# ---------------------------------------------------------------- figures
+
+def rating_vs_compute(table: pl.DataFrame, title="Rating against compute per decision", caption=None):
+    """Elo (95% CI) of each strategy against the playouts it runs per decision (symmetric-log axis)."""
+    fig, axes = F._panels(1, width=7.5, height=4.6)
+    ax = axes[0, 0]
+    t = table.sort("playouts", "elo")
+    x = t["playouts"].to_numpy().astype(float)
+    y = t["elo"].to_numpy()
+    err = F._err(y, t["elo_lo"].to_numpy(), t["elo_hi"].to_numpy())
+    search = x > 0
+    for mask, color, label in ((~search, F.COLORS[1], "random and heuristic presets (0 playouts)"),
+                               (search, F.COLORS[0], "MCTS (one playout per iteration)")):
+        if mask.any():
+            ax.errorbar(x[mask], y[mask], yerr=err[:, mask], fmt="o", color=color, capsize=3, label=label)
+    if search.sum() > 1:
+        ax.plot(x[search], y[search], color=F.COLORS[0], linewidth=1, alpha=0.6)
+    # labels of the strategies at one x (the presets, all at 0) pushed apart so they do not overlap
+    gap = (float(t["elo_hi"].max()) - float(t["elo_lo"].min())) * 0.04
+    label_y = {}
+    for xv in np.unique(x):
+        idx = np.flatnonzero(x == xv)
+        idx = idx[np.argsort(y[idx])]
+        last = -np.inf
+        for i in idx:
+            label_y[i] = max(y[i], last + gap)
+            last = label_y[i]
+    for i, name in enumerate(t["strategy"].to_list()):
+        ax.annotate(name, (x[i], label_y[i]), xytext=(7, 0), textcoords="offset points", fontsize=7,
+                    va="center")
+    ax.set_xscale("symlog", linthresh=10, linscale=0.5)
+    ax.set_xlim(-1, max(20.0, float(x.max()) * 3))
+    ax.set_xlabel("playouts per decision (MCTS iterations; 0 = no search), symmetric-log axis")
+    ax.set_ylabel("Bradley–Terry rating (Elo)")
+    ax.legend(fontsize=8, loc="lower right")
+    return F._finish(fig, title, caption)
+
+
+def seat_share_vs_rating(shares: pl.DataFrame, trend: pl.DataFrame | None = None,
+                         title="Seat win share against the skill level's rating", caption=None):
+    """Each seat's win share (95% Wilson CI) at each level against the level's Elo, with the fitted trend."""
+    fig, axes = F._panels(1, width=7.5, height=4.6)
+    ax = axes[0, 0]
+    seats = sorted(shares["seat"].unique().to_list())
+    step = max(float(shares["elo"].max() - shares["elo"].min()), 100.0) * 0.008
+    for i, seat in enumerate(seats):
+        d = shares.filter(pl.col("seat") == seat).sort("elo")
+        c = F.COLORS[i % len(F.COLORS)]
+        xs = d["elo"].to_numpy() + (i - (len(seats) - 1) / 2) * step     # side by side: bars do not overlap
+        ax.errorbar(xs, d["win_share"].to_numpy() * 100,
+                    yerr=F._err(d["win_share"] * 100, d["win_lo"] * 100, d["win_hi"] * 100),
+                    fmt="o", color=c, capsize=3, label=f"seat {seat}")
+        if trend is not None and trend.height:
+            r = trend.filter(pl.col("seat") == seat)
+            if r.height and r["slope"][0] == r["slope"][0]:
+                lo_, hi_ = float(d["elo"].min()), float(d["elo"].max())
+                grid = np.linspace(lo_, hi_, 50)
+                p0, p1 = r["share_min"][0], r["share_max"][0]
+                # the fitted logit is linear in the rating: interpolate between its two ends
+                l0, l1 = math.log(p0 / (1 - p0)), math.log(p1 / (1 - p1))
+                fit = 1 / (1 + np.exp(-(l0 + (l1 - l0) * (grid - lo_) / max(hi_ - lo_, 1e-9))))
+                ax.plot(grid, fit * 100, color=c, linewidth=1, alpha=0.7, linestyle="-")
+    fair = shares["fair_share"][0] * 100
+    ax.axhline(fair, color="#555", linestyle="--", linewidth=1)
+    top = shares.group_by("level").agg(pl.col("elo").first(), pl.col("win_hi").max())
+    for r in top.iter_rows(named=True):
+        ax.annotate(r["level"], (r["elo"], r["win_hi"] * 100), textcoords="offset points", xytext=(0, 6),
+                    fontsize=7, ha="center", rotation=20)
+    ax.set_xlabel("rating of the level played by every seat (Bradley–Terry Elo, from the ladder)")
+    ax.set_ylabel("win share (%)")
+    ax.legend(fontsize=8)
+    return F._finish(fig, title, caption)
+
+
+# ---------------------------------------------------------------- sections
+
+def compute_table(ratings: pl.DataFrame, pool) -> pl.DataFrame:
+    """Ratings with each strategy's kind and playouts per decision."""
+    kinds = {n: s.kind for n, s in pool.items()}
+    play = {n: iterations_of(s) for n, s in pool.items()}
+    return (ratings.select("strategy", "n_games", "elo", "elo_lo", "elo_hi")
+            .with_columns(pl.col("strategy").replace_strict(kinds, default="?").alias("kind"),
+                          pl.col("strategy").replace_strict(play, default=0, return_dtype=pl.Int64)
+                          .alias("playouts"))
+            .select("strategy", "kind", "playouts", "n_games", "elo", "elo_lo", "elo_hi")
+            .sort("playouts", "elo"))
+
+
+def ladder_sections(plan: LadderPlan, rs) -> list:
+    """The ladder's design, its ratings (``reports.compare``) and the rating-against-compute figure."""
+    from reports.compare import compare_section
+
+    seatings, rounds = plan.seatings()
+    n = rs.n_games()
+    played = pl.DataFrame({"strategy": list(plan.pool),
+                           "kind": [s.kind for s in plan.pool.values()],
+                           "playouts": [iterations_of(s) for s in plan.pool.values()],
+                           "games": [sum(n["|".join(lu)] for lu, _ in seatings if name in lu)
+                                     for name in plan.pool]})
+    cheap = sum(1 for lu, _ in seatings if not any(x in plan.searching for x in lu))
+    k = plan.players
+    design_sec = Section("Ladder design", paragraphs=[
+        f"{len(plan.pool)} strategies; every set of {min(k, len(plan.pool))} distinct ones is a block, played "
+        f"in its cyclic seat rotations ({len(seatings)} seatings), so every strategy sits in every seat "
+        f"equally often and every pair meets in the same number of blocks. {rounds} game{'s' * (rounds > 1)} "
+        f"per seating; the {cheap} seatings without a searching seat play {CHEAP_FACTOR} times that (they "
+        f"cost next to nothing). Every seating is played from the same run seed (common random numbers). "
+        f"Compute per decision: MCTS-n runs n playouts (iterations); random and the heuristic presets run "
+        f"none (0)."],
+        tables=[Table("ladder_games", played, "Games each strategy played in the ladder.")])
+    ratings = compare_section(rs, title="Ratings")
+    comp = compute_table(ratings_of(ratings), plan.pool)
+    fig = rating_vs_compute(comp, caption=(
+        f"Bradley–Terry rating (Elo scale, 1500 = the field's average, cluster-robust 95% CIs) against "
+        f"playouts per decision: MCTS-n runs n, random and the heuristic presets none (drawn at 0; the axis "
+        f"is linear below 10 and logarithmic above). {sum(n.values()):,} games."))
+    comp_sec = Section("Rating against compute", paragraphs=[
+        "How much strength each step of search buys: the rating of every strategy of the ladder against "
+        "the playouts it runs per decision."],
+        tables=[Table("ladder_compute", comp, "Rating and playouts per decision of each strategy.")],
+        figures=[Fig("ladder_rating_vs_compute", fig, caption_of(fig))])
+    return [design_sec, ratings, comp_sec]
+
+
+def ratings_of(sec) -> pl.DataFrame:
+    """The Bradley–Terry table of a ``compare_section``."""
+    return next(t.frame for t in sec.tables if t.name.endswith("compare_ratings"))
+
+
+def level_ratings(ratings: pl.DataFrame, levels):
+    """``{level: (elo, lo, hi)}`` of the skill levels from a ladder's ratings table."""
+    r = {row["strategy"]: (row["elo"], row["elo_lo"], row["elo_hi"]) for row in ratings.iter_rows(named=True)}
+    missing = [lv for lv in levels if lv not in r]
+    if missing:
+        raise ValueError(f"no ladder rating for skill level(s) {', '.join(missing)}")
+    return {lv: r[lv] for lv in levels}
+
+
+def skill_sections(skill_rs, ratings: pl.DataFrame) -> list:
+    """Balance per skill level: seat advantage, the trend against the rating, categories, the game's own."""
+    from analysis.skill import seat_share_trend, trend_verdict
+    from reports.games import plugin
+    from reports.report import category_section, collected, seat_section
+
+    levels = skill_rs.labels
+    elo = level_ratings(ratings, levels)
+    seat = seat_section(skill_rs, series=True)
+    seat.title = "Seat advantage by skill level"
+    adv = seat.tables[0].frame.with_columns(pl.col("level").cast(pl.String))
+    shares = adv.join(pl.DataFrame({"level": levels, "elo": [elo[lv][0] for lv in levels],
+                                    "elo_lo": [elo[lv][1] for lv in levels],
+                                    "elo_hi": [elo[lv][2] for lv in levels]}), on="level", how="left")
+    trend = seat_share_trend(skill_rs.scan("players"), {lv: e[0] for lv, e in elo.items()})
+    games = skill_rs.n_games()
+    n_text = ", ".join(f"{lv} {games[lv]:,}" for lv in levels)
+    fig = seat_share_vs_rating(shares, trend, caption=(
+        f"Mean win share of each seat (a k-way tie counts 1/k; 95% Wilson CIs) with every seat at one level, "
+        f"against that level's ladder rating; lines: the fitted trend (fractional logit of the seat's win share "
+        f"on the rating); dashed: the fair share. Games per level: {n_text}."))
+    tie = collected(skill_rs.scan("players").filter(pl.col("seat") == 0)
+                    .group_by("level").agg(pl.len().alias("games"),
+                                           (pl.col("win_share").cast(pl.Float64).is_between(0, 1, closed="none"))
+                                           .sum().alias("seat0_tied"))).with_columns(pl.col("level").cast(pl.String))
+    t0 = trend.filter(pl.col("seat") == 0).row(0, named=True)
+    verdict = trend_verdict(t0)
+    weakest = min(levels, key=lambda lv: elo[lv][0])
+    strongest = max(levels, key=lambda lv: elo[lv][0])
+    s_lo = shares.filter((pl.col("level") == weakest) & (pl.col("seat") == 0)).row(0, named=True)
+    s_hi = shares.filter((pl.col("level") == strongest) & (pl.col("seat") == 0)).row(0, named=True)
+    p_text = f"{t0['p_value']:.2g}" if t0["p_value"] == t0["p_value"] else "n/a"
+    words = {"grows": "grows", "shrinks": "shrinks", "reverses": "reverses (crosses the fair share)",
+             "holds": "holds (no significant trend)"}
+    finding = (f"seat 0's advantage **{words[verdict]}** as skill rises: it wins "
+               f"{s_lo['win_share'] * 100:.1f}% [{s_lo['win_lo'] * 100:.1f}, {s_lo['win_hi'] * 100:.1f}] at "
+               f"{weakest} (Elo {elo[weakest][0]:,.0f}, {s_lo['n']:,} games) and {s_hi['win_share'] * 100:.1f}% "
+               f"[{s_hi['win_lo'] * 100:.1f}, {s_hi['win_hi'] * 100:.1f}] at {strongest} (Elo "
+               f"{elo[strongest][0]:,.0f}, {s_hi['n']:,} games), fair {t0['fair_share'] * 100:.1f}%; trend "
+               f"{t0['slope']:+.3f} log-odds per 100 Elo [{t0['slope_lo']:+.3f}, {t0['slope_hi']:+.3f}], "
+               f"p = {p_text} (fractional logit of seat 0's win share on the level's rating, ties as 1/k, "
+               f"robust SEs, {t0['n']:,} games over {t0['n_levels']} levels)")
+    others = []
+    for r in trend.filter((pl.col("seat") > 0) & (pl.col("p_holm") < 0.05)).iter_rows(named=True):
+        edge = "advantage" if r["share_max"] >= r["fair_share"] else "disadvantage"
+        others.append(f"seat {r['seat']}'s {edge} {trend_verdict(r)} ({r['share_min'] * 100:.1f}% → "
+                      f"{r['share_max'] * 100:.1f}% fitted, {r['slope']:+.3f} per 100 Elo, Holm p = "
+                      f"{r['p_holm']:.2g})")
+    if others:
+        finding += "; among the other seats, " + ", ".join(others)
+    trend_sec = Section("Seat advantage against skill", paragraphs=[
+        "Does the seat advantage change as players get better? For each seat, a fractional logistic "
+        "regression of its win share in a game (1 for a sole win, 1/k for a k-way tie for first, 0 otherwise) "
+        "on the ladder rating of the level every seat played, with robust (sandwich) standard errors; the "
+        "slope is the change in log-odds per 100 Elo, p-values Holm-corrected across the seats. The ratings "
+        "are taken as known (their own CIs are in the table, not carried into the slope). The verdict reads "
+        "the fitted share at the weakest and the strongest level against the fair share: the advantage "
+        "*grows* or *shrinks* when the slope is significant (p < 0.05) and the distance from fair rises or "
+        "falls, *holds* when the slope is not significant.",
+        f"**Finding:** {finding}."],
+        tables=[Table("skill_seat_trend", trend.with_columns(
+                    pl.Series("verdict", [trend_verdict(r) for r in trend.iter_rows(named=True)])),
+                    "Trend of each seat's win share against the level's rating (per 100 Elo, 95% CIs)."),
+                Table("skill_levels", shares.select("level", "elo", "elo_lo", "elo_hi", "n_players", "seat", "n",
+                                                    "win_share", "win_lo", "win_hi", "fair_share", "tied_wins")
+                      .sort("elo", "seat"), "Seat win share at each level with the level's rating (95% CIs)."),
+                Table("skill_ties", tie, "Games per level in which seat 0 tied for first (counted 1/k).")],
+        figures=[Fig("skill_seat_share_vs_rating", fig, caption_of(fig))])
+    trend_sec.findings = [f"S{finding[1:]}."]
+    rows = [[lv, f"{elo[lv][0]:,.0f}", f"{games[lv]:,}",
+             *[f"{r['win_share'] * 100:.1f} ±{(r['win_hi'] - r['win_lo']) * 50:.1f}"
+               for r in shares.filter(pl.col("level") == lv).sort("seat").iter_rows(named=True)]]
+            for lv in sorted(levels, key=lambda lv: elo[lv][0])]
+    trend_sec.terminal = ("Balance per skill level: win share % by seat (95% CI) with every seat at one level\n"
+                          + text_table(["level", "Elo", "games", *[f"seat {s}" for s in
+                                                                     sorted(adv["seat"].unique().to_list())]], rows)
+                          + f"\nSeat 0's advantage {words[verdict]}: trend {t0['slope']:+.3f} log-odds per 100 Elo "
+                            f"[{t0['slope_lo']:+.3f}, {t0['slope_hi']:+.3f}], p = {p_text}")
+    seat.terminal = ""
+    secs = [trend_sec, seat, category_section(skill_rs)]
+    secs += [build(skill_rs) for build in plugin(skill_rs.game).SECTIONS]
+    for s in secs[2:]:
+        s.title = f"{s.title} by skill level"
+        s.terminal = ""
+    return secs
+
+
+# ---------------------------------------------------------------- the command
+
+def add_arguments(sub):
+    """The ``ladder`` subcommand's parser (``reports.commands`` registers and runs it)."""
+    from reports._args import _positive_int, _seed
+
+    p = sub.add_parser(
+        "ladder", help="rate random, the presets and MCTS levels against each other; balance per skill level",
+        description=(
+            "Play a round-robin of random, every preset of GAME (the tuned one too) and MCTS at --levels "
+            "iterations, rate them (Bradley-Terry, 95%% CIs) and draw the ratings against the playouts per "
+            "decision; then play every seat at each --skill level and report the seat win shares, scoring "
+            "categories and the game's component values per level, and whether the seat advantage grows, "
+            "shrinks or holds as skill rises (a trend test). Design: every set of PLAYERS distinct "
+            "strategies is a block played in its cyclic seat rotations (each strategy in every seat equally "
+            "often, every pair meeting equally often); --games is rounded up to whole rounds of one game per "
+            "seating; blocks without a searching seat play %d times the games (they cost next to nothing). "
+            "Writes report.html, report.md, figures and CSV tables to --out; a rerun resumes. "
+            "docs/ladder.md has the details and the costs." % CHEAP_FACTOR))
+    p.add_argument("game", help="game name, e.g. hellas")
+    p.add_argument("--players", type=_positive_int, required=True, help="player count")
+    p.add_argument("--levels", default=",".join(map(str, DEFAULT_LEVELS)),
+                   help="MCTS iterations per decision of the search levels (default 100,400,1600)")
+    p.add_argument("--strategies", default=None,
+                   help="the strategies besides the MCTS levels, comma-separated (default: random and every "
+                        "preset of the game)")
+    p.add_argument("--games", type=_positive_int, default=None,
+                   help="games each strategy plays in the ladder, at least (default 1000; --quick: one round, "
+                        "i.e. one game per seating)")
+    p.add_argument("--skill", default=None,
+                   help="skill levels for balance per level, comma-separated ladder strategies or MCTS "
+                        "iterations, or 'none' (default: random, balanced and every MCTS level but the top "
+                        "one, whose self-play costs PLAYERS times its ladder seat)")
+    p.add_argument("--skill-games", type=_positive_int, default=None,
+                   help=f"self-play games of each searching skill level (default 800, --quick 20); levels "
+                        f"that do not search play {SKILL_CHEAP_FACTOR} times that")
+    p.add_argument("--seed", type=_seed, default=1, help="run seed of every run (default 1)")
+    p.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE", help="engine setting")
+    p.add_argument("--workers", type=_positive_int, default=None, help="pool size (default: all cores)")
+    p.add_argument("--quick", action="store_true", help="a small ladder (one round) and short self-play runs")
+    p.add_argument("--out", default=None, help="output folder (default: ladder-GAME-Np)")
+    return p
+
+
+def plan_from_args(args) -> LadderPlan:
+    import simcore
+    from simcore.run import check_players, parse_variant
+    from strategies import split_names
+
+    if args.game not in simcore.games:
+        raise ValueError(f"unknown game '{args.game}' (known: {', '.join(simcore.games)})")
+    check_players(args.game, args.players)
+    levels = parse_levels(args.levels)
+    names = None if args.strategies is None else [s for s in split_names(args.strategies) if s]
+    pool = default_pool(args.game, levels, names)
+    variant = parse_variant(args.variant)
+    simcore.games[args.game].make_config(args.players, **variant)     # a bad setting fails before any game
+    if args.skill is None:
+        skill = [n for n in ("random", "balanced") if n in pool] + [mcts_level(args.game, n).name
+                                                                    for n in levels[:-1]]
+    elif args.skill.strip().lower() in ("none", ""):
+        skill = []
+    else:
+        skill = list(dict.fromkeys(level_name(pool, t) for t in args.skill.split(",")))
+    sg = args.skill_games or (20 if args.quick else 800)
+    plan = LadderPlan(game=args.game, players=args.players, pool=pool,
+                      games=args.games or (1 if args.quick else 1000), seed=args.seed, variant=variant,
+                      skill=skill, skill_games=sg, skill_cheap_games=sg * SKILL_CHEAP_FACTOR)
+    check_plan(plan)
+    return plan
+
+
+def _command(args, out):
+    parts = [f"boardlab ladder {args.game} --players {args.players} --levels {args.levels}"]
+    for flag in ("strategies", "games", "skill", "skill_games"):
+        v = getattr(args, flag)
+        if v is not None:
+            parts.append(f"--{flag.replace('_', '-')} {v}")
+    parts += [f"--seed {args.seed}"] + [f"--variant {v}" for v in args.variant]
+    parts += ["--quick"] * bool(args.quick) + [f"--out {out}"]
+    return " ".join(parts)
+
+
+def ladder_main(args, log=print):
+    """Plan, play and report ``boardlab ladder``; return ``(report, paths, out)``."""
+    from reports._args import check_out_folder
+    from reports.report import write_report
+    from simcore.run import _resolve_workers
+
+    plan = plan_from_args(args)
+    out = check_out_folder(args.out or f"ladder-{args.game}-{args.players}p")
+    log(f"ladder: {plan.game}, {plan.players} players: {plan.summary()} -> {out}")
+    est = estimate_seconds(plan, args.workers)
+    if est:
+        log(f"ladder: about {_eta(est[0])} on {_resolve_workers(args.workers)} workers ({est[1]}; the report "
+            f"takes a little more)")
+    rs = play_ladder(plan, os.path.join(out, "runs", "ladder"), workers=args.workers, log=log)
+    skill_rs = play_skill(plan, os.path.join(out, "runs", "skill"), workers=args.workers, log=log) \
+        if plan.skill else None
+    log("analysing and writing the report ...")
+    report = ladder_report(plan, rs, skill_rs, commands=[_command(args, out)])
+    return report, write_report(report, out), out
+
+
+def ladder_report(plan, rs, skill_rs=None, commands=None):
+    from reports.report import Report, RunSet, provenance_section, with_findings
+
+    runs = {f"ladder/{k}": v for k, v in rs.runs.items()}
+    if skill_rs is not None:
+        runs.update({f"skill/{k}": v for k, v in skill_rs.runs.items()})
+    prov = provenance_section(RunSet(runs, group="run"), commands=commands, extra=[
+        f"Ladder: {plan.summary()}."])
+    secs = [prov] + ladder_sections(plan, rs)
+    if skill_rs is not None:
+        for sec in skill_sections(skill_rs, ratings_of(secs[2])):
+            for item in sec.tables + sec.figures:       # e.g. skill_seat_advantage: apart from the ladder's
+                item.name = item.name if item.name.startswith("skill_") else f"skill_{item.name}"
+            sec.title = f"Balance per skill level — {sec.title}"     # the findings name it so
+            secs.append(sec)
+    title = f"{plan.game.capitalize()}: skill ladder at {plan.players} players"
+    return Report(title, sections=with_findings(secs))
+
+
+# ---------------------------------------------------------------- [[skill]] study parts
+
+def parse_skill_part(part, t, where, players, variant, error=ValueError, check=None):
+    """Fill ``part`` (a ``reports.study.Part`` of kind "skill") from its table ``t``; StudyError naming the key.
+
+    Keys: ``levels`` (at least two strategies, in any order), ``games`` (self-play games of a level that
+    does not search), ``search_games`` (of a level that searches; required when one does),
+    ``ladder_games`` (games each level plays in the levels' own ladder, which rates them; default
+    ``search_games``), ``quick_games`` (``--quick`` cap of ``games``), ``quick_search_games`` (``--quick``
+    cap of ``search_games`` and ``ladder_games``, default 10). ``error`` and ``check`` are the study
+    parser's (``reports.study`` calls this; importing it here would be a cycle).
+    """
+    import strategies
+
+    StudyError, _check = error, check
+
+    if len(players) != 1:
+        raise StudyError(f"{where}: players must be one player count for a skill part, not {t['players']!r}")
+    levels = t.get("levels")
+    if not isinstance(levels, list) or len(levels) < 2:
+        raise StudyError(f"{where}: levels must be a list of at least two strategies, e.g. [\"random\", "
+                         f"\"balanced\", \"mcts:iterations=100\"], not {levels!r}")
+    pool = {}
+    for name in levels:
+        _check(name, str, f"{where}: levels", "a strategy name")
+        try:
+            s = strategies.resolve(part.game, name)
+        except (ValueError, KeyError, FileNotFoundError) as exc:
+            raise StudyError(f"{where}: levels: {exc}") from None
+        if s.kind == "mcts":              # the name as written: mcts:iterations=400 stays that, not "mcts"
+            s = dataclasses.replace(s, name=name.strip())
+        if s.name in pool:
+            raise StudyError(f"{where}: levels lists {s.name!r} twice")
+        pool[s.name] = s
+    counts = {}
+    for key, default in (("games", part.games or None), ("search_games", None), ("ladder_games", None),
+                         ("quick_search_games", 10)):
+        v = t.get(key, default)
+        if v is None:
+            continue
+        _check(v, int, f"{where}: {key}")
+        if v <= 0:
+            raise StudyError(f"{where}: {key} must be a positive integer, not {v}")
+        counts[key] = v
+    if "search_games" not in counts and any(s.kind == "mcts" for s in pool.values()):
+        raise StudyError(f"{where}: missing key 'search_games' (self-play games of each level that searches; "
+                         f"such a game costs thousands of heuristic ones, so give it explicitly)")
+    search = counts.get("search_games", counts["games"])
+    part.players, part.variant = players[0], variant
+    part.spec = LadderPlan(game=part.game, players=players[0], pool=pool,
+                           games=counts.get("ladder_games", search), seed=part.seed, variant=variant,
+                           skill=list(pool), skill_games=search, skill_cheap_games=counts["games"])
+    part.spec.quick_search_games = counts["quick_search_games"]
+    part.games = part.spec.total_games()
+    return part
+
+
+def quick_skill_part(part, cap):
+    """``--quick``: cap the self-play of the levels that do not search at ``cap``, the rest at the part's
+    ``quick_search_games`` (or at ``cap`` when smaller)."""
+    plan = part.spec
+    small = min(getattr(plan, "quick_search_games", 10), cap)
+    plan.skill_cheap_games = min(plan.skill_cheap_games, cap)
+    plan.skill_games = min(plan.skill_games, small)
+    plan.games = min(plan.games, small)
+    part.games = plan.total_games()
+
+
+def run_skill_part(part, base, workers=None, log=print):
+    """Play a skill part: the levels' ladder, then their self-play; one RunSet (labels ``ladder/…``,
+    ``skill/…``)."""
+    from reports.report import RunSet
+
+    plan = part.spec
+    log(f"{part.title}: {plan.summary()}")
+    lad = play_ladder(plan, os.path.join(base, part.name, "ladder"), workers=workers, log=log)
+    sk = play_skill(plan, os.path.join(base, part.name, "skill"), workers=workers, log=log)
+    runs = {f"ladder/{k}": v for k, v in lad.runs.items()}
+    runs.update({f"skill/{k}": v for k, v in sk.runs.items()})
+    return RunSet(runs, group="run", title=part.title)
+
+
+def skill_part_sections(part, rs) -> list:
+    """The sections of a skill part from its RunSet (:func:`run_skill_part`)."""
+    from reports.report import RunSet
+
+    lad = RunSet({k[len("ladder/"):]: v for k, v in rs.runs.items() if k.startswith("ladder/")}, group="lineup")
+    sk = RunSet({k[len("skill/"):]: v for k, v in rs.runs.items() if k.startswith("skill/")}, group="level")
+    secs = ladder_sections(part.spec, lad)
+    secs[0].terminal = secs[2].terminal = ""
+    return secs + skill_sections(sk, ratings_of(secs[1]))
