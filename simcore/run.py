@@ -333,7 +333,10 @@ def _describe_mismatch(old, new, out):
             f"use a new output folder, or repeat the folder's settings to resume it")
 
 
+@functools.lru_cache(maxsize=None)
 def _git_commit():
+    """(commit, dirty) of boardlab's own checkout, asked once a process (a ladder calls simulate
+    hundreds of times)."""
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     try:
         commit = subprocess.run(["git", "-C", here, "rev-parse", "HEAD"], capture_output=True,
@@ -482,6 +485,15 @@ def _probe(plan):
         pq.write_table(tab, buf, compression="zstd", use_dictionary=True)
         size += buf.tell()
     return seconds / n, size / n
+
+
+def _finished(out, plan):
+    """Whether ``out`` already holds this run, complete (nothing to estimate: no probe games)."""
+    try:
+        m = read_manifest(out)
+    except (OSError, ValueError):
+        return False
+    return isinstance(m, dict) and m.get("status") == "complete" and m.get("run_id") == plan.run_id
 
 
 def check_size(plan, out, workers):
@@ -677,7 +689,7 @@ def simulate(game, players, games, seed, out, strategies=None, variant=None, wor
                     chunk_size=chunk_size, events=events)
     if os.path.exists(out) and not os.path.isdir(out):
         raise RunMismatch(f"{out} is a file, not a results folder; use a new output folder")
-    estimate = check_size(plan, out, n_workers)
+    estimate = None if _finished(out, plan) else check_size(plan, out, n_workers)
     if backend == "dask":
         _check_dask(scheduler)         # before the folder is made: a bad address leaves nothing behind
     manifest, resumed = _open_folder(out, plan)

@@ -161,3 +161,22 @@ def test_a_search_run_of_100_games_says_how_long_it_will_take(tmp_path):
     line = check_size(plan_run("hellas", 2, 100, 1, strategies=seats), str(tmp_path), 2)
     assert line.startswith("simulate: 100 games: about ") and "from 2 games played first" in line
     assert check_size(plan_run("hellas", 2, 99, 1, strategies=seats), str(tmp_path), 2) is None
+
+
+def test_a_finished_search_run_is_not_probed_again(tmp_path, monkeypatch, capsys):
+    from simcore import run as simrun
+    seats = [s.to_dict() for s in _seats("hellas", 2, "mcts:iterations=2")]
+    out = str(tmp_path / "run")
+    simrun.simulate("hellas", players=2, games=100, seed=1, out=out, strategies=seats, workers=1,
+                    progress=True)
+    assert "simulate: 100 games: about " in capsys.readouterr().err
+    probes = []
+    monkeypatch.setattr(simrun, "_probe", lambda plan: probes.append(plan) or (1.0, 1.0))
+    again = simrun.simulate("hellas", players=2, games=100, seed=1, out=out, strategies=seats, workers=1,
+                            progress=True)
+    assert probes == [] and "about" not in capsys.readouterr().err
+    assert again.games_run == 0
+    # a run of the same folder with more games is another run: probed (then refused as a mismatch)
+    with pytest.raises(simrun.RunMismatch):
+        simrun.simulate("hellas", players=2, games=101, seed=1, out=out, strategies=seats, workers=1)
+    assert len(probes) == 1
