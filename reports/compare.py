@@ -102,7 +102,9 @@ def compare_tables(players: pl.DataFrame, group="lineup"):
     Returns a dict: ``seat_counts`` (games per strategy and seat, and whether
     balanced), ``win_share_by_seat`` (per strategy and seat, Wilson CIs),
     ``win_share_matrix`` (strategy × seat, percent), ``pairwise`` (head-to-head
-    win matrix, long), ``ratings`` (Bradley–Terry with CIs, Elo scale).
+    win matrix, long), ``ratings`` (Bradley–Terry with CIs, Elo scale),
+    ``dominance`` (per strategy: opponents beaten and lost to with the 95% CI,
+    and whether it beats every other one: ``analysis.ratings.dominance``).
     """
     from analysis.ratings import bradley_terry, pairwise_win_matrix
     from analysis.stats import wilson_bounds
@@ -132,8 +134,27 @@ def compare_tables(players: pl.DataFrame, group="lineup"):
     matrix = matrix.join(overall, on="strategy", how="left").sort("all seats", descending=True)
     pair = pairwise_win_matrix(p, by=None) if not by else pairwise_win_matrix(p.rename({group: "run"}))
     bt = bradley_terry(p.rename({group: "run"}) if by else p).sort("elo", descending=True)
+    from analysis.ratings import dominance
+
     return {"seat_counts": counts, "win_share_by_seat": adv, "win_share_matrix": matrix,
-            "pairwise": pair, "ratings": bt}
+            "pairwise": pair, "ratings": bt, "dominance": dominance(pair)}
+
+
+def dominance_text(dom: pl.DataFrame) -> str:
+    """One sentence: the dominant strategy (beats every other head-to-head, 95% CIs), or why there is none."""
+    if dom.height < 2:
+        return "Strategy dominance: one strategy only, nothing to compare."
+    top = dom.filter(pl.col("dominant"))
+    if top.height:
+        r = top.row(0, named=True)
+        return (f"**Dominant strategy: {r['strategy']}** beats every other strategy head-to-head (each 95% CI "
+                f"above ½); its closest match-up is {r['weakest_against']}, "
+                f"{r['weakest_share'] * 100:.1f}% [{r['weakest_lo'] * 100:.1f}, {r['weakest_hi'] * 100:.1f}] "
+                f"of {r['n_min']:,}+ pairs.")
+    r = dom.row(0, named=True)
+    return (f"No strategy beats every other one head-to-head (95% CIs): the best, {r['strategy']}, beats "
+            f"{r['beats']} of {r['opponents']}; against {r['weakest_against']} it finishes ahead in "
+            f"{r['weakest_share'] * 100:.1f}% [{r['weakest_lo'] * 100:.1f}, {r['weakest_hi'] * 100:.1f}] of pairs.")
 
 
 def compare_section(rs: RunSet, title="Strategy comparison") -> Section:
@@ -154,11 +175,14 @@ def compare_section(rs: RunSet, title="Strategy comparison") -> Section:
     sec = Section(title, paragraphs=[
         f"Every strategy played every seat ({'balanced: equally often' if balanced else 'NOT balanced'}); "
         f"{n_lineups} lineups, all from the same run seed (common random numbers). Ratings are "
-        f"Bradley–Terry strengths; 1500 is the average strategy of this field."],
+        f"Bradley–Terry strengths; 1500 is the average strategy of this field.", dominance_text(t["dominance"])],
         tables=[Table("compare_ratings", t["ratings"], "Bradley–Terry ratings (Elo scale, 95% CIs)."),
                 Table("compare_win_share_matrix", t["win_share_matrix"], "Win share (%) per strategy and seat."),
                 Table("compare_seat_counts", t["seat_counts"], "Games per strategy and seat."),
                 Table("compare_pairwise", t["pairwise"], "Head-to-head: share of pairs finished ahead."),
+                Table("compare_dominance", t["dominance"], "Per strategy: opponents it beats / loses to "
+                      "head-to-head (whole 95% CI above / below ½), its weakest match-up, and whether it "
+                      "beats every other strategy."),
                 Table("compare_win_share_by_seat", t["win_share_by_seat"], "Win share per strategy and seat "
                       "(95% CIs).", show=False)],
         figures=[Fig("compare_ratings", fig_r, caption_of(fig_r)),
