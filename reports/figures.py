@@ -22,7 +22,7 @@ import matplotlib
 import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter
+from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 __all__ = [
     "win_share_by_seat", "score_distributions", "category_weights", "quarry_distributions",
@@ -552,6 +552,7 @@ def outcome_distributions(dist: pl.DataFrame, series: str | None = None, unit: s
             d = (d.with_columns(pl.col("value").clip(upper_bound=cap))
                  .group_by([*keys, "value"]).agg(pl.col("share").sum()))
         _grouped_bars(ax, d, "value", "share", series, names)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(xlabel, fontsize=8)
         ax.set_ylabel("share of games (%)")
         ax.set_title(sub, fontsize=10)

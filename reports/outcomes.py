@@ -23,8 +23,8 @@ SNAPSHOT = {
               "rings with the +3 for the most, marble // 5)",
     "yamatai": "the end of each round, scored as the game would score then (coins, PP tokens, buildings, "
                "specialists, reservations, boats set aside)",
-    "akrotiri": "each round of two turns (seat 0's, then seat 1's), scored as if the game ended then (maps "
-                "excavated, the goals held evaluated on the board, drachmas // 10)",
+    "akrotiri": "each round of two turns (seat 0's, then seat 1's), by the running score (maps excavated and "
+                "drachmas // 10; the secret goals count only in the final score)",
 }
 
 #: Take rates below this share of player-games are flagged as almost never taken.
@@ -140,29 +140,34 @@ def rarely_taken_section(sections, threshold=RARE) -> Section | None:
     an option is flagged when its whole 95% interval lies below ``threshold``.
     ``None`` when no section has such a table.
     """
-    found, rows = False, []
+    found, rows, least = False, [], []
     for sec in sections:
         for t in sec.tables:
             f = t.frame
-            if not {"take_rate", "take_lo", "take_hi"} <= set(f.columns):
+            if not {"take_rate", "take_lo", "take_hi"} <= set(f.columns) or not f.height:
                 continue
             found = True
             label = "label" if "label" in f.columns else next((c for c in f.columns if c not in (
                 "n_players",) and f.schema[c] in (pl.String, pl.Int64, pl.Int32, pl.Int16, pl.Int8)), None)
             group = f.columns[0]
+            low = f.sort("take_rate").row(0, named=True)
+            least.append(f"{sec.title}: {low[label] if label else '?'} {low['take_rate'] * 100:.1f}% "
+                         f"[{low['take_lo'] * 100:.1f}, {low['take_hi'] * 100:.1f}]"
+                         + (f" ({group} {low[group]})" if f[group].n_unique() > 1 else ""))
             for r in f.filter(pl.col("take_hi") < threshold).iter_rows(named=True):
-                rows.append({"section": sec.title, "table": t.name, group if group != "section" else "run":
-                             str(r[group]), "option": str(r[label]) if label else "?", "n": r.get("n"),
+                rows.append({"section": sec.title, "table": t.name, "run": str(r[group]),
+                             "option": str(r[label]) if label else "?", "n": r.get("n"),
                              "take_rate": r["take_rate"], "take_lo": r["take_lo"], "take_hi": r["take_hi"]})
     if not found:
         return None
-    frame = pl.DataFrame(rows) if rows else pl.DataFrame(
-        schema={"section": pl.String, "table": pl.String, "option": pl.String, "take_rate": pl.Float64})
     sec = Section("Options almost never taken", paragraphs=[
         f"Every option of the take-rate tables above whose whole 95% interval lies below {threshold:.0%} of "
         f"player-games: an option this rare under the strategies played is a candidate for a rule or cost "
-        f"change (or a strategy that undervalues it). " + (f"{len(rows)} found." if rows else "None found.")],
-        tables=[Table("rarely_taken", frame, f"Options taken in under {threshold:.0%} of player-games (95% CI).")])
+        f"change (or a strategy that undervalues it). " + (f"{len(rows)} found." if rows else "None found."),
+        "The least taken option of each table: " + "; ".join(least) + "."])
+    if rows:
+        sec.tables = [Table("rarely_taken", pl.DataFrame(rows),
+                            f"Options taken in under {threshold:.0%} of player-games (95% CI).")]
     if rows:
         sec.terminal = f"Options almost never taken (< {threshold:.0%} of player-games, 95% CI)\n" + text_table(
             ["section", "option", "take rate", "n"],

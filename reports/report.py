@@ -556,9 +556,11 @@ def _outcome_findings(tables, context):
     for key in dict.fromkeys(om[group].to_list()):
         st = {r["statistic"]: r for r in om.filter(pl.col(group) == key).iter_rows(named=True)}
 
-        def ci(name, share=False):
+        def ci(name, share=False, digits=1):
             r = st[name]
-            f = _pct if share else (lambda x: f"{x:.1f}")
+            f = _pct if share else (lambda x: f"{x:.{digits}f}")
+            if r["lo"] is None or r["hi"] is None:          # one game: no interval
+                return f"{f(r['estimate'])} (n = {r['n']})"
             return f"{f(r['estimate'])} [{f(r['lo'])}, {f(r['hi'])}]"
         bits = []
         if "margin" in st:
@@ -573,7 +575,7 @@ def _outcome_findings(tables, context):
                 text += f", by {ci('drama')} points at worst"
             bits.append(text)
         if "lead_changes" in st:
-            bits.append(f"{ci('lead_changes')} lead changes per game")
+            bits.append(f"{ci('lead_changes', digits=2)} lead changes per game")
         if bits:
             n = max(r["n"] for r in st.values())
             where = ", ".join(x for x in (context, str(key)) if x)

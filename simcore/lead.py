@@ -8,7 +8,8 @@ them the same way, so a reader can see one game's lead round by round and
 the tests can check the kernel against it.
 
 A snapshot is every seat's total as ``State.scores()`` gives it ("the score
-if the game ended now") at the first decision after a round ended, and the
+if the game ended now"; Akrotiri: without the goals, which are secret and
+score at the end only) at the first decision after a round ended, and the
 final score. A round is a Hellas or Yamataï round, an Akrotiri pair of turns
 (seat 0's, then seat 1's; its set-up, turn 0, is none).
 
@@ -31,6 +32,15 @@ def _round_of(game, state):
     return state.round() if callable(state.round) else state.round
 
 
+def _running_total(game, state):
+    """The seats' totals now: ``scores()["total"]``; for Akrotiri without the goals (kept secret and
+    scored at the end only; the kernel leaves them to the final score)."""
+    sc = state.scores()
+    if game == "akrotiri":
+        return [t - g for t, g in zip(sc["total"], sc["goals"])]
+    return list(sc["total"])
+
+
 def score_snapshots(game, players, seed, policies=None, config=None, **settings):
     """The seats' totals after each round of the game ``play_batch`` plays from ``seed``, and the final ones.
 
@@ -46,7 +56,7 @@ def score_snapshots(game, players, seed, policies=None, config=None, **settings)
     for a in actions:
         if _round_of(game, st) != rnd:
             if game != "akrotiri" or rnd > 0:      # Akrotiri's turn 0 is the set-up, not a round
-                snaps.append(list(st.scores()["total"]))
+                snaps.append(_running_total(game, st))
             rnd = _round_of(game, st)
         st.apply(a)
     if not st.is_over():

@@ -12,7 +12,8 @@ from reports import cli  # noqa: E402
 from strategies import resolve_seats  # noqa: E402
 from reports import figures as F  # noqa: E402
 
-FIGURES = ["win_share_by_seat", "score_distributions", "category_weights", "quarry_distributions",
+FIGURES = ["win_share_by_seat", "score_distributions", "category_weights", "outcome_distributions",
+           "quarry_distributions",
            "convergence"]
 
 
