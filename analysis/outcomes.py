@@ -233,15 +233,42 @@ def margin_counts(players: Frame, by: str | Iterable[str] | None = None) -> Fram
     require(players, ["game_index", "total"], "margin_counts")
     groups = as_list(by)
     gk = game_keys(players, groups)
-    part = game_partition(players, gk)
     lf = with_n_players(as_lazy(players), groups)
     keys = [*groups, "n_players"]
-    run_level = [k for k in keys if k not in part]
-    t = pl.col("total").cast(pl.Int64)
-    per_game = lf.group_by([*part, *run_level]).agg((t.max() - t.top_k(2).min()).alias("value"))
-    out = (per_game.group_by([*keys, "value"]).agg(pl.len().alias("n_games"))
+    df = lf.select(list(dict.fromkeys([*gk, "n_players", "total"]))).collect()
+    parts = []
+    for key, part in (df.group_by(keys, maintain_order=True) if keys else [((), df)]):
+        parts.append(_margins(part, gk, keys, key))
+    out = (pl.concat(parts) if parts else pl.DataFrame({"value": [], "n_games": []}))
+    out = (out.group_by([*keys, "value"]).agg(pl.col("n_games").sum())
            .with_columns(pl.lit("margin").alias("metric")).select(*keys, "metric", "value", "n_games"))
     return like(out, players)
+
+
+def _margins(part: pl.DataFrame, gk, keys, key) -> pl.DataFrame:
+    """Margin per game of one group: from a (games, seats) array when the rows are game-major with
+    n_players rows a game (as every results table), else by a group-by over the games."""
+    import numpy as np
+
+    n = int(part["n_players"][0])
+    ok = part.height % n == 0 and n > 1
+    if ok:
+        within = set(gk) - set(keys) == {"game_index"}     # the other game keys are the group's
+        g = part["game_index"].to_numpy() if within else \
+            part.select(pl.struct(gk).rank("dense")).to_series().to_numpy()
+        g = g.reshape(-1, n)
+        ok = bool((g == g[:, :1]).all()) and bool((np.diff(g[:, 0]) > 0).all())   # games in order, whole
+    if ok:
+        tot = np.sort(part["total"].to_numpy().reshape(-1, n).astype(np.int64), axis=1)
+        counts = np.bincount(tot[:, -1] - tot[:, -2])
+        values = np.flatnonzero(counts)
+        frame = pl.DataFrame({"value": values.astype(np.int64), "n_games": counts[values].astype(np.int64)})
+    else:
+        t = pl.col("total").cast(pl.Int64)
+        frame = (part.group_by(gk).agg((t.max() - t.top_k(2).min()).alias("value"))
+                 .group_by("value").agg(pl.len().cast(pl.Int64).alias("n_games")))
+    key = key if isinstance(key, tuple) else (key,)
+    return frame.with_columns(*[pl.lit(v, dtype=part.schema[k]).alias(k) for k, v in zip(keys, key)])
 
 
 #: Rows of :func:`outcome_summary`: (statistic, metric counted, kind, what it means).

@@ -201,5 +201,6 @@ def compare_section(rs: RunSet, title="Strategy comparison") -> Section:
     n_cell = f"{adv['n'].min():,}" if adv["n"].min() == adv["n"].max() else f"{adv['n'].min():,}–{adv['n'].max():,}"
     sec.terminal = (f"{title}: win share % by seat (n = {n_cell} per cell, 95% CI ±{half:.1f} pp at most), "
                     f"over all seats and Bradley–Terry rating with 95% CIs; {gt}\n"
-                    + text_table(["strategy", *seats, "all seats", "rating"], rows))
+                    + text_table(["strategy", *seats, "all seats", "rating"], rows)
+                    + "\n" + dominance_text(t["dominance"]).replace("**", ""))
     return sec

@@ -103,6 +103,21 @@ def test_outcome_summary_of_a_known_table():
     assert 0 < s["comeback"]["lo"] < 0.5 < s["comeback"]["hi"] < 1                         # Wilson
 
 
+def test_margin_counts_do_not_depend_on_row_order():
+    from analysis.outcomes import margin_counts
+
+    rng = np.random.default_rng(3)
+    p = pl.DataFrame({"game_index": np.repeat(np.arange(200), 3), "total": rng.integers(0, 40, 600)})
+    fast = margin_counts(p).sort("value")                      # game-major rows: the array path
+    slow = margin_counts(p.sample(fraction=1.0, shuffle=True, seed=1)).sort("value")   # the group-by path
+    assert fast.equals(slow) and fast["n_games"].sum() == 200
+    t = p["total"].to_numpy().reshape(200, 3).copy()
+    t.sort(axis=1)
+    want = np.bincount(t[:, 2] - t[:, 1])
+    assert dict(zip(fast["value"].to_list(), fast["n_games"].to_list())) == {
+        v: int(c) for v, c in enumerate(want) if c}
+
+
 def test_option_takes_add_up_over_batches():
     from analysis._common import add_up
     from analysis.components import option_sums, option_takes_from_sums
