@@ -44,6 +44,8 @@ UNITS = {
     "quarry_closures": ("quarries closed per game", "quarries", 1.0),
     "game_length": ("game length", "rounds or turns", 1.0),
     "end_trigger": ("games ended by the trigger", "percentage points", 100.0),
+    "lead_changes": ("lead changes per game", "lead changes", 1.0),
+    "comeback": ("games the winner won from behind", "percentage points", 100.0),
 }
 
 

@@ -7,8 +7,10 @@
   (``RunSet.batches``), so its memory is that of one batch;
 - :func:`rarely_taken_section` — the options (action spaces, components)
   almost never taken, gathered from the take-rate tables of the other sections;
-- :func:`dominance_section` — in a comparison: is there a strategy that beats
-  every other one (pairwise win shares above ½ with the whole 95% CI)?
+- :func:`outcome_headlines` — lead changes per game and the comeback rate as
+  headline statistics of a variant comparison (``reports.report.variant_section``);
+- strategy dominance is in the comparison report (``reports.compare``,
+  ``analysis.ratings.dominance``).
 """
 from __future__ import annotations
 
@@ -130,6 +132,20 @@ def option_take_section(rs, columns=None, title="Action spaces taken", what="act
              f"{r['take_hi'] * 100:.1f}]", f"{r['per_game']:.2f}", f"{r['n']:,}"] for r in takes.iter_rows(named=True)]
     sec.terminal = f"{title} (95% CI)\n" + text_table([rs.group, what, "take rate", "per game", "n"], rows)
     return sec
+
+
+def outcome_headlines(rs) -> list:
+    """Lead changes per game (mean) and the comeback rate (share) per run, in the headline format
+    (``analysis.summary.mean_stat``); empty when the runs have no lead columns."""
+    from analysis.summary import mean_stat
+
+    from reports.report import collected
+
+    if not rs.has("games") or not {"lead_changes", "led_from"} <= set(rs.columns("games")):
+        return []
+    g, by = rs.scan("games"), [rs.group, "n_players"]
+    return [collected(mean_stat(g, "lead_changes", "lead_changes", by=by)),
+            collected(mean_stat(g, pl.col("led_from") > 1, "comeback", by=by, kind="proportion"))]
 
 
 def rarely_taken_section(sections, threshold=RARE) -> Section | None:

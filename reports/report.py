@@ -330,6 +330,9 @@ def variant_section(rs: RunSet, baseline=None, title="Variant comparison") -> Se
     head = [collected(headline_stats(rs.scan("players"), by=rs.group, categories=rs.categories))]
     extra = plugin(rs.game).HEADLINES
     head += list(extra(rs)) if extra else []
+    from reports.outcomes import outcome_headlines
+
+    head += outcome_headlines(rs)
     head = pl.concat([h.with_columns(pl.col(rs.group).cast(pl.String)) for h in head], how="vertical_relaxed")
     baseline = baseline or rs.labels[0]
     diff = variant_differences(head, variant=rs.group, baseline=baseline)

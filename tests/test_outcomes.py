@@ -209,3 +209,15 @@ def test_rarely_taken_lists_only_options_whose_ci_is_below_the_threshold():
     sec = rarely_taken_section([Section("Spaces", tables=[Table("option_take_rates", f, "")])])
     assert sec.tables[0].frame["option"].to_list() == ["rare"]
     assert rarely_taken_section([Section("No takes", tables=[Table("x", pl.DataFrame({"a": [1]}), "")])]) is None
+
+
+def test_variant_comparison_has_lead_headlines(hellas_run):
+    import reports.report as R
+
+    rs = R.RunSet.from_dirs({"a": hellas_run, "b": hellas_run}, group="variant")
+    diff = R.variant_section(rs).tables[1].frame
+    rows = {r["statistic"]: r for r in diff.iter_rows(named=True) if r["statistic"] in ("lead_changes", "comeback")}
+    assert set(rows) == {"lead_changes", "comeback"}
+    g = rs.runs["a"].games.collect()
+    assert rows["comeback"]["estimate"] == pytest.approx((g["led_from"] > 1).mean())
+    assert rows["lead_changes"]["diff"] == 0 and rows["comeback"]["diff"] == 0       # the same games twice
