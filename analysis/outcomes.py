@@ -24,8 +24,17 @@ from collections.abc import Iterable, Mapping
 
 import polars as pl
 
-from analysis._common import (Frame, as_lazy, as_list, columns, game_keys, game_partition, group_keys, like, require,
-                              with_n_players)
+from analysis._common import (
+    Frame,
+    as_lazy,
+    as_list,
+    columns,
+    game_keys,
+    group_keys,
+    like,
+    require,
+    with_n_players,
+)
 from analysis.stats import mean_ci_exprs, t_quantile, wilson_exprs
 
 __all__ = ["game_length", "end_triggers", "top_ties", "outcome_counts", "margin_counts", "outcome_summary",

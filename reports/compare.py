@@ -27,6 +27,7 @@ import time
 import polars as pl
 
 from reports import figures as F
+from reports.outcomes import dominance_text
 from reports.report import RunSet
 from reports.sections import Fig, Section, Table, caption_of, text_table
 
@@ -138,23 +139,6 @@ def compare_tables(players: pl.DataFrame, group="lineup"):
 
     return {"seat_counts": counts, "win_share_by_seat": adv, "win_share_matrix": matrix,
             "pairwise": pair, "ratings": bt, "dominance": dominance(pair)}
-
-
-def dominance_text(dom: pl.DataFrame) -> str:
-    """One sentence: the dominant strategy (beats every other head-to-head, 95% CIs), or why there is none."""
-    if dom.height < 2:
-        return "Strategy dominance: one strategy only, nothing to compare."
-    top = dom.filter(pl.col("dominant"))
-    if top.height:
-        r = top.row(0, named=True)
-        return (f"**Dominant strategy: {r['strategy']}** beats every other strategy head-to-head (each 95% CI "
-                f"above ½); its closest match-up is {r['weakest_against']}, "
-                f"{r['weakest_share'] * 100:.1f}% [{r['weakest_lo'] * 100:.1f}, {r['weakest_hi'] * 100:.1f}] "
-                f"of {r['n_min']:,}+ pairs.")
-    r = dom.row(0, named=True)
-    return (f"No strategy beats every other one head-to-head (95% CIs): the best, {r['strategy']}, beats "
-            f"{r['beats']} of {r['opponents']}; against {r['weakest_against']} it finishes ahead in "
-            f"{r['weakest_share'] * 100:.1f}% [{r['weakest_lo'] * 100:.1f}, {r['weakest_hi'] * 100:.1f}] of pairs.")
 
 
 def compare_section(rs: RunSet, title="Strategy comparison") -> Section:

@@ -9,8 +9,8 @@
   almost never taken, gathered from the take-rate tables of the other sections;
 - :func:`outcome_headlines` — lead changes per game and the comeback rate as
   headline statistics of a variant comparison (``reports.report.variant_section``);
-- strategy dominance is in the comparison report (``reports.compare``,
-  ``analysis.ratings.dominance``).
+- :func:`dominance_text` — the sentence on strategy dominance of a
+  comparison report (``reports.compare``, ``analysis.ratings.dominance``).
 """
 from __future__ import annotations
 
@@ -18,6 +18,12 @@ import polars as pl
 
 from reports import figures as F
 from reports.sections import Fig, Section, Table, caption_of, text_table
+
+
+def collected(frame):
+    """An analysis result as a DataFrame (as ``reports.report.collected``; not imported: no cycle)."""
+    return frame.collect(engine="streaming") if isinstance(frame, pl.LazyFrame) else frame
+
 
 #: What one snapshot of the lead is, per game (docs/results.md, "The lead").
 SNAPSHOT = {
@@ -41,10 +47,15 @@ def _length_column(rs):
 def outcome_section(rs) -> Section:
     """Game length, margin, lead changes, led-for-good round, comebacks and drama (95% CIs)."""
     from analysis._common import add_up
-    from analysis.outcomes import LEAD_COLUMNS, margin_counts, outcome_counts, outcome_distribution, outcome_summary
+    from analysis.outcomes import (
+        LEAD_COLUMNS,
+        margin_counts,
+        outcome_counts,
+        outcome_distribution,
+        outcome_summary,
+    )
 
-    from reports.report import collected
-
+    
     length = _length_column(rs)
     keys = [rs.group, "n_players", "metric", "value"]
     counts = []
@@ -107,8 +118,7 @@ def option_take_section(rs, columns=None, title="Action spaces taken", what="act
     from analysis._common import add_up
     from analysis.components import option_sums, option_takes_from_sums
 
-    from reports.report import collected
-
+    
     cols = rs.columns("players") if rs.has("players") else []
     if columns is None:
         columns = {c: c.removeprefix("space_").replace("_", " ") for c in cols if c.startswith("space_")}
@@ -124,12 +134,13 @@ def option_take_section(rs, columns=None, title="Action spaces taken", what="act
     takes = takes.select(rs.group, "n_players", "label", *[c for c in takes.columns
                                                            if c not in (rs.group, "n_players", "label", "option")])
     sec = Section(title, paragraphs=[
-        f"How often a seat chose each kind of {what}: `take_rate` is the share of player-games with at least "
-        f"one (n = player-games, 95% Wilson CI), `per_game` the mean number per player-game (t CI). Options "
-        f"almost never taken are listed under \"Options almost never taken\"."],
+        (f"How often a seat chose each kind of {what}: `take_rate` is the share of player-games with at least "
+         f"one (n = player-games, 95% Wilson CI), `per_game` the mean number per player-game (t CI). Options "
+         f"almost never taken are listed under \"Options almost never taken\".")],
         tables=[Table("option_take_rates", takes, f"Take rate of each {what} kind per player-game (95% CIs).")])
-    rows = [[str(r[rs.group]), r["label"], f"{r['take_rate'] * 100:.1f}% [{r['take_lo'] * 100:.1f}, "
-             f"{r['take_hi'] * 100:.1f}]", f"{r['per_game']:.2f}", f"{r['n']:,}"] for r in takes.iter_rows(named=True)]
+    rows = [[str(r[rs.group]), r["label"],
+             f"{r['take_rate'] * 100:.1f}% [{r['take_lo'] * 100:.1f}, {r['take_hi'] * 100:.1f}]",
+             f"{r['per_game']:.2f}", f"{r['n']:,}"] for r in takes.iter_rows(named=True)]
     sec.terminal = f"{title} (95% CI)\n" + text_table([rs.group, what, "take rate", "per game", "n"], rows)
     return sec
 
@@ -139,8 +150,7 @@ def outcome_headlines(rs) -> list:
     (``analysis.summary.mean_stat``); empty when the runs have no lead columns."""
     from analysis.summary import mean_stat
 
-    from reports.report import collected
-
+    
     if not rs.has("games") or not {"lead_changes", "led_from"} <= set(rs.columns("games")):
         return []
     g, by = rs.scan("games"), [rs.group, "n_players"]
@@ -187,6 +197,24 @@ def rarely_taken_section(sections, threshold=RARE) -> Section | None:
     if rows:
         sec.terminal = f"Options almost never taken (< {threshold:.0%} of player-games, 95% CI)\n" + text_table(
             ["section", "option", "take rate", "n"],
-            [[r["section"], r["option"], f"{r['take_rate'] * 100:.2f}% [{r['take_lo'] * 100:.2f}, "
-              f"{r['take_hi'] * 100:.2f}]", f"{r['n']:,}" if r["n"] is not None else "?"] for r in rows])
+            [[r["section"], r["option"],
+              f"{r['take_rate'] * 100:.2f}% [{r['take_lo'] * 100:.2f}, {r['take_hi'] * 100:.2f}]",
+              f"{r['n']:,}" if r["n"] is not None else "?"] for r in rows])
     return sec
+
+
+def dominance_text(dom: pl.DataFrame) -> str:
+    """One sentence: the dominant strategy (beats every other head-to-head, 95% CIs), or why there is none."""
+    if dom.height < 2:
+        return "Strategy dominance: one strategy only, nothing to compare."
+    top = dom.filter(pl.col("dominant"))
+    if top.height:
+        r = top.row(0, named=True)
+        return (f"**Dominant strategy: {r['strategy']}** beats every other strategy head-to-head (each 95% CI "
+                f"above ½); its closest match-up is {r['weakest_against']}, "
+                f"{r['weakest_share'] * 100:.1f}% [{r['weakest_lo'] * 100:.1f}, {r['weakest_hi'] * 100:.1f}] "
+                f"of {r['n_min']:,}+ pairs.")
+    r = dom.row(0, named=True)
+    return (f"No strategy beats every other one head-to-head (95% CIs): the best, {r['strategy']}, beats "
+            f"{r['beats']} of {r['opponents']}; against {r['weakest_against']} it finishes ahead in "
+            f"{r['weakest_share'] * 100:.1f}% [{r['weakest_lo'] * 100:.1f}, {r['weakest_hi'] * 100:.1f}] of pairs.")

@@ -527,7 +527,7 @@ def findings_section(sections) -> Section | None:
         paras += _outcome_findings(tables, context)
         dom = next((f for n, f in tables.items() if n.endswith("compare_dominance")), None)
         if dom is not None and dom.height >= 2:
-            from reports.compare import dominance_text
+            from reports.outcomes import dominance_text
 
             paras.append(f"**{context or 'Strategies'}**: " + dominance_text(dom))
         ratings = next((f for n, f in tables.items() if n.endswith("compare_ratings")), None)
@@ -559,9 +559,9 @@ def _outcome_findings(tables, context):
     for key in dict.fromkeys(om[group].to_list()):
         st = {r["statistic"]: r for r in om.filter(pl.col(group) == key).iter_rows(named=True)}
 
-        def ci(name, share=False, digits=1):
+        def ci(name, share=False, digits=1, st=st):
             r = st[name]
-            f = _pct if share else (lambda x: f"{x:.{digits}f}")
+            f = _pct if share else (lambda v, d=digits: f"{v:.{d}f}")
             if r["lo"] is None or r["hi"] is None:          # one game: no interval
                 return f"{f(r['estimate'])} (n = {r['n']})"
             return f"{f(r['estimate'])} [{f(r['lo'])}, {f(r['hi'])}]"

@@ -7,7 +7,6 @@ import simcore
 import strategies
 from simcore.lead import lead_columns, score_snapshots
 
-
 # ---------------------------------------------------------------- lead of hand-built snapshots
 
 def test_lead_columns_of_known_snapshots():
@@ -195,7 +194,8 @@ def test_run_report_has_outcomes_findings_and_space_takes(hellas_run, tmp_path):
     assert takes["label"].to_list()[:3] == ["house", "house or agora", "palace"]
     assert takes.filter(pl.col("label") == "quarry")["n"].item() == 1800
     paths = write_report(rep, str(tmp_path / "rep"))
-    html = open(paths["html"], encoding="utf-8").read()
+    with open(paths["html"], encoding="utf-8") as fh:
+        html = fh.read()
     assert "lead changes" in html and "outcome_distributions" in html
 
 
