@@ -15,7 +15,10 @@ events table into takes; this module does not know any game.
   and a cost, the value per take and the value per unit of cost;
 - :func:`component_regression` — the marginal value: win share (fractional
   logit) and final score (least squares with game fixed effects) regressed
-  on the counts of every component taken at once, cluster-robust by game.
+  on the counts of every component taken at once, cluster-robust by game;
+- :func:`option_sums` / :func:`option_takes_from_sums` — take rates of
+  options counted per seat in the players table (Hellas: action spaces by
+  kind), added up over batches of games.
 
 **Reading the uplifts.** Both the raw difference and the regression compare
 players who took a component with players who did not *under the strategies
@@ -61,7 +64,8 @@ from analysis.stats import (add_by_code, linear_fit, logistic_fit, mean_ci_exprs
                             wilson_exprs, z_value)
 
 __all__ = ["take_shares", "take_counts", "take_shares_from_counts", "component_summary", "player_sums",
-           "component_take_sums", "component_summary_from_sums", "component_regression"]
+           "component_take_sums", "component_summary_from_sums", "component_regression", "option_sums",
+           "option_takes_from_sums"]
 
 
 def take_shares(
@@ -486,3 +490,52 @@ def component_regression(
     out = out.with_columns(pl.col(c).fill_nan(None) for c in ("coef", "se", "lo", "hi", "p_value", "effect",
                                                                "effect_lo", "effect_hi"))
     return like(out, players)
+
+
+def option_sums(players: Frame, columns: Sequence[str], by: str | Iterable[str] | None = None) -> Frame:
+    """Counts and sums of per-seat option counts (``columns`` of ``players``), to add up over batches.
+
+    Returns
+    -------
+    Same kind as ``players``: one row per (by..., n_players, option) with ``n``
+    (player-games), ``takers`` (player-games with at least one take), ``s`` and
+    ``ss`` (sum and sum of squares of the count).
+
+    Examples
+    --------
+    >>> p = pl.DataFrame({"game_index": [0, 0], "space_palace": [0, 2]})
+    >>> option_sums(p, ["space_palace"])["takers"].item()
+    1
+    """
+    require(players, ["game_index", *columns], "option_sums")
+    groups = as_list(by)
+    lf = with_n_players(as_lazy(players), groups)
+    keys = [*groups, "n_players"]
+    parts = [lf.group_by(keys).agg(pl.len().alias("n"), (pl.col(c) > 0).sum().cast(pl.Int64).alias("takers"),
+                                   pl.col(c).cast(pl.Int64).sum().alias("s"),
+                                   (pl.col(c).cast(pl.Int64) ** 2).sum().alias("ss"))
+             .with_columns(pl.lit(c).alias("option"), pl.col("n").cast(pl.Int64)) for c in columns]
+    out = pl.concat(parts).select(*keys, "option", "n", "takers", "s", "ss")
+    return like(out, players)
+
+
+def option_takes_from_sums(sums: Frame, by: str | Iterable[str] | None = None, level: float = 0.95) -> Frame:
+    """Take rate (Wilson CI) and mean takes per player-game (t CI) from (added-up) :func:`option_sums`.
+
+    Returns
+    -------
+    Same kind as ``sums``: by..., n_players, ``option``, ``n``, ``takers``,
+    ``take_rate``, ``take_lo``, ``take_hi``, ``per_game``, ``per_game_lo``, ``per_game_hi``.
+    """
+    from analysis._common import sd_from_sums
+    from analysis.stats import mean_ci_exprs
+
+    keys = [*as_list(by), "n_players"]
+    out = (as_lazy(sums).with_columns((pl.col("takers") / pl.col("n")).alias("take_rate"),
+                                      *wilson_exprs("takers", "n", level, prefix="take_"),
+                                      (pl.col("s") / pl.col("n")).alias("per_game"),
+                                      sd_from_sums("s", "ss", "n").alias("__sd"))
+           .with_columns(*mean_ci_exprs("per_game", "__sd", "n", level, prefix="per_game_"))
+           .select(*keys, "option", "n", "takers", "take_rate", "take_lo", "take_hi", "per_game", "per_game_lo",
+                   "per_game_hi"))
+    return like(out, sums)

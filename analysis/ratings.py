@@ -35,7 +35,7 @@ from scipy.sparse.csgraph import connected_components
 from analysis._common import Frame, as_lazy, as_list, columns, game_keys, like, require
 from analysis.stats import wilson_exprs, z_value
 
-__all__ = ["pairwise_comparisons", "pairwise_win_matrix", "bradley_terry", "ELO_SCALE"]
+__all__ = ["pairwise_comparisons", "pairwise_win_matrix", "bradley_terry", "ELO_SCALE", "dominance"]
 
 #: Elo points per unit of Bradley–Terry log-strength (400 / ln 10).
 ELO_SCALE = 400.0 / math.log(10.0)
@@ -369,3 +369,47 @@ def bradley_terry(
         "elo", "elo_lo", "elo_hi", "converged", "regularized",
     ).sort([*groups, "strategy"])
     return like(out, players)
+
+
+def dominance(pairwise: Frame, by: str | Iterable[str] | None = None) -> Frame:
+    """Is there a strategy that beats every other one? From :func:`pairwise_win_matrix`.
+
+    A strategy *beats* an opponent when the whole 95% interval of its
+    head-to-head win share lies above ½, and *loses* to it when the whole
+    interval lies below; it is *dominant* when it beats every other strategy
+    of the field (its weakest head-to-head is above ½ with the CI).
+
+    Returns
+    -------
+    Same kind as ``pairwise``, one row per (by..., strategy), strongest first:
+    ``opponents``, ``beats``, ``loses``, ``undecided``, ``weakest_against``
+    (the opponent of its lowest win share), ``weakest_share``, ``weakest_lo``,
+    ``weakest_hi``, ``n_min`` (fewest comparisons against one opponent),
+    ``dominant``.
+
+    Examples
+    --------
+    >>> pw = pl.DataFrame({"strategy": ["a", "a", "b", "b", "c", "c"], "opponent": ["b", "c", "a", "c", "a", "b"],
+    ...                    "n": [100] * 6, "win_share": [.7, .6, .3, .5, .4, .5], "lo": [.6, .52, .21, .4, .3, .4],
+    ...                    "hi": [.79, .7, .4, .6, .48, .6]})
+    >>> dominance(pw).filter(pl.col("dominant"))["strategy"].to_list()
+    ['a']
+    """
+    groups = as_list(by)
+    lf = as_lazy(pairwise)
+    weakest = pl.col("win_share").arg_min()
+    out = (lf.group_by([*groups, "strategy"])
+           .agg(pl.len().alias("opponents"),
+                (pl.col("lo") > 0.5).sum().cast(pl.Int64).alias("beats"),
+                (pl.col("hi") < 0.5).sum().cast(pl.Int64).alias("loses"),
+                pl.col("opponent").get(weakest).alias("weakest_against"),
+                pl.col("win_share").get(weakest).alias("weakest_share"),
+                pl.col("lo").get(weakest).alias("weakest_lo"),
+                pl.col("hi").get(weakest).alias("weakest_hi"),
+                pl.col("n").min().alias("n_min"))
+           .with_columns((pl.col("opponents") - pl.col("beats") - pl.col("loses")).alias("undecided"),
+                         (pl.col("beats") == pl.col("opponents")).alias("dominant"))
+           .sort([*groups, "beats", "weakest_share"], descending=[*([False] * len(groups)), True, True])
+           .select(*groups, "strategy", "opponents", "beats", "loses", "undecided", "weakest_against",
+                   "weakest_share", "weakest_lo", "weakest_hi", "n_min", "dominant"))
+    return like(out, pairwise)

@@ -15,8 +15,12 @@ player count it plays, with events on, the line-ups
 
 and hashes every column of the ``games``, ``players`` and ``events`` tables
 (name, dtype, shape and bytes). ``--parts games,players`` leaves the events out,
-for a change that is meant to alter only the events. The digest depends on
+for a change that is meant to alter only the events; ``--skip COL,...`` leaves
+the named columns out (any table), for a change that only adds columns: the
+digest without them must equal the one from before. The digest depends on
 nothing but the engines, the presets and the data files.
+
+    PYTHONPATH=. python bench/digest.py --skip lead_changes,led_from,max_deficit,space_house,...
 """
 import argparse
 import hashlib
@@ -44,15 +48,17 @@ def lineups(game, players):
     }
 
 
-def feed(h, res, parts):
+def feed(h, res, parts, skip=()):
     for part in parts:
         for key in sorted(res[part]):
+            if key in skip:
+                continue
             a = np.ascontiguousarray(res[part][key])
             h.update(f"{part}/{key}/{a.dtype}/{a.shape}".encode())
             h.update(a.tobytes())
 
 
-def digest(game, n=600, parts=("games", "players", "events"), verbose=False, out=print):
+def digest(game, n=600, parts=("games", "players", "events"), verbose=False, out=print, skip=()):
     """Return the hex digest of ``game``; with ``verbose``, print one short digest per line-up."""
     import simcore
     from simcore.rng import game_seeds
@@ -63,7 +69,7 @@ def digest(game, n=600, parts=("games", "players", "events"), verbose=False, out
         seeds = np.asarray(game_seeds(2026, players * 1000, players * 1000 + n), dtype=np.uint64)
         for name, pols in lineups(game, players).items():
             h = hashlib.sha256()
-            feed(h, mod.play_batch(players, seeds, pols, events="events" in parts), parts)
+            feed(h, mod.play_batch(players, seeds, pols, events="events" in parts), parts, skip)
             total.update(h.digest())
             if verbose:
                 out(f"  {game} {players}p {name:<10} {h.hexdigest()[:16]}")
@@ -77,6 +83,7 @@ def main(argv=None):
     ap.add_argument("games", nargs="*", help="games (default: all registered)")
     ap.add_argument("-n", type=int, default=600, help="games per line-up and player count (default 600)")
     ap.add_argument("--parts", default="games,players,events", help="tables to hash (default: all three)")
+    ap.add_argument("--skip", default="", help="columns to leave out, comma-separated (added columns)")
     ap.add_argument("-v", "--verbose", action="store_true", help="one digest per line-up too")
     args = ap.parse_args(argv)
     parts = tuple(p.strip() for p in args.parts.split(",") if p.strip())
@@ -85,12 +92,13 @@ def main(argv=None):
         ap.error(f"--parts: unknown table {', '.join(bad) or '(none)'} (known: games, players, events)")
     if args.n <= 0:
         ap.error(f"-n must be a positive integer, not {args.n}")
+    skip = tuple(c.strip() for c in args.skip.split(",") if c.strip())
     games = args.games or list(simcore.games)
     for g in games:
         if g not in simcore.games:
             ap.error(f"unknown game '{g}' (known: {', '.join(simcore.games)})")
     for g in games:
-        print(f"{g} n={args.n} parts={','.join(parts)} {digest(g, args.n, parts, args.verbose)}", flush=True)
+        print(f"{g} n={args.n} parts={','.join(parts)} {digest(g, args.n, parts, args.verbose, skip=skip)}", flush=True)
 
 
 if __name__ == "__main__":

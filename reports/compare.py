@@ -27,6 +27,7 @@ import time
 import polars as pl
 
 from reports import figures as F
+from reports.outcomes import dominance_text
 from reports.report import RunSet
 from reports.sections import Fig, Section, Table, caption_of, text_table
 
@@ -102,7 +103,9 @@ def compare_tables(players: pl.DataFrame, group="lineup"):
     Returns a dict: ``seat_counts`` (games per strategy and seat, and whether
     balanced), ``win_share_by_seat`` (per strategy and seat, Wilson CIs),
     ``win_share_matrix`` (strategy × seat, percent), ``pairwise`` (head-to-head
-    win matrix, long), ``ratings`` (Bradley–Terry with CIs, Elo scale).
+    win matrix, long), ``ratings`` (Bradley–Terry with CIs, Elo scale),
+    ``dominance`` (per strategy: opponents beaten and lost to with the 95% CI,
+    and whether it beats every other one: ``analysis.ratings.dominance``).
     """
     from analysis.ratings import bradley_terry, pairwise_win_matrix
     from analysis.stats import wilson_bounds
@@ -132,8 +135,10 @@ def compare_tables(players: pl.DataFrame, group="lineup"):
     matrix = matrix.join(overall, on="strategy", how="left").sort("all seats", descending=True)
     pair = pairwise_win_matrix(p, by=None) if not by else pairwise_win_matrix(p.rename({group: "run"}))
     bt = bradley_terry(p.rename({group: "run"}) if by else p).sort("elo", descending=True)
+    from analysis.ratings import dominance
+
     return {"seat_counts": counts, "win_share_by_seat": adv, "win_share_matrix": matrix,
-            "pairwise": pair, "ratings": bt}
+            "pairwise": pair, "ratings": bt, "dominance": dominance(pair)}
 
 
 def compare_section(rs: RunSet, title="Strategy comparison") -> Section:
@@ -156,11 +161,14 @@ def compare_section(rs: RunSet, title="Strategy comparison") -> Section:
     sec = Section(title, paragraphs=[
         f"Every strategy played every seat ({'balanced: equally often' if balanced else 'NOT balanced'}); "
         f"{n_lineups} lineups, all from the same run seed (common random numbers). Ratings are "
-        f"Bradley–Terry strengths; 1500 is the average strategy of this field."],
+        f"Bradley–Terry strengths; 1500 is the average strategy of this field.", dominance_text(t["dominance"])],
         tables=[Table("compare_ratings", t["ratings"], "Bradley–Terry ratings (Elo scale, 95% CIs)."),
                 Table("compare_win_share_matrix", t["win_share_matrix"], "Win share (%) per strategy and seat."),
                 Table("compare_seat_counts", t["seat_counts"], "Games per strategy and seat."),
                 Table("compare_pairwise", t["pairwise"], "Head-to-head: share of pairs finished ahead."),
+                Table("compare_dominance", t["dominance"], "Per strategy: opponents it beats / loses to "
+                      "head-to-head (whole 95% CI above / below ½), its weakest match-up, and whether it "
+                      "beats every other strategy."),
                 Table("compare_win_share_by_seat", t["win_share_by_seat"], "Win share per strategy and seat "
                       "(95% CIs).", show=False)],
         figures=[Fig("compare_ratings", fig_r, caption_of(fig_r)),
@@ -179,5 +187,6 @@ def compare_section(rs: RunSet, title="Strategy comparison") -> Section:
     n_cell = f"{adv['n'].min():,}" if adv["n"].min() == adv["n"].max() else f"{adv['n'].min():,}–{adv['n'].max():,}"
     sec.terminal = (f"{title}: win share % by seat (n = {n_cell} per cell, 95% CI ±{half:.1f} pp at most), "
                     f"over all seats and Bradley–Terry rating with 95% CIs; {gt}\n"
-                    + text_table(["strategy", *seats, "all seats", "rating"], rows))
+                    + text_table(["strategy", *seats, "all seats", "rating"], rows)
+                    + "\n" + dominance_text(t["dominance"]).replace("**", ""))
     return sec

@@ -22,12 +22,12 @@ import matplotlib
 import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter
+from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 __all__ = [
     "win_share_by_seat", "score_distributions", "category_weights", "quarry_distributions",
     "convergence", "win_matrix", "ratings", "variant_differences", "component_values",
-    "take_share_heatmap", "game_length", "price_distribution", "save",
+    "take_share_heatmap", "game_length", "price_distribution", "outcome_distributions", "save",
 ]
 
 COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
@@ -44,6 +44,8 @@ UNITS = {
     "quarry_closures": ("quarries closed per game", "quarries", 1.0),
     "game_length": ("game length", "rounds or turns", 1.0),
     "end_trigger": ("games ended by the trigger", "percentage points", 100.0),
+    "lead_changes": ("lead changes per game", "lead changes", 1.0),
+    "comeback": ("games the winner won from behind", "percentage points", 100.0),
 }
 
 
@@ -525,6 +527,39 @@ def price_distribution(dist: pl.DataFrame, label: str = "colour", title: str = "
     ax.set_xlabel("price realised (drachmas per cube)")
     ax.set_ylabel("share of the colour's cubes sold (%)")
     ax.legend(fontsize=8, title=label)
+    return _finish(fig, title, caption)
+
+
+def outcome_distributions(dist: pl.DataFrame, series: str | None = None, unit: str = "rounds",
+                          title: str = "Winning margin and the lead", caption: str | None = None) -> Figure:
+    """Share of games per winning margin (left), per number of lead changes
+    (middle) and per round from which the winner led for good (right).
+
+    ``dist`` is ``analysis.outcomes.outcome_distribution`` over the metrics
+    ``margin``, ``lead_changes`` and ``led_from`` (a panel whose metric is absent is left out).
+    """
+    dist = _eager(dist)
+    panels = [(m, xl, t) for m, xl, t in (
+        ("margin", "winner's total minus the next total (points; 30 = 30 or more)", "winning margin"),
+        ("lead_changes", "lead changes in the game (20 = 20 or more)", "lead changes"),
+        ("led_from", f"first of the {unit} the winner led to the end (1 = throughout; 30 = 30+)", "winner led for good from"))
+        if dist.filter(pl.col("metric") == m).height]
+    fig, axes = _panels(max(1, len(panels)), width=4.4)
+    names = _values(dist, series)
+    for ax, (metric, xlabel, sub) in zip(axes[0], panels):
+        d = dist.filter(pl.col("metric") == metric)
+        if metric in ("margin", "led_from", "lead_changes"):
+            cap = 20 if metric == "lead_changes" else 30
+            keys = [k for k in ([series] if series in d.columns else [])]
+            d = (d.with_columns(pl.col("value").clip(upper_bound=cap))
+                 .group_by([*keys, "value"]).agg(pl.col("share").sum()))
+        _grouped_bars(ax, d, "value", "share", series, names)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel(xlabel, fontsize=8)
+        ax.set_ylabel("share of games (%)")
+        ax.set_title(sub, fontsize=10)
+    if series and len(names) > 1:
+        axes[0][0].legend(fontsize=8)
     return _finish(fig, title, caption)
 
 

@@ -324,9 +324,13 @@ def convergence_section(rs: RunSet, half_width=0.01) -> Section:
 
 
 def run_sections(rs: RunSet) -> list:
-    """The generic sections, then the game's own, then convergence."""
-    secs = [seat_section(rs), score_section(rs), category_section(rs)]
+    """The generic sections, outcomes, then the game's own, the rarely taken options, then convergence."""
+    from reports.outcomes import option_take_section, outcome_section, rarely_taken_section
+
+    secs = [seat_section(rs), score_section(rs), category_section(rs), outcome_section(rs)]
+    secs += [sec for sec in [option_take_section(rs)] if sec is not None]
     secs += [build(rs) for build in plugin(rs.game).SECTIONS]
+    secs += [sec for sec in [rarely_taken_section(secs)] if sec is not None]
     secs.append(convergence_section(rs))
     return secs
 
@@ -338,6 +342,9 @@ def variant_section(rs: RunSet, baseline=None, title="Variant comparison") -> Se
     head = [collected(headline_stats(rs.scan("players"), by=rs.group, categories=rs.categories))]
     extra = plugin(rs.game).HEADLINES
     head += list(extra(rs)) if extra else []
+    from reports.outcomes import outcome_headlines
+
+    head += outcome_headlines(rs)
     head = pl.concat([h.with_columns(pl.col(rs.group).cast(pl.String)) for h in head], how="vertical_relaxed")
     baseline = baseline or rs.labels[0]
     diff = variant_differences(head, variant=rs.group, baseline=baseline)
@@ -532,6 +539,12 @@ def findings_section(sections) -> Section | None:
         # a section's own lines (reports/balance.py, reports/ladder.py); a line without its own bold
         # label gets the section's context
         paras += [x if x.startswith("**") or not context else f"**{context}**: {x}" for x in sec.findings]
+        paras += _outcome_findings(tables, context)
+        dom = next((f for n, f in tables.items() if n.endswith("compare_dominance")), None)
+        if dom is not None and dom.height >= 2:
+            from reports.outcomes import dominance_text
+
+            paras.append(f"**{context or 'Strategies'}**: " + dominance_text(dom))
         ratings = next((f for n, f in tables.items() if n.endswith("compare_ratings")), None)
         if ratings is not None and ratings.height >= 2:
             r = ratings.sort("elo", descending=True)
@@ -559,6 +572,42 @@ def findings_section(sections) -> Section | None:
     return Section("Findings at a glance", paragraphs=[intro] + paras,
                    tables=[Table("findings_seats", pl.DataFrame(rows), "Seat 0 and the largest seat gap, per run "
                                  "(shares as fractions, gaps in percentage points).")] if rows else [])
+
+
+def _outcome_findings(tables, context):
+    """One sentence per run from an ``outcome_metrics`` table: margin, close games, comebacks, lead changes."""
+    om = next((f for n, f in tables.items() if n.endswith("outcome_metrics")), None)
+    if om is None or not om.height:
+        return []
+    group, out = om.columns[0], []
+    for key in dict.fromkeys(om[group].to_list()):
+        st = {r["statistic"]: r for r in om.filter(pl.col(group) == key).iter_rows(named=True)}
+
+        def ci(name, share=False, digits=1, st=st):
+            r = st[name]
+            f = _pct if share else (lambda v, d=digits: f"{v:.{d}f}")
+            if r["lo"] is None or r["hi"] is None:          # one game: no interval
+                return f"{f(r['estimate'])} (n = {r['n']})"
+            return f"{f(r['estimate'])} [{f(r['lo'])}, {f(r['hi'])}]"
+        bits = []
+        if "margin" in st:
+            bits.append(f"winning margin {ci('margin')} points")
+        if "decided_by_le_2" in st:
+            bits.append(f"decided by ≤ 2 points in {ci('decided_by_le_2', True)}")
+        if "comeback" in st:
+            text = f"the winner trailed at some round end in {ci('comeback', True)}"
+            if "late_comeback" in st:
+                text += f" (in the last one: {ci('late_comeback', True)})"
+            if "drama" in st and st["drama"]["n"]:
+                text += f", by {ci('drama')} points at worst"
+            bits.append(text)
+        if "lead_changes" in st:
+            bits.append(f"{ci('lead_changes', digits=2)} lead changes per game")
+        if bits:
+            n = max(r["n"] for r in st.values())
+            where = ", ".join(x for x in (context, str(key)) if x)
+            out.append(f"**{where}** outcomes ({n:,} games): " + "; ".join(bits) + ".")
+    return out
 
 
 def with_findings(sections):

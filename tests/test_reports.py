@@ -12,7 +12,8 @@ from reports import cli  # noqa: E402
 from strategies import resolve_seats  # noqa: E402
 from reports import figures as F  # noqa: E402
 
-FIGURES = ["win_share_by_seat", "score_distributions", "category_weights", "quarry_distributions",
+FIGURES = ["win_share_by_seat", "score_distributions", "category_weights", "outcome_distributions",
+           "quarry_distributions",
            "convergence"]
 
 
@@ -184,6 +185,13 @@ def test_compare_every_strategy_every_seat(tmp_path, capsys):
     top = ratings.sort("elo", descending=True).row(0, named=True)
     assert html.index("Findings at a glance") < html.index("What was run")
     assert f"strongest {top['strategy']}, Elo {top['elo']:,.0f} [{top['elo_lo']:,.0f}, {top['elo_hi']:,.0f}]" in html
+    # dominance: the counts of opponents beaten / lost to agree with the pairwise CIs
+    dom = pl.read_csv(os.path.join(out, "tables", "compare_dominance.csv"))
+    for r in dom.iter_rows(named=True):
+        mine = pair.filter(pl.col("strategy") == r["strategy"])
+        assert r["beats"] == (mine["lo"] > 0.5).sum() and r["loses"] == (mine["hi"] < 0.5).sum()
+        assert r["dominant"] == (r["beats"] == 3)
+    assert ("Dominant strategy" in html) == bool(dom["dominant"].any()) and "head-to-head" in printed
 
 
 def test_compare_unknown_strategy_one_line(tmp_path, capsys):

@@ -14,6 +14,7 @@ cimport numpy as cnp
 from simcore._types cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from simcore._rng cimport rng_seed, rng_next, rng_below, rng_uniform
 from simcore.akrotiri._state cimport *
+from simcore._lead cimport Snaps, snap_take, lead_stats
 from simcore._settings import add_seat_points
 
 from simcore.akrotiri.config import (BUY_CODES, COLOURS, DECKS, GOAL_KEYS, LANDMARKS, LOAD_CODES,
@@ -516,20 +517,43 @@ cdef State _from_dict(d, config):
 
 # ------------------------------------------------------------------ batch kernel
 
+cdef inline void running_total(const ACfg* c, const AState* s, int16_t out[2]) noexcept nogil:
+    """The score so far without the goals: maps excavated, drachmas // 10, seat points. The goals are
+    secret and score at the end only (spec 9); evaluating them on the board at every round would cost
+    about 15% of a game, so the lead's snapshots leave them to the final score."""
+    cdef int p, k
+    for p in range(2):
+        out[p] = <int16_t>(s.drachmas[p] // 10 + c.seat_points[p])
+        for k in range(NCARD):
+            if (s.excavated[p] >> k) & 1:
+                out[p] += c.card_points[k]
+
+
 cdef int play_game(const ACfg* c, AState* s, uint64_t seed, const Policy* pol,
-                   int16_t* record, int max_record, Ctx* ctx, Decider** ext) noexcept nogil:
+                   int16_t* record, int max_record, Ctx* ctx, Decider** ext, Snaps* snaps=NULL) noexcept nogil:
     """Play one whole game with the seats' policies (ctx: a context made by ctx_reset, reused from
     game to game); return the number of decisions. A seat with an external decider (``ext`` not
     NULL and its entry set: a search agent) takes its decisions from it, seeded by the game seed
-    and the decision's number."""
+    and the decision's number. When ``snaps`` is not NULL, the seats' running totals after each round
+    (seat 1's turn: :func:`running_total` at seat 0's next decision, simcore/_lead.pxd) are recorded
+    there; the final score is the caller's."""
     cdef int16_t buf[MAXLEGAL]
     cdef uint64_t prng[4]
-    cdef int n, a, k = 0
+    cdef int n, a, k = 0, rnd
+    cdef int16_t now[2]
     ctx_new_game(ctx)
     setup(c, s, seed)
     rng_seed(prng, seed, POLICY_SALT)
     n = advance(c, s, buf)
+    rnd = s.turns[0]
+    if snaps != NULL:
+        snaps.n = 0
     while n > 0:
+        if snaps != NULL and s.turns[0] != rnd:
+            if rnd > 0:                 # not the end of set-up (turn 0): a round of two turns ended
+                running_total(c, s, now)
+                snap_take(snaps, now, 2)
+            rnd = s.turns[0]
         if ext != NULL and ext[s.current] != NULL:
             a = ext[s.current].decide(ext[s.current].ctx, c, s, decision_seed(seed, s.decisions))
         else:
@@ -640,13 +664,16 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
     cdef int16_t out[N_SC][2]
     cdef int16_t gout[2][NGOAL]
     cdef Event* ev
+    cdef Snaps snaps
+    lead_a = np.zeros((3, G), dtype=np.int16)
+    cdef int16_t[:, ::1] lead = lead_a
     try:
         if st == NULL or ctx == NULL:
             raise MemoryError()
         ctx_reset(ctx)
         with nogil:
             for g in range(G):
-                g_dec[g] = play_game(c, st, sd[g], pol, NULL, 0, ctx, dx)
+                g_dec[g] = play_game(c, st, sd[g], pol, NULL, 0, ctx, dx, &snaps)
                 score(c, st, out, gout)
                 nwin = 0
                 for p in range(2):
@@ -657,6 +684,8 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
                         nwin += 1
                         g_win[g] |= <uint8_t>(1 << p)
                 g_nwin[g] = nwin
+                snap_take(&snaps, &out[SC_TOTAL][0], 2)
+                lead_stats(&snaps, 2, g_win[g], &lead[0, g], &lead[1, g], &lead[2, g])
                 for p in range(2):
                     share[g, p] = (1.0 / nwin) if rank[g, p] == 1 else 0.0
                     for k in range(N_SC):
@@ -711,7 +740,8 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
         free(ctx)
     games = {"seed": np.asarray(sd).copy(), "decisions": g_dec_a, "turns": g_turns_a,
              "end_trigger": g_trig_a, "tiles_placed": g_tiles_a, "winners": g_win_a, "n_winners": g_nwin_a,
-             "events_dropped": g_drop_a}
+             "events_dropped": g_drop_a,
+             "lead_changes": lead_a[0], "led_from": lead_a[1], "max_deficit": lead_a[2]}
     names = SCORE_CATEGORIES + ("total",)
     pl = add_seat_points({name: sc_arr[j] for j, name in enumerate(names)}, cfg, G)
     pl.update({f"goal_{key}": goal_arr[j] for j, key in enumerate(GOAL_KEYS)})

@@ -16,6 +16,7 @@ from simcore._types cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_
 from simcore._types cimport bit128, popcount128, ctz128, has128
 from simcore._rng cimport rng_seed, rng_next, rng_below, rng_uniform
 from simcore.hellas._state cimport *
+from simcore._lead cimport Snaps, snap_take, lead_stats
 
 from simcore.hellas.config import SCORE_CATEGORIES, make_config
 from simcore._settings import add_seat_points
@@ -645,22 +646,41 @@ cdef void _load_qlog(QLog* q, dict x, int n):
 
 # ------------------------------------------------------------------ batch kernel
 
+cdef enum:
+    N_SPACE_KINDS = 7           # SK_HOUSE .. SK_THREE_MARBLE
+
+#: The players columns of action-space takes, in SK_ order (play_batch).
+SPACE_KIND_COLUMNS = ("space_house", "space_house_or_agora", "space_palace", "space_quarry", "space_temple",
+                      "space_monument", "space_three_marble")
+
+
 cdef int play_game(const HCfg* c, HState* s, uint64_t seed, const Policy* pol,
-                   int16_t* record, int max_record, Decider** ext) noexcept nogil:
+                   int16_t* record, int max_record, Decider** ext, Snaps* snaps=NULL,
+                   uint8_t* took=NULL) noexcept nogil:
     """Play one whole game with the seats' policies; return the number of decisions.
 
-    When ``record`` is not NULL, the decisions' actions are written there. A
+    When ``snaps`` is not NULL, the seats' totals as each round ends (``score``
+    on the position, simcore/_lead.pxd) are recorded there; the final score is
+    the caller's. When ``took`` is not NULL, ``took[seat * N_SPACE_KINDS + kind]`` counts the
+    action spaces of each kind the seat chose. When ``record`` is not NULL, the decisions' actions are written there. A
     seat with an external decider (``ext`` not NULL and its entry set: a search
     agent) takes its decisions from it, seeded by the game seed and the
     decision's number.
     """
     cdef int16_t buf[MAXLEGAL]
     cdef uint64_t prng[4]
-    cdef int n, a, k = 0, ph
+    cdef int n, a, k = 0, ph, rnd = 0
     cdef u128 fields
+    cdef int16_t now[N_SC][MAXP]
     setup(c, s, seed)
     rng_seed(prng, seed, POLICY_SALT)
+    if snaps != NULL:
+        snaps.n = 0
     while s.phase != PH_OVER:
+        if snaps != NULL and s.round != rnd:       # a round ended (the last one ends the game: final score)
+            rnd = s.round
+            score(c, s, now)
+            snap_take(snaps, &now[SC_TOTAL][0], s.n_players)
         # the steps of advance(), except that a heuristic's build decisions are
         # taken from the mask of legal fields (choose_build) instead of the list
         ph = s.phase
@@ -674,6 +694,8 @@ cdef int play_game(const HCfg* c, HState* s, uint64_t seed, const Policy* pol,
         else:
             n = legal_actions(c, s, buf)
             if n == 1:
+                if took != NULL and ph == PH_CHOOSE:
+                    took[s.current * N_SPACE_KINDS + c.space_kind[buf[0]]] += 1
                 apply_action(c, s, buf[0])
                 continue
             if n == 0:
@@ -682,6 +704,8 @@ cdef int play_game(const HCfg* c, HState* s, uint64_t seed, const Policy* pol,
                 a = ext[s.current].decide(ext[s.current].ctx, c, s, decision_seed(seed, s.decisions))
             else:
                 a = choose_action(c, s, &pol[s.current], prng, buf, n)
+            if took != NULL and ph == PH_CHOOSE:
+                took[s.current * N_SPACE_KINDS + c.space_kind[a]] += 1
         if record != NULL and k < max_record:
             record[k] = a
         k += 1
@@ -730,6 +754,7 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
     cdef cnp.uint64_t[::1] sd = np.ascontiguousarray(seeds, dtype=np.uint64).reshape(-1)
     cdef Py_ssize_t G = sd.shape[0], g, e = 0
     cdef int P = cfg.players, p, k, i, most, nwin
+    cdef Snaps snaps
     cdef Policy pol[MAXP]
     cdef SMemo sm
     cdef Decider* ext[MAXP]
@@ -760,6 +785,10 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
     g_nwin_a = np.zeros(G, dtype=np.int8)
     g_start_a = np.zeros(G, dtype=np.int8)
     g_final_start_a = np.zeros(G, dtype=np.int8)
+    lead_a = np.zeros((3, G), dtype=np.int16)
+    cdef int16_t[:, ::1] lead = lead_a
+    took_a = np.zeros((G, MAXP * N_SPACE_KINDS), dtype=np.uint8)
+    cdef uint8_t[:, ::1] took = took_a
     cdef int16_t[::1] g_decisions = g_decisions_a
     cdef int8_t[::1] g_qa = g_qa_a, g_closed = g_closed_a, g_tiles = g_tiles_a, g_aside = g_aside_a
     cdef int8_t[::1] g_nwin = g_nwin_a, g_start = g_start_a, g_final_start = g_final_start_a
@@ -787,8 +816,9 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
     cdef bint want_events = bool(events)
     with nogil:
         for g in range(G):
-            play_game(c, &st, sd[g], pol, NULL, 0, dx)
+            play_game(c, &st, sd[g], pol, NULL, 0, dx, &snaps, &took[g, 0])
             score(c, &st, out)
+            snap_take(&snaps, &out[SC_TOTAL][0], P)
             most = -1
             for p in range(P):
                 if out[SC_TOTAL][p] > most:
@@ -799,6 +829,7 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
                     nwin += 1
                     g_winners[g] |= <uint8_t>(1 << p)
             g_nwin[g] = nwin
+            lead_stats(&snaps, P, g_winners[g], &lead[0, g], &lead[1, g], &lead[2, g])
             for p in range(P):
                 for k in range(N_SC):
                     sc[k, g, p] = out[k][p]
@@ -843,12 +874,15 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
              "quarry_actions": g_qa_a, "quarries_closed": g_closed_a, "tiles_drawn": g_tiles_a,
              "tiles_set_aside": g_aside_a, "worker_left_board": g_worker_off_a,
              "start_player": g_start_a, "final_start_player": g_final_start_a,
-             "winners": g_winners_a, "n_winners": g_nwin_a}
+             "winners": g_winners_a, "n_winners": g_nwin_a,
+             "lead_changes": lead_a[0], "led_from": lead_a[1], "max_deficit": lead_a[2]}
     pl = add_seat_points({name: sc_arr[k] for k, name in enumerate(names)}, cfg, G)
     pl.update(rank=cols8["rank"], win_share=share_a, marble_left=marble_left_a, marble_income=income_a,
               houses=cols8["houses"], agoras=cols8["agoras"], palaces=cols8["palaces"],
               monuments_built=cols8["monuments_built"], ring_count=cols8["ring_count"],
               columns=cols8["columns"])
+    took3 = took_a.reshape(G, MAXP, N_SPACE_KINDS)[:, :P, :]
+    pl.update({name: took3[:, :, k].astype(np.int8) for k, name in enumerate(SPACE_KIND_COLUMNS)})
     ev = {"game": ev_game_a[:e], "round": ev_round_a[:e], "seat": ev_seat_a[:e], "income": ev_income_a[:e],
           "n_revealed": ev_nrev_a[:e], "tiles": ev_tiles_a[:e], "dest": ev_dest_a[:e],
           "opened": ev_opened_a[:e], "closed": ev_closed_a[:e], "worker_to": ev_worker_a[:e]}

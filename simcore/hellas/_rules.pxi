@@ -614,11 +614,13 @@ cdef void score(const HCfg* c, const HState* s, int16_t out[N_SC][MAXP]) noexcep
         out[SC_CITY][p] = 0
         out[SC_MONUMENTS][p] = 0
         out[SC_TEMPLES][p] = 0
-        remaining = s.own[p]
+        # a city holds a palace, so only the groups of the palaces are flooded (the groups are
+        # the components of an undirected relation, H-D11: the same from any start)
+        remaining = s.palaces[p]
         while remaining:
             group = flood_group(c, s, p, ctz128(remaining), &adj)
             remaining &= ~group
-            if (group & s.palaces[p]) and (group & s.houses[p]):     # a city
+            if group & s.houses[p]:     # a city
                 size = popcount128(group)
                 if size > out[SC_CITY][p]:
                     out[SC_CITY][p] = size

@@ -18,6 +18,7 @@ from simcore._types cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_
 from simcore._types cimport bit128, popcount128, ctz128, has128
 from simcore._rng cimport rng_seed, rng_next, rng_below, rng_uniform
 from simcore.yamatai._state cimport *
+from simcore._lead cimport Snaps, snap_take, lead_stats
 from simcore._settings import add_seat_points
 
 from simcore.yamatai.config import (COLOURS, PAYMENTS, SCORE_CATEGORIES, TRIGGERS, default_token_names, make_config)
@@ -578,8 +579,12 @@ cdef class State(StepState):
 # ------------------------------------------------------------------ batch kernel
 
 cdef int play_game(const YCfg* c, YState* s, uint64_t seed, const Policy* pol,
-                   int32_t* record, int max_record, Decider** ext) noexcept nogil:
+                   int32_t* record, int max_record, Decider** ext, Snaps* snaps=NULL) noexcept nogil:
     """Play one whole game with the seats' policies; return the number of decisions.
+
+    When ``snaps`` is not NULL, the seats' totals as each round ends (``score``
+    on the position at the next round's first decision, simcore/_lead.pxd) are
+    recorded there; the final score is the caller's.
 
     A seat with an external decider (``ext`` not NULL and its entry set: a
     search agent) takes its decisions from it, seeded by the game seed and the
@@ -588,6 +593,10 @@ cdef int play_game(const YCfg* c, YState* s, uint64_t seed, const Policy* pol,
     cdef uint64_t prng[4]
     cdef int n, a, k = 0, p
     cdef bint cut[MAXP]
+    cdef int rnd = 0
+    cdef int16_t now[N_SC][MAXP]
+    if snaps != NULL:
+        snaps.n = 0
     for p in range(c.n_players):
         # deterministic seats: the fleet 4/6/8 blocks outside post are never scored (legal_actions_cut)
         cut[p] = pol[p].kind != 0 and pol[p].epsilon <= 0.0 and pol[p].temperature <= 0.0
@@ -595,6 +604,10 @@ cdef int play_game(const YCfg* c, YState* s, uint64_t seed, const Policy* pol,
     rng_seed(prng, seed, POLICY_SALT)
     n = advance_cut(c, s, buf, cut)
     while n > 0:
+        if snaps != NULL and s.round != rnd:
+            rnd = s.round
+            score(c, s, now)
+            snap_take(snaps, &now[SC_TOTAL][0], s.n_players)
         if ext != NULL and ext[me(s)] != NULL:
             a = ext[me(s)].decide(ext[me(s)].ctx, c, s, decision_seed(seed, s.decisions))
         else:
@@ -685,14 +698,19 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
     cdef int16_t[::1] ev_round = ev["round"], ev_a = ev["a"], ev_b = ev["b"], ev_c = ev["c"], ev_d = ev["d"]
     cdef YState st
     cdef int16_t out[N_SC][MAXP]
+    cdef Snaps snaps
+    lead_a = np.zeros((3, G), dtype=np.int16)
+    cdef int16_t[:, ::1] lead = lead_a
     cdef bint want = bool(events)
     cdef int n_ev
     for g in range(G):
         with nogil:
-            play_game(c, &st, sd[g], pol, NULL, 0, dx)
+            play_game(c, &st, sd[g], pol, NULL, 0, dx, &snaps)
             score(c, &st, out)
             w = winner(&st, out)
             g_win[g] = w
+            snap_take(&snaps, &out[SC_TOTAL][0], P)
+            lead_stats(&snaps, P, (<uint32_t>1) << w, &lead[0, g], &lead[1, g], &lead[2, g])
             for p in range(P):
                 if p != w and out[SC_TOTAL][p] == out[SC_TOTAL][w]:
                     g_tie[g] = True
@@ -771,7 +789,8 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
                     ev_d[e] = 0
                     e += 1
     games = {"seed": np.asarray(sd).copy(), "decisions": g_dec_a, "rounds": g_rounds_a,
-             "triggers": g_trig_a, "winner": g_win_a, "tie_broken": g_tie_a, "boats_on_board": g_boats_a}
+             "triggers": g_trig_a, "winner": g_win_a, "tie_broken": g_tie_a, "boats_on_board": g_boats_a,
+             "lead_changes": lead_a[0], "led_from": lead_a[1], "max_deficit": lead_a[2]}
     for k, name in enumerate(TRIGGERS):
         games["trigger_" + name] = (g_trig_a & (1 << k)) != 0
     pl = add_seat_points({name: sc_arr[k] for k, name in enumerate(names)}, cfg, G)
