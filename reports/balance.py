@@ -275,7 +275,15 @@ def conclusion(r) -> str:
                  f"(CI {_pp(g['lo'])}-{_pp(g['hi'])} pp).")
     if not r["converged"]:
         text += " The search's budget ran out before it settled: a larger --budget may find a better vector."
+    if not zero and g["gap"] > r["gap_before"]["gap"]:
+        text += " " + WORSE.format(before=_pp(r["gap_before"]["gap"]), after=_pp(g["gap"]))
     return text
+
+
+# when the verification games show the vector found worse than none (a search on too few games)
+WORSE = ("On the verification games it is worse than no compensation ({after} pp against {before} pp): the "
+         "search played too few games to tell the candidates apart; keep the printed rules or rerun with a "
+         "larger --budget.")
 
 
 def table_text(r) -> str:
@@ -425,6 +433,8 @@ def finding(frame) -> str:
             f"{r0['gap_after_hi'] * 100:.1f}], was {r0['gap_before'] * 100:.1f} pp "
             f"[{r0['gap_before_lo'] * 100:.1f}, {r0['gap_before_hi'] * 100:.1f}]")
     text += "." if r0["exact"] else f"; no integer {knob} vector balances exactly."
+    if given and r0["gap_after"] > r0["gap_before"]:
+        text += " " + WORSE.format(before=f"{r0['gap_before'] * 100:.1f}", after=f"{r0['gap_after'] * 100:.1f}")
     return text
 
 

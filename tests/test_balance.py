@@ -248,3 +248,23 @@ def test_study_part_errors(tmp_path, extra, message):
     path.write_text(text + extra + "\n")
     with pytest.raises(StudyError, match=message):
         load_study(path)
+
+
+def _result(before, after, comp, n=5000):
+    from analysis.balance import verdict
+    gb, ga = gap_interval(np.asarray(before) * n, n), gap_interval(np.asarray(after) * n, n)
+    return {"game": "yamatai", "players": len(before), "strategy": "balanced", "knob": "seat_points",
+            "compensation": comp, "before": seat_rows(np.asarray(before) * n, n),
+            "after": seat_rows(np.asarray(after) * n, n), "games": n, "gap_before": B._gap_dict(gb),
+            "gap_after": B._gap_dict(ga), **verdict(ga, B.TARGET), "converged": True, "search_games": 6000}
+
+
+def test_a_vector_worse_than_none_on_the_verification_games_is_called_so():
+    # what a --quick demo's tiny search can give: the verified gap grows from 2.5 to 4.3 pp
+    worse = _result([0.348, 0.344, 0.308], [0.316, 0.308, 0.376], [0, 0, 2])
+    assert "worse than no compensation (4.27 pp against 2.53 pp)" in B.conclusion(worse)
+    assert "worse than no compensation (4.3 pp against 2.5 pp)" in B.finding(B.seat_frame(worse))
+    better = _result([0.348, 0.344, 0.308], [0.335, 0.333, 0.332], [0, 0, 2])
+    assert "worse than" not in B.conclusion(better) and "worse than" not in B.finding(B.seat_frame(better))
+    none = _result([0.335, 0.333, 0.332], [0.335, 0.333, 0.332], [0, 0, 0])
+    assert "worse than" not in B.conclusion(none)
