@@ -134,7 +134,9 @@ def win_share_by_seat(table: pl.DataFrame, facet: str | None = None, series: str
         ax.set_ylabel("win share (% of games, 95% CI)")
         if fv is not None:
             ax.set_title(_label(fv, facet), fontsize=10)
-        if series and len(names) > 1:
+        if series and len(names) > 4 and ax is axes[0][-1]:     # many series: beside the last panel
+            ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+        elif series and 1 < len(names) <= 4:
             ax.legend(fontsize=8, loc="lower left")
     return _finish(fig, title, caption)
 
