@@ -80,11 +80,11 @@ def main():
     names = [n for n in simcore.games if hasattr(simcore.games[n], "game_ops")
              and (args.games_only is None or n in args.games_only.split(","))]
     if args.runner:
-        return runner(names, args.iterations, args.runner)
+        return runner(names, args.iterations, args.runner, args.settings)
     if args.doubling:
         return doubling(names, [int(x) for x in args.levels.split(",")], args.doubling, args.settings)
     if not args.no_cost:
-        cost(args)
+        cost(args, names)
     if args.strength:
         players = None if args.players is None else {int(x) for x in args.players.split(",")}
         strength_table(names, args.iterations, args.strength, players, args.settings)
@@ -99,14 +99,13 @@ def verdict(lo, hi, target):
     return "met" if lo >= target else "missed" if hi < target else "open"
 
 
-def cost(args):
+def cost(args, names):
     print(f"{_search_name(args.iterations, args.settings)} (each game's defaults): an iteration against a "
           f"heuristic playout from the same positions, thread CPU time (load {_load():.1f})")
-    print(f"{'game':<10}{'players':>8}{'us/iteration':>14}{'us/playout':>12}{'ratio':>8}{'iterations/s':>14}")
-    for name in simcore.games:
+    print(f"{'game':<10}{'players':>8}{'us/iteration':>14}{'us/playout':>12}{'ratio':>8}{'target':>8}"
+          f"{'iterations/s/core':>19}")
+    for name in names:
         mod = simcore.games[name]
-        if not hasattr(mod, "game_ops"):
-            continue
         p = mod.DEFAULT_PLAYERS
         spec = strategies.resolve(name, _search_name(args.iterations, args.settings)).as_policy()
         pols = [spec.rollout] * p
@@ -126,9 +125,12 @@ def cost(args):
                 t_po += t2 - t1
                 n_po += per * len(st.legal_actions())
         us_it, us_po = t_it / n_it * 1e6, t_po / n_po * 1e6
-        print(f"{name:<10}{p:>8}{us_it:>14.1f}{us_po:>12.1f}{us_it / us_po:>8.2f}{1e6 / us_it:>14,.0f}")
+        ok = "met" if us_it / us_po <= COST_TARGET else "missed"
+        print(f"{name:<10}{p:>8}{us_it:>14.1f}{us_po:>12.1f}{us_it / us_po:>8.2f}{ok:>8}{1e6 / us_it:>19,.0f}")
 
 
+#: issue 19's speed targets: an iteration / a heuristic playout at most this; 2 workers / 1 at least that
+COST_TARGET, WORKERS_TARGET = 1.5, 1.8
 #: issue 19's strength targets: the least win share of one MCTS-400 seat against ``balanced`` in the others
 STRENGTH_TARGETS = {2: 0.85, 3: 0.60}
 
@@ -174,18 +176,19 @@ def _load():
     return os.getloadavg()[0]
 
 
-def runner(names, iterations, games):
+def runner(names, iterations, games, settings=""):
     """Games per minute per core of a run with one search seat, and the speed-up of 2 workers."""
     import tempfile
 
     from simcore.run import simulate
     print(f"MCTS-{iterations} in seat 0, balanced in the others, {games} games through simulate "
           f"(load {_load():.1f} at start)")
-    print(f"{'game':<10}{'players':>8}{'1 worker s':>12}{'games/min/core':>16}{'2 workers s':>13}{'speed-up':>10}")
+    print(f"{'game':<10}{'players':>8}{'1 worker s':>12}{'games/min/core':>16}{'2 workers s':>13}{'speed-up':>10}"
+          f"{'target':>8}")
     for name in names:
         mod = simcore.games[name]
         p = mod.DEFAULT_PLAYERS
-        seats = strategies.resolve_seats(name, p, seat_strategies=[f"mcts:iterations={iterations}"]
+        seats = strategies.resolve_seats(name, p, seat_strategies=[_search_name(iterations, settings)]
                                          + ["balanced"] * (p - 1))
         walls = []
         for workers in (1, 2):
@@ -194,9 +197,10 @@ def runner(names, iterations, games):
                 simulate(name, p, games, 1, os.path.join(tmp, "run"), strategies=seats, workers=workers,
                          progress=False, chunk_size=max(1, games // 8))
                 walls.append(time.perf_counter() - t0)
+        ok = "met" if walls[0] / walls[1] >= WORKERS_TARGET else "missed"
         print(f"{name:<10}{p:>8}{walls[0]:>12.1f}{games / walls[0] * 60:>16.1f}{walls[1]:>13.1f}"
-              f"{walls[0] / walls[1]:>10.2f}")
-    print(f"load {_load():.1f} at the end")
+              f"{walls[0] / walls[1]:>10.2f}{ok:>8}")
+    print(f"load {_load():.1f} at the end (wall-clock figures: only meaningful on an idle machine)")
 
 
 def doubling(names, levels, games, settings=""):
