@@ -5,8 +5,10 @@ A :class:`Strategy` is a game, a policy kind (``random``, ``heuristic`` or
 are ``simcore.<game>.FEATURES``) and noise (softmax ``temperature``,
 ``epsilon``). A ``mcts`` strategy searches each decision (ISMCTS in the
 kernel, ``simcore/_mcts.pyx``) with the settings ``iterations``, ``c``,
-``bias``, ``cutoff`` and ``rollout`` (a heuristic or random strategy, played
-with ``rollout_epsilon`` noise in the rollouts); it is named ``mcts`` or
+``bias``, ``cutoff``, ``points`` (the point share's weight in the reward)
+and ``rollout`` (a heuristic or random strategy, played with
+``rollout_epsilon`` noise in the rollouts), each defaulting to the game's
+(``simcore._contract.search_defaults``); it is named ``mcts`` or
 ``mcts:iterations=800,c=0.5`` (``resolve``), or is a preset file table with
 ``kind = "mcts"``.
 Presets live in ``strategies/presets/<game>.toml`` (and any
