@@ -44,15 +44,28 @@ OPTIONAL = {
     "game_ops": "game_ops() -> PyCapsule of the C-level hooks a generic search uses (docs/game_ops.md)",
     "PRESETS": "path of a TOML file of named strategies shipped with the game (beside strategies/presets/<game>.toml)",
     "OPTIONAL_FEATURES": "dict: feature -> weight a preset may leave out (the weight it then gets)",
+    "SEARCH_DEFAULTS": "dict: search setting -> the game's own default for a kind 'mcts' seat (overrides the "
+                       "contract's SEARCH_DEFAULTS; measured in bench/README.md)",
 }
 
 #: The strategy dict of a seat that plays uniformly random legal actions (``strategies.resolve(g, "random")``).
 RANDOM_DESCRIPTION = "uniformly random legal actions"
 POLICY_KINDS = ("random", "heuristic", "mcts")
 
-#: The settings of a search seat (kind "mcts") and their defaults (``docs/game_ops.md``).
+#: The settings of a search seat (kind "mcts") and their defaults (``docs/game_ops.md``); a game may
+#: override some in its own ``SEARCH_DEFAULTS`` (:func:`search_defaults`).
 SEARCH_DEFAULTS = {"iterations": 400, "c": 0.7, "bias": 10.0, "cutoff": 0, "rollout": "balanced",
-                   "rollout_epsilon": 0.05}
+                   "rollout_epsilon": 0.05, "points": 0.0}
+
+
+def search_defaults(module):
+    """The search settings' defaults for a game module: the contract's, then the game's own."""
+    own = dict(getattr(module, "SEARCH_DEFAULTS", None) or {})
+    unknown = sorted(set(own) - set(SEARCH_DEFAULTS))
+    if unknown:
+        raise ContractError(f"game {getattr(module, 'NAME', '?')!r}: SEARCH_DEFAULTS has unknown settings "
+                            f"{', '.join(unknown)} (known: {', '.join(SEARCH_DEFAULTS)})")
+    return {**SEARCH_DEFAULTS, **own}
 
 
 class SearchPolicy(NamedTuple):
@@ -64,9 +77,10 @@ class SearchPolicy(NamedTuple):
     bias: float
     cutoff: int
     rollout: object
+    points: float = 0.0
 
 
-def check_search_settings(iterations, c, bias, cutoff=0):
+def check_search_settings(iterations, c, bias, cutoff=0, points=0.0):
     """ValueError naming the first bad search setting."""
     if isinstance(iterations, bool) or not isinstance(iterations, numbers.Integral) or iterations < 1:
         raise ValueError(f"iterations must be a whole number >= 1, not {iterations!r}")
@@ -75,6 +89,9 @@ def check_search_settings(iterations, c, bias, cutoff=0):
             raise ValueError(f"{key} must be a number >= 0, not {v!r}")
     if isinstance(cutoff, bool) or not isinstance(cutoff, numbers.Integral) or cutoff < 0:
         raise ValueError(f"cutoff must be a whole number >= 0 (0: rollouts to the end), not {cutoff!r}")
+    if isinstance(points, bool) or not isinstance(points, numbers.Real) or not 0 <= points <= 1:
+        raise ValueError(f"points (the point share's weight in the reward) must be a number in [0, 1], "
+                         f"not {points!r}")
 
 
 def random_strategy(game):
@@ -106,16 +123,14 @@ def policy_argument(module, strategy):
         if not isinstance(rollout, dict) or rollout.get("kind") not in ("random", "heuristic"):
             raise ValueError(f"strategy {name!r}: its rollout must be a random or heuristic strategy, "
                              f"not {rollout!r}")
+        d = search_defaults(module)
+        v = {k: strategy.get(k, d[k]) for k in ("iterations", "c", "bias", "cutoff", "points")}
         try:
-            check_search_settings(*(strategy.get(k, SEARCH_DEFAULTS[k]) for k in ("iterations", "c", "bias",
-                                                                                    "cutoff")))
+            check_search_settings(**v)
         except ValueError as e:
             raise ValueError(f"strategy {name!r}: {e}") from None
-        return SearchPolicy(int(strategy.get("iterations", SEARCH_DEFAULTS["iterations"])),
-                            float(strategy.get("c", SEARCH_DEFAULTS["c"])),
-                            float(strategy.get("bias", SEARCH_DEFAULTS["bias"])),
-                            int(strategy.get("cutoff", SEARCH_DEFAULTS["cutoff"])),
-                            policy_argument(module, rollout))
+        return SearchPolicy(int(v["iterations"]), float(v["c"]), float(v["bias"]), int(v["cutoff"]),
+                            policy_argument(module, rollout), float(v["points"]))
     raise ValueError(f"strategy {strategy.get('name')!r}: unknown kind {kind!r} (known: {', '.join(POLICY_KINDS)})")
 
 

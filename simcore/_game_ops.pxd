@@ -31,6 +31,9 @@ ctypedef struct GameOps:
     # the current seat's built-in policy chooses among ``legal`` (n >= 1), noise from prng
     int (*policy_action)(const void* cfg, const void* s, void* block, uint64_t* prng,
                          const int32_t* legal, int n) noexcept nogil
+    # every seat's points as the position stands (the final totals when over): a search's
+    # reward may blend in each seat's share of the points (docs/game_ops.md)
+    void (*points)(const void* cfg, const void* s, double* out) noexcept nogil
 
 # the PyCapsule name of a GameOps pointer (each engine's game_ops())
 cdef extern from *:

@@ -20,7 +20,11 @@ decide, the observer, over any game that exports its ``GameOps``
   (``GameOps.policy_action``; give them a little epsilon noise) to the end;
 - **max-n backup**: every node adds the win share (ties as the game's rule
   gives them, ``GameOps.returns``) of the seat that chose its action, so each
-  seat maximizes its own share in a game of any number of players.
+  seat maximizes its own share in a game of any number of players;
+- optionally a **points blend** in the reward: ``(1 - points) * win share +
+  points * share of the points`` (each seat's points over all seats' points,
+  ``GameOps.points``), which tells a big win from a narrow one and a narrow
+  loss from a rout when the win shares of the rollouts barely differ.
 
 The move played is the root child with the most visits. Everything is drawn
 from ``seed``: the same position, seat view and seed give the same search.
@@ -68,17 +72,21 @@ cdef inline int _index(const int32_t* sorted_legal, int n, int32_t a) noexcept n
 
 
 cdef int _search(const GameOps* ops, const void* cfg, const void* root, void* block, Node* nodes,
-                 int max_nodes, int iterations, double c, double bias, int cutoff, int observer, uint64_t seed,
+                 int max_nodes, int iterations, double c, double bias, int cutoff, double points, int observer,
+                 uint64_t seed,
                  int32_t* legal, int32_t* untried, char* has_child, int32_t* path, void* work) noexcept nogil:
     """Run ``iterations`` iterations into ``nodes`` (node 0 is the root); return the node count.
 
     ``cutoff`` > 0: a rollout stops after that many decisions and the position
     is scored as it stands (``GameOps.returns`` of an unfinished game: the seats
-    leading on points now share the win)."""
+    leading on points now share the win). ``points`` > 0: each seat's reward is
+    ``(1 - points) * win share + points * its share of the points``."""
     cdef int n_nodes = 1, it, depth, v, n, m, i, p, k, best, h, steps
+    cdef int players = ops.n_players(cfg, root)
     cdef int32_t ch
     cdef double ret[MAXP]
-    cdef double ucb, top, lg
+    cdef double pts[MAXP]
+    cdef double ucb, top, lg, tot
     cdef uint64_t prng[4]
     rng_seed(prng, seed, SEARCH_SALT)
     nodes[0].action = -1
@@ -158,6 +166,14 @@ cdef int _search(const GameOps* ops, const void* cfg, const void* root, void* bl
             ops.apply_action(cfg, work, ops.policy_action(cfg, work, block, prng, legal, n))
             steps += 1
         ops.returns(cfg, work, ret)
+        if points > 0.0:
+            ops.points(cfg, work, pts)
+            tot = 0.0
+            for i in range(players):
+                pts[i] = pts[i] if pts[i] > 0.0 else 0.0
+                tot += pts[i]
+            for i in range(players):
+                ret[i] = (1.0 - points) * ret[i] + points * (pts[i] / tot if tot > 0.0 else 1.0 / players)
         # max-n backup: each node counts the share of the seat that chose its action
         for i in range(depth):
             k = path[i]
@@ -175,6 +191,7 @@ ctypedef struct SearchCtx:
     int cutoff
     double c
     double bias
+    double points           # weight of the point share in the reward
     Node* nodes
     int32_t* legal          # 2 * max_legal: the legal actions, then the untried ones
     int32_t* path
@@ -185,9 +202,9 @@ ctypedef struct SearchCtx:
 
 
 cdef int _ctx_open(SearchCtx* x, const GameOps* ops, int iterations, int cap, double c, double bias,
-                   int cutoff, policies, int players) except -1:
+                   int cutoff, double points, policies, int players) except -1:
     memset(x, 0, sizeof(SearchCtx))
-    x.ops, x.iterations, x.cap, x.c, x.bias, x.cutoff = ops, iterations, cap, c, bias, cutoff
+    x.ops, x.iterations, x.cap, x.c, x.bias, x.cutoff, x.points = ops, iterations, cap, c, bias, cutoff, points
     x.nodes = <Node*>malloc(cap * sizeof(Node))
     x.legal = <int32_t*>malloc(2 * ops.max_legal * sizeof(int32_t))
     x.path = <int32_t*>malloc((cap + 1) * sizeof(int32_t))
@@ -214,7 +231,7 @@ cdef void _ctx_close(SearchCtx* x) noexcept:
 
 
 cdef int _run(SearchCtx* x, const void* cfg, const void* s, uint64_t seed) noexcept nogil:
-    return _search(x.ops, cfg, s, x.block, x.nodes, x.cap, x.iterations, x.c, x.bias, x.cutoff,
+    return _search(x.ops, cfg, s, x.block, x.nodes, x.cap, x.iterations, x.c, x.bias, x.cutoff, x.points,
                    x.ops.current_player(cfg, s), seed, x.legal, x.legal + x.ops.max_legal, x.has_child, x.path,
                    x.work)
 
@@ -245,7 +262,7 @@ cdef int _decide(void* ctx, const void* cfg, const void* s, uint64_t seed) noexc
 
 
 def search(state, int iterations, double c=0.7, policies=None, seed=0, double bias=10.0, max_nodes=None,
-           int cutoff=0):
+           int cutoff=0, double points=0.0):
     """ISMCTS for the seat to decide at ``state``: the root's children after ``iterations`` iterations.
 
     Parameters
@@ -270,6 +287,9 @@ def search(state, int iterations, double c=0.7, policies=None, seed=0, double bi
     cutoff : int >= 0
         Stop each rollout after this many decisions and score the position as
         it stands (the seats leading on points share the win); 0: to the end.
+    points : float in [0, 1]
+        Weight of each seat's share of the points in its reward (0: the win
+        share alone; 1: the point share alone).
 
     Returns
     -------
@@ -277,7 +297,7 @@ def search(state, int iterations, double c=0.7, policies=None, seed=0, double bi
     share) of each tried root action, sorted by action, and ``best``: the most
     visited (ties: the higher value, then the lower action).
     """
-    check_search_settings(iterations, c, bias, cutoff)
+    check_search_settings(iterations, c, bias, cutoff, points)
     handles = state._c_handles()
     cdef const GameOps* ops = <const GameOps*>PyCapsule_GetPointer(handles[0], GAME_OPS_CAPSULE)
     cdef const void* cfg = PyCapsule_GetPointer(handles[1], b"simcore.GameConfig")
@@ -294,7 +314,7 @@ def search(state, int iterations, double c=0.7, policies=None, seed=0, double bi
     cdef SearchCtx x
     cdef int n_nodes = 0, ch
     try:
-        _ctx_open(&x, ops, iterations, cap, c, bias, cutoff, policies, players)
+        _ctx_open(&x, ops, iterations, cap, c, bias, cutoff, points, policies, players)
         with nogil:
             n_nodes = _run(&x, cfg, s, base)
         rows = []
@@ -332,10 +352,10 @@ cdef class SearchDecider:
         cdef const GameOps* ops = <const GameOps*>PyCapsule_GetPointer(ops_capsule, GAME_OPS_CAPSULE)
         if players > MAXP:
             raise ValueError(f"at most {MAXP} players")
-        check_search_settings(spec.iterations, spec.c, spec.bias, spec.cutoff)
+        check_search_settings(spec.iterations, spec.c, spec.bias, spec.cutoff, spec.points)
         self.spec = spec
         _ctx_open(&self.x, ops, spec.iterations, spec.iterations + 1, spec.c, spec.bias, spec.cutoff,
-                  [spec.rollout] * players, players)
+                  spec.points, [spec.rollout] * players, players)
 
     def __dealloc__(self):
         _ctx_close(&self.x)

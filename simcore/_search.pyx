@@ -170,6 +170,17 @@ def ops_returns(state):
     return [ret[p] for p in range(ops.n_players(cfg, s))]
 
 
+def ops_points(state):
+    """Every seat's points as the position stands (GameOps.points; the final totals when over)."""
+    cdef const GameOps* ops
+    cdef const void* cfg
+    cdef void* s
+    _unpack(state._c_handles(), &ops, &cfg, &s)
+    cdef double pts[8]
+    ops.points(cfg, s, pts)
+    return [pts[p] for p in range(ops.n_players(cfg, s))]
+
+
 def ops_apply(state, int action):
     """Apply a legal ``action`` through GameOps.apply_action, in place (unchecked: the caller
     gives a legal one; the transcript does not show it)."""

@@ -10,7 +10,7 @@
 #   MAXLEGAL, G_MAXP             its legal-buffer size and most seats (enum constants)
 #   legal_actions(c, s, buf), apply_action(c, s, a)    its rules
 #   g_over(s), g_current(s), g_n_players(c, s)         queries
-#   g_determinize(c, s, seat, seed), g_returns(c, s, out)
+#   g_determinize(c, s, seat, seed), g_returns(c, s, out), g_points(c, s, out)
 #   g_load_policies(block, policies, players), g_policy_new_game(block),
 #   g_policy_action(c, s, block, prng, buf, n)
 #   class CConfig (field c: GCfg, py: the Python config)
@@ -298,6 +298,10 @@ cdef void _op_returns(const void* c, const void* s, double* out) noexcept nogil:
     g_returns(<const GCfg*>c, <const GState*>s, out)
 
 
+cdef void _op_points(const void* c, const void* s, double* out) noexcept nogil:
+    g_points(<const GCfg*>c, <const GState*>s, out)
+
+
 cdef int _op_load_policies(void* block, object policies, int players) except -1:
     g_load_policies(<GPolicies*>block, policies, players)
     return 0
@@ -332,6 +336,7 @@ _OPS.returns = _op_returns
 _OPS.load_policies = _op_load_policies
 _OPS.policy_new_game = _op_policy_new_game
 _OPS.policy_action = _op_policy_action
+_OPS.points = _op_points
 
 
 cdef object load_deciders(Decider** ext, policies, int players):

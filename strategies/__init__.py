@@ -5,8 +5,10 @@ A :class:`Strategy` is a game, a policy kind (``random``, ``heuristic`` or
 are ``simcore.<game>.FEATURES``) and noise (softmax ``temperature``,
 ``epsilon``). A ``mcts`` strategy searches each decision (ISMCTS in the
 kernel, ``simcore/_mcts.pyx``) with the settings ``iterations``, ``c``,
-``bias``, ``cutoff`` and ``rollout`` (a heuristic or random strategy, played
-with ``rollout_epsilon`` noise in the rollouts); it is named ``mcts`` or
+``bias``, ``cutoff``, ``points`` (the point share's weight in the reward)
+and ``rollout`` (a heuristic or random strategy, played with
+``rollout_epsilon`` noise in the rollouts), each defaulting to the game's
+(``simcore._contract.search_defaults``); it is named ``mcts`` or
 ``mcts:iterations=800,c=0.5`` (``resolve``), or is a preset file table with
 ``kind = "mcts"``.
 Presets live in ``strategies/presets/<game>.toml`` (and any
@@ -26,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import simcore
-from simcore._contract import SEARCH_DEFAULTS, check_search_settings, policy_argument, random_strategy
+from simcore._contract import check_search_settings, policy_argument, random_strategy, search_defaults
 
 PRESET_DIR = Path(__file__).resolve().parent / "presets"
 
@@ -65,12 +67,17 @@ class Strategy:
 
 
 _SEARCH_TYPES = {"iterations": int, "c": float, "bias": float, "cutoff": int, "rollout": str,
-                 "rollout_epsilon": float}
+                 "rollout_epsilon": float, "points": float}
+
+
+def _search_defaults(game):
+    """The search settings' defaults of ``game`` (the contract's, then the game's own SEARCH_DEFAULTS)."""
+    return search_defaults(_game_module(game))
 
 
 def _search_dict(game, name, search):
     """A search strategy's settings as its dict holds them: defaults filled in, the rollout resolved."""
-    d = {k: search.get(k, v) for k, v in SEARCH_DEFAULTS.items()}
+    d = {k: search.get(k, v) for k, v in _search_defaults(game).items()}
     rollout = d.pop("rollout")
     eps = d.pop("rollout_epsilon")
     if isinstance(rollout, dict):               # already resolved (a manifest's dict)
@@ -94,8 +101,9 @@ def _check_search(game, name, search):
             raise ValueError(f"strategy {name!r}: unknown search setting {key!r} "
                              f"(known: {', '.join(_SEARCH_TYPES)})")
         out[key] = value
+    defaults = _search_defaults(game)
     try:
-        check_search_settings(*(out.get(k, SEARCH_DEFAULTS[k]) for k in ("iterations", "c", "bias", "cutoff")))
+        check_search_settings(*(out.get(k, defaults[k]) for k in ("iterations", "c", "bias", "cutoff", "points")))
     except ValueError as e:
         raise ValueError(f"strategy {name!r}: {e}") from None
     eps = out.get("rollout_epsilon", 0.0)
@@ -106,11 +114,12 @@ def _check_search(game, name, search):
     return out
 
 
-def search_name(settings):
+def search_name(settings, game=None):
     """The canonical name of a search strategy: ``mcts``, or ``mcts:`` and its settings that differ
-    from the defaults (``mcts:iterations=800,c=0.5``)."""
-    diff = [f"{k}={_fmt(settings[k])}" for k in SEARCH_DEFAULTS if k in settings
-            and settings[k] != SEARCH_DEFAULTS[k]]
+    from the defaults (``mcts:iterations=800,c=0.5``; the game's own defaults when ``game`` is given)."""
+    defaults = _search_defaults(game) if game is not None else search_defaults(None)
+    diff = [f"{k}={_fmt(settings[k])}" for k in defaults if k in settings
+            and settings[k] != defaults[k]]
     return "mcts" + (":" + ",".join(diff) if diff else "")
 
 
@@ -135,8 +144,8 @@ def parse_search(game, text):
             raise ValueError(f"strategy {text!r}: {key} must be {'a whole number' if kind is int else 'a number'}"
                              f", not {value.strip()!r}") from None
     settings = _check_search(game, text, settings)
-    s = Strategy(game=game, name=search_name(settings), kind="mcts",
-                 description=f"ISMCTS, {settings.get('iterations', SEARCH_DEFAULTS['iterations'])} iterations "
+    s = Strategy(game=game, name=search_name(settings, game), kind="mcts",
+                 description=f"ISMCTS, {settings.get('iterations', _search_defaults(game)['iterations'])} iterations "
                              f"per decision", search=settings)
     s.to_dict()                 # the rollout strategy resolves (or a one-line error)
     return s

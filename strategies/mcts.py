@@ -8,7 +8,7 @@ visited action. The search is seeded from the agent's seed and the
 position's public progress (:func:`strategies.agents.decision_seed`), so a
 game replays exactly.
 """
-from simcore._contract import SEARCH_DEFAULTS, check_search_settings
+from simcore._contract import check_search_settings, search_defaults
 from simcore._mcts import search
 
 from strategies.agents import decision_seed
@@ -35,18 +35,26 @@ class MCTSAgent:
         Progressive bias toward the built-in policy's choice (``simcore._mcts.search``).
     cutoff : int
         Rollouts stop after this many decisions and score the position as it stands (0: to the end).
+    points : float
+        Weight of the seat's share of the points in its reward (0: the win share alone).
+
+    A setting left at None takes the game's default (``simcore._contract.search_defaults``).
 
     In a run, the same search is the strategy ``mcts`` (``strategies.resolve(game,
     "mcts:iterations=400")``), played inside the kernel's game loop.
     """
 
-    def __init__(self, iterations=SEARCH_DEFAULTS["iterations"], c=SEARCH_DEFAULTS["c"],
-                 rollout=SEARCH_DEFAULTS["rollout"], game="hellas", seed=0,
-                 rollout_epsilon=SEARCH_DEFAULTS["rollout_epsilon"], bias=SEARCH_DEFAULTS["bias"],
-                 cutoff=SEARCH_DEFAULTS["cutoff"]):
+    def __init__(self, iterations=None, c=None, rollout=None, game="hellas", seed=0, rollout_epsilon=None,
+                 bias=None, cutoff=None, points=None):
+        import simcore
         import strategies
-        check_search_settings(iterations, c, bias, cutoff)
-        self.cutoff = int(cutoff)
+        d = search_defaults(simcore.games[game])
+        iterations, c, rollout, rollout_epsilon, bias, cutoff, points = (
+            d[k] if v is None else v for k, v in (("iterations", iterations), ("c", c), ("rollout", rollout),
+                                                  ("rollout_epsilon", rollout_epsilon), ("bias", bias),
+                                                  ("cutoff", cutoff), ("points", points)))
+        check_search_settings(iterations, c, bias, cutoff, points)
+        self.cutoff, self.points = int(cutoff), float(points)
         self.iterations, self.c, self.bias, self.game, self.seed = iterations, float(c), float(bias), game, seed
         strat = strategies.resolve(game, rollout)
         if strat.kind == "heuristic" and rollout_epsilon is not None:
@@ -57,7 +65,7 @@ class MCTSAgent:
     def search(self, state):
         """The search's root statistics at ``state`` (``actions``, ``visits``, ``values``, ``best``)."""
         return search(state, self.iterations, self.c, [self.policy] * state.players,
-                      decision_seed(state, self.seed), self.bias, cutoff=self.cutoff)
+                      decision_seed(state, self.seed), self.bias, cutoff=self.cutoff, points=self.points)
 
     def act(self, state):
         return self.search(state)["best"]

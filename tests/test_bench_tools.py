@@ -162,9 +162,11 @@ def test_bench_mcts_prints_the_cost_ratio_per_game():
                           "--positions", "1", "--repeats", "1"], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.strip().splitlines()
-    assert lines[0].split()[:3] == ["game", "players", "us/iteration"]
-    rows = {line.split()[0]: float(line.split()[4]) for line in lines[1:]}
-    assert set(simcore_games()) <= set(rows) and all(r > 0 for r in rows.values())
+    assert lines[0].startswith("mcts:iterations=20 ") and "load" in lines[0]
+    assert lines[1].split()[:3] == ["game", "players", "us/iteration"]
+    rows = {line.split()[0]: (float(line.split()[4]), line.split()[5]) for line in lines[2:]}
+    assert set(simcore_games()) <= set(rows) and all(r > 0 for r, _ in rows.values())
+    assert all(v == ("met" if r <= 1.5 else "missed") for r, v in rows.values())
 
 
 def simcore_games():

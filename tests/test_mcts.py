@@ -106,3 +106,51 @@ def test_a_rollout_plays_a_copy_to_the_end(name):
     assert a.is_over() and st.to_dict() == before                     # a copy is played, not the position
     assert a.scores() == _mcts.rollout(st, pols, 5, determinize=False).scores()
     assert sum(_search.ops_returns(a)) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_points_hook_gives_each_seats_total(name):
+    """GameOps.points: the players' totals at the end, and the totals as they stand mid-game."""
+    mod = simcore.games[name]
+    players = min(mod.PLAYERS)
+    bal = strategies.resolve(name, "balanced").as_policy()
+    seed = 21
+    final = mod.replay_game(players, seed, policies=[bal] * players)
+    batch = mod.play_batch(players, np.array([seed], dtype=np.uint64), [bal] * players, events=False)
+    assert _search.ops_points(final) == [float(t) for t in batch["players"]["total"][0]]
+    mid = _position(name, players, 3)
+    assert len(_search.ops_points(mid)) == players
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_points_blend_changes_the_reward_not_the_soundness(name):
+    players = min(simcore.games[name].PLAYERS)
+    st = _position(name, players, 5)
+    pols = [_rollout(name)] * players
+    plain = _mcts.search(st, 200, 0.7, pols, seed=4, points=0.0)
+    assert plain["actions"] == _mcts.search(st, 200, 0.7, pols, seed=4)["actions"]      # 0: win shares only
+    blend = _mcts.search(st, 200, 0.7, pols, seed=4, points=0.5)
+    assert np.all((0 <= blend["values"]) & (blend["values"] <= 1)) and blend["visits"].sum() == 200
+    assert not np.array_equal(plain["values"], blend["values"])
+    assert _mcts.search(st, 200, 0.7, pols, seed=4, points=0.5)["best"] == blend["best"]
+    for bad in (-0.1, 1.5):
+        with pytest.raises(ValueError, match="points"):
+            _mcts.search(st, 10, points=bad)
+    with pytest.raises(ValueError, match="points"):
+        strategies.resolve(name, "mcts:points=2")
+
+
+def test_a_game_may_set_its_own_search_defaults(monkeypatch):
+    from simcore._contract import SEARCH_DEFAULTS, ContractError, search_defaults
+    mod = simcore.games["hellas"]
+    monkeypatch.setattr(mod, "SEARCH_DEFAULTS", {"points": 0.25, "c": 0.4}, raising=False)
+    d = search_defaults(mod)
+    assert d["points"] == 0.25 and d["c"] == 0.4 and d["bias"] == SEARCH_DEFAULTS["bias"]
+    s = strategies.resolve("hellas", "mcts")
+    assert s.name == "mcts" and s.as_policy().points == 0.25 and s.as_policy().c == 0.4
+    other = strategies.resolve("hellas", "mcts:points=0")
+    assert other.name == "mcts:points=0" and other.as_policy().points == 0.0
+    assert strategies.MCTSAgent(10, game="hellas").points == 0.25
+    monkeypatch.setattr(mod, "SEARCH_DEFAULTS", {"pionts": 0.25}, raising=False)
+    with pytest.raises(ContractError, match="pionts"):
+        search_defaults(mod)

@@ -33,7 +33,7 @@ def test_kernel_search_seat_decides_as_the_search_of_each_position(name):
     for a in actions:
         if st.current_player() == 0 and len(st.legal_actions()) > 1:
             r = _mcts.search(st, 12, pols[0].c, rollout, seed=_mcts.decision_seed(seed, st.decisions),
-                             bias=pols[0].bias)
+                             bias=pols[0].bias, points=pols[0].points)
             assert r["best"] == a
             searched += 1
         st.apply(a)

@@ -877,6 +877,16 @@ cdef void g_returns(const ACfg* c, const AState* s, double* out) noexcept nogil:
         out[0] = out[1] = 0.5
 
 
+cdef void g_points(const ACfg* c, const AState* s, double* out) noexcept nogil:
+    # both seats' totals as the position stands
+    cdef int16_t sc[N_SC][2]
+    cdef int16_t gsc[2][NGOAL]
+    cdef int p
+    score(c, s, sc, gsc)
+    for p in range(2):
+        out[p] = sc[SC_TOTAL][p]
+
+
 cdef void g_load_policies(GPolicies* block, policies, int players) except *:
     make_policies(block.pol, policies)
     ctx_reset(&block.ctx)

@@ -31,6 +31,15 @@ cdef void g_returns(const HCfg* c, const HState* s, double* out) noexcept nogil:
         out[o] = 1.0 / k if sc[SC_TOTAL][o] == most else 0.0
 
 
+cdef void g_points(const HCfg* c, const HState* s, double* out) noexcept nogil:
+    # every seat's total as the position stands
+    cdef int16_t sc[N_SC][MAXP]
+    cdef int o
+    score(c, s, sc)
+    for o in range(s.n_players):
+        out[o] = sc[SC_TOTAL][o]
+
+
 cdef void g_load_policies(GPolicies* block, policies, int players) except *:
     make_policies(block.pol, players, policies, &block.sm)
 

@@ -873,6 +873,15 @@ cdef void g_returns(const YCfg* c, const YState* s, double* out) noexcept nogil:
         out[p] = 1.0 if p == w else 0.0
 
 
+cdef void g_points(const YCfg* c, const YState* s, double* out) noexcept nogil:
+    # every seat's total as the position stands
+    cdef int16_t sc[N_SC][MAXP]
+    cdef int p
+    score(c, s, sc)
+    for p in range(s.n_players):
+        out[p] = sc[SC_TOTAL][p]
+
+
 cdef void g_load_policies(GPolicies* block, policies, int players) except *:
     make_policies(block.pol, players, policies)
 
