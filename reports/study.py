@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from reports.games import plugin
 from reports.ladder import SKILL_KEYS
+from reports.plan import PlannedRun
 from reports.report import (
     Report,
     RunSet,
@@ -56,19 +57,6 @@ PART_KEYS = {
 
 class StudyError(ValueError):
     """A malformed study file; the message names the file and the key."""
-
-
-@dataclass
-class PlannedRun:
-    label: str
-    folder: str             # relative to the study's output folder
-    players: int
-    seat_strategies: list
-    variant: dict
-    games: int
-    seed: int
-    events: bool = True
-    option: str = ""        # the variant's name in a [[variants]] part
 
 
 @dataclass

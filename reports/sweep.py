@@ -34,6 +34,7 @@ import numpy as np
 import polars as pl
 
 from analysis import sweep as S
+from reports.plan import PlannedRun
 from reports.sections import Fig, Section, Table, text_table
 
 AXIS_KEYS = ("setting", "field", "values", "range", "label", "resolution")
@@ -55,20 +56,6 @@ def _check(value, typ, where, what=None):
 
 def _file_slug(text):
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", str(text)).strip("-") or "cell"
-
-
-@dataclass
-class CellRun:
-    """One cell as a study run: the fields of ``reports.study.PlannedRun`` that plan and play it."""
-
-    label: str
-    folder: str             # relative to the study's runs folder
-    players: int
-    seat_strategies: list
-    variant: dict
-    games: int
-    seed: int
-    events: bool = True
 
 
 @dataclass
@@ -432,7 +419,7 @@ def cell_balance(folder, label="cell"):
 def run_sweep(part, base, play, log=print):
     """Play the cells of sweep ``part`` (data-file copies under ``base/<part>/data``); return their RunSet.
 
-    ``play(run) -> folder`` plays a :class:`CellRun` (or finds the same run already played) and
+    ``play(run) -> folder`` plays a :class:`reports.plan.PlannedRun` (or finds the same run already played) and
     returns its results folder: ``reports.study`` passes one that shares the study's record of
     played runs, so a cell equal to another part's run is played once. Adaptive mode plays cell
     after cell.
@@ -447,7 +434,7 @@ def run_sweep(part, base, play, log=print):
         label = spec.label(cell)
         slug = _slug(label, taken)
         variant = cell_variant(spec, cell, part.players, os.path.join(base, part.name, "data", slug))
-        folder = play(CellRun(label, os.path.join(part.name, slug), part.players, spec.seats, variant,
+        folder = play(PlannedRun(label, os.path.join(part.name, slug), part.players, spec.seats, variant,
                               spec.games, part.seed, part.events))
         dirs[label] = folder
         entry = {"cell": cell, "label": label, "folder": folder, "stage": 0, "metric": None}
