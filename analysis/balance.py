@@ -45,9 +45,8 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import stats
 
-from analysis.stats import wilson_bounds
+from analysis.stats import norm_ppf, wilson_bounds
 
 __all__ = ["Search", "SearchResult", "gap_interval", "normalise", "seat_rows", "verdict"]
 
@@ -238,7 +237,7 @@ class Search:
                 self._record(step_no, k, survivors, gaps, leader, [])
                 return leader, True
             m = len(survivors) - 1
-            z = float(stats.norm.ppf(1.0 - (1.0 - self.level) / m))
+            z = float(norm_ppf(1.0 - (1.0 - self.level) / m))
             games = {v: self._games(v, k) for v in survivors}
             out, close = [], True
             for v in survivors:

@@ -31,10 +31,9 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from analysis._common import Frame, as_lazy, require
-from analysis.stats import holm, logistic_fit, z_value
+from analysis.stats import holm, logistic_fit, norm_sf, z_value
 
 __all__ = ["seat_share_trend", "trend_verdict", "ELO_STEP"]
 
@@ -113,7 +112,7 @@ def seat_share_trend(players: Frame, ratings, level_col: str = "level", level: f
         fit = logistic_fit(np.column_stack([np.ones_like(xs), xs]), y, groups=np.arange(len(y)))
         b, se = float(fit.coef[1]), float(fit.se[1])
         z = b / se if se > 0 else float("nan")
-        p = float(2 * stats.norm.sf(abs(z))) if se > 0 else float("nan")
+        p = float(2 * norm_sf(abs(z))) if se > 0 else float("nan")
 
         def share(at):
             return float(1 / (1 + np.exp(-(fit.coef[0] + fit.coef[1] * (at - centre) / ELO_STEP))))

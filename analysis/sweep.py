@@ -25,10 +25,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from analysis._common import Frame, as_list
-from analysis.stats import wilson_bounds
+from analysis.stats import chi2_sf, wilson_bounds
 
 __all__ = ["MAX_AXIS_VALUES", "adaptive", "axis_values", "grid", "metric_value", "parse_metric", "refinements",
            "seat_balance"]
@@ -173,7 +172,7 @@ def seat_balance(sums: Frame, by: str | Sequence[str], alpha: float = 0.05, leve
         expected = n / players
         chi2 = float(((wins - expected) ** 2 / expected).sum())
         df = players - 1
-        p = float(stats.chi2.sf(chi2, df))
+        p = float(chi2_sf(chi2, df))
         row = dict(zip(keys, cell))
         row.update(n_players=players, n=n, fair=fair)
         for s, seat in enumerate(part["seat"].to_list()):
