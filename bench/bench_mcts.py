@@ -125,8 +125,9 @@ def cost(args, names):
                 t_po += t2 - t1
                 n_po += per * len(st.legal_actions())
         us_it, us_po = t_it / n_it * 1e6, t_po / n_po * 1e6
-        ok = "met" if us_it / us_po <= COST_TARGET else "missed"
-        print(f"{name:<10}{p:>8}{us_it:>14.1f}{us_po:>12.1f}{us_it / us_po:>8.2f}{ok:>8}{1e6 / us_it:>19,.0f}")
+        ratio = round(us_it / us_po, 2)  # the verdict is of the figure printed
+        ok = "met" if ratio <= COST_TARGET else "missed"
+        print(f"{name:<10}{p:>8}{us_it:>14.1f}{us_po:>12.1f}{ratio:>8.2f}{ok:>8}{1e6 / us_it:>19,.0f}")
 
 
 #: issue 19's speed targets: an iteration / a heuristic playout at most this; 2 workers / 1 at least that
