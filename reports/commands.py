@@ -72,9 +72,14 @@ def add_compare(sub):
     p.set_defaults(func=cmd_compare)
 
 
+#: a compare report draws the outcome distributions per seating up to this many seatings
+MAX_OUTCOME_SERIES = 4
+
+
 def cmd_compare(args):
     import simcore
     from reports.compare import compare_section, lineups, run_compare
+    from reports.outcomes import outcome_section
     from reports.report import Report, provenance_section, with_findings, write_report
     from simcore.run import check_players, parse_variant
 
@@ -97,8 +102,11 @@ def cmd_compare(args):
     rs = run_compare(args.game, args.players, resolved, args.games, args.seed, os.path.join(out, "runs"),
                      variant=variant, workers=args.workers, log=_log)
     sec = compare_section(rs)
+    outcomes = outcome_section(rs)
+    if len(rs.runs) > MAX_OUTCOME_SERIES:      # one line per seating would be unreadable: the table says it all
+        outcomes.figures = []
     report = Report(f"{args.game.capitalize()}: strategy comparison at {args.players} players",
-                    sections=with_findings([provenance_section(rs), sec]))
+                    sections=with_findings([provenance_section(rs), sec, outcomes]))
     paths = write_report(report, out)
     print(report.terminal())
     print()

@@ -188,5 +188,5 @@ def compare_section(rs: RunSet, title="Strategy comparison") -> Section:
     sec.terminal = (f"{title}: win share % by seat (n = {n_cell} per cell, 95% CI ±{half:.1f} pp at most), "
                     f"over all seats and Bradley–Terry rating with 95% CIs; {gt}\n"
                     + text_table(["strategy", *seats, "all seats", "rating"], rows)
-                    + "\n" + dominance_text(t["dominance"]).replace("**", ""))
+                    + "\n" + dominance_text(t["dominance"]))
     return sec

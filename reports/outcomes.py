@@ -210,7 +210,7 @@ def dominance_text(dom: pl.DataFrame) -> str:
     top = dom.filter(pl.col("dominant"))
     if top.height:
         r = top.row(0, named=True)
-        return (f"**Dominant strategy: {r['strategy']}** beats every other strategy head-to-head (each 95% CI "
+        return (f"Dominant strategy: {r['strategy']} beats every other strategy head-to-head (each 95% CI "
                 f"above ½); its closest match-up is {r['weakest_against']}, "
                 f"{r['weakest_share'] * 100:.1f}% [{r['weakest_lo'] * 100:.1f}, {r['weakest_hi'] * 100:.1f}] "
                 f"of {r['n_min']:,}+ pairs.")

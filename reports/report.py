@@ -574,13 +574,22 @@ def findings_section(sections) -> Section | None:
                                  "(shares as fractions, gaps in percentage points).")] if rows else [])
 
 
+#: above this many runs in one outcome table, the findings point to the section instead of a line each
+MAX_OUTCOME_FINDINGS = 4
+
+
 def _outcome_findings(tables, context):
     """One sentence per run from an ``outcome_metrics`` table: margin, close games, comebacks, lead changes."""
     om = next((f for n, f in tables.items() if n.endswith("outcome_metrics")), None)
     if om is None or not om.height:
         return []
     group, out = om.columns[0], []
-    for key in dict.fromkeys(om[group].to_list()):
+    keys = list(dict.fromkeys(om[group].to_list()))
+    if len(keys) > MAX_OUTCOME_FINDINGS:        # e.g. a comparison's many seatings: the section has them all
+        where = f"**{context}** outcomes" if context else "Outcomes"
+        return [f"{where}: margin, close games, comebacks and lead changes for each of the {len(keys)} "
+                f"{group}s are in the section \"Outcomes: length, margin and the lead\"."]
+    for key in keys:
         st = {r["statistic"]: r for r in om.filter(pl.col(group) == key).iter_rows(named=True)}
 
         def ci(name, share=False, digits=1, st=st):

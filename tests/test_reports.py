@@ -192,6 +192,27 @@ def test_compare_every_strategy_every_seat(tmp_path, capsys):
         assert r["beats"] == (mine["lo"] > 0.5).sum() and r["loses"] == (mine["hi"] < 0.5).sum()
         assert r["dominant"] == (r["beats"] == 3)
     assert ("Dominant strategy" in html) == bool(dom["dominant"].any()) and "head-to-head" in printed
+    # outcomes of every seating: 24 seatings x 2 games each, too many to draw, pointed to from the findings
+    om = pl.read_csv(os.path.join(out, "tables", "outcome_metrics.csv"))
+    margins = om.filter(pl.col("statistic") == "margin")
+    assert margins["lineup"].n_unique() == 24 and (margins["n"] == 2).all()
+    assert not os.path.exists(os.path.join(out, "figures", "outcome_distributions.png"))
+    assert "for each of the 24 lineups are in the section" in html
+
+
+def test_compare_report_draws_the_outcomes_of_few_seatings(tmp_path):
+    out = str(tmp_path / "cmp")
+    assert cli.main(["compare", "hellas", "--players", "2", "--strategies", "balanced,random",
+                     "--games", "40", "--seed", "5", "--out", out, "--workers", "1"]) == 0
+    om = pl.read_csv(os.path.join(out, "tables", "outcome_metrics.csv"))
+    players = pl.read_parquet(os.path.join(out, "runs", "lineup-000", "players", "*.parquet"))
+    totals = players.group_by("game_index").agg(pl.col("total").sort(descending=True).head(2))
+    margin = totals["total"].list.first() - totals["total"].list.get(1)
+    row = om.filter((pl.col("lineup") == "balanced|random") & (pl.col("statistic") == "margin")).row(0, named=True)
+    assert row["n"] == 20 and abs(row["estimate"] - margin.mean()) < 1e-9
+    assert os.path.exists(os.path.join(out, "figures", "outcome_distributions.png"))
+    html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
+    assert "<b>random|balanced</b> outcomes (20 games)" in html or "random|balanced</strong> outcomes (20 games)" in html
 
 
 def test_compare_unknown_strategy_one_line(tmp_path, capsys):
