@@ -3,6 +3,7 @@
     python bench/bench_imitate.py                       # Hellas 3p: imitate MCTS-400, then compare
     python bench/bench_imitate.py --preset FILE         # compare an existing preset instead
     python bench/bench_imitate.py --game hellas --players 2 --games 600 --also tuned
+    python bench/bench_imitate.py --game akrotiri --players 2 --positions 8000 --games 600
 
 1. Imitation (``strategies.imitate``, what ``boardlab tune GAME --imitate
    mcts:iterations=400`` runs): ``--positions`` decisions of MCTS self-play,
@@ -19,6 +20,8 @@
 Figures of the last run (2026-12-04, load 18-27 on 2 cores; bench/README.md, "Imitation of search"):
 Hellas 3p, 1,200 games: the imitated preset closes 11.2 % of the 384-Elo gap (95 % CI 5.8-16.4 %),
 ``tuned`` 29.2 % (24.5-35.3 %); Hellas 2p, 600 games: 3.9 % of 939 Elo (-0.8 to 8.4 %).
+Akrotiri 2p, 600 games (with the score's offset): 5.4 % of 337 Elo (-13.5 to 20.7 %; ``balanced`` at
+epsilon 0 20.7 %); Yamataï 3p, 360 games: -12.7 % of 493 Elo (-21.3 to -5.2 %) (2026-12-04, load 5-10).
 """
 import argparse
 import os

@@ -216,7 +216,8 @@ def add_tune(sub):
     g = p.add_argument_group("imitation (fit the weights to a teacher's decisions instead of CEM)")
     g.add_argument("--imitate", default=None, metavar="TEACHER",
                    help="teacher strategy, e.g. mcts:iterations=400: play --positions decisions with it in "
-                        "every seat and fit the heuristic's weights to its choices (conditional logit)")
+                        "every seat and fit the heuristic's weights to its choices (conditional logit; "
+                        "Akrotiri's fixed score terms enter it as an offset)")
     g.add_argument("--positions", type=_positive_int, default=None,
                    help="decisions recorded for --imitate (default 5000)")
     g.add_argument("--target", choices=("best", "visits"), default=None,
@@ -286,7 +287,10 @@ def _tune_imitate(args, out):
                           log=_log)
     res["teacher"] = args.imitate
     width = max(len(k) for k in res["weights"])
-    print(f"\nimitated weights (fit {res['round']}):")
+    temp = res.get("temperature")
+    print(f"\nimitated weights (fit {res['round']}"
+          + ("" if temp is None else f"; scores are weights . features + the engine's offset, fitted at "
+             f"temperature {temp:g}") + "):")
     for k, v in res["weights"].items():
         print(f"  {k:<{width}}  {v:8.3f}")
     print(f"held-out top-1 agreement with {args.imitate}: {res['agreement']:.3f} ({args.start}: "

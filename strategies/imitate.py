@@ -12,6 +12,16 @@ heuristic's weights directly (:func:`fit_logit`; an L2 prior toward the start
 preset's direction on the standardized weights, its strength picked on
 held-out games).
 
+Where the heuristic's score also holds terms no weight multiplies (Akrotiri:
+-5 for a purchase it rules out, -0.5 per drachma a purchase costs, -3 for an
+unload), the engine returns them as a per-action offset and the score is
+``w . features + offset``. The logit then carries the offset with its
+coefficient fixed (an offset term): ``softmax((w . features + offset) / T)``,
+fitted as ``softmax(b . features + offset / T)`` for each temperature ``T`` of
+:data:`OFFSET_TEMPERATURES` (``T = 1``: the offset's coefficient is 1), ``T``
+picked with the L2 strength on the held-out games; the preset's weights are
+``T * b``, so its argmax is that of the fitted logit, offset included.
+
 1. :func:`collect` plays ``positions`` decisions: game ``i`` from seed
    ``game_seeds(seed, i)``, every seat the teacher (its search seeded from
    the seat's decision, :func:`strategies.agents.decision_seed`), so the
@@ -25,7 +35,8 @@ held-out games).
    the fitted weights and fitted again (at most :data:`ROUNDS` rounds; the
    fit whose own features give the best held-out log-likelihood is kept).
 4. The fitted weights (in the logit's units: at temperature 1 the preset is
-   the fitted stochastic policy; the preset plays argmax, temperature 0) are
+   the fitted stochastic policy; the preset plays argmax, temperature 0;
+   with an offset, ``T`` times the logit's, in the offset's units) are
    written as a preset file (:func:`write_preset`), with the held-out top-1
    agreement with the teacher of the start preset and of the fit, and the
    new preset's win share in one seat against the start preset.
@@ -43,35 +54,42 @@ import strategies
 
 #: L2 strengths (on weights standardized by each feature's spread) tried on the held-out games.
 L2_GRID = (0.1, 1.0, 10.0, 100.0, 1000.0)
+#: Temperatures of the fitted logit tried where the engine has offsets (the offset's
+#: coefficient in the logit is 1 / T; 1 is the offset taken as it is).
+OFFSET_TEMPERATURES = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 #: Fits in all: the first with the start preset's features, then with the fitted weights' features.
 ROUNDS = 3
 TARGETS = ("visits", "best")
 
 
 def supports(game):
-    """Whether ``game``'s engine exposes the heuristic's per-action features."""
+    """Whether ``game``'s engine exposes the heuristic's per-action features (all three do)."""
     import simcore
     return hasattr(simcore.games[game], "policy_features")
 
 
 def action_features(game, state, policy):
-    """``(actions, matrix)``: the heuristic's features of every legal action at ``state``.
+    """``(actions, matrix, offsets)``: the heuristic's features of every legal action at ``state``.
 
-    The heuristic's score of action ``i`` is ``matrix[i] @ weights`` (the
-    first ``len(FEATURES)`` entries of ``policy``); ``policy`` matters only for
-    features that depend on the weights (Hellas' ``space_value``).
+    The heuristic's score of action ``i`` is ``matrix[i] @ weights + offsets[i]``
+    (``weights``: the first ``len(FEATURES)`` entries of ``policy``; the
+    offset is the part of the score no weight multiplies, 0 in Hellas and
+    Yamataï); ``policy`` matters only for features that depend on the weights
+    (Hellas' ``space_value``).
     """
     import simcore
     mod = simcore.games[game]
     if not supports(game):
         raise ValueError(f"{game}'s heuristic has no per-action feature accessor (policy_features): "
                          f"imitation works for {', '.join(g for g in simcore.games if supports(g))}")
-    if game == "hellas":          # one call for the whole legal list
-        actions, m = mod.policy_features(state, policy)
-        return list(actions), np.asarray(m, dtype=float)
-    actions = state.legal_actions()
-    return actions, np.array([mod.policy_features(state, a) for a in actions], dtype=float).reshape(
-        len(actions), len(mod.FEATURES))
+    if game == "yamatai":         # one call per action
+        actions = state.legal_actions()
+        return actions, np.array([mod.policy_features(state, a) for a in actions], dtype=float).reshape(
+            len(actions), len(mod.FEATURES)), np.zeros(len(actions))
+    out = mod.policy_features(state, policy)       # one call for the whole legal list
+    actions = list(out[0])
+    off = np.asarray(out[2], dtype=float) if len(out) > 2 else np.zeros(len(actions))
+    return actions, np.asarray(out[1], dtype=float), off
 
 
 def _teacher(game, teacher, seed):
@@ -159,6 +177,16 @@ def _stack(mats, targets):
     return X, np.concatenate(targets), starts, np.repeat(np.arange(len(sizes)), sizes)
 
 
+def _offset(offsets, rows):
+    """The stacked offsets (0 where ``offsets`` is None)."""
+    if offsets is None:
+        return np.zeros(rows)
+    o = np.concatenate([np.asarray(v, dtype=float).reshape(-1) for v in offsets])
+    if len(o) != rows:
+        raise ValueError(f"the offsets hold {len(o)} entries for {rows} legal actions")
+    return o
+
+
 def _log_softmax(z, starts, group):
     m = np.maximum.reduceat(z, starts)
     e = np.exp(z - m[group])
@@ -166,8 +194,8 @@ def _log_softmax(z, starts, group):
     return z - lse[group]
 
 
-def fit_logit(mats, targets, l2=1.0, init=None, prior=None):
-    """Conditional-logit maximum likelihood: the weights ``w`` of ``softmax(matrix @ w)`` per decision.
+def fit_logit(mats, targets, l2=1.0, init=None, prior=None, offsets=None):
+    """Conditional-logit maximum likelihood: the weights ``w`` of ``softmax(matrix @ w + offset)`` per decision.
 
     Parameters
     ----------
@@ -187,6 +215,10 @@ def fit_logit(mats, targets, l2=1.0, init=None, prior=None):
         ``w``, with the scale ``c >= 0`` fitted too (the logit's units are not the
         preset's), so a strong prior keeps the argmax of ``m`` and a weak one lets
         the data move it. Default: no direction (shrink toward 0).
+    offsets : list of numpy.ndarray, optional
+        One vector per decision (one entry per legal action) added to the
+        log-odds with its coefficient fixed at 1 (an offset term: the part of
+        the heuristic's score no weight multiplies). Default: none.
 
     Returns
     -------
@@ -205,6 +237,7 @@ def fit_logit(mats, targets, l2=1.0, init=None, prior=None):
     from scipy.optimize import minimize
 
     X, p, starts, group = _stack(mats, targets)
+    off = _offset(offsets, len(X))
     s = X.std(axis=0)
     live = s > 1e-12
     Z = np.where(live, X / np.where(live, s, 1.0), 0.0)
@@ -214,7 +247,7 @@ def fit_logit(mats, targets, l2=1.0, init=None, prior=None):
 
     def loss(bc):
         b, c = bc[:k], bc[k]
-        ls = _log_softmax(Z @ b, starts, group)
+        ls = _log_softmax(Z @ b + off, starts, group)
         q = np.exp(ls)
         d = b - c * m
         f = -(p * ls).sum() + 0.5 * l2 * (d @ d)
@@ -229,17 +262,18 @@ def fit_logit(mats, targets, l2=1.0, init=None, prior=None):
     return np.where(live, res.x[:k] / np.where(live, s, 1.0), 0.0)
 
 
-def log_likelihood(mats, targets, w):
-    """Mean log-likelihood per decision of ``targets`` under ``softmax(matrix @ w)``."""
+def log_likelihood(mats, targets, w, offsets=None):
+    """Mean log-likelihood per decision of ``targets`` under ``softmax(matrix @ w + offset)``."""
     X, p, starts, group = _stack(mats, targets)
-    return float((p * _log_softmax(X @ w, starts, group)).sum() / len(targets))
+    return float((p * _log_softmax(X @ w + _offset(offsets, len(X)), starts, group)).sum() / len(targets))
 
 
-def agreement(mats, best_index, w):
-    """Share of decisions where ``argmax(matrix @ w)`` is the teacher's action (ties: a share)."""
+def agreement(mats, best_index, w, offsets=None):
+    """Share of decisions where ``argmax(matrix @ w + offset)`` is the teacher's action (ties: a share)."""
     hits = 0.0
-    for m, b in zip(mats, best_index):
-        sc = m @ w
+    offsets = [0.0] * len(mats) if offsets is None else offsets
+    for m, b, o in zip(mats, best_index, offsets):
+        sc = m @ w + o
         top = np.flatnonzero(sc >= sc.max() - 1e-9 * max(1.0, abs(sc.max())))
         hits += (b in top) / len(top)
     return hits / len(mats)
@@ -294,51 +328,65 @@ def imitate(game="hellas", players=3, teacher="mcts", positions=5000, seed=0, st
     train, test = np.flatnonzero(~held), np.flatnonzero(held)
 
     def features(policy):
-        mats = []
+        mats, offs = [], []
         for st, acts in zip(rec["states"], rec["actions"]):
-            a, m = action_features(game, st, policy)
+            a, m, o = action_features(game, st, policy)
             if list(a) != list(acts):
                 raise RuntimeError("the features' actions differ from the recorded legal actions")
             mats.append(m)
-        return mats
+            offs.append(o)
+        return mats, offs
+
+    def pick(seq):
+        return [seq[i] for i in test], [seq[i] for i in train]
 
     base_vec = np.array([base.weights.get(n, 0.0) for n in names])
     pol = base.as_policy()
-    mats = features(pol)
-    base_agree = agreement([mats[i] for i in test], [best_index[i] for i in test], base_vec)
+    mats, offs = features(pol)
+    has_offset = any(o.any() for o in offs)
+    # offsets: softmax((w . f + offset) / T) for each T; none: softmax(b . f), T stands for the scale
+    temps = OFFSET_TEMPERATURES if has_offset else (None,)
+    base_agree = agreement(pick(mats)[0], pick(best_index)[0], base_vec, pick(offs)[0])
     history, w = [], base_vec
     for rnd in range(ROUNDS):
-        tr_m, tr_t = [mats[i] for i in train], [targets[i] for i in train]
-        te_m, te_t = [mats[i] for i in test], [targets[i] for i in test]
-        fits = [(log_likelihood(te_m, te_t, wl), -l2, wl)      # the strength with the best held-out fit
-                for l2 in L2_GRID for wl in [fit_logit(tr_m, tr_t, l2, prior=base_vec)]]
-        _, neg_l2, w_tr = max(fits, key=lambda t: (t[0], t[1]))
-        beta = fit_logit(mats, targets, -neg_l2, init=w_tr, prior=base_vec)
-        # the preset's weights: the logit's, scaled to the start preset's size (weight-dependent
-        # features such as space_value grow with the weights, so the scale matters); it computes
-        # those features with its own weights, so it is judged with them
-        w = beta * (np.linalg.norm(base_vec) / max(np.linalg.norm(beta), 1e-12))
-        before, mats = mats, features(mod.policy_vector(dict(zip(names, w.tolist()))))
+        (te_m, tr_m), (te_t, tr_t), (te_o, tr_o) = pick(mats), pick(targets), pick(offs)
+        fits = [(log_likelihood(te_m, te_t, wl, None if t is None else [o / t for o in te_o]), -l2, t, wl)
+                for t in temps for l2 in L2_GRID       # the strength (and T) with the best held-out fit
+                for wl in [fit_logit(tr_m, tr_t, l2, prior=base_vec,
+                                     offsets=None if t is None else [o / t for o in tr_o])]]
+        _, neg_l2, temp, w_tr = max(fits, key=lambda f: (f[0], f[1], -(f[2] or 0)))
+        beta = fit_logit(mats, targets, -neg_l2, init=w_tr, prior=base_vec,
+                         offsets=None if temp is None else [o / temp for o in offs])
+        if temp is None:
+            # the preset's weights: the logit's, scaled to the start preset's size (weight-dependent
+            # features such as space_value grow with the weights, so the scale matters); it computes
+            # those features with its own weights, so it is judged with them
+            w = beta * (np.linalg.norm(base_vec) / max(np.linalg.norm(beta), 1e-12))
+        else:
+            w = beta * temp             # argmax of w . f + offset = argmax of the fitted logit
+        before, (mats, offs) = mats, features(mod.policy_vector(dict(zip(names, w.tolist()))))
         fixed = all(np.array_equal(a, b) for a, b in zip(before, mats))    # no weight-dependent feature
-        te_m = [mats[i] for i in test]
-        ll = log_likelihood(te_m, te_t, beta)
-        agree = agreement(te_m, [best_index[i] for i in test], w)
-        history.append({"round": rnd + 1, "l2": -neg_l2, "held_out_loglik": ll, "held_out_agreement": agree,
-                        "weights": w})
-        log(f"  fit {rnd + 1}/{ROUNDS}: L2 {-neg_l2:g}, held-out log-likelihood {ll:.3f} per decision, "
+        te_m, te_o = pick(mats)[0], pick(offs)[0]
+        ll = log_likelihood(te_m, te_t, beta, None if temp is None else [o / temp for o in te_o])
+        agree = agreement(te_m, pick(best_index)[0], w, te_o)
+        history.append({"round": rnd + 1, "l2": -neg_l2, "temperature": temp, "held_out_loglik": ll,
+                        "held_out_agreement": agree, "weights": w})
+        log(f"  fit {rnd + 1}/{ROUNDS}: L2 {-neg_l2:g}"
+            + ("" if temp is None else f", temperature {temp:g} (the offset's coefficient 1/{temp:g})")
+            + f", held-out log-likelihood {ll:.3f} per decision, "
             f"top-1 agreement with the teacher {agree:.3f} (start preset {base_agree:.3f}, "
             f"n={len(test)} held-out decisions)")
         if fixed:
             break
-    pick = max(history, key=lambda h: (h["held_out_loglik"], -h["round"]))
-    w = pick.pop("weights")
+    chosen = max(history, key=lambda h: (h["held_out_loglik"], -h["round"]))
+    w = chosen.pop("weights")
     for h in history:
         h.pop("weights", None)
     weights = dict(zip(names, [round(float(v), 4) for v in w]))
     out = {"weights": weights, "teacher": teacher_name, "target": target, "positions": positions,
            "games": rec["games"], "players": players, "seed": seed, "start": start,
-           "held_out": len(test), "base_agreement": base_agree, "agreement": pick["held_out_agreement"],
-           "round": pick["round"],
+           "held_out": len(test), "base_agreement": base_agree, "agreement": chosen["held_out_agreement"],
+           "round": chosen["round"], "temperature": chosen["temperature"],
            "rounds": history, "collect_seconds": rec["seconds"]}
     if eval_games:
         n = max(players, int(eval_games))
@@ -358,6 +406,9 @@ def write_preset(path, name, result, game="hellas", description=None):
              f"({r['players']} players), seed {r['seed']},",
              f"# features first from '{r['start']}'. Held-out top-1 agreement with the teacher: "
              f"{r['agreement']:.3f} ('{r['start']}': {r['base_agreement']:.3f}; n={r['held_out']} decisions)."]
+    if r.get("temperature") is not None:
+        lines.append(f"# Scores are weights . features + the engine's offset; the fitted logit is "
+                     f"softmax(score / {r['temperature']:g}).")
     if "ci" in r:
         lo, hi = r["ci"]
         lines.append(f"# Win share in one seat of {r['players']} against {r['start']}: {r['win_share']:.3f} "
