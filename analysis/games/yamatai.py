@@ -122,11 +122,12 @@ def fleet_turn_order(picks: Frame, by: str | Iterable[str] | None = None, level:
     keys = group_keys(picks, groups)
     if game_partition(picks, gk) == [GAME_KEY]:
         # a stacked table: in (game, round, fleet) order a round's picks are one run of rows and the
-        # number of lower fleets is the place in it; the game's last round, the round of its last row
-        lf = as_lazy(picks).sort(GAME_KEY, "round", "fleet").with_columns(
-            _place_in_run((pl.col(GAME_KEY) != pl.col(GAME_KEY).shift(1))
-                          | (pl.col("round") != pl.col("round").shift(1))).alias("__next"),
-            (pl.col("round") == pl.col("round").last().over(GAME_KEY)).alias("__last"))
+        # number of lower fleets is the place in it (the game's last round before the sort: a window
+        # over the sorted key alone is cheap)
+        lf = (as_lazy(picks).with_columns((pl.col("round") == pl.col("round").max().over(GAME_KEY)).alias("__last"))
+              .sort(GAME_KEY, "round", "fleet").with_columns(
+                  _place_in_run((pl.col(GAME_KEY) != pl.col(GAME_KEY).shift(1))
+                                | (pl.col("round") != pl.col("round").shift(1))).alias("__next")))
     else:
         lf = as_lazy(picks).with_columns(
             pl.col("fleet").rank("ordinal").over([*gk, "round"]).cast(pl.Int64).sub(1).alias("__next"),
