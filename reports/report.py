@@ -269,10 +269,19 @@ def score_section(rs: RunSet) -> Section:
                    figures=[Fig("score_distributions", fig, caption_of(fig))])
 
 
-def category_section(rs: RunSet) -> Section:
+def category_fit(rs: RunSet):
+    """``(table, caption note)``: the category logit on the regression sample (``fit_sample``)."""
+    from analysis.categories import category_logit
+
+    sample, note = fit_sample(rs)
+    return collected(category_logit(sample, rs.categories, by=rs.group)), note
+
+
+def category_section(rs: RunSet, fit=None) -> Section:
+    """Category profile, logit weights and counterfactual; ``fit``: a future of :func:`category_fit`."""
     from analysis._common import add_up
-    from analysis.categories import (category_logit, category_profile_from_sums, category_sums,
-                                     counterfactual_counts, counterfactual_from_counts)
+    from analysis.categories import (category_profile_from_sums, category_sums, counterfactual_counts,
+                                     counterfactual_from_counts)
 
     cats = rs.categories
     if not cats:
@@ -283,8 +292,7 @@ def category_section(rs: RunSet) -> Section:
         sums.append(collected(category_sums(b, cats, by=rs.group)))
         counts.append(collected(counterfactual_counts(b, cats, by=rs.group)))
     prof = collected(category_profile_from_sums(add_up(sums, [*keys, "role", "category"]), cats, by=rs.group))
-    sample, note = fit_sample(rs)
-    logit = collected(category_logit(sample, cats, by=rs.group))
+    logit, note = fit.result() if fit is not None else category_fit(rs)
     # a category that scores the same in every game of a group has no coefficient (NaN): left out, said so
     flat = sorted(set(logit.filter(~((pl.col("sd") > 0) & pl.col("sd").is_finite()).fill_null(True))["category"]))
     logit = logit.filter(((pl.col("sd") > 0) & pl.col("sd").is_finite()).fill_null(False))
@@ -329,8 +337,12 @@ def run_sections(rs: RunSet, figures=None) -> list:
     """The generic sections, outcomes, then the game's own, the rarely taken options, then convergence.
 
     ``figures`` (a :class:`BackgroundFigures`) starts rendering each section's
-    figures as soon as the section is built.
+    figures as soon as the section is built. The category logit, the longest
+    fit, runs in a thread from the start (numpy releases the GIL in its array
+    work), beside the seat and score sections' polars queries.
     """
+    from concurrent.futures import ThreadPoolExecutor
+
     from reports.outcomes import option_take_section, outcome_section, rarely_taken_section
 
     secs = []
@@ -338,12 +350,15 @@ def run_sections(rs: RunSet, figures=None) -> list:
     def add(sec):
         if sec is not None:
             secs.append(sec)
-            if figures is not None:
-                figures.add([sec])
+            if figures is not None:       # no fork while the fit's thread runs: the child gets no half-held lock
+                figures.add([sec], start=fit is None or fit.done())
 
-    for build in (seat_section, score_section, category_section, outcome_section, option_take_section,
-                  *plugin(rs.game).SECTIONS):
-        add(build(rs))
+    fit = None
+    with ThreadPoolExecutor(1) as ahead:
+        fit = ahead.submit(category_fit, rs) if rs.categories else None
+        for build in (seat_section, score_section, category_section, outcome_section, option_take_section,
+                      *plugin(rs.game).SECTIONS):
+            add(category_section(rs, fit) if build is category_section else build(rs))
     add(rarely_taken_section(secs))
     add(convergence_section(rs))
     return secs
@@ -762,17 +777,20 @@ class BackgroundFigures:
         self.queue = []          # (figure, stem) not handed to a child yet
         self.children = []       # (process, jobs)
 
-    def add(self, sections):
-        """Queue the figures of ``sections`` and start a child if none runs."""
-        self.add_figures([f for sec in sections for f in sec.figures])
+    def add(self, sections, start=True):
+        """Queue the figures of ``sections`` and (``start``) start a child if none runs."""
+        self.add_figures([f for sec in sections for f in sec.figures], start)
 
-    def add_figures(self, figs):
-        """Queue ``figs`` (:class:`Fig`; those queued before are skipped) and start a child if none runs."""
+    def add_figures(self, figs, start=True):
+        """Queue ``figs`` (:class:`Fig`; those queued before are skipped) and (``start``) start a child if none runs.
+
+        Fork only where no other thread of this process is working (``start=False`` while one may be).
+        """
         for f in figs:
             if id(f) not in self.stems:
                 self.stems[id(f)] = os.path.join(self.dir, f"fig{len(self.stems)}")
                 self.queue.append((f.figure, self.stems[id(f)]))
-        if self.fork and self.queue and not self._busy():
+        if start and self.fork and self.queue and not self._busy():
             self._spawn(self.queue)
             self.queue = []
 
