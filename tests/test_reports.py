@@ -353,6 +353,6 @@ def test_background_figures_render_what_save_renders(tmp_path):
     assert not os.path.exists(bg.dir)
     for f in figs:
         F.save(f.figure, str(tmp_path / f"{f.name}-direct"))
-        png = open(tmp_path / f"{f.name}.png", "rb").read()
-        assert png[:4] == b"\x89PNG" and png == open(tmp_path / f"{f.name}-direct.png", "rb").read()
+        png = (tmp_path / f"{f.name}.png").read_bytes()
+        assert png[:4] == b"\x89PNG" and png == (tmp_path / f"{f.name}-direct.png").read_bytes()
         assert os.path.getsize(tmp_path / f"{f.name}.svg") > 0

@@ -23,7 +23,8 @@ from collections.abc import Iterable
 
 import polars as pl
 
-from analysis._common import GAME_KEY, Frame, as_lazy, as_list, game_keys, game_partition, group_keys, like, require
+from analysis._common import (GAME_KEY, Frame, as_lazy, as_list, game_keys, game_partition, group_keys, like,
+                              require)
 from analysis.stats import mean_ci_exprs, wilson_exprs
 
 __all__ = ["FLEET_PICK", "BUILDING_BUILT", "SPECIALIST_RECRUITED", "fleet_picks", "buildings_built",
