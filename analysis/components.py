@@ -338,7 +338,12 @@ def _value_stats(out: pl.DataFrame, value: str, cost: str | None, level: float) 
 
 
 def _group_codes(df: pl.DataFrame, cols: Sequence[str]) -> np.ndarray:
-    return df.select(pl.struct(list(cols)).rank("dense")).to_series().to_numpy().astype(np.int64) - 1
+    """Each row's game as 0..g-1 in the games' sorted order; ``df`` sorted by ``cols`` (no nulls)."""
+    if not df.height:
+        return np.zeros(0, dtype=np.int64)
+    # sorted rows: a new game where any key changes (the dense rank of the keys, without the sort)
+    new = pl.any_horizontal([pl.col(c) != pl.col(c).shift(1) for c in cols]).fill_null(True)
+    return df.select(new.cast(pl.Int64).cum_sum()).to_series().to_numpy().astype(np.int64) - 1
 
 
 def _demean(a: np.ndarray, codes: np.ndarray, n_groups: int) -> np.ndarray:
@@ -423,14 +428,14 @@ def component_regression(
         col = tk.select(pl.col(component).replace_strict(comps_all, list(range(len(comps_all))),
                                                          return_dtype=pl.Int64)).to_series().to_numpy()
         C = np.zeros((part.height, len(comps_all)))
-        np.add.at(C, (tk["__row"].to_numpy(), col), tk["__k"].to_numpy().astype(float))
+        C[tk["__row"].to_numpy(), col] = tk["__k"].to_numpy().astype(float)      # each (row, column) once
         takers = (C > 0).sum(axis=0)
         seats = part["seat"].to_numpy().astype(int)
         S = np.stack([(seats == s).astype(float) for s in np.unique(seats)[1:]], axis=1) \
             if len(np.unique(seats)) > 1 else np.zeros((part.height, 0))
         Cd = _demean(C, codes, n_g)
         Sd = _demean(S, codes, n_g) if S.shape[1] else S
-        active = [j for j in range(len(comps_all)) if np.std(Cd[:, j]) > 1e-12]
+        active = np.flatnonzero(np.std(Cd, axis=0) > 1e-12).tolist()
         ctrl = [Sd]
         if relative:
             tot = _demean(C.sum(axis=1), codes, n_g)
@@ -445,8 +450,10 @@ def component_regression(
         y = _demean(part["total"].cast(pl.Float64).to_numpy(), codes, n_g)
         fits = {}
         if active:
-            lfit = logistic_fit(np.column_stack([np.ones(part.height), X]), ws, groups=codes)
-            pr = 1.0 / (1.0 + np.exp(-(np.column_stack([np.ones(part.height), X]) @ lfit.coef)))
+            X1 = np.column_stack([np.ones(part.height), X])
+            lfit = logistic_fit(X1, ws, groups=codes)
+            pr = 1.0 / (1.0 + np.exp(-(X1 @ lfit.coef)))
+            del X1
             fits["win"] = (lfit.coef[1 + n_ctrl:], lfit.cov[1 + n_ctrl:, 1 + n_ctrl:],
                            float(np.mean(pr * (1 - pr))), "logit" if lfit.method == "mle" else "logit-firth")
             ofit = linear_fit(X, y, groups=codes)

@@ -125,8 +125,13 @@ print(json.dumps(marks))
 
 
 def demo_split(out, quick=False):
-    """Wall and CPU seconds of the demo's games and of its analysis + report (``study_main`` in a child)."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")]))}
+    """Wall and CPU seconds of the demo's games and of its analysis + report (``study_main`` in a child).
+
+    The child gets the CLI's ``OPENBLAS_NUM_THREADS=1`` (``reports/cli.py``), as ``boardlab demo`` has:
+    without it the fits' BLAS threads spin beside the figure workers (the analysis took ~1.5x the CPU).
+    """
+    env = {"OPENBLAS_NUM_THREADS": "1", **os.environ,
+           "PYTHONPATH": os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")]))}
     la0 = load()
     res = subprocess.run([sys.executable, "-c", DEMO_DRIVER, out, "quick" if quick else "full"], cwd=ROOT, env=env,
                          capture_output=True, text=True, check=False)

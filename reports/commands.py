@@ -40,13 +40,17 @@ def add_report(sub):
 
 
 def cmd_report(args):
-    from reports.report import run_report, write_report
+    from reports.report import BackgroundFigures, run_report, write_report
 
     if not os.path.isdir(args.run_dir):
         raise ValueError(f"{args.run_dir}: no such results folder")
     out = check_out_folder(args.out or os.path.join(args.run_dir, "report"))
-    report = run_report(args.run_dir, partial=args.partial)
-    paths = write_report(report, out)
+    figures = BackgroundFigures()      # figures render on the second core while the sections are computed
+    try:
+        report = run_report(args.run_dir, partial=args.partial, figures=figures)
+        paths = write_report(report, out, figures=figures)
+    finally:
+        figures.close()
     print(report.terminal())
     print()
     print(_where(paths, out))

@@ -22,6 +22,8 @@ In a notebook::
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -267,10 +269,19 @@ def score_section(rs: RunSet) -> Section:
                    figures=[Fig("score_distributions", fig, caption_of(fig))])
 
 
-def category_section(rs: RunSet) -> Section:
+def category_fit(rs: RunSet):
+    """``(table, caption note)``: the category logit on the regression sample (``fit_sample``)."""
+    from analysis.categories import category_logit
+
+    sample, note = fit_sample(rs)
+    return collected(category_logit(sample, rs.categories, by=rs.group)), note
+
+
+def category_section(rs: RunSet, fit=None) -> Section:
+    """Category profile, logit weights and counterfactual; ``fit``: a future of :func:`category_fit`."""
     from analysis._common import add_up
-    from analysis.categories import (category_logit, category_profile_from_sums, category_sums,
-                                     counterfactual_counts, counterfactual_from_counts)
+    from analysis.categories import (category_profile_from_sums, category_sums, counterfactual_counts,
+                                     counterfactual_from_counts)
 
     cats = rs.categories
     if not cats:
@@ -281,8 +292,7 @@ def category_section(rs: RunSet) -> Section:
         sums.append(collected(category_sums(b, cats, by=rs.group)))
         counts.append(collected(counterfactual_counts(b, cats, by=rs.group)))
     prof = collected(category_profile_from_sums(add_up(sums, [*keys, "role", "category"]), cats, by=rs.group))
-    sample, note = fit_sample(rs)
-    logit = collected(category_logit(sample, cats, by=rs.group))
+    logit, note = fit.result() if fit is not None else category_fit(rs)
     # a category that scores the same in every game of a group has no coefficient (NaN): left out, said so
     flat = sorted(set(logit.filter(~((pl.col("sd") > 0) & pl.col("sd").is_finite()).fill_null(True))["category"]))
     logit = logit.filter(((pl.col("sd") > 0) & pl.col("sd").is_finite()).fill_null(False))
@@ -323,15 +333,34 @@ def convergence_section(rs: RunSet, half_width=0.01) -> Section:
         figures=[Fig("convergence", fig, caption_of(fig))])
 
 
-def run_sections(rs: RunSet) -> list:
-    """The generic sections, outcomes, then the game's own, the rarely taken options, then convergence."""
+def run_sections(rs: RunSet, figures=None) -> list:
+    """The generic sections, outcomes, then the game's own, the rarely taken options, then convergence.
+
+    ``figures`` (a :class:`BackgroundFigures`) starts rendering each section's
+    figures as soon as the section is built. The category logit, the longest
+    fit, runs in a thread from the start (numpy releases the GIL in its array
+    work), beside the seat and score sections' polars queries.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
     from reports.outcomes import option_take_section, outcome_section, rarely_taken_section
 
-    secs = [seat_section(rs), score_section(rs), category_section(rs), outcome_section(rs)]
-    secs += [sec for sec in [option_take_section(rs)] if sec is not None]
-    secs += [build(rs) for build in plugin(rs.game).SECTIONS]
-    secs += [sec for sec in [rarely_taken_section(secs)] if sec is not None]
-    secs.append(convergence_section(rs))
+    secs = []
+
+    def add(sec):
+        if sec is not None:
+            secs.append(sec)
+            if figures is not None:       # no fork while the fit's thread runs: the child gets no half-held lock
+                figures.add([sec], start=fit is None or fit.done())
+
+    fit = None
+    with ThreadPoolExecutor(1) as ahead:
+        fit = ahead.submit(category_fit, rs) if rs.categories else None
+        for build in (seat_section, score_section, category_section, outcome_section, option_take_section,
+                      *plugin(rs.game).SECTIONS):
+            add(category_section(rs, fit) if build is category_section else build(rs))
+    add(rarely_taken_section(secs))
+    add(convergence_section(rs))
     return secs
 
 
@@ -627,10 +656,12 @@ def with_findings(sections):
 
 # ---------------------------------------------------------------- whole reports
 
-def run_report(run_dir, label=None, partial=False) -> Report:
+def run_report(run_dir, label=None, partial=False, figures=None) -> Report:
     """The report of one results folder (``boardlab report RUN_DIR``).
 
-    ``partial``: report an interrupted run from its finished chunks (the title says so).
+    ``partial``: report an interrupted run from its finished chunks (the title says so);
+    ``figures``: a :class:`BackgroundFigures` that renders each section's figures
+    while the next sections are computed (give the same one to :func:`write_report`).
     """
     label = label or os.path.basename(os.path.normpath(os.fspath(run_dir))) or "run"
     rs = RunSet.from_dirs({label: run_dir}, allow_partial=partial)
@@ -643,14 +674,16 @@ def run_report(run_dir, label=None, partial=False) -> Report:
     played = f"{m['games']:,} games" if n == m["games"] else \
         f"{n:,} of {m['games']:,} games (interrupted run: finished chunks only)"
     title = f"{m['game'].capitalize()} — {m['players']} players, {played} ({strat})"
-    return Report(title, sections=with_findings([provenance_section(rs)] + run_sections(rs)))
+    return Report(title, sections=with_findings([provenance_section(rs)] + run_sections(rs, figures)))
 
 
-def write_report(report: Report, out) -> dict:
+def write_report(report: Report, out, figures=None) -> dict:
     """Write report.html, report.md, figures/*.png|svg and tables/*.csv under ``out``.
 
     Returns the paths: ``{"html", "md", "figures": [...], "tables": [...]}``.
-    Figures are closed (their memory freed) once written.
+    Figures are closed (their memory freed) once written. ``figures``: the
+    :class:`BackgroundFigures` the sections were built with (its renders are
+    waited for and moved here; the figures it has not seen are rendered too).
     """
     from reports import html as H
 
@@ -672,7 +705,14 @@ def write_report(report: Report, out) -> dict:
             paths["tables"].append(path)
     figs = [f for sec in report.sections for f in sec.figures]
     stems = [os.path.join(out, "figures", f.name) for f in figs]
-    save_figures([f.figure for f in figs], stems)
+    if figures is None:
+        save_figures([f.figure for f in figs], stems)
+    else:
+        figures.add_figures(figs)
+        figures.finish()
+        for f, stem in zip(figs, stems):
+            figures.move(f, stem)
+        figures.close()
     for f, stem in zip(figs, stems):
         png, svg = f"{stem}.png", f"{stem}.svg"
         with open(png, "rb") as fh:
@@ -718,6 +758,80 @@ def save_figures(figures, stems, workers=None):
         proc.join()
         if proc.exitcode != 0:
             _save_share(share)
+
+
+class BackgroundFigures:
+    """Renders figures in a forked child while this process computes the next sections.
+
+    A report's figures need nothing but themselves to be rendered, so each
+    section's figures are queued as the section is built (:meth:`add`) and a
+    forked child (which inherits them, nothing is pickled) renders the queue
+    into a scratch folder while this process goes on: the rendering overlaps
+    the analysis on the second core instead of following it. One child runs
+    at a time; :meth:`finish` renders what is left here and in one more
+    child, waits, and renders again here whatever a failed child left.
+    :meth:`move` puts a figure's files where :func:`write_report` wants them.
+    Without ``fork`` (or with one core) everything is rendered in :meth:`finish`.
+    """
+
+    def __init__(self, workers=None):
+        import multiprocessing as mp
+
+        if workers is None:
+            workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        self.fork = workers >= 2 and "fork" in mp.get_all_start_methods()
+        self.ctx = mp.get_context("fork") if self.fork else None
+        self.dir = tempfile.mkdtemp(prefix="boardlab-figures-")
+        self.stems = {}          # id(Fig) -> scratch stem
+        self.queue = []          # (figure, stem) not handed to a child yet
+        self.children = []       # (process, jobs)
+
+    def add(self, sections, start=True):
+        """Queue the figures of ``sections`` and (``start``) start a child if none runs."""
+        self.add_figures([f for sec in sections for f in sec.figures], start)
+
+    def add_figures(self, figs, start=True):
+        """Queue ``figs`` (:class:`Fig`; those queued before are skipped) and (``start``) start a child if none runs.
+
+        Fork only where no other thread of this process is working (``start=False`` while one may be).
+        """
+        for f in figs:
+            if id(f) not in self.stems:
+                self.stems[id(f)] = os.path.join(self.dir, f"fig{len(self.stems)}")
+                self.queue.append((f.figure, self.stems[id(f)]))
+        if start and self.fork and self.queue and not self._busy():
+            self._spawn(self.queue)
+            self.queue = []
+
+    def _busy(self):
+        return any(proc.is_alive() for proc, _ in self.children)
+
+    def _spawn(self, jobs):
+        proc = self.ctx.Process(target=_save_share, args=(jobs,), daemon=True)
+        proc.start()
+        self.children.append((proc, jobs))
+
+    def finish(self):
+        """Render the queue (here, and half of it in a child when none is busy); wait for the children."""
+        while self.queue:
+            if self.fork and len(self.queue) >= 2 and not self._busy():
+                self._spawn(self.queue[1::2])
+                self.queue = self.queue[0::2]
+            F.save(*self.queue.pop(0))
+        for proc, jobs in self.children:
+            proc.join()
+            if proc.exitcode != 0:
+                _save_share(jobs)
+        self.children = []
+
+    def move(self, fig, stem):
+        """Move ``fig``'s rendered PNG and SVG to ``stem``.png / .svg."""
+        src = self.stems[id(fig)]
+        for ext in (".png", ".svg"):
+            shutil.move(src + ext, stem + ext)
+
+    def close(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def _save_share(jobs):

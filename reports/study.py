@@ -420,8 +420,12 @@ def _prefix(sec: Section, part):
     return sec
 
 
-def study_report(study: Study, sets: dict, commands=None) -> Report:
-    """One report across the runs of a study."""
+def study_report(study: Study, sets: dict, commands=None, figures=None) -> Report:
+    """One report across the runs of a study.
+
+    ``figures``: a ``reports.report.BackgroundFigures`` that renders each part's
+    figures while the next parts are analysed (give the same one to ``write_report``).
+    """
     from reports.compare import compare_section
 
     all_runs = {}
@@ -442,7 +446,7 @@ def study_report(study: Study, sets: dict, commands=None) -> Report:
     for part in study.parts:
         rs = sets[part.name]
         if part.kind == "balance":
-            secs = run_sections(rs)
+            secs = run_sections(rs, figures)
             # terminal: the seat table is enough for a balance part
             for s in secs[1:]:
                 s.terminal = ""
@@ -470,12 +474,14 @@ def study_report(study: Study, sets: dict, commands=None) -> Report:
         else:
             secs = [compare_section(rs, title="Ratings")]
         sections += [_prefix(s, part) for s in secs]
+        if figures is not None:
+            figures.add(secs)
     return Report(study.title, sections=with_findings(sections))
 
 
 def study_main(path_or_study, out, workers=None, quick_games=None, log=print):
     """Load (unless given), run and report a study; return (report, paths, seconds)."""
-    from reports.report import write_report
+    from reports.report import BackgroundFigures, write_report
 
     t0 = time.perf_counter()
     study = path_or_study if isinstance(path_or_study, Study) else load_study(path_or_study)
@@ -488,8 +494,13 @@ def study_main(path_or_study, out, workers=None, quick_games=None, log=print):
         cmd = f"boardlab demo --out {out}"
     else:
         cmd = f"boardlab study {study.path} --out {out}"
-    report = study_report(study, sets, commands=[cmd + (" --quick" if quick_games is not None else "")])
-    paths = write_report(report, out)
+    figures = BackgroundFigures()     # figures render on another core while the parts are analysed
+    try:
+        report = study_report(study, sets, commands=[cmd + (" --quick" if quick_games is not None else "")],
+                              figures=figures)
+        paths = write_report(report, out, figures=figures)
+    finally:
+        figures.close()
     return report, paths, time.perf_counter() - t0
 
 

@@ -347,3 +347,33 @@ def test_lazy_sections_equal_the_eager_analyses(small_run):
 
     for name, frame in want.items():
         assert_frame_equal(got[name], frame, rel_tol=1e-12, abs_tol=1e-14, check_dtypes=False)
+
+
+def test_background_figures_render_what_save_renders(tmp_path):
+    """Figures handed to ``BackgroundFigures`` section by section (rendered in forked children while the
+    caller goes on) end up where ``write_report`` puts them, byte for byte the PNGs of ``figures.save``;
+    a figure it never saw is rendered in ``finish``."""
+    from reports.report import BackgroundFigures
+    from reports.sections import Fig, Section
+
+    def fig(k):
+        f = F.Figure(figsize=(3, 2))
+        f.add_subplot().plot(range(k + 2), label=str(k))
+        return Fig(f"f{k}", f)
+    secs = [Section("a", figures=[fig(0), fig(1)]), Section("b", figures=[fig(2)]), Section("c", figures=[fig(3)])]
+    late = fig(4)
+    bg = BackgroundFigures(workers=2)
+    for sec in secs:
+        bg.add([sec])
+    figs = [f for sec in secs for f in sec.figures] + [late]
+    bg.add_figures(figs)
+    bg.finish()
+    for f in figs:
+        bg.move(f, str(tmp_path / f.name))
+    bg.close()
+    assert not os.path.exists(bg.dir)
+    for f in figs:
+        F.save(f.figure, str(tmp_path / f"{f.name}-direct"))
+        png = (tmp_path / f"{f.name}.png").read_bytes()
+        assert png[:4] == b"\x89PNG" and png == (tmp_path / f"{f.name}-direct.png").read_bytes()
+        assert os.path.getsize(tmp_path / f"{f.name}.svg") > 0

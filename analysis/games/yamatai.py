@@ -23,7 +23,8 @@ from collections.abc import Iterable
 
 import polars as pl
 
-from analysis._common import Frame, as_lazy, as_list, game_keys, group_keys, like, require
+from analysis._common import (GAME_KEY, Frame, as_lazy, as_list, game_keys, game_partition, group_keys, like,
+                              require)
 from analysis.stats import mean_ci_exprs, wilson_exprs
 
 __all__ = ["FLEET_PICK", "BUILDING_BUILT", "SPECIALIST_RECRUITED", "fleet_picks", "buildings_built",
@@ -50,8 +51,21 @@ def fleet_picks(events: Frame) -> Frame:
     """
     lf = _kind(events, FLEET_PICK, {"a": "fleet", "b": "boats", "c": "ability_used", "d": "extra_boat"})
     cell = [*game_keys(events, []), "round"]
-    lf = lf.with_columns(pl.int_range(pl.len()).over(cell).cast(pl.Int16).alias("pick_position"))
+    if game_partition(events, cell[:-1]) == [GAME_KEY]:
+        # a stacked table (games in key order, a game's events in play order): a round's picks are
+        # one run of rows, so the place in the round is the row number since the run began
+        pos = _place_in_run(cell_starts=(pl.col(GAME_KEY) != pl.col(GAME_KEY).shift(1))
+                            | (pl.col("round") != pl.col("round").shift(1)))
+    else:
+        pos = pl.int_range(pl.len()).over(cell)
+    lf = lf.with_columns(pos.cast(pl.Int16).alias("pick_position"))
     return like(lf, events)
+
+
+def _place_in_run(cell_starts: pl.Expr) -> pl.Expr:
+    """Row number within its run of rows, the runs beginning where ``cell_starts`` (null on row 0) is true."""
+    row = pl.int_range(pl.len(), dtype=pl.Int64)
+    return row - pl.when(cell_starts.fill_null(True)).then(row).otherwise(0).cum_max()
 
 
 def buildings_built(events: Frame) -> Frame:
@@ -107,10 +121,19 @@ def fleet_turn_order(picks: Frame, by: str | Iterable[str] | None = None, level:
     groups = as_list(by)
     gk = game_keys(picks, groups)
     keys = group_keys(picks, groups)
-    lf = as_lazy(picks).with_columns(
-        pl.col("fleet").rank("ordinal").over([*gk, "round"]).cast(pl.Int64).sub(1).alias("__next"),
-        (pl.col("round") == pl.col("round").max().over(gk)).alias("__last"),
-    )
+    if game_partition(picks, gk) == [GAME_KEY]:
+        # a stacked table: in (game, round, fleet) order a round's picks are one run of rows and the
+        # number of lower fleets is the place in it (the game's last round before the sort: a window
+        # over the sorted key alone is cheap)
+        lf = (as_lazy(picks).with_columns((pl.col("round") == pl.col("round").max().over(GAME_KEY)).alias("__last"))
+              .sort(GAME_KEY, "round", "fleet").with_columns(
+                  _place_in_run((pl.col(GAME_KEY) != pl.col(GAME_KEY).shift(1))
+                                | (pl.col("round") != pl.col("round").shift(1))).alias("__next")))
+    else:
+        lf = as_lazy(picks).with_columns(
+            pl.col("fleet").rank("ordinal").over([*gk, "round"]).cast(pl.Int64).sub(1).alias("__next"),
+            (pl.col("round") == pl.col("round").max().over(gk)).alias("__last"),
+        )
     nxt = pl.col("__next").cast(pl.Float64).filter(~pl.col("__last"))
     out = (
         lf.group_by([*keys, "fleet"])

@@ -115,3 +115,23 @@ def test_akrotiri_goals_and_market():
     grey = summ.row(0, named=True)
     assert (grey["colour"], grey["n_sold"], grey["mean_price"]) == (2, 2, 3.5)
     assert dist["share"].to_list() == [0.5, 0.5]
+
+
+def test_fleet_order_of_a_stacked_table_equals_the_windows():
+    """With the sorted game key of a RunSet, pick places and the turn order come from runs of rows, not
+    windows per (game, round): the same numbers as the windows, here on random games of 2-4 pawns a round."""
+    from analysis._common import GAME_KEY
+
+    rng = np.random.default_rng(7)
+    rows = []
+    for g in range(300):
+        for rnd in range(int(rng.integers(1, 5))):
+            for pos, fleet in enumerate(rng.permutation(10)[:int(rng.integers(2, 5))] + 1):
+                rows.append((g, 0, int(rng.integers(0, 3)), rnd, int(fleet), int(rng.integers(0, 3)), pos % 2, 0))
+    ev = pl.DataFrame(rows, schema=["game_index", "kind", "seat", "round", "a", "b", "c", "d"], orient="row")
+    keyed = ev.with_columns(pl.col("game_index").cast(pl.Int64).set_sorted().alias(GAME_KEY))
+    plain, fast = ym.fleet_picks(ev), ym.fleet_picks(keyed)
+    assert fast["pick_position"].to_list() == plain["pick_position"].to_list()
+    assert fast["pick_position"].max() == 3
+    a, b = ym.fleet_turn_order(plain), ym.fleet_turn_order(fast)
+    assert a.equals(b) and a["n_next"].sum() < a["n"].sum()

@@ -146,3 +146,24 @@ def test_logistic_fit_by_blocks_equals_one_pass():
         assert fit.method == whole.method == "mle" and fit.n_iter == whole.n_iter
     one = st.logistic_fit(st.Design(raw, mu, sd), y, groups=games)     # one block: the same arithmetic
     assert np.array_equal(one.coef, whole.coef) and np.array_equal(one.se, whole.se)
+
+
+@pytest.mark.parametrize("codes", [np.repeat(np.arange(3, 40), 3),                   # whole games in order
+                                   np.repeat(np.arange(5), [2, 3, 3, 3, 1]),         # uneven: the bincount way
+                                   np.array([4, 4, 1, 1, 2, 2])])                    # out of order
+def test_add_by_code_equals_add_at(codes):
+    """``add_by_code`` (its block path for whole games in order too) adds each code's rows, summed in row
+    order, to ``s``: bit for bit the per-column ``np.bincount`` sums, and ``np.add.at``'s when ``s`` is zero."""
+    from analysis.stats import add_by_code
+
+    rng = np.random.default_rng(3)
+    values = rng.normal(size=(len(codes), 4)) * 10.0 ** rng.integers(-8, 8, size=(len(codes), 1))
+    got, want = np.full((45, 4), 0.5), np.full((45, 4), 0.5)
+    add_by_code(got, codes, values)
+    for c in range(4):
+        want[:, c] += np.bincount(codes, weights=values[:, c], minlength=45)
+    assert np.array_equal(got, want)
+    got, want = np.zeros((45, 4)), np.zeros((45, 4))
+    add_by_code(got, codes, values)
+    np.add.at(want, codes, values)
+    assert np.array_equal(got, want)
