@@ -494,6 +494,8 @@ def skill_sections(skill_rs, ratings: pl.DataFrame) -> list:
                     .group_by("level").agg(pl.len().alias("games"),
                                            (pl.col("win_share").cast(pl.Float64).is_between(0, 1, closed="none"))
                                            .sum().alias("seat0_tied"))).with_columns(pl.col("level").cast(pl.String))
+    tie = tie.sort(pl.col("level").replace_strict({str(lv): i for i, lv in enumerate(levels)}, default=len(levels)),
+                   "level")                     # the group-by's row order is not fixed: the levels' order
     t0 = trend.filter(pl.col("seat") == 0).row(0, named=True)
     verdict = trend_verdict(t0)
     weakest = min(levels, key=lambda lv: elo[lv][0])

@@ -224,6 +224,10 @@ def test_ladder_command_end_to_end(tmp_path, capsys):
     ratings = (out / "tables" / "compare_ratings.csv").read_text()
     assert _run(argv, capsys)[0] == 0
     assert (out / "tables" / "compare_ratings.csv").read_text() == ratings
+    ties = pl.read_csv(out / "tables" / "skill_ties.csv")
+    levels = pl.read_csv(out / "tables" / "skill_levels.csv").filter(pl.col("seat") == 0)
+    assert ties["level"].to_list() == ["random", "balanced"]       # the levels' order, every time
+    assert ties.join(levels, on="level").select((pl.col("games") == pl.col("n")).all()).item()
     argv[argv.index("--games") + 1] = "5"
     rc, _, err = _run(argv, capsys)
     last = err.strip().splitlines()[-1]
