@@ -589,91 +589,32 @@ cdef int choose_action(const ACfg* c, const AState* s, const Policy* pol, uint64
 # choose_act) computes the same scores with shared terms. Each score is sum_k w[k] * F[k]
 # plus an offset no weight multiplies: -5 for a purchase the heuristic rules out (2 or more
 # live maps in hand, or under 2 drachmas left after it), -0.5 per drachma a purchase costs,
-# -3 for an unload; 0 for every other action. action_features() below writes F and returns
-# the offset, mirroring action_value() term by term; it runs outside the decision loop.
+# -3 for an unload; 0 for every other action. Being linear in the weights, the features are
+# read off action_value() itself: the offset is its score with every weight 0, F[k] its score
+# with weight k alone at 1, less the offset (exact: the terms are small integers, halves and
+# tenths times 1 or 0). So there is one statement of the heuristic; this runs outside the
+# decision loop (NFEAT + 1 evaluations an action).
 
 cdef double action_features(const ACfg* c, const AState* s, Ctx* x, int a, double* F) noexcept nogil:
-    """The features of action ``a`` into ``F`` (NFEAT entries, zeroed here); returns the offset."""
-    cdef int p = x.p, k, col, card, n, i, q, j, cost
-    cdef double v = 0
-    cdef int isl[4]
-    cdef uint64_t m = 0
-    cdef Policy zero                        # dest_new() and move_init() also fill weighted terms: unused here
-    cdef MoveK mk
-    memset(&zero, 0, sizeof(Policy))
-    memset(F, 0, NFEAT * sizeof(double))
-    if a == A_END:
-        F[F_END] = 1
-        return 0.0
-    if s.phase == PH_PLACE:                 # place_value(): hand maps fitting a land quarter of the tile
-        place_value(c, s, &zero, x, a)      # (fills the cell's quarter masks)
-        for k in range(4):
-            if (c.land[s.tile[x.p]][(a - A_PLACE) & 3] >> k) & 1:
-                m |= x.place_mask[k]
-        F[F_PLACE_FIT] = __builtin_popcountll(m)
-        return 0.0
-    if s.phase == PH_CUBE:
-        F[F_CUBE_VALUE] = MARKET[s.out[(a - A_CUBE) >> 2]]
-        return 0.0
-    if s.phase == PH_GOAL:
-        F[F_GOAL_KEEP] = goal_keep_value(c, s, x, s.options[a - A_GOAL])
-        return 0.0
-    if a >= A_SAIL and a < A_LOAD:          # move_value()
-        move_init(s, &zero, x, &mk)
-        q = a - A_SAIL if a < A_TRANSPORT else a - A_TRANSPORT
-        cost = mk.base
-        if a < A_TRANSPORT and mk.blocked and mk.labels[q] != mk.mylab:
-            cost += 1
-        F[F_MOVE_COST] = cost
-        F[F_THERA_ROUTE] = x.cargo * <double>(s.port_root[q] == mk.root_t0)
-        if q >= PORT_T0:
-            F[F_SAIL_THERA] = x.cargo
-            F[F_SAIL_BUY] = mk.thera_buy
-            return 0.0
-        j = x.slot_of[s.isl_id[s.port_q[q]]]
-        if j < 0:
-            j = dest_new(c, s, &zero, x, q, s.isl_id[s.port_q[q]])
-        F[F_SAIL_CUBES] = x.dest_cubes[j] / 10.0 if x.room > 0 else 0.0
-        F[F_SAIL_FIT] = x.dest_fit[j]
-        return 0.0
-    if a >= A_LOAD and a < A_EXCAVATE:
-        k = a - A_LOAD
-        for col in range(4):
-            v += c.load_c[k][col] * MARKET[s.out[col] - 1]
-        F[F_LOAD_VALUE] = v
-        return 0.0
-    if a >= A_EXCAVATE and a < A_BUY:
-        card = (a - A_EXCAVATE) >> 2
-        i = (a - A_EXCAVATE) & 3
-        F[F_EXCAVATE_POINTS] = c.card_points[card]
-        F[F_DIG_COST] = c.card_cost[card]
-        if s.goals[p] != 0:                 # the score skips the term when its weight is 0: the same sum
-            n = island(s, s.port_q[s.port[p]], isl)
-            F[F_GOAL_FIT] = goal_gain(c, s, x, isl, n, isl[i])
-        return 0.0
-    if a >= A_BUY and a < A_ORACLE:
-        k = a - A_BUY
-        if x.nlive >= 2 or s.drachmas[p] - PURCHASE[c.buy_n[k]] < 2:
-            return -5.0
-        F[F_BUY] = c.buy_n[k]
-        F[F_BUY_HARD] = c.buy_d[k][1] + c.buy_d[k][2]
-        F[F_BUY_GOLD] = c.buy_d[k][2]
-        return -0.5 * PURCHASE[c.buy_n[k]]
-    if a >= A_ORACLE and a < A_SELL:
-        k = a - A_ORACLE
-        n = 0
-        for i in range(x.nhand):
-            card = x.cards[i]
-            for col in range(c.n_req[card]):
-                if c.req_type[card][col] == k and s.lm_n[k] < c.req_n[card][col]:
-                    n += c.req_n[card][col] - s.lm_n[k]
-        F[F_ORACLE] = 1
-        F[F_ORACLE_NEED] = n
-        return 0.0
-    if a >= A_SELL and a < A_UNLOAD:
-        F[F_SELL_VALUE] = MARKET[s.out[a - A_SELL] - 1]
-        return 0.0
-    return -3.0          # unload
+    """The features of action ``a`` into ``F`` (NFEAT entries); returns the offset.
+
+    ``x`` is a reset Ctx; it is emptied before each evaluation, since it caches
+    weighted terms (the destinations' and the movement costs') for one policy."""
+    cdef Policy unit
+    cdef double off
+    cdef int k
+    memset(&unit, 0, sizeof(Policy))
+    unit.kind = POL_HEURISTIC
+    ctx_new_game(x)
+    ctx_init(c, s, x)
+    off = action_value(c, s, &unit, x, a)
+    for k in range(NFEAT):
+        unit.w[k] = 1.0
+        ctx_new_game(x)
+        ctx_init(c, s, x)
+        F[k] = action_value(c, s, &unit, x, a) - off
+        unit.w[k] = 0.0
+    return off
 
 
 def policy_features(State st, policy=None):
@@ -694,7 +635,6 @@ def policy_features(State st, policy=None):
         return [], np.zeros((0, NFEAT)), np.zeros(0)
     n = legal_actions(&st.cc.c, &st.s, buf)
     ctx_reset(&x)
-    ctx_init(&st.cc.c, &st.s, &x)
     out = np.zeros((n, NFEAT))
     off = np.zeros(n)
     for i in range(n):
