@@ -683,7 +683,8 @@ def write_report(report: Report, out, figures=None) -> dict:
     Returns the paths: ``{"html", "md", "figures": [...], "tables": [...]}``.
     Figures are closed (their memory freed) once written. ``figures``: the
     :class:`BackgroundFigures` the sections were built with (its renders are
-    waited for and moved here; the figures it has not seen are rendered too).
+    waited for and moved here; the figures it has not seen are rendered too);
+    without one, all are rendered here, on up to two processes.
     """
     from reports import html as H
 
@@ -705,14 +706,13 @@ def write_report(report: Report, out, figures=None) -> dict:
             paths["tables"].append(path)
     figs = [f for sec in report.sections for f in sec.figures]
     stems = [os.path.join(out, "figures", f.name) for f in figs]
-    if figures is None:
-        save_figures([f.figure for f in figs], stems)
-    else:
-        figures.add_figures(figs)
-        figures.finish()
-        for f, stem in zip(figs, stems):
-            figures.move(f, stem)
-        figures.close()
+    if figures is None:                        # none queued yet: finish() splits them over the cores
+        figures = BackgroundFigures()
+    figures.add_figures(figs, start=False)
+    figures.finish()
+    for f, stem in zip(figs, stems):
+        figures.move(f, stem)
+    figures.close()
     for f, stem in zip(figs, stems):
         png, svg = f"{stem}.png", f"{stem}.svg"
         with open(png, "rb") as fh:
@@ -728,36 +728,6 @@ def write_report(report: Report, out, figures=None) -> dict:
     with open(paths["md"], "w", encoding="utf-8") as fh:
         fh.write(H.render_markdown(report))
     return paths
-
-
-def save_figures(figures, stems, workers=None):
-    """``figures.save`` each figure to its stem, in ``workers`` processes (default: up to 2 cores).
-
-    Rendering is most of a report's fixed cost and needs nothing but the
-    figure, so forked children (which inherit the figures, nothing is
-    pickled) render every other one; a child that fails leaves its figures
-    to this process, so the files are written either way.
-    """
-    import multiprocessing as mp
-
-    if workers is None:
-        workers = min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
-    jobs = list(zip(figures, stems))
-    if workers < 2 or len(jobs) < 4 or "fork" not in mp.get_all_start_methods():
-        for fig, stem in jobs:
-            F.save(fig, stem)
-        return
-    ctx = mp.get_context("fork")
-    children = []
-    for w in range(1, workers):
-        proc = ctx.Process(target=_save_share, args=(jobs[w::workers],), daemon=True)
-        proc.start()
-        children.append((proc, jobs[w::workers]))
-    _save_share(jobs[0::workers])
-    for proc, share in children:
-        proc.join()
-        if proc.exitcode != 0:
-            _save_share(share)
 
 
 class BackgroundFigures:
