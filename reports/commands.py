@@ -106,9 +106,7 @@ def cmd_compare(args):
     rs = run_compare(args.game, args.players, resolved, args.games, args.seed, os.path.join(out, "runs"),
                      variant=variant, workers=args.workers, log=_log)
     sec = compare_section(rs)
-    outcomes = outcome_section(rs)
-    if len(rs.runs) > MAX_OUTCOME_SERIES:      # one line per seating would be unreadable: the table says it all
-        outcomes.figures = []
+    outcomes = outcome_section(rs, max_series=MAX_OUTCOME_SERIES)
     report = Report(f"{args.game.capitalize()}: strategy comparison at {args.players} players",
                     sections=with_findings([provenance_section(rs), sec, outcomes]))
     paths = write_report(report, out)

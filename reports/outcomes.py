@@ -44,8 +44,11 @@ def _length_column(rs):
     return next((c for c in ("rounds", "turns") if c in cols), None)
 
 
-def outcome_section(rs) -> Section:
-    """Game length, margin, lead changes, led-for-good round, comebacks and drama (95% CIs)."""
+def outcome_section(rs, max_series=None) -> Section:
+    """Game length, margin, lead changes, led-for-good round, comebacks and drama (95% CIs).
+
+    ``max_series``: draw the distributions only up to that many runs (a compare report's many
+    seatings would be unreadable lines; the table has them all)."""
     from analysis._common import add_up
     from analysis.outcomes import (
         LEAD_COLUMNS,
@@ -88,14 +91,15 @@ def outcome_section(rs) -> Section:
     if not has_lead:
         sec.paragraphs.append("These runs have no lead columns (`lead_changes`, `led_from`, `max_deficit`: runs made "
                               "before the engines wrote them); rerun `boardlab simulate` for the lead metrics.")
-    fig = F.outcome_distributions(dist, series=rs.group if len(rs.runs) > 1 else None, unit=unit, caption=(
-        f"Share of games per winning margin, per number of lead changes, and per round from which the winner "
-        f"led for good. {rs.games_text()}."))
     sec.tables = [Table("outcome_metrics", summary.drop("successes"),
                         "Outcome metrics with n and 95% CIs (shares as fractions)."),
                   Table("outcome_distribution", dist, "Share of games per value of each outcome metric.",
                         show=False)]
-    sec.figures = [Fig("outcome_distributions", fig, caption_of(fig))]
+    if max_series is None or len(rs.runs) <= max_series:
+        fig = F.outcome_distributions(dist, series=rs.group if len(rs.runs) > 1 else None, unit=unit, caption=(
+            f"Share of games per winning margin, per number of lead changes, and per round from which the "
+            f"winner led for good. {rs.games_text()}."))
+        sec.figures = [Fig("outcome_distributions", fig, caption_of(fig))]
     rows = []
     for r in summary.iter_rows(named=True):
         scale, unit_ = (100, "%") if r["kind"] == "share" else (1, "")
