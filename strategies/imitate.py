@@ -187,6 +187,11 @@ def _offset(offsets, rows):
     return o
 
 
+def _scaled(offsets, temperature):
+    """``offsets`` divided by ``temperature`` (the logit's offset at that temperature); None: no offset."""
+    return None if temperature is None else [o / temperature for o in offsets]
+
+
 def _log_softmax(z, starts, group):
     m = np.maximum.reduceat(z, starts)
     e = np.exp(z - m[group])
@@ -350,13 +355,13 @@ def imitate(game="hellas", players=3, teacher="mcts", positions=5000, seed=0, st
     history, w = [], base_vec
     for rnd in range(ROUNDS):
         (te_m, tr_m), (te_t, tr_t), (te_o, tr_o) = pick(mats), pick(targets), pick(offs)
-        fits = [(log_likelihood(te_m, te_t, wl, None if t is None else [o / t for o in te_o]), -l2, t, wl)
+        fits = [(log_likelihood(te_m, te_t, wl, _scaled(te_o, t)), -l2, t, wl)
                 for t in temps for l2 in L2_GRID       # the strength (and T) with the best held-out fit
                 for wl in [fit_logit(tr_m, tr_t, l2, prior=base_vec,
-                                     offsets=None if t is None else [o / t for o in tr_o])]]
+                                     offsets=_scaled(tr_o, t))]]
         _, neg_l2, temp, w_tr = max(fits, key=lambda f: (f[0], f[1], -(f[2] or 0)))
         beta = fit_logit(mats, targets, -neg_l2, init=w_tr, prior=base_vec,
-                         offsets=None if temp is None else [o / temp for o in offs])
+                         offsets=_scaled(offs, temp))
         if temp is None:
             # the preset's weights: the logit's, scaled to the start preset's size (weight-dependent
             # features such as space_value grow with the weights, so the scale matters); it computes
@@ -367,7 +372,7 @@ def imitate(game="hellas", players=3, teacher="mcts", positions=5000, seed=0, st
         before, (mats, offs) = mats, features(mod.policy_vector(dict(zip(names, w.tolist()))))
         fixed = all(np.array_equal(a, b) for a, b in zip(before, mats))    # no weight-dependent feature
         te_m, te_o = pick(mats)[0], pick(offs)[0]
-        ll = log_likelihood(te_m, te_t, beta, None if temp is None else [o / temp for o in te_o])
+        ll = log_likelihood(te_m, te_t, beta, _scaled(te_o, temp))
         agree = agreement(te_m, pick(best_index)[0], w, te_o)
         history.append({"round": rnd + 1, "l2": -neg_l2, "temperature": temp, "held_out_loglik": ll,
                         "held_out_agreement": agree, "weights": w})
