@@ -54,18 +54,18 @@ def fleet_picks(events: Frame) -> Frame:
     if game_partition(events, cell[:-1]) == [GAME_KEY]:
         # a stacked table (games in key order, a game's events in play order): a round's picks are
         # one run of rows, so the place in the round is the row number since the run began
-        pos = _place_in_run(cell_starts=(pl.col(GAME_KEY) != pl.col(GAME_KEY).shift(1))
-                            | (pl.col("round") != pl.col("round").shift(1)))
+        pos = _place_in_run(GAME_KEY, "round")
     else:
         pos = pl.int_range(pl.len()).over(cell)
     lf = lf.with_columns(pos.cast(pl.Int16).alias("pick_position"))
     return like(lf, events)
 
 
-def _place_in_run(cell_starts: pl.Expr) -> pl.Expr:
-    """Row number within its run of rows, the runs beginning where ``cell_starts`` (null on row 0) is true."""
+def _place_in_run(*columns: str) -> pl.Expr:
+    """Row number within its run of rows, a run beginning where any of ``columns`` changes (and on row 0)."""
     row = pl.int_range(pl.len(), dtype=pl.Int64)
-    return row - pl.when(cell_starts.fill_null(True)).then(row).otherwise(0).cum_max()
+    starts = pl.any_horizontal([pl.col(c) != pl.col(c).shift(1) for c in columns])
+    return row - pl.when(starts.fill_null(True)).then(row).otherwise(0).cum_max()
 
 
 def buildings_built(events: Frame) -> Frame:
@@ -127,8 +127,7 @@ def fleet_turn_order(picks: Frame, by: str | Iterable[str] | None = None, level:
         # over the sorted key alone is cheap)
         lf = (as_lazy(picks).with_columns((pl.col("round") == pl.col("round").max().over(GAME_KEY)).alias("__last"))
               .sort(GAME_KEY, "round", "fleet").with_columns(
-                  _place_in_run((pl.col(GAME_KEY) != pl.col(GAME_KEY).shift(1))
-                                | (pl.col("round") != pl.col("round").shift(1))).alias("__next")))
+                  _place_in_run(GAME_KEY, "round").alias("__next")))
     else:
         lf = as_lazy(picks).with_columns(
             pl.col("fleet").rank("ordinal").over([*gk, "round"]).cast(pl.Int64).sub(1).alias("__next"),
