@@ -36,6 +36,7 @@ import numpy as np
 import simcore
 from simcore import _results as R
 from simcore._contract import SEARCH_DEFAULTS, policy_argument, random_strategy
+from simcore._manifest import read_manifest
 from simcore.rng import chunk_seeds, game_seeds
 
 BACKENDS = ("loky", "threading", "dask")
@@ -365,14 +366,6 @@ def _package_versions():
     return {"boardlab": simcore.__version__, "python": platform.python_version(),
             "numpy": np.__version__, "pyarrow": pyarrow.__version__, "joblib": joblib.__version__,
             "engine_builds": _isa.selected()}
-
-
-def read_manifest(out):
-    """The manifest of results folder ``out``, checked (``ValueError`` naming the file and the bad key)."""
-    from simcore._data import read_json
-
-    path = os.path.join(out, R.MANIFEST)
-    return R.check_manifest(read_json(path, "manifest"), path)
 
 
 def _open_folder(out, plan):

@@ -1,0 +1,60 @@
+"""The manifest of a results folder: its name, its check, and reading it.
+
+Kept apart from ``simcore._results`` (the Parquet writing, which imports
+pyarrow) so that reading a folder's manifest (``boardlab report``, replay)
+costs no pyarrow import.
+"""
+import json
+import os
+
+MANIFEST = "manifest.json"
+
+
+def _is_int(v, low):
+    return isinstance(v, int) and not isinstance(v, bool) and v >= low
+
+
+_MANIFEST_TYPES = (
+    # key, check, what it must be
+    ("game", lambda v: isinstance(v, str) and v != "", "a game name"),
+    ("players", lambda v: _is_int(v, 1), "a positive integer"),
+    ("seed", lambda v: _is_int(v, 0), "a non-negative integer"),
+    ("games", lambda v: _is_int(v, 1), "a positive integer"),
+    ("events", lambda v: isinstance(v, bool), "true or false"),
+    ("strategies", lambda v: isinstance(v, list) and all(isinstance(s, dict) for s in v), "a list of objects"),
+    ("chunking", lambda v: isinstance(v, dict), "an object"),
+)
+_CHUNKING_TYPES = ("chunk_size", "n_chunks", "file_digits")
+
+
+def check_manifest(doc, path):
+    """``doc`` if it is a well-formed manifest, else ``ValueError`` naming ``path`` and the bad key."""
+    if not isinstance(doc, dict):
+        raise ValueError(f"{path}: a manifest must be a JSON object, not {type(doc).__name__}")
+    for key, ok, what in _MANIFEST_TYPES:
+        if key not in doc:
+            raise ValueError(f"{path}: key '{key}' is missing; is this a boardlab results folder?")
+        if not ok(doc[key]):
+            raise ValueError(f"{path}: key '{key}' must be {what}, not {json.dumps(doc[key])}")
+    for key in _CHUNKING_TYPES:
+        v = doc["chunking"].get(key)
+        if not _is_int(v, 1):
+            raise ValueError(f"{path}: key 'chunking.{key}' must be a positive integer, not {json.dumps(v)}")
+    c = doc["chunking"]
+    if c["n_chunks"] != -(-doc["games"] // c["chunk_size"]):
+        raise ValueError(f"{path}: 'chunking.n_chunks' is {c['n_chunks']}, but {doc['games']} games in chunks "
+                         f"of {c['chunk_size']} make {-(-doc['games'] // c['chunk_size'])}")
+    if len(doc["strategies"]) != doc["players"]:
+        raise ValueError(f"{path}: key 'strategies' holds {len(doc['strategies'])} strategies for "
+                         f"{doc['players']} players")
+    if not isinstance(doc.get("variant", {}), dict):
+        raise ValueError(f"{path}: key 'variant' must be an object, not {json.dumps(doc['variant'])}")
+    return doc
+
+
+def read_manifest(out):
+    """The manifest of results folder ``out``, checked (``ValueError`` naming the file and the bad key)."""
+    from simcore._data import read_json
+
+    path = os.path.join(out, MANIFEST)
+    return check_manifest(read_json(path, "manifest"), path)
