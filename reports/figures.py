@@ -17,12 +17,13 @@ Examples
 from __future__ import annotations
 
 import math
+import os
 
 import matplotlib
 import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter, MaxNLocator
+from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullLocator, StrMethodFormatter
 
 __all__ = [
     "win_share_by_seat", "score_distributions", "category_weights", "quarry_distributions",
@@ -72,6 +73,14 @@ def _panels(n, width=4.2, height=3.6, nrows=1, sharey=False):
     return fig, axes
 
 
+def _count_label(v, _pos=None):
+    """A count on a log axis as plain text: 10, 100, 1k, 10k, 1M (mathtext's 10^k parses slowly)."""
+    for size, unit in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if v >= size:
+            return f"{v / size:g}{unit}"
+    return f"{v:g}"
+
+
 def _err(est, lo, hi):
     """Error-bar lengths for an estimate and its interval (rounding may put a bound a hair past it)."""
     est, lo, hi = (np.asarray(v, dtype=float) for v in (est, lo, hi))
@@ -83,6 +92,16 @@ def _finish(fig, title, caption):
     if caption:
         fig.boardlab_caption = caption
     return fig
+
+
+def _subtitle(ax, text):
+    """A panel's title at a fixed height above the axes.
+
+    A fixed ``y`` turns off matplotlib's title auto-positioning, which measures
+    every tick label again on each draw to lift the title over top-side ticks;
+    no boardlab panel has any (a quarter of a figure's save time went there).
+    """
+    ax.set_title(text, fontsize=10, y=1.0)
 
 
 def _label(value, col):
@@ -133,7 +152,7 @@ def win_share_by_seat(table: pl.DataFrame, facet: str | None = None, series: str
         ax.set_xlabel("seat (0 = first player)")
         ax.set_ylabel("win share (% of games, 95% CI)")
         if fv is not None:
-            ax.set_title(_label(fv, facet), fontsize=10)
+            _subtitle(ax, _label(fv, facet))
         if series and len(names) > 4 and ax is axes[0][-1]:     # many series: beside the last panel
             ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
         elif series and 1 < len(names) <= 4:
@@ -160,7 +179,7 @@ def score_distributions(dist: pl.DataFrame, facet: str | None = None, value: str
         ax.set_xlabel("final score (points)")
         ax.set_ylabel("share of games (%)")
         if fv is not None:
-            ax.set_title(_label(fv, facet), fontsize=10)
+            _subtitle(ax, _label(fv, facet))
         ax.legend(fontsize=8)
     return _finish(fig, title, caption)
 
@@ -194,7 +213,7 @@ def category_weights(logit: pl.DataFrame, profile: pl.DataFrame | None = None,
     ax.set_yticks(y0, cats)
     ax.invert_yaxis()
     ax.set_xlabel("change in log-odds of winning per SD of points (95% CI)")
-    ax.set_title("weight in deciding the winner", fontsize=10)
+    _subtitle(ax, "weight in deciding the winner")
     if series and len(names) > 1:
         ax.legend(fontsize=8)
     if profile is not None:
@@ -209,7 +228,7 @@ def category_weights(logit: pl.DataFrame, profile: pl.DataFrame | None = None,
         ax.set_yticks(y0, cats)
         ax.invert_yaxis()
         ax.set_xlabel("winner's mean points (points)")
-        ax.set_title("points the winner scores", fontsize=10)
+        _subtitle(ax, "points the winner scores")
     return _finish(fig, title, caption)
 
 
@@ -236,11 +255,11 @@ def quarry_distributions(yields: pl.DataFrame, closures: pl.DataFrame, series: s
     _grouped_bars(axes[0][0], yields, "quarry_yield", "share", series, names)
     axes[0][0].set_xlabel("marble paid out per quarry action (marble, all players)")
     axes[0][0].set_ylabel("share of quarry actions (%)")
-    axes[0][0].set_title("yield per quarry action", fontsize=10)
+    _subtitle(axes[0][0], "yield per quarry action")
     _grouped_bars(axes[0][1], closures, "closures", "share", series, _values(closures, series))
     axes[0][1].set_xlabel("quarries closed per game (quarries)")
     axes[0][1].set_ylabel("share of games (%)")
-    axes[0][1].set_title("closures per game", fontsize=10)
+    _subtitle(axes[0][1], "closures per game")
     if series and len(names) > 1:
         axes[0][0].legend(fontsize=8)
     return _finish(fig, title, caption)
@@ -277,15 +296,17 @@ def convergence(conv: pl.DataFrame, facet: str | None = None,
             top.axhline(100 / part["n_players"][0], color="#444444", linestyle="--", linewidth=1)
         for ax in (top, bottom):
             ax.set_xscale("log")
+            ax.xaxis.set_minor_locator(NullLocator())     # decades only: the minor ticks cost half the save
+            ax.xaxis.set_major_formatter(FuncFormatter(_count_label))
         bottom.set_yscale("log")
-        plain = FuncFormatter(lambda v, _: f"{v:g}")
-        bottom.yaxis.set_major_formatter(plain)
-        bottom.yaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+        bottom.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))     # 1-2-5 labels: a panel may span one decade
+        bottom.yaxis.set_minor_locator(NullLocator())
+        bottom.yaxis.set_major_formatter(StrMethodFormatter("{x:g}"))     # no lambda: figures are pickled
         top.set_ylabel("win share (%, 95% CI)")
         bottom.set_ylabel("CI half-width (percentage points)")
         bottom.set_xlabel("games played (log scale)")
         if fv is not None:
-            top.set_title(_label(fv, facet), fontsize=10)
+            _subtitle(top, _label(fv, facet))
         top.legend(fontsize=7)
         bottom.legend(fontsize=7)
     return _finish(fig, title, caption)
@@ -375,7 +396,7 @@ def variant_differences(diff: pl.DataFrame, variant: str = "variant",
         ax.set_yticks(range(len(labels)), labels, fontsize=8)
         ax.invert_yaxis()
         ax.set_xlabel(f"difference ({unit})", fontsize=9)
-        ax.set_title(name, fontsize=10)
+        _subtitle(ax, name)
         ax.grid(True, axis="x", color="#e5e5e5")
     for ax in axes[len(stats):]:
         ax.set_visible(False)
@@ -426,7 +447,7 @@ def component_values(summary: pl.DataFrame, regression: pl.DataFrame, label: str
     _forest(axes[0], summary, labels, "take_rate", "take_lo", "take_hi", series, names, 100, label)
     axes[0].set_xlim(left=0)
     axes[0].set_xlabel("players who took it (% of player-games, 95% CI)")
-    axes[0].set_title("take rate", fontsize=10)
+    _subtitle(axes[0], "take rate")
     contrast = regression["contrast"].drop_nulls().first() if regression.height else "vs not taking"
     for ax, outcome, scale, xl in ((axes[1], "win", 100, "win chance per extra take (pp, 95% CI)"),
                                    (axes[2], "total", 1, "final score per extra take (points, 95% CI)")):
@@ -434,7 +455,7 @@ def component_values(summary: pl.DataFrame, regression: pl.DataFrame, label: str
         _forest(ax, d, labels, "effect", "effect_lo", "effect_hi", series, names, scale, label)
         ax.axvline(0, color="#444444", linewidth=0.8)
         ax.set_xlabel(xl)
-        ax.set_title(f"marginal value ({contrast})", fontsize=10)
+        _subtitle(ax, f"marginal value ({contrast})")
     if series and len(names) > 1:
         axes[0].legend(fontsize=8, loc="lower right")
     return _finish(fig, title, caption)
@@ -471,7 +492,7 @@ def take_share_heatmap(shares: pl.DataFrame, split: str, label: str = "label", v
                     ax.text(j, i, f"{grid[i, j]:.0f}", ha="center", va="center", fontsize=7,
                             color="white" if grid[i, j] < top * 0.6 else "black")
         if fv is not None:
-            ax.set_title(_label(fv, facet), fontsize=10)
+            _subtitle(ax, _label(fv, facet))
         fig.colorbar(im, ax=ax, label="% of the cell's takes")
     axes[-1].set_xlabel(xlabel or split)
     return _finish(fig, title, caption)
@@ -492,7 +513,7 @@ def game_length(dist: pl.DataFrame, triggers: pl.DataFrame | None = None, series
     _grouped_bars(axes[0][0], dist, "length", "share", series, names)
     axes[0][0].set_xlabel(f"game length ({unit})")
     axes[0][0].set_ylabel("share of games (%)")
-    axes[0][0].set_title("length", fontsize=10)
+    _subtitle(axes[0][0], "length")
     if triggers is not None:
         triggers = _eager(triggers)
         ax = axes[0][1]
@@ -510,7 +531,7 @@ def game_length(dist: pl.DataFrame, triggers: pl.DataFrame | None = None, series
             ax.errorbar(x, y, yerr=_err(y, lo, hi), fmt="none", ecolor="black", capsize=2)
         ax.set_xticks(range(len(trig)), [t.removeprefix("trigger_") for t in trig], rotation=20, ha="right")
         ax.set_ylabel("games ended by it (%, 95% CI)")
-        ax.set_title("end triggers (a game may set several)", fontsize=10)
+        _subtitle(ax, "end triggers (a game may set several)")
     if series and len(names) > 1:
         axes[0][0].legend(fontsize=8)
     return _finish(fig, title, caption)
@@ -559,7 +580,7 @@ def outcome_distributions(dist: pl.DataFrame, series: str | None = None, unit: s
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(xlabel, fontsize=8)
         ax.set_ylabel("share of games (%)")
-        ax.set_title(sub, fontsize=10)
+        _subtitle(ax, sub)
     if series and len(names) > 1:
         axes[0][0].legend(fontsize=8)
     return _finish(fig, title, caption)
@@ -571,10 +592,12 @@ PNG_DPI = 110
 def save(fig: Figure, stem: str, svg: bool = True) -> tuple[str, str | None]:
     """Write ``stem.png`` (110 dpi) and ``stem.svg``; return both paths (``None`` for no SVG).
 
-    The layout is done once: one draw at the PNG's dpi runs the constrained
-    layout and measures the tight box, then the layout is frozen and both
-    files are printed inside that box (``savefig(bbox_inches="tight")`` per
-    file would lay out and draw the figure twice for each).
+    The layout is done once: the layout engine runs at the PNG's dpi, the
+    tight box is measured, then the layout is frozen and both files are
+    printed inside that box (``savefig(bbox_inches="tight")`` per file would
+    lay out and draw the figure twice for each). The SVG carries no date and
+    its element ids are salted with the file name, so the same figure gives
+    the same bytes on every run.
     """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
@@ -582,13 +605,15 @@ def save(fig: Figure, stem: str, svg: bool = True) -> tuple[str, str | None]:
     canvas = FigureCanvasAgg(fig)
     fig.set_dpi(PNG_DPI)
     renderer = canvas.get_renderer()
-    fig.draw_without_rendering()
+    if fig.get_layout_engine() is not None:
+        fig.get_layout_engine().execute(fig)
     box = fig.get_tightbbox(renderer).padded(matplotlib.rcParams["savefig.pad_inches"])
     fig.set_layout_engine("none")
-    fig.savefig(png, dpi=PNG_DPI, bbox_inches=box)
+    fig.savefig(png, dpi=PNG_DPI, bbox_inches=box, pil_kwargs={"compress_level": 1})   # 8% larger, 3x faster
     if not svg:
         return png, None
-    fig.savefig(f"{stem}.svg", bbox_inches=box)
+    with matplotlib.rc_context({"svg.hashsalt": os.path.basename(stem)}):
+        fig.savefig(f"{stem}.svg", bbox_inches=box, metadata={"Date": None})
     return png, f"{stem}.svg"
 
 

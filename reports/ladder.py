@@ -362,6 +362,7 @@ def rating_vs_compute(table: pl.DataFrame, title="Rating against compute per dec
         ax.annotate(name, (x[i], label_y[i]), xytext=(7, 0), textcoords="offset points", fontsize=7,
                     va="center")
     ax.set_xscale("symlog", linthresh=10, linscale=0.5)
+    ax.xaxis.set_major_formatter(F.FuncFormatter(F._count_label))
     ax.set_xlim(-1, max(20.0, float(x.max()) * 3))
     ax.set_xlabel("playouts per decision (MCTS iterations; 0 = no search), symmetric-log axis")
     ax.set_ylabel("Bradley–Terry rating (Elo)")

@@ -601,7 +601,7 @@ def share_lines(table, spec, players, title="Win share by seat across the sweep"
         ax.set_xlabel(xa.label or xa.name)
         ax.set_ylabel("largest seat gap (pp, 95% CI)" if gap else "win share (% of games, 95% CI)")
         if ya:
-            ax.set_title(f"{ya.label or ya.name} = {_fmt(yv)}", fontsize=10)
+            F._subtitle(ax, f"{ya.label or ya.name} = {_fmt(yv)}")
     axes[0][0].legend(fontsize=8)
     return F._finish(fig, title, caption)
 

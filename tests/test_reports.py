@@ -377,3 +377,35 @@ def test_background_figures_render_what_save_renders(tmp_path):
         png = (tmp_path / f"{f.name}.png").read_bytes()
         assert png[:4] == b"\x89PNG" and png == (tmp_path / f"{f.name}-direct.png").read_bytes()
         assert os.path.getsize(tmp_path / f"{f.name}.svg") > 0
+
+
+def test_saved_figures_are_the_same_bytes_every_time(tmp_path):
+    """PNG and SVG of one figure are byte-identical across saves (no date, ids salted by the file name)."""
+    def fig():
+        f = F.Figure(figsize=(3, 2))
+        ax = f.add_subplot()
+        ax.plot([1, 3, 2], label="a")
+        ax.legend()
+        return f
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    F.save(fig(), str(tmp_path / "a" / "x"))
+    F.save(fig(), str(tmp_path / "b" / "x"))
+    for ext in ("png", "svg"):
+        assert (tmp_path / "a" / f"x.{ext}").read_bytes() == (tmp_path / "b" / f"x.{ext}").read_bytes()
+    assert b"<dc:date>" not in (tmp_path / "a" / "x.svg").read_bytes()
+
+
+def test_count_labels_on_log_axes_are_plain_text():
+    assert [F._count_label(v) for v in (1, 10, 100, 1e3, 2e4, 1e5, 1e6, 5e7, 1e9)] == \
+        ["1", "10", "100", "1k", "20k", "100k", "1M", "50M", "1G"]
+
+
+def test_convergence_figure_labels_decades_without_mathtext(small_run):
+    from reports.report import RunSet, convergence_section
+
+    fig = convergence_section(RunSet.from_dirs(small_run)).figures[0].figure
+    F.save(fig, os.path.join(os.path.dirname(small_run), "conv"))     # draws: the tick labels are set
+    labels = [t.get_text() for t in fig.axes[1].get_xticklabels() if t.get_visible() and t.get_text()]
+    assert "100" in labels and not any("$" in t for t in labels)
+    assert len(fig.axes[0].xaxis.get_minor_locator().tick_values(10, 1000)) == 0    # no minor ticks
