@@ -54,7 +54,7 @@ class RunSet:
         """
         if isinstance(dirs, (str, os.PathLike)):
             dirs = {os.path.basename(os.path.normpath(os.fspath(dirs))) or "run": dirs}
-        from simcore.run import read_manifest
+        from simcore._manifest import read_manifest
 
         for path in dirs.values():     # a manifest with a bad key is named here, not as a polars error later
             if os.path.isfile(os.path.join(path, "manifest.json")):
@@ -336,32 +336,32 @@ def convergence_section(rs: RunSet, half_width=0.01) -> Section:
 def run_sections(rs: RunSet, figures=None) -> list:
     """The generic sections, outcomes, then the game's own, the rarely taken options, then convergence.
 
-    ``figures`` (a :class:`BackgroundFigures`) starts rendering each section's
-    figures as soon as the section is built. The category logit, the longest
-    fit, runs in a thread from the start (numpy releases the GIL in its array
-    work), beside the seat and score sections' polars queries.
+    ``figures`` (a :class:`BackgroundFigures`, whose workers were forked before
+    any thread here) renders each section's figures as soon as the section is
+    built. Sections are built in the order of their figures' rendering cost
+    (convergence, outcomes, the game's own, then the one- and two-panel
+    figures), so the slow renders run on the other core while the rest is
+    computed; the category logit, the longest fit, runs in a thread from the
+    start (numpy and polars release the GIL in their array work). The list
+    comes back in the reading order above.
     """
     from concurrent.futures import ThreadPoolExecutor
 
     from reports.outcomes import option_take_section, outcome_section, rarely_taken_section
 
-    secs = []
-
-    def add(sec):
-        if sec is not None:
-            secs.append(sec)
-            if figures is not None:       # no fork while the fit's thread runs: the child gets no half-held lock
-                figures.add([sec], start=fit is None or fit.done())
-
-    fit = None
+    order = [seat_section, score_section, category_section, outcome_section, option_take_section,
+             *plugin(rs.game).SECTIONS]
+    built = {}
     with ThreadPoolExecutor(1) as ahead:
         fit = ahead.submit(category_fit, rs) if rs.categories else None
-        for build in (seat_section, score_section, category_section, outcome_section, option_take_section,
-                      *plugin(rs.game).SECTIONS):
-            add(category_section(rs, fit) if build is category_section else build(rs))
-    add(rarely_taken_section(secs))
-    add(convergence_section(rs))
-    return secs
+        for build in [convergence_section, outcome_section, *plugin(rs.game).SECTIONS, seat_section,
+                      category_section, score_section, option_take_section]:
+            built[build] = sec = category_section(rs, fit) if build is category_section else build(rs)
+            if sec is not None and figures is not None:
+                figures.add([sec])
+    secs = [built[build] for build in order if built[build] is not None]
+    rare = rarely_taken_section(secs)
+    return secs + ([rare] if rare is not None else []) + [built[convergence_section]]
 
 
 def variant_section(rs: RunSet, baseline=None, title="Variant comparison") -> Section:
@@ -708,7 +708,7 @@ def write_report(report: Report, out, figures=None) -> dict:
     stems = [os.path.join(out, "figures", f.name) for f in figs]
     if figures is None:                        # none queued yet: finish() splits them over the cores
         figures = BackgroundFigures()
-    figures.add_figures(figs, start=False)
+    figures.add_figures(figs)
     figures.finish()
     for f, stem in zip(figs, stems):
         figures.move(f, stem)
@@ -731,17 +731,19 @@ def write_report(report: Report, out, figures=None) -> dict:
 
 
 class BackgroundFigures:
-    """Renders figures in a forked child while this process computes the next sections.
+    """Renders figures in worker processes while this process computes the next sections.
 
-    A report's figures need nothing but themselves to be rendered, so each
-    section's figures are queued as the section is built (:meth:`add`) and a
-    forked child (which inherits them, nothing is pickled) renders the queue
-    into a scratch folder while this process goes on: the rendering overlaps
-    the analysis on the second core instead of following it. One child runs
-    at a time; :meth:`finish` renders what is left here and in one more
-    child, waits, and renders again here whatever a failed child left.
-    :meth:`move` puts a figure's files where :func:`write_report` wants them.
-    Without ``fork`` (or with one core) everything is rendered in :meth:`finish`.
+    A report's figures need nothing but themselves to be rendered. At
+    creation, one worker per other core is forked (before the analysis starts
+    its thread pools); each section's figures are pickled to them as the
+    section is built (:meth:`add`; a few milliseconds a figure), and the
+    workers render them into a scratch folder while this process goes on, so
+    the rendering overlaps the analysis instead of following it. :meth:`finish`
+    renders here what the workers have not taken yet, waits for them, and
+    renders again here whatever a worker failed on (or a figure that cannot be
+    pickled). :meth:`move` puts a figure's files where :func:`write_report`
+    wants them. Without ``fork`` (or with one core) everything is rendered in
+    :meth:`finish`.
     """
 
     def __init__(self, workers=None):
@@ -750,49 +752,84 @@ class BackgroundFigures:
         if workers is None:
             workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
         self.fork = workers >= 2 and "fork" in mp.get_all_start_methods()
-        self.ctx = mp.get_context("fork") if self.fork else None
         self.dir = tempfile.mkdtemp(prefix="boardlab-figures-")
         self.stems = {}          # id(Fig) -> scratch stem
-        self.queue = []          # (figure, stem) not handed to a child yet
-        self.children = []       # (process, jobs)
+        self.figures = {}        # scratch stem -> matplotlib Figure
+        self.local = []          # stems rendered here (no worker, or the figure does not pickle)
+        self.sent = []           # stems handed to the workers
+        self.procs = []
+        if self.fork:
+            import matplotlib.backends.backend_agg  # noqa: F401   imported once here, not in every worker
+            import matplotlib.backends.backend_svg  # noqa: F401
 
-    def add(self, sections, start=True):
-        """Queue the figures of ``sections`` and (``start``) start a child if none runs."""
-        self.add_figures([f for sec in sections for f in sec.figures], start)
+            ctx = mp.get_context("fork")
+            self.jobs, self.done = ctx.Queue(), ctx.SimpleQueue()
+            for _ in range(workers - 1):
+                proc = ctx.Process(target=_render_jobs, args=(self.jobs, self.done), daemon=True)
+                proc.start()
+                self.procs.append(proc)
 
-    def add_figures(self, figs, start=True):
-        """Queue ``figs`` (:class:`Fig`; those queued before are skipped) and (``start``) start a child if none runs.
+    def add(self, sections):
+        """Queue the figures of ``sections`` for the workers."""
+        self.add_figures([f for sec in sections for f in sec.figures])
 
-        Fork only where no other thread of this process is working (``start=False`` while one may be).
-        """
+    def add_figures(self, figs):
+        """Queue ``figs`` (:class:`Fig`; those queued before are skipped) for the workers."""
+        import pickle
+
         for f in figs:
-            if id(f) not in self.stems:
-                self.stems[id(f)] = os.path.join(self.dir, f"fig{len(self.stems)}")
-                self.queue.append((f.figure, self.stems[id(f)]))
-        if start and self.fork and self.queue and not self._busy():
-            self._spawn(self.queue)
-            self.queue = []
-
-    def _busy(self):
-        return any(proc.is_alive() for proc, _ in self.children)
-
-    def _spawn(self, jobs):
-        proc = self.ctx.Process(target=_save_share, args=(jobs,), daemon=True)
-        proc.start()
-        self.children.append((proc, jobs))
+            if id(f) in self.stems:
+                continue
+            stem = self.stems[id(f)] = os.path.join(self.dir, f"fig{len(self.stems)}")
+            self.figures[stem] = f.figure
+            blob = None
+            if self.procs:
+                try:
+                    blob = pickle.dumps(f.figure, protocol=pickle.HIGHEST_PROTOCOL)
+                except Exception:        # a plug-in's figure with a lambda in it: rendered here
+                    blob = None
+            if blob is None:
+                self.local.append(stem)
+            else:
+                self.jobs.put((stem, blob))
+                self.sent.append(stem)
 
     def finish(self):
-        """Render the queue (here, and half of it in a child when none is busy); wait for the children."""
-        while self.queue:
-            if self.fork and len(self.queue) >= 2 and not self._busy():
-                self._spawn(self.queue[1::2])
-                self.queue = self.queue[0::2]
-            F.save(*self.queue.pop(0))
-        for proc, jobs in self.children:
-            proc.join()
-            if proc.exitcode != 0:
-                _save_share(jobs)
-        self.children = []
+        """Render here what no worker has taken, then what is local; wait; render what a worker failed on."""
+        import queue
+
+        mine, ok = set(), set()
+        if self.procs:
+            while True:              # the workers and this process share what is left, oldest first
+                try:
+                    stem, _ = self.jobs.get(timeout=0.05)
+                except queue.Empty:
+                    break
+                F.save(self.figures[stem], stem)
+                mine.add(stem)
+        for stem in self.local:
+            F.save(self.figures[stem], stem)
+            mine.add(stem)
+        if self.procs:
+            for _ in self.procs:
+                self.jobs.put(None)
+            while self.procs:        # read the reports while waiting: a worker never blocks on a full pipe
+                while not self.done.empty():
+                    stem, worked = self.done.get()
+                    if worked:
+                        ok.add(stem)
+                for proc in self.procs:
+                    proc.join(timeout=0.02)
+                self.procs = [proc for proc in self.procs if proc.exitcode is None]
+            while not self.done.empty():
+                stem, worked = self.done.get()
+                if worked:
+                    ok.add(stem)
+            self.jobs.close()
+        for stem in self.sent:       # a worker failed or died on it
+            if stem not in ok and stem not in mine:
+                F.save(self.figures[stem], stem)
+        self.local, self.sent = [], []
 
     def move(self, fig, stem):
         """Move ``fig``'s rendered PNG and SVG to ``stem``.png / .svg."""
@@ -801,12 +838,25 @@ class BackgroundFigures:
             shutil.move(src + ext, stem + ext)
 
     def close(self):
+        if self.procs:               # finish() was not reached (an error in a section): stop the workers
+            for proc in self.procs:
+                proc.terminate()
+            self.jobs.cancel_join_thread()    # what is still unsent is dropped, not waited for at exit
+            self.procs = []
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def _save_share(jobs):
-    for fig, stem in jobs:
-        F.save(fig, stem)
+def _render_jobs(jobs, done):
+    """A figure worker: render each ``(stem, pickled figure)`` of ``jobs`` until ``None``; report each to ``done``."""
+    import pickle
+
+    while (job := jobs.get()) is not None:
+        stem, blob = job
+        try:
+            F.save(pickle.loads(blob), stem)
+            done.put((stem, True))
+        except Exception:
+            done.put((stem, False))
 
 
 def _csv_safe(frame):

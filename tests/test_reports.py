@@ -350,7 +350,7 @@ def test_lazy_sections_equal_the_eager_analyses(small_run):
 
 
 def test_background_figures_render_what_save_renders(tmp_path):
-    """Figures handed to ``BackgroundFigures`` section by section (rendered in forked children while the
+    """Figures handed to ``BackgroundFigures`` section by section (rendered in forked workers while the
     caller goes on) end up where ``write_report`` puts them, byte for byte the PNGs of ``figures.save``;
     a figure it never saw is rendered in ``finish``."""
     from reports.report import BackgroundFigures
@@ -377,6 +377,62 @@ def test_background_figures_render_what_save_renders(tmp_path):
         png = (tmp_path / f"{f.name}.png").read_bytes()
         assert png[:4] == b"\x89PNG" and png == (tmp_path / f"{f.name}-direct.png").read_bytes()
         assert os.path.getsize(tmp_path / f"{f.name}.svg") > 0
+
+
+def test_background_figures_render_here_what_a_worker_cannot(tmp_path, monkeypatch):
+    """A figure that does not pickle (a lambda formatter) is rendered in ``finish``, and one a worker
+    fails on is rendered again there: every figure ends up written, the PNGs those of ``figures.save``."""
+    from matplotlib.ticker import FuncFormatter
+
+    from reports import report as R
+    from reports.sections import Fig
+
+    parent, save = os.getpid(), F.save
+
+    def flaky(fig, stem, svg=True):           # fails in the workers only
+        if os.getpid() != parent and fig.axes[0].get_title() == "fails":
+            raise RuntimeError("worker failure")
+        return save(fig, stem, svg)
+
+    monkeypatch.setattr(F, "save", flaky)
+    figs = []
+    for name, title in (("plain", "ok"), ("lambda", "ok"), ("broken", "fails")):
+        f = F.Figure(figsize=(3, 2))
+        ax = f.add_subplot()
+        ax.plot([1, 3, 2])
+        ax.set_title(title)
+        if name == "lambda":
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:.1f}"))
+        figs.append(Fig(name, f))
+    bg = R.BackgroundFigures(workers=2)
+    assert len(bg.procs) == 1
+    bg.add_figures(figs)
+    assert bg.local == [bg.stems[id(figs[1])]] and len(bg.sent) == 2     # the lambda one stays here
+    bg.finish()
+    assert bg.procs == []
+    for f in figs:
+        bg.move(f, str(tmp_path / f.name))
+    bg.close()
+    for f in figs:
+        save(f.figure, str(tmp_path / f"{f.name}-direct"))
+        assert (tmp_path / f"{f.name}.png").read_bytes() == (tmp_path / f"{f.name}-direct.png").read_bytes()
+
+
+def test_background_figures_close_stops_workers_finish_never_reached():
+    """An error in a section leaves ``finish`` unreached: ``close`` stops the workers and drops the queue."""
+    from reports import report as R
+    from reports.sections import Fig
+
+    bg = R.BackgroundFigures(workers=2)
+    procs = list(bg.procs)
+    f = F.Figure(figsize=(3, 2))
+    f.add_subplot().plot([0, 1])
+    bg.add_figures([Fig("a", f)])
+    bg.close()
+    for proc in procs:
+        proc.join(timeout=10)
+        assert not proc.is_alive()
+    assert not os.path.exists(bg.dir)
 
 
 def test_saved_figures_are_the_same_bytes_every_time(tmp_path):
