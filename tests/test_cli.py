@@ -226,3 +226,31 @@ def test_output_cut_short_by_the_reader_is_no_traceback(tmp_path, capsys):
     proc.wait(timeout=60)
     assert first.startswith(b"akrotiri, 2 players")
     assert "Traceback" not in err and proc.returncode == 1, err
+
+
+def test_parser_registers_only_the_command_run():
+    """One command's run builds only its parser (each imports its module); help or no command get all."""
+    from reports import cli
+
+    def commands(parser):
+        return set(next(a for a in parser._actions if a.dest == "command").choices)
+    assert commands(cli.build_parser(["report", "x"])) == {"report"}
+    assert commands(cli.build_parser(["--help"])) == commands(cli.build_parser([])) == {
+        "simulate", "replay", "tune", "regress", "report", "compare", "study", "demo", "balance", "bench", "ladder"}
+    assert len(commands(cli.build_parser(["nonsense"]))) == 11
+
+
+def test_report_console_exit_flushes_everything(tmp_path):
+    """``boardlab report`` leaves by ``os._exit`` (no interpreter teardown): stdout, piped, arrives whole."""
+    from simcore.run import simulate
+    from strategies import resolve_seats
+
+    out = str(tmp_path / "run")
+    simulate("hellas", players=2, games=60, seed=3, out=out, strategies=resolve_seats("hellas", 2, "random"),
+             progress=False, workers=1)
+    proc = subprocess.run([sys.executable, "-m", "reports.cli", "report", out], cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": ROOT}, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.rstrip().endswith("tables (CSV) in " + os.path.join(out, "report", "tables"))
+    assert "Win share by seat" in proc.stdout
+    assert os.path.isfile(os.path.join(out, "report", "report.html"))
