@@ -5,7 +5,10 @@ For each N, ``boardlab simulate`` (the default strategy, all cores) and then
 times, the report's peak RSS (``wait4`` of the child: its own high-water mark
 and that of its figure workers), the report/simulate ratio, and the machine's
 load average at the start and the end of each step, so a busy machine shows.
-Runs are deleted when measured (a 10^7-game run is ~1 GB).
+Runs are deleted when measured (a 10^7-game run is ~1 GB). Up to 10^6 games
+the pair is played ``--repeat`` times (3) and the medians printed, with the
+spread of the ratio. The project's modules are byte-compiled first, as an
+installed package has them.
 
     PYTHONPATH=. python bench/bench_pipeline.py                 # N = 10^5, 10^6
     PYTHONPATH=. python bench/bench_pipeline.py --big           # and 10^7
@@ -21,9 +24,11 @@ Every figure has its CPU time (user + sys of the command and the workers it
 waited for) beside the wall time: on a shared machine compare those.
 """
 import argparse
+import compileall
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -207,11 +212,17 @@ def main(argv=None):
                     help="also time the steps of K worker chunks (play, Arrow, write) of the --strategy run")
     ap.add_argument("--chunk-size", type=int, default=10_000,
                     help="games a chunk in --chunks (10,000: the chunk of the ~30-s workers run)")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="simulate + report pairs per size up to 10^6 games (the medians are printed; 1 above)")
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--json", default=None, help="also write the figures as JSON")
     args = ap.parse_args(argv)
     sizes = [int(float(x)) for x in args.sizes.split(",") if x] + ([10_000_000] if args.big else [])
     res = {"cpus": os.cpu_count(), "pipeline": [], "demo": [], "workers": []}
+    # bytecode as an installed package has it (pip compiles it; PYTHONDONTWRITEBYTECODE would
+    # otherwise make every command compile the project's modules again, ~0.1 s a command)
+    for pkg in ("simcore", "strategies", "analysis", "reports"):
+        compileall.compile_dir(os.path.join(ROOT, pkg), quiet=1)
     tmp = tempfile.mkdtemp(prefix="bench-pipeline-")
     try:
         print(f"{args.game} {args.players}p, default strategy, all cores ({os.cpu_count()})")
@@ -219,12 +230,17 @@ def main(argv=None):
               f"{'report/sim':>10} {'sim CPU s':>9} {'rep CPU s':>9} {'CPU ratio':>9} {'load start':>10} "
               f"{'load end':>8}")
         for n in sizes:
-            r = pipeline(args.game, args.players, n, args.seed, tmp)
+            pairs = [pipeline(args.game, args.players, n, args.seed, tmp)
+                     for _ in range(max(1, args.repeat) if n <= 1_000_000 else 1)]
+            r = {k: statistics.median(p[k] for p in pairs) for k in pairs[0]}
+            r.update(games=n, load_start=pairs[0]["load_start"], load_end=pairs[-1]["load_end"], pairs=pairs)
             res["pipeline"].append(r)
-            print(f"{n:>10,} {r['simulate_s']:>10.1f} {r['simulate_rss_mib']:>8.0f} {r['report_s']:>9.1f} "
+            spread = (f"  (ratio {min(p['ratio'] for p in pairs):.2f}–{max(p['ratio'] for p in pairs):.2f} "
+                      f"over {len(pairs)} pairs)" if len(pairs) > 1 else "")
+            print(f"{n:>10,} {r['simulate_s']:>10.2f} {r['simulate_rss_mib']:>8.0f} {r['report_s']:>9.2f} "
                   f"{r['report_rss_mib']:>10.0f} {r['ratio']:>10.2f} {r['simulate_cpu_s']:>9.1f} "
                   f"{r['report_cpu_s']:>9.1f} {r['cpu_ratio']:>9.2f} {r['load_start']:>10.2f} "
-                  f"{r['load_end']:>8.2f}", flush=True)
+                  f"{r['load_end']:>8.2f}{spread}", flush=True)
         p = res["pipeline"]
         for a, b in zip(p, p[1:]):
             g = b["games"] / a["games"]

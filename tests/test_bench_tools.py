@@ -175,8 +175,9 @@ def simcore_games():
 
 
 def test_bench_pipeline_prints_each_step(capsys):
-    """bench/bench_pipeline.py runs simulate then report on tiny runs and prints their figures."""
-    assert _load("bench_pipeline").main(["--sizes", "300,600"]) == 0
+    """bench/bench_pipeline.py runs simulate then report on tiny runs and prints their figures (medians of pairs)."""
+    assert _load("bench_pipeline").main(["--sizes", "300,600", "--repeat", "2"]) == 0
     out = capsys.readouterr().out
     assert "report/sim" in out and "       300 " in out and "       600 " in out
+    assert out.count("over 2 pairs)") == 2
     assert "300 -> 600 games (x2): report wall x" in out
