@@ -849,7 +849,12 @@ class BackgroundFigures:
 def _render_jobs(jobs, done):
     """A figure worker: render each ``(stem, pickled figure)`` of ``jobs`` until ``None``; report each to ``done``."""
     import pickle
+    import signal
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C is the parent's: it stops the workers (close)
+    for name in ("SIGTERM", "SIGHUP"):                 # the CLI's handlers would print a traceback here
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
     while (job := jobs.get()) is not None:
         stem, blob = job
         try:
