@@ -465,3 +465,34 @@ def test_convergence_figure_labels_decades_without_mathtext(small_run):
     labels = [t.get_text() for t in fig.axes[1].get_xticklabels() if t.get_visible() and t.get_text()]
     assert "100" in labels and not any("$" in t for t in labels)
     assert len(fig.axes[0].xaxis.get_minor_locator().tick_values(10, 1000)) == 0    # no minor ticks
+
+
+def test_figure_workers_leave_signals_to_the_report(capfd):
+    """A worker ignores Ctrl-C (the report process stops it) and dies of SIGTERM without a traceback,
+    even under the CLI's SIGTERM handler."""
+    import signal
+
+    from reports import cli
+    from reports import report as R
+    from reports.sections import Fig
+
+    before = signal.getsignal(signal.SIGTERM)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    cli._catch_signals()                       # the handler a `boardlab report` process has
+    try:
+        bg = R.BackgroundFigures(workers=2)
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    proc = bg.procs[0]
+    f = F.Figure(figsize=(2, 2))
+    f.add_subplot().plot([0, 1])
+    bg.add_figures([Fig("a", f)])
+    assert bg.done.get() == (bg.sent[0], True)     # the worker rendered it: its handlers are set
+    os.kill(proc.pid, signal.SIGINT)
+    proc.join(timeout=0.5)
+    assert proc.is_alive()
+    os.kill(proc.pid, signal.SIGTERM)
+    proc.join(timeout=10)
+    assert proc.exitcode == -signal.SIGTERM
+    bg.close()
+    assert "Traceback" not in capfd.readouterr().err
