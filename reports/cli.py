@@ -111,7 +111,7 @@ def add_replay(sub):
     p.add_argument("run_dir", help="results folder")
     p.add_argument("--game", type=_seed, required=True, help="game index in the run")
     p.add_argument("--quiet", action="store_true", help="scores only, no transcript")
-    p.set_defaults(func=cmd_replay)
+    p.set_defaults(func=cmd_replay, resumes=False)
 
 
 def cmd_replay(args):
@@ -259,9 +259,11 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv)
     _catch_signals()
+    resumes = True                   # a command that plays games keeps its finished chunks
     try:
         args = parser.parse_args(argv)
         _quick_exit = getattr(args, "quick_exit", False)
+        resumes = getattr(args, "resumes", True)
         if not getattr(args, "func", None):
             parser.print_help(sys.stderr)
             return 2
@@ -277,8 +279,8 @@ def main(argv=None):
         return 1
     except KeyboardInterrupt as exc:
         signum = getattr(exc, "signum", signal.SIGINT)
-        _say(f"boardlab: interrupted ({signal.Signals(signum).name}); finished chunks are kept, rerun the same "
-             f"command to resume")
+        _say(f"boardlab: interrupted ({signal.Signals(signum).name})" + (
+            "; finished chunks are kept, rerun the same command to resume" if resumes else ""))
         return 128 + int(signum)
     except Exception as exc:  # a dead worker or a lost cluster: finished chunks are safe
         if type(exc).__name__ in ("TerminatedWorkerError", "BrokenProcessPool", "CommClosedError",

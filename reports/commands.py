@@ -36,7 +36,7 @@ def add_report(sub):
     p.add_argument("--out", default=None, help="output folder (default: RUN_DIR/report)")
     p.add_argument("--partial", action="store_true",
                    help="report an interrupted run from its finished chunks (the report says how many games)")
-    p.set_defaults(func=cmd_report, quick_exit=True)
+    p.set_defaults(func=cmd_report, quick_exit=True, resumes=False)      # plays nothing
 
 
 def cmd_report(args):

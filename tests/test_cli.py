@@ -254,3 +254,19 @@ def test_report_console_exit_flushes_everything(tmp_path):
     assert proc.stdout.rstrip().endswith("tables (CSV) in " + os.path.join(out, "report", "tables"))
     assert "Win share by seat" in proc.stdout
     assert os.path.isfile(os.path.join(out, "report", "report.html"))
+
+
+def test_interrupted_report_says_so_without_promising_a_resume(monkeypatch, capsys):
+    """Ctrl-C in a command that plays no games (report) is one line with no talk of finished chunks;
+    in one that does (simulate) the line says they are kept."""
+    from reports import cli, commands
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(commands, "cmd_report", interrupted)
+    assert cli.main(["report", "somewhere"]) == 130
+    assert capsys.readouterr().err.strip() == "boardlab: interrupted (SIGINT)"
+    monkeypatch.setattr(cli, "cmd_simulate", interrupted)
+    assert cli.main(["simulate", "hellas", "--players", "3", "--games", "10", "--seed", "1", "--out", "x"]) == 130
+    assert capsys.readouterr().err.strip() == ("boardlab: interrupted (SIGINT); finished chunks are kept, "
+                                               "rerun the same command to resume")
