@@ -734,8 +734,8 @@ class BackgroundFigures:
     """Renders figures in worker processes while this process computes the next sections.
 
     A report's figures need nothing but themselves to be rendered. At
-    creation, one worker per other core is forked (before the analysis starts
-    its thread pools); each section's figures are pickled to them as the
+    creation, one worker per other core is forked (``boardlab report`` makes
+    it before the analysis starts any thread); each section's figures are pickled to them as the
     section is built (:meth:`add`; a few milliseconds a figure), and the
     workers render them into a scratch folder while this process goes on, so
     the rendering overlaps the analysis instead of following it. :meth:`finish`
@@ -814,22 +814,25 @@ class BackgroundFigures:
             for _ in self.procs:
                 self.jobs.put(None)
             while self.procs:        # read the reports while waiting: a worker never blocks on a full pipe
-                while not self.done.empty():
-                    stem, worked = self.done.get()
-                    if worked:
-                        ok.add(stem)
+                ok |= self._rendered()
                 for proc in self.procs:
                     proc.join(timeout=0.02)
                 self.procs = [proc for proc in self.procs if proc.exitcode is None]
-            while not self.done.empty():
-                stem, worked = self.done.get()
-                if worked:
-                    ok.add(stem)
+            ok |= self._rendered()
             self.jobs.close()
         for stem in self.sent:       # a worker failed or died on it
             if stem not in ok and stem not in mine:
                 F.save(self.figures[stem], stem)
         self.local, self.sent = [], []
+
+    def _rendered(self):
+        """The stems the workers have reported rendered since the last call."""
+        ok = set()
+        while not self.done.empty():
+            stem, worked = self.done.get()
+            if worked:
+                ok.add(stem)
+        return ok
 
     def move(self, fig, stem):
         """Move ``fig``'s rendered PNG and SVG to ``stem``.png / .svg."""
