@@ -481,19 +481,28 @@ def marble_income_sums(players: Frame, by: str | Iterable[str] | None = None) ->
     groups = as_list(by)
     gk = game_keys(players, groups)
     lf = with_n_players(as_lazy(players), groups)
-    inc = pl.col("marble_income").cast(pl.Float64)
-    lf = lf.with_columns((inc / inc.sum().over(game_partition(lf, gk))).fill_nan(None).alias("__share"))
+    keys = [*groups, "n_players", "seat"]
     i, t = pl.col("marble_income").cast(pl.Int64), pl.col("total").cast(pl.Int64)
-    out = lf.group_by([*groups, "n_players", "seat"]).agg(
+    lf = lf.with_columns(i.sum().over(game_partition(lf, gk)).alias("__paid"))
+    out = lf.group_by(keys).agg(
         pl.len().cast(pl.Int64).alias("n"),
         i.sum().alias("income_s"),
         (i * i).sum().alias("income_ss"),
         t.sum().alias("total_s"),
         (t * t).sum().alias("total_ss"),
         (i * t).sum().alias("income_total_s"),
-        pl.col("__share").sum().alias("share_s"),
-        pl.col("__share").count().cast(pl.Int64).alias("share_n"),
     )
+    # The shares income / paid are summed from exact counts of each (income, paid) pair, in the
+    # pairs' order: a float sum over rows in a group-by depends on the threads' split of the rows
+    # (two reports of one folder differed in the 16th digit).
+    k = pl.col("__k")
+    pair = ["marble_income", "__paid"]
+    shares = (lf.filter((pl.col("__paid") > 0) & pl.col("marble_income").is_not_null())
+              .group_by([*keys, *pair]).agg(pl.len().cast(pl.Int64).alias("__k"))
+              .group_by(keys)
+              .agg((k * i / pl.col("__paid")).sort_by(pair).cum_sum().last().alias("share_s"), k.sum().alias("share_n")))
+    out = (out.join(shares, on=keys, how="left", nulls_equal=True)
+           .with_columns(pl.col("share_n").fill_null(0)))
     return like(out, players)
 
 

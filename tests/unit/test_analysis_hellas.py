@@ -100,6 +100,28 @@ def test_income_and_seats():
     assert (out["corr_total"] > 0).all()
 
 
+def test_income_share_sums_are_the_same_whatever_the_row_order():
+    """The share sums come from exact counts of (income, paid) pairs: shuffled rows, one thread or
+    several, give the same bits; and they equal the shares' exact sum to a few ulps."""
+    import math
+
+    p = _luck_players(3000, False, seed=57)
+    p = p.with_columns(pl.when(pl.col("game_index") % 50 == 0).then(0).otherwise(pl.col("marble_income"))
+                       .cast(pl.Int16).alias("marble_income"))            # games that paid no marble: no share
+    want = qy.marble_income_sums(p).sort("seat")
+    for seed in range(3):
+        got = qy.marble_income_sums(p.sample(fraction=1.0, shuffle=True, seed=seed)).sort("seat")
+        assert got["share_s"].to_list() == want["share_s"].to_list()
+        assert got.equals(want)
+    paid = p.group_by("game_index").agg(pl.col("marble_income").cast(pl.Int64).sum().alias("paid"))
+    rows = p.join(paid, on="game_index").filter(pl.col("paid") > 0)
+    assert want["share_n"].to_list() == rows.group_by("seat").len().sort("seat")["len"].to_list()
+    for seat, s in zip(want["seat"], want["share_s"]):
+        r = rows.filter(pl.col("seat") == seat)
+        exact = math.fsum(a / b for a, b in zip(r["marble_income"], r["paid"]))
+        assert s == pytest.approx(exact, rel=1e-14)
+
+
 def _luck_players(n_games, effect, seed):
     rng = np.random.default_rng(seed)
     p = make_players(n_games, 3, seed=seed, strategies=["s", "t"])
