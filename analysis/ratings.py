@@ -397,19 +397,21 @@ def dominance(pairwise: Frame, by: str | Iterable[str] | None = None) -> Frame:
     """
     groups = as_list(by)
     lf = as_lazy(pairwise)
-    weakest = pl.col("win_share").arg_min()
+    def weakest(col):      # at the lowest win share; a tie goes to the first opponent by name (the same every run)
+        return pl.col(col).sort_by(["win_share", "opponent"]).first()
     out = (lf.group_by([*groups, "strategy"])
            .agg(pl.len().alias("opponents"),
                 (pl.col("lo") > 0.5).sum().cast(pl.Int64).alias("beats"),
                 (pl.col("hi") < 0.5).sum().cast(pl.Int64).alias("loses"),
-                pl.col("opponent").get(weakest).alias("weakest_against"),
-                pl.col("win_share").get(weakest).alias("weakest_share"),
-                pl.col("lo").get(weakest).alias("weakest_lo"),
-                pl.col("hi").get(weakest).alias("weakest_hi"),
+                weakest("opponent").alias("weakest_against"),
+                weakest("win_share").alias("weakest_share"),
+                weakest("lo").alias("weakest_lo"),
+                weakest("hi").alias("weakest_hi"),
                 pl.col("n").min().alias("n_min"))
            .with_columns((pl.col("opponents") - pl.col("beats") - pl.col("loses")).alias("undecided"),
                          (pl.col("beats") == pl.col("opponents")).alias("dominant"))
-           .sort([*groups, "beats", "weakest_share"], descending=[*([False] * len(groups)), True, True])
+           .sort([*groups, "beats", "weakest_share", "strategy"],
+                 descending=[*([False] * len(groups)), True, True, False])
            .select(*groups, "strategy", "opponents", "beats", "loses", "undecided", "weakest_against",
                    "weakest_share", "weakest_lo", "weakest_hi", "n_min", "dominant"))
     return like(out, pairwise)

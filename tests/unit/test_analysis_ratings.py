@@ -84,3 +84,17 @@ def test_regularized_standard_errors_are_not_narrower_than_the_model_based_ones(
     assert np.all(bt["se"].to_numpy() >= model["se"].to_numpy() - 1e-12)
     assert z["se"] == pytest.approx(model.filter(pl.col("strategy") == "z")["se"].item())
     assert z["elo_hi"] - z["elo_lo"] > 100      # the strength of a strategy that never wins is barely known
+
+
+def test_dominance_breaks_ties_by_name_whatever_the_row_order():
+    """Two strategies with the same record are listed by name, and a strategy's weakest opponent among
+    equal shares is the first by name: the same table from any order of the pairwise rows."""
+    from analysis.ratings import dominance
+
+    pw = pl.DataFrame({"strategy": ["b", "b", "a", "a", "c", "c"], "opponent": ["a", "c", "b", "c", "b", "a"],
+                       "n": [100] * 6, "win_share": [.5, .5, .5, .5, .5, .5], "lo": [.4] * 6, "hi": [.6] * 6})
+    want = dominance(pw)
+    assert want["strategy"].to_list() == ["a", "b", "c"]
+    assert want["weakest_against"].to_list() == ["b", "a", "a"]
+    for seed in range(5):
+        assert dominance(pw.sample(fraction=1.0, shuffle=True, seed=seed)).equals(want)
