@@ -23,6 +23,28 @@ HELLAS_CATEGORIES: tuple[str, ...] = ("city", "monuments", "temples", "rings", "
 RUN_COLUMNS: tuple[str, ...] = ("run", "run_id", "variant", "level")
 
 
+def ordered_sum(e: pl.Expr) -> pl.Expr:
+    """``e.sum()`` in a group-by, with the same bits in every run: the values sorted, then added in order.
+
+    A float ``sum()`` (and ``mean()``, ``std()``) over a group's rows adds
+    them in the order polars' threads hand them over, which moved the last
+    digit of a report's numbers from one run to the next. Integer data and
+    float data of whole numbers (exact sums) do not need it.
+    """
+    return e.sort().cum_sum().last()
+
+
+def ordered_mean(e: pl.Expr) -> pl.Expr:
+    """``e.mean()`` from :func:`ordered_sum` (nulls left out, as ``mean()`` does)."""
+    return ordered_sum(e) / e.count()
+
+
+def ordered_sd(e: pl.Expr) -> pl.Expr:
+    """``e.std()`` (ddof 1; null below two values), two-pass from :func:`ordered_sum`: the same bits every run."""
+    n = e.count()
+    return pl.when(n > 1).then((ordered_sum((e - ordered_mean(e)) ** 2) / (n - 1)).sqrt())
+
+
 def as_lazy(frame: Frame) -> pl.LazyFrame:
     """Return ``frame`` as a LazyFrame (no copy for a DataFrame's data)."""
     if isinstance(frame, pl.LazyFrame):

@@ -22,6 +22,7 @@ from analysis._common import (
     as_lazy,
     as_list,
     like,
+    ordered_sum,
     require,
     whole_games,
     with_n_players,
@@ -173,7 +174,7 @@ def seat_counts(players: Frame, by: str | Iterable[str] | None = None) -> Frame:
     groups = as_list(by)
     lf = with_n_players(as_lazy(players), groups)
     out = lf.group_by([*groups, "n_players", "seat"]).agg(
-        pl.len().alias("n"), pl.col("win_share").cast(pl.Float64).sum().alias("wins")
+        pl.len().alias("n"), ordered_sum(pl.col("win_share").cast(pl.Float64)).alias("wins")
     )
     return like(out, players)
 

@@ -32,6 +32,7 @@ from analysis._common import (
     game_keys,
     group_keys,
     like,
+    ordered_sd,
     require,
     with_n_players,
 )
@@ -70,7 +71,7 @@ def game_length(
     require(games, [column], "game_length")
     keys = group_keys(games, as_list(by))
     v = pl.col(column).cast(pl.Float64)
-    agg = [pl.len().alias("n_games"), v.mean().alias("mean"), v.std().alias("sd"), v.min().alias("min"),
+    agg = [pl.len().alias("n_games"), v.mean().alias("mean"), ordered_sd(v).alias("sd"), v.min().alias("min"),
            v.quantile(0.1).alias("p10"), v.median().alias("median"), v.quantile(0.9).alias("p90"),
            v.max().alias("max")]
     lf = as_lazy(games)

@@ -32,6 +32,7 @@ from analysis._common import (
     game_keys,
     game_partition,
     like,
+    ordered_sum,
     require,
     sd_from_sums,
     whole_games,
@@ -183,7 +184,7 @@ def seat_sums(players: Frame, by: str | Iterable[str] | None = None) -> Frame:
     total, margin = pl.col("total").cast(pl.Int64), pl.col("margin").cast(pl.Int64)
     out = lf.group_by([*groups, "n_players", "seat"]).agg(
         pl.len().alias("n"),
-        ws.sum().alias("wins"),
+        ordered_sum(ws).alias("wins"),
         (ws >= 1.0).sum().alias("sole_wins"),
         ((ws > 0.0) & (ws < 1.0)).sum().alias("tied_wins"),
         total.sum().alias("total_s"),
@@ -300,7 +301,7 @@ def seat_equality_test(
     lf = with_n_players(as_lazy(players), groups)
     keys = [*groups, "n_players"]
     per_seat = lf.group_by([*keys, "seat"]).agg(
-        pl.col("win_share").cast(pl.Float64).sum().alias("obs"),
+        ordered_sum(pl.col("win_share").cast(pl.Float64)).alias("obs"),
         pl.len().alias("n"),
     )
     expected = pl.col("n_games").cast(pl.Float64) / pl.col("n_players").cast(pl.Float64)
@@ -312,13 +313,12 @@ def seat_equality_test(
         .group_by(keys)
         .agg(
             pl.col("n_games").first(),
-            ((pl.col("obs") - pl.col("exp")) ** 2 / pl.col("exp")).sum().alias("chi2"),
+            ordered_sum((pl.col("obs") - pl.col("exp")) ** 2 / pl.col("exp")).alias("chi2"),
             (
                 2.0
-                * pl.when(pl.col("obs") > 0)
-                .then(pl.col("obs") * (pl.col("obs") / pl.col("exp")).log())
-                .otherwise(0.0)
-                .sum()
+                * ordered_sum(pl.when(pl.col("obs") > 0)
+                              .then(pl.col("obs") * (pl.col("obs") / pl.col("exp")).log())
+                              .otherwise(0.0))
             ).alias("g_stat"),
             ((pl.col("obs") - pl.col("exp")).abs().max() / pl.col("n_games").first()).alias(
                 "max_abs_deviation"

@@ -241,12 +241,12 @@ def ratio_of_sums(
     >>> round(ratio_of_sums(t, "points", "cost")["ratio"].item(), 4)
     0.75
     """
-    from analysis._common import as_list
+    from analysis._common import as_list, ordered_sum
 
     keys = as_list(by)
     v, c = pl.col(num).cast(pl.Float64), pl.col(den).cast(pl.Float64)
-    agg = [pl.len().alias("__n"), v.sum().alias("__sv"), c.sum().alias("__sc"), (v * v).sum().alias("__svv"),
-           (c * c).sum().alias("__scc"), (v * c).sum().alias("__svc")]
+    agg = [pl.len().alias("__n"), ordered_sum(v).alias("__sv"), ordered_sum(c).alias("__sc"),
+           ordered_sum(v * v).alias("__svv"), ordered_sum(c * c).alias("__scc"), ordered_sum(v * c).alias("__svc")]
     lf = as_lazy(frame)
     out = lf.group_by(keys).agg(agg) if keys else lf.select(agg)
     out = out.with_columns(ratio_from_sums(level, prefix=prefix, n="__n"))

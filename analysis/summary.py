@@ -31,6 +31,9 @@ from analysis._common import (
     as_list,
     game_keys,
     like,
+    ordered_mean,
+    ordered_sd,
+    ordered_sum,
     require,
     with_n_players,
 )
@@ -145,9 +148,9 @@ def _long(lf: pl.LazyFrame, keys: list[str], statistic: str, item: pl.Expr, kind
         .group_by([*keys, "item"])
         .agg(
             pl.len().cast(pl.Int64).alias("n"),
-            pl.col("__v").mean().alias("estimate"),
-            pl.col("__v").std().alias("sd"),
-            pl.col("__v").sum().alias("successes"),
+            ordered_mean(pl.col("__v")).alias("estimate"),
+            ordered_sd(pl.col("__v")).alias("sd"),
+            ordered_sum(pl.col("__v")).alias("successes"),
         )
         .with_columns(pl.lit(statistic).alias("statistic"), pl.lit(kind).alias("kind"))
         .with_columns(
@@ -444,7 +447,7 @@ def win_share_by_seat(
     ws = pl.col("win_share").cast(pl.Float64)
     out = (
         lf.group_by(keys)
-        .agg(pl.len().alias("n"), ws.sum().alias("wins"), ws.mean().alias("win_share"))
+        .agg(pl.len().alias("n"), ordered_sum(ws).alias("wins"), ordered_mean(ws).alias("win_share"))
         .with_columns(*wilson_exprs("wins", "n", level, prefix="win_"),
                       (1.0 / pl.col("n_players").cast(pl.Float64)).alias("fair_share"))
         .with_columns((pl.col("win_share") - pl.col("fair_share")).alias("deviation"))

@@ -25,7 +25,8 @@ from collections.abc import Iterable
 
 import polars as pl
 
-from analysis._common import RUN_COLUMNS, Frame, as_lazy, as_list, columns, game_keys, group_keys, like, require
+from analysis._common import (RUN_COLUMNS, Frame, as_lazy, as_list, columns, game_keys, group_keys, like,
+                              ordered_mean, ordered_sd, require)
 from analysis.stats import mean_ci_exprs, ratio_of_sums, wilson_exprs
 
 __all__ = ["EVENT_KINDS", "DECKS", "END_TRIGGERS", "maps_bought", "maps_excavated", "goals", "goods_sold",
@@ -148,7 +149,7 @@ def map_excavation(
         .agg(pl.len().alias("bought"), pl.col("__dug").sum().alias("excavated"),
              pl.col("points").cast(pl.Float64).mean().alias("points"),
              pl.col("cost").cast(pl.Float64).mean().alias("cost"),
-             pl.col("__spent").mean().alias("drachmas_per_card"))
+             ordered_mean(pl.col("__spent")).alias("drachmas_per_card"))
         .with_columns((pl.col("excavated") / pl.col("bought")).alias("excavation_rate"),
                       *wilson_exprs("excavated", "bought", level),
                       (pl.col("points") / pl.col("cost")).alias("points_per_cost"))
@@ -179,7 +180,7 @@ def goal_scoring(goal_rows: Frame, by: str | Iterable[str] | None = None, level:
     out = (
         as_lazy(goal_rows).group_by(keys)
         .agg(pl.len().alias("kept"), pl.col("scored").sum().alias("scored"), pts.mean().alias("mean_points"),
-             pts.std().alias("__sd"), pts.filter(pl.col("scored")).mean().alias("points_when_scored"))
+             ordered_sd(pts).alias("__sd"), pts.filter(pl.col("scored")).mean().alias("points_when_scored"))
         .with_columns((pl.col("scored") / pl.col("kept")).alias("scored_rate"),
                       *wilson_exprs("scored", "kept", level),
                       *mean_ci_exprs("mean_points", "__sd", "kept", level, prefix="points_"))
@@ -207,7 +208,7 @@ def market_prices(sales: Frame, by: str | Iterable[str] | None = None,
     pr = pl.col("price").cast(pl.Float64)
     lf = as_lazy(sales)
     summary = (lf.group_by(keys).agg(pl.len().alias("n_sold"), pr.mean().alias("mean_price"),
-                                     pr.std().alias("__sd"), pr.min().alias("min"), pr.max().alias("max"))
+                                     ordered_sd(pr).alias("__sd"), pr.min().alias("min"), pr.max().alias("max"))
                .with_columns(*mean_ci_exprs("mean_price", "__sd", "n_sold", level))
                .with_columns(pl.col("lo", "hi").fill_nan(None))
                .sort(keys).select(*keys, "n_sold", "mean_price", "lo", "hi", "min", "max"))

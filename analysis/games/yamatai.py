@@ -24,7 +24,7 @@ from collections.abc import Iterable
 import polars as pl
 
 from analysis._common import (GAME_KEY, Frame, as_lazy, as_list, game_keys, game_partition, group_keys, like,
-                              require)
+                              ordered_sd, require)
 from analysis.stats import mean_ci_exprs, wilson_exprs
 
 __all__ = ["FLEET_PICK", "BUILDING_BUILT", "SPECIALIST_RECRUITED", "fleet_picks", "buildings_built",
@@ -137,11 +137,11 @@ def fleet_turn_order(picks: Frame, by: str | Iterable[str] | None = None, level:
     out = (
         lf.group_by([*keys, "fleet"])
         .agg(pl.len().alias("n"), pl.col("pick_position").cast(pl.Float64).mean().alias("pick_position"),
-             pl.col("pick_position").cast(pl.Float64).std().alias("__psd"),
+             ordered_sd(pl.col("pick_position").cast(pl.Float64)).alias("__psd"),
              pl.col("ability_used").cast(pl.Float64).mean().alias("ability_use"),
              (pl.col("ability_used") > 0).sum().alias("__used"),
              pl.col("boats").cast(pl.Float64).mean().alias("mean_boats"),
-             nxt.len().alias("n_next"), nxt.mean().alias("next_position"), nxt.std().alias("__sd"),
+             nxt.len().alias("n_next"), nxt.mean().alias("next_position"), ordered_sd(nxt).alias("__sd"),
              (nxt == 0).sum().alias("__first"))
         .with_columns(*mean_ci_exprs("next_position", "__sd", "n_next", level, prefix="next_"),
                       *mean_ci_exprs("pick_position", "__psd", "n", level, prefix="position_"),

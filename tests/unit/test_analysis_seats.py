@@ -104,3 +104,25 @@ def test_groups_by_player_count_and_mix():
     assert adv.filter(pl.col("n_players") == 2)["strategy_mix"].n_unique() == 3
     # every game counted once per seat
     assert adv.filter(pl.col("seat") == 0)["n"].sum() == 600
+
+
+def test_float_aggregates_are_the_same_bits_whatever_the_row_order():
+    """Win shares of tied games (1/3, 1/2) summed, the chi-square over seats, an SD: shuffling the rows
+    (and so the threads' split of each group) leaves every bit of the results as it was."""
+    from analysis._common import ordered_mean, ordered_sd, ordered_sum
+
+    p = make_players(4000, 3, seed=58)
+    assert p.filter((pl.col("win_share") > 0) & (pl.col("win_share") < 1)).height > 100     # ties are there
+    v = pl.col("win_share").cast(pl.Float64)
+    aggs = [ordered_sum(v).alias("s"), ordered_mean(v).alias("m"), ordered_sd(pl.col("total").cast(pl.Float64) / 7)
+            .alias("sd")]
+    want_test = seats.seat_equality_test(p)
+    want = p.group_by("seat").agg(aggs).sort("seat")
+    for seed in range(4):
+        q = p.sample(fraction=1.0, shuffle=True, seed=seed)
+        assert q.group_by("seat").agg(aggs).sort("seat").equals(want)
+        assert seats.seat_equality_test(q).equals(want_test)
+    plain = p.group_by("seat").agg(v.sum().alias("s"), (pl.col("total") / 7).std().alias("sd")).sort("seat")
+    assert np.allclose(want["s"], plain["s"], rtol=1e-13) and np.allclose(want["sd"], plain["sd"], rtol=1e-13)
+    one = pl.DataFrame({"g": [1, 2, 2], "x": [3.0, None, 2.0]}).group_by("g").agg(ordered_sd(pl.col("x"))).sort("g")
+    assert one["x"].to_list() == [None, None]          # fewer than two values: no SD, as polars' std()
