@@ -28,10 +28,13 @@ def ordered_sum(e: pl.Expr) -> pl.Expr:
 
     A float ``sum()`` (and ``mean()``, ``std()``) over a group's rows adds
     them in the order polars' threads hand them over, which moved the last
-    digit of a report's numbers from one run to the next. Integer data and
-    float data of whole numbers (exact sums) do not need it.
+    digit of a report's numbers from one run to the next. The whole-number
+    parts are summed as they come (exactly, below 2^53); only the non-zero
+    fractional parts are sorted (win shares: the tied games only).
     """
-    return e.sort().cum_sum().last()
+    whole = e.floor()
+    part = e - whole          # whole numbers add up exactly in any order; only the fractions are sorted
+    return whole.sum() + part.filter(part != 0).sort().cum_sum().last().fill_null(0.0)
 
 
 def ordered_mean(e: pl.Expr) -> pl.Expr:

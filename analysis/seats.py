@@ -41,7 +41,7 @@ from analysis._common import (
 from analysis.stats import chi2_sf, mean_ci_exprs, wilson_exprs
 
 __all__ = ["with_margin", "add_strategy_mix", "seat_advantage", "seat_sums", "seat_advantage_from_sums",
-           "seat_equality_test"]
+           "seat_equality_test", "seat_equality_from_sums"]
 
 
 def with_margin(players: Frame, by: str | Iterable[str] | None = None) -> Frame:
@@ -299,14 +299,20 @@ def seat_equality_test(
     require(players, ["game_index", "seat", "win_share"], "seat_equality_test")
     groups = as_list(by)
     lf = with_n_players(as_lazy(players), groups)
-    keys = [*groups, "n_players"]
-    per_seat = lf.group_by([*keys, "seat"]).agg(
-        ordered_sum(pl.col("win_share").cast(pl.Float64)).alias("obs"),
+    per_seat = lf.group_by([*groups, "n_players", "seat"]).agg(
+        ordered_sum(pl.col("win_share").cast(pl.Float64)).alias("wins"),
         pl.len().alias("n"),
     )
+    return like(seat_equality_from_sums(per_seat, by), players)
+
+
+def seat_equality_from_sums(sums: Frame, by: str | Iterable[str] | None = None) -> Frame:
+    """:func:`seat_equality_test` from per-seat ``n`` (games) and ``wins`` (:func:`seat_sums`, batches added up)."""
+    keys = [*as_list(by), "n_players"]
     expected = pl.col("n_games").cast(pl.Float64) / pl.col("n_players").cast(pl.Float64)
     out = (
-        per_seat.group_by(keys)
+        as_lazy(sums).select(*keys, "seat", pl.col("wins").alias("obs"), "n")
+        .group_by(keys)
         .agg(pl.col("n").max().alias("n_games"), pl.col("obs"))
         .explode("obs")
         .with_columns(expected.alias("exp"))
@@ -334,4 +340,4 @@ def seat_equality_test(
         .select(*keys, "n_games", "df", "chi2", "p_value", "g_stat", "g_p_value", "max_abs_deviation")
         .sort(keys)
     )
-    return like(out, players)
+    return like(out, sums)

@@ -223,13 +223,12 @@ def _facet(rs):
 def seat_section(rs: RunSet, series=False) -> Section:
     """Seat advantage: win share per seat with CIs, the equality test, mean scores."""
     from analysis._common import add_up
-    from analysis.seats import seat_advantage_from_sums, seat_equality_test, seat_sums
+    from analysis.seats import seat_advantage_from_sums, seat_equality_from_sums, seat_sums
 
-    p = rs.scan("players")
     sums = add_up((collected(seat_sums(b, by=rs.group)) for b in rs.batches("players")),
                   [rs.group, "n_players", "seat"])
     adv = collected(seat_advantage_from_sums(sums, by=rs.group))
-    eq = collected(seat_equality_test(p, by=rs.group))
+    eq = collected(seat_equality_from_sums(sums, by=rs.group))      # no second pass over the players
     fig = F.win_share_by_seat(
         adv, facet=None if series else _facet(rs), series=rs.group if series and len(rs.runs) > 1 else None,
         caption=(f"Mean win share of each seat (a k-way tie counts 1/k) with 95% Wilson intervals; "

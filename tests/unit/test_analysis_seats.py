@@ -126,3 +126,17 @@ def test_float_aggregates_are_the_same_bits_whatever_the_row_order():
     assert np.allclose(want["s"], plain["s"], rtol=1e-13) and np.allclose(want["sd"], plain["sd"], rtol=1e-13)
     one = pl.DataFrame({"g": [1, 2, 2], "x": [3.0, None, 2.0]}).group_by("g").agg(ordered_sd(pl.col("x"))).sort("g")
     assert one["x"].to_list() == [None, None]          # fewer than two values: no SD, as polars' std()
+
+
+def test_equality_test_from_batch_sums_equals_the_direct_one():
+    """The report tests equal seats from its per-seat sums (batches added up), not from a second pass."""
+    from analysis._common import add_up
+
+    p = make_players(3000, 4, seed=59, seat_bonus=np.array([1.0, 0.0, 0.0, 0.0]))
+    halves = [p.filter(pl.col("game_index") < 1500), p.filter(pl.col("game_index") >= 1500)]
+    sums = add_up([seats.seat_sums(h) for h in halves], ["n_players", "seat"])
+    got, want = seats.seat_equality_from_sums(sums), seats.seat_equality_test(p)
+    assert got["n_games"].to_list() == want["n_games"].to_list() == [3000]
+    for col in ("chi2", "p_value", "g_stat", "g_p_value", "max_abs_deviation"):
+        assert got[col].item() == pytest.approx(want[col].item(), rel=1e-12)
+    assert want["p_value"].item() < 1e-3          # the planted seat-0 bonus is found
