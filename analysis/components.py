@@ -57,8 +57,8 @@ from analysis._common import (
     game_keys,
     group_keys,
     like,
-    ordered_sum,
     require,
+    share_sum,
     with_n_players,
 )
 from analysis.stats import (add_by_code, linear_fit, logistic_fit, mean_ci_exprs, norm_sf, ratio_from_sums,
@@ -217,7 +217,7 @@ def player_sums(players: Frame, by: str | Iterable[str] | None = None) -> Frame:
         pl.len().cast(pl.Int64).alias("n"),
         pl.struct(gk).n_unique().cast(pl.Int64).alias("n_games"),
         tot.sum().alias("__ts"), (tot * tot).sum().alias("__tq"),
-        ordered_sum(pl.col("win_share").cast(pl.Float64)).alias("__ws"),
+        share_sum(pl.col("win_share")).alias("__ws"),
     )
     return like(out, players)
 
@@ -247,7 +247,7 @@ def component_take_sums(
         per_player.join(lf, on=[*gk, "seat"], how="inner")
         .group_by([*keys, component])
         .agg(pl.col("__k").sum().cast(pl.Int64).alias("n_takes"), pl.len().cast(pl.Int64).alias("takers"),
-             tot.sum().alias("__tts"), (tot * tot).sum().alias("__ttq"), ordered_sum(ws).alias("__tws"))
+             tot.sum().alias("__tts"), (tot * tot).sum().alias("__ttq"), share_sum(ws).alias("__tws"))
     )
     if value:
         v = pl.col(value).cast(pl.Float64)

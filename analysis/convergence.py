@@ -22,8 +22,8 @@ from analysis._common import (
     as_lazy,
     as_list,
     like,
-    ordered_sum,
     require,
+    share_sum,
     whole_games,
     with_n_players,
 )
@@ -174,7 +174,7 @@ def seat_counts(players: Frame, by: str | Iterable[str] | None = None) -> Frame:
     groups = as_list(by)
     lf = with_n_players(as_lazy(players), groups)
     out = lf.group_by([*groups, "n_players", "seat"]).agg(
-        pl.len().alias("n"), ordered_sum(pl.col("win_share").cast(pl.Float64)).alias("wins")
+        pl.len().alias("n"), share_sum(pl.col("win_share")).alias("wins")
     )
     return like(out, players)
 

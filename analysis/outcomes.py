@@ -71,7 +71,8 @@ def game_length(
     require(games, [column], "game_length")
     keys = group_keys(games, as_list(by))
     v = pl.col(column).cast(pl.Float64)
-    agg = [pl.len().alias("n_games"), v.mean().alias("mean"), ordered_sd(v).alias("sd"), v.min().alias("min"),
+    whole = as_lazy(games).collect_schema()[column].is_integer()
+    agg = [pl.len().alias("n_games"), v.mean().alias("mean"), ordered_sd(v, whole).alias("sd"), v.min().alias("min"),
            v.quantile(0.1).alias("p10"), v.median().alias("median"), v.quantile(0.9).alias("p90"),
            v.max().alias("max")]
     lf = as_lazy(games)

@@ -35,6 +35,8 @@ from analysis._common import (
     ordered_sum,
     require,
     sd_from_sums,
+    share_sum,
+    share_sum_np,
     whole_games,
     with_n_players,
 )
@@ -184,7 +186,7 @@ def seat_sums(players: Frame, by: str | Iterable[str] | None = None) -> Frame:
     total, margin = pl.col("total").cast(pl.Int64), pl.col("margin").cast(pl.Int64)
     out = lf.group_by([*groups, "n_players", "seat"]).agg(
         pl.len().alias("n"),
-        ordered_sum(ws).alias("wins"),
+        share_sum(ws).alias("wins"),
         (ws >= 1.0).sum().alias("sole_wins"),
         ((ws > 0.0) & (ws < 1.0)).sum().alias("tied_wins"),
         total.sum().alias("total_s"),
@@ -211,7 +213,7 @@ def _seat_sums_whole(lf, keys):
     rows = []
     for s in range(n):
         t, w, mg = total[:, s], ws[:, s], margin[:, s]
-        rows.append({**key, "seat": s, "n": len(t), "wins": float(w.sum()), "sole_wins": int((w >= 1.0).sum()),
+        rows.append({**key, "seat": s, "n": len(t), "wins": share_sum_np(w), "sole_wins": int((w >= 1.0).sum()),
                      "tied_wins": int(((w > 0.0) & (w < 1.0)).sum()), "total_s": int(t.sum()),
                      "total_ss": int((t * t).sum()), "margin_s": int(mg.sum()), "margin_ss": int((mg * mg).sum())})
     schema = {**dict(lf.select(*keys, "seat").collect_schema()), "n": pl.UInt32, "wins": pl.Float64,
@@ -300,7 +302,7 @@ def seat_equality_test(
     groups = as_list(by)
     lf = with_n_players(as_lazy(players), groups)
     per_seat = lf.group_by([*groups, "n_players", "seat"]).agg(
-        ordered_sum(pl.col("win_share").cast(pl.Float64)).alias("wins"),
+        share_sum(pl.col("win_share")).alias("wins"),
         pl.len().alias("n"),
     )
     return like(seat_equality_from_sums(per_seat, by), players)

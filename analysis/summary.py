@@ -25,8 +25,8 @@ import numpy as np
 import polars as pl
 
 from analysis._common import (
-    HELLAS_CATEGORIES,
     Frame,
+    HELLAS_CATEGORIES,
     as_lazy,
     as_list,
     game_keys,
@@ -35,6 +35,7 @@ from analysis._common import (
     ordered_sd,
     ordered_sum,
     require,
+    share_sum,
     with_n_players,
 )
 from analysis.stats import holm, two_proportion_ztest, welch_ttest, wilson_exprs
@@ -143,14 +144,16 @@ def _long(lf: pl.LazyFrame, keys: list[str], statistic: str, item: pl.Expr, kind
           value: pl.Expr) -> pl.LazyFrame:
     """Aggregate ``value`` per ``keys`` + item into the long headline format."""
     v = value.cast(pl.Float64)
+    dtype = lf.select(value).collect_schema().dtypes()[0]
+    whole = dtype.is_integer() or dtype == pl.Boolean         # exact sums: nothing to sort
     return (
         lf.with_columns(item.cast(pl.String).alias("item"), v.alias("__v"))
         .group_by([*keys, "item"])
         .agg(
             pl.len().cast(pl.Int64).alias("n"),
-            ordered_mean(pl.col("__v")).alias("estimate"),
-            ordered_sd(pl.col("__v")).alias("sd"),
-            ordered_sum(pl.col("__v")).alias("successes"),
+            ordered_mean(pl.col("__v"), whole).alias("estimate"),
+            ordered_sd(pl.col("__v"), whole).alias("sd"),
+            ordered_sum(pl.col("__v"), whole).alias("successes"),
         )
         .with_columns(pl.lit(statistic).alias("statistic"), pl.lit(kind).alias("kind"))
         .with_columns(
@@ -447,7 +450,7 @@ def win_share_by_seat(
     ws = pl.col("win_share").cast(pl.Float64)
     out = (
         lf.group_by(keys)
-        .agg(pl.len().alias("n"), ordered_sum(ws).alias("wins"), ordered_mean(ws).alias("win_share"))
+        .agg(pl.len().alias("n"), share_sum(ws).alias("wins"), (share_sum(ws) / ws.count()).alias("win_share"))
         .with_columns(*wilson_exprs("wins", "n", level, prefix="win_"),
                       (1.0 / pl.col("n_players").cast(pl.Float64)).alias("fair_share"))
         .with_columns((pl.col("win_share") - pl.col("fair_share")).alias("deviation"))

@@ -180,7 +180,7 @@ def goal_scoring(goal_rows: Frame, by: str | Iterable[str] | None = None, level:
     out = (
         as_lazy(goal_rows).group_by(keys)
         .agg(pl.len().alias("kept"), pl.col("scored").sum().alias("scored"), pts.mean().alias("mean_points"),
-             ordered_sd(pts).alias("__sd"), pts.filter(pl.col("scored")).mean().alias("points_when_scored"))
+             ordered_sd(pts, whole=True).alias("__sd"), pts.filter(pl.col("scored")).mean().alias("points_when_scored"))
         .with_columns((pl.col("scored") / pl.col("kept")).alias("scored_rate"),
                       *wilson_exprs("scored", "kept", level),
                       *mean_ci_exprs("mean_points", "__sd", "kept", level, prefix="points_"))
@@ -208,7 +208,7 @@ def market_prices(sales: Frame, by: str | Iterable[str] | None = None,
     pr = pl.col("price").cast(pl.Float64)
     lf = as_lazy(sales)
     summary = (lf.group_by(keys).agg(pl.len().alias("n_sold"), pr.mean().alias("mean_price"),
-                                     ordered_sd(pr).alias("__sd"), pr.min().alias("min"), pr.max().alias("max"))
+                                     ordered_sd(pr, whole=True).alias("__sd"), pr.min().alias("min"), pr.max().alias("max"))
                .with_columns(*mean_ci_exprs("mean_price", "__sd", "n_sold", level))
                .with_columns(pl.col("lo", "hi").fill_nan(None))
                .sort(keys).select(*keys, "n_sold", "mean_price", "lo", "hi", "min", "max"))

@@ -137,11 +137,11 @@ def fleet_turn_order(picks: Frame, by: str | Iterable[str] | None = None, level:
     out = (
         lf.group_by([*keys, "fleet"])
         .agg(pl.len().alias("n"), pl.col("pick_position").cast(pl.Float64).mean().alias("pick_position"),
-             ordered_sd(pl.col("pick_position").cast(pl.Float64)).alias("__psd"),
+             ordered_sd(pl.col("pick_position").cast(pl.Float64), whole=True).alias("__psd"),
              pl.col("ability_used").cast(pl.Float64).mean().alias("ability_use"),
              (pl.col("ability_used") > 0).sum().alias("__used"),
              pl.col("boats").cast(pl.Float64).mean().alias("mean_boats"),
-             nxt.len().alias("n_next"), nxt.mean().alias("next_position"), ordered_sd(nxt).alias("__sd"),
+             nxt.len().alias("n_next"), nxt.mean().alias("next_position"), ordered_sd(nxt, whole=True).alias("__sd"),
              (nxt == 0).sum().alias("__first"))
         .with_columns(*mean_ci_exprs("next_position", "__sd", "n_next", level, prefix="next_"),
                       *mean_ci_exprs("pick_position", "__psd", "n", level, prefix="position_"),
