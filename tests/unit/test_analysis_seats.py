@@ -140,3 +140,19 @@ def test_equality_test_from_batch_sums_equals_the_direct_one():
     for col in ("chi2", "p_value", "g_stat", "g_p_value", "max_abs_deviation"):
         assert got[col].item() == pytest.approx(want[col].item(), rel=1e-12)
     assert want["p_value"].item() < 1e-3          # the planted seat-0 bonus is found
+
+
+def test_win_shares_are_summed_exactly():
+    """1/3 stored as float32 is 0.33333334: a float sum of 30,000 of them is off by ~3e-4; share_sum
+    counts each tie share as the exact 1/k, in any row order, and numpy's path agrees bit for bit."""
+    from analysis._common import share_sum, share_sum_np
+
+    w = np.array([1 / 3] * 30000 + [0.5] * 10 + [1.0] * 7 + [0.25] * 4 + [0.0] * 9, dtype=np.float32)
+    df = pl.DataFrame({"g": np.zeros(w.size, dtype=np.int64), "w": w})
+    exact = 10000 + 5 + 7 + 1
+    got = df.group_by("g").agg(share_sum(pl.col("w"))).item(0, "w")
+    assert got == exact and share_sum_np(w) == exact
+    assert abs(float(w.astype(np.float64).sum()) - exact) > 1e-4        # what a plain sum gives
+    for seed in range(3):
+        assert df.sample(fraction=1.0, shuffle=True, seed=seed).group_by("g").agg(
+            share_sum(pl.col("w"))).item(0, "w") == exact
