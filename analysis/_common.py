@@ -41,6 +41,18 @@ def ordered_sum(e: pl.Expr, whole: bool = False) -> pl.Expr:
     return units.sum() + part.filter(part != 0).sort().cum_sum().last().fill_null(0.0)
 
 
+def run_starts(*columns: str) -> pl.Expr:
+    """True on each row where any of ``columns`` differs from the row before (and on row 0): the first
+    row of each run of equal keys in a sorted table."""
+    return pl.any_horizontal([pl.col(c) != pl.col(c).shift(1) for c in columns]).fill_null(True)
+
+
+def whole_numbers(frame: Frame, expr: pl.Expr) -> bool:
+    """Whether ``expr`` over ``frame`` is of an integer or boolean type: its sums are exact in any order."""
+    dtype = as_lazy(frame).select(expr).collect_schema().dtypes()[0]
+    return dtype.is_integer() or dtype == pl.Boolean
+
+
 #: A k-way tie gives each winner 1/k; times this (the lcm of 1..12) every such share is a whole number.
 SHARE_UNITS = 27720
 

@@ -58,6 +58,7 @@ from analysis._common import (
     group_keys,
     like,
     require,
+    run_starts,
     share_sum,
     with_n_players,
 )
@@ -343,8 +344,7 @@ def _group_codes(df: pl.DataFrame, cols: Sequence[str]) -> np.ndarray:
     if not df.height:
         return np.zeros(0, dtype=np.int64)
     # sorted rows: a new game where any key changes (the dense rank of the keys, without the sort)
-    new = pl.any_horizontal([pl.col(c) != pl.col(c).shift(1) for c in cols]).fill_null(True)
-    return df.select(new.cast(pl.Int64).cum_sum()).to_series().to_numpy().astype(np.int64) - 1
+    return df.select(run_starts(*cols).cast(pl.Int64).cum_sum()).to_series().to_numpy().astype(np.int64) - 1
 
 
 def _demean(a: np.ndarray, codes: np.ndarray, n_groups: int) -> np.ndarray:

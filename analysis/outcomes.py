@@ -34,6 +34,7 @@ from analysis._common import (
     like,
     ordered_sd,
     require,
+    whole_numbers,
     with_n_players,
 )
 from analysis.stats import mean_ci_exprs, t_quantile, wilson_exprs
@@ -71,7 +72,7 @@ def game_length(
     require(games, [column], "game_length")
     keys = group_keys(games, as_list(by))
     v = pl.col(column).cast(pl.Float64)
-    whole = as_lazy(games).collect_schema()[column].is_integer()
+    whole = whole_numbers(games, pl.col(column))
     agg = [pl.len().alias("n_games"), v.mean().alias("mean"), ordered_sd(v, whole).alias("sd"), v.min().alias("min"),
            v.quantile(0.1).alias("p10"), v.median().alias("median"), v.quantile(0.9).alias("p90"),
            v.max().alias("max")]

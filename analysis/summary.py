@@ -25,8 +25,8 @@ import numpy as np
 import polars as pl
 
 from analysis._common import (
-    Frame,
     HELLAS_CATEGORIES,
+    Frame,
     as_lazy,
     as_list,
     game_keys,
@@ -36,6 +36,7 @@ from analysis._common import (
     ordered_sum,
     require,
     share_sum,
+    whole_numbers,
     with_n_players,
 )
 from analysis.stats import holm, two_proportion_ztest, welch_ttest, wilson_exprs
@@ -144,8 +145,7 @@ def _long(lf: pl.LazyFrame, keys: list[str], statistic: str, item: pl.Expr, kind
           value: pl.Expr) -> pl.LazyFrame:
     """Aggregate ``value`` per ``keys`` + item into the long headline format."""
     v = value.cast(pl.Float64)
-    dtype = lf.select(value).collect_schema().dtypes()[0]
-    whole = dtype.is_integer() or dtype == pl.Boolean         # exact sums: nothing to sort
+    whole = whole_numbers(lf, value)         # exact sums: nothing to sort
     return (
         lf.with_columns(item.cast(pl.String).alias("item"), v.alias("__v"))
         .group_by([*keys, "item"])
@@ -450,8 +450,9 @@ def win_share_by_seat(
     ws = pl.col("win_share").cast(pl.Float64)
     out = (
         lf.group_by(keys)
-        .agg(pl.len().alias("n"), share_sum(ws).alias("wins"), (share_sum(ws) / ws.count()).alias("win_share"))
-        .with_columns(*wilson_exprs("wins", "n", level, prefix="win_"),
+        .agg(pl.len().alias("n"), share_sum(ws).alias("wins"))
+        .with_columns((pl.col("wins") / pl.col("n")).alias("win_share"),
+                      *wilson_exprs("wins", "n", level, prefix="win_"),
                       (1.0 / pl.col("n_players").cast(pl.Float64)).alias("fair_share"))
         .with_columns((pl.col("win_share") - pl.col("fair_share")).alias("deviation"))
         .sort(keys)

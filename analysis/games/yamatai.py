@@ -24,7 +24,7 @@ from collections.abc import Iterable
 import polars as pl
 
 from analysis._common import (GAME_KEY, Frame, as_lazy, as_list, game_keys, game_partition, group_keys, like,
-                              ordered_sd, require)
+                              ordered_sd, require, run_starts)
 from analysis.stats import mean_ci_exprs, wilson_exprs
 
 __all__ = ["FLEET_PICK", "BUILDING_BUILT", "SPECIALIST_RECRUITED", "fleet_picks", "buildings_built",
@@ -64,8 +64,7 @@ def fleet_picks(events: Frame) -> Frame:
 def _place_in_run(*columns: str) -> pl.Expr:
     """Row number within its run of rows, a run beginning where any of ``columns`` changes (and on row 0)."""
     row = pl.int_range(pl.len(), dtype=pl.Int64)
-    starts = pl.any_horizontal([pl.col(c) != pl.col(c).shift(1) for c in columns])
-    return row - pl.when(starts.fill_null(True)).then(row).otherwise(0).cum_max()
+    return row - pl.when(run_starts(*columns)).then(row).otherwise(0).cum_max()
 
 
 def buildings_built(events: Frame) -> Frame:
