@@ -42,7 +42,8 @@ def add_simulate(sub):
                                    "on an interrupted folder plays only the missing chunks.")
     p.add_argument("game", help="game name, e.g. hellas")
     p.add_argument("--players", type=_positive_int, required=True, help="player count")
-    p.add_argument("--games", type=_positive_int, required=True, help="number of games (1e6 and 1_000_000 work)")
+    p.add_argument("--games", type=_positive_int, default=None,
+                   help="number of games (1e6 and 1_000_000 work); required unless --precision")
     p.add_argument("--strategy", default=None, help="strategy for every seat (default: random)")
     p.add_argument("--seat-strategies", default=None,
                    help="comma-separated strategy per seat, e.g. balanced,city_builder,random")
@@ -59,7 +60,36 @@ def add_simulate(sub):
     p.add_argument("--no-events", action="store_true", help="do not write the events table")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--out", required=True, help="results folder")
+    p.add_argument("--precision", type=float, default=None, metavar="PP",
+                   help="play until every seat's 95%% interval is within ± PP percentage points "
+                        "(docs/precision.md); --games, if given, is the budget")
+    p.add_argument("--budget", default=None, metavar="GAMES|TIME",
+                   help="with --precision: stop after this many games (20000) or this time (90s, 30m, 1h)")
+    p.add_argument("--control", default=None, metavar="STRATEGY",
+                   help="with --precision: a cheap strategy played on the same seeds as a control variate")
+    p.add_argument("--control-games", type=_positive_int, default=100_000,
+                   help="games of the control (default 100000)")
+    p.add_argument("--interval", choices=("cs", "fixed"), default="cs",
+                   help="with --precision: confidence sequence (default, valid at any stop) or the "
+                        "fixed-n interval with the Chow-Robbins width rule")
     p.set_defaults(func=cmd_simulate)
+
+
+def _budget(text):
+    """``--budget``: ``(games, seconds)``, one of them None."""
+    import re
+
+    t = text.strip().lower().replace("_", "")
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(s|sec|m|min|h)", t)
+    if m:
+        return None, float(m.group(1)) * {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600}[m.group(2)]
+    try:
+        g = float(t)
+    except ValueError:
+        raise UsageError(f"--budget '{text}': give a number of games (20000) or a time (90s, 30m, 1h)")
+    if g < 1 or g != int(g):
+        raise UsageError(f"--budget '{text}': games must be a positive whole number")
+    return int(g), None
 
 
 def cmd_simulate(args):
@@ -72,12 +102,41 @@ def cmd_simulate(args):
         raise UsageError(f"--scheduler needs --backend dask, not {args.backend}")
     simrun.check_players(args.game, args.players)
     seats = strategies.resolve_seats(args.game, args.players, args.strategy, seat)
+    if args.precision is not None or args.budget is not None or args.control is not None:
+        return _simulate_precision(args, seats)
+    if args.games is None:
+        raise UsageError("simulate needs --games N (or --precision PP)")
     result = simrun.simulate(args.game, players=args.players, games=args.games, seed=args.seed,
                              out=args.out, strategies=seats,
                              variant=args.variant, workers=args.workers, chunk_size=args.chunk_size,
                              backend=args.backend, scheduler=args.scheduler,
                              events=not args.no_events, progress=not args.no_progress)
     print(run_table(result))
+    return 0
+
+
+def _simulate_precision(args, seats):
+    import strategies
+    from simcore import sequential
+
+    if args.precision is None:
+        raise UsageError("--budget and --control go with --precision PP")
+    if not 0 < args.precision < 50:
+        raise UsageError(f"--precision {args.precision:g}: give percentage points between 0 and 50, e.g. 0.5")
+    games, seconds = _budget(args.budget) if args.budget else (None, None)
+    if args.games is not None:
+        if games is not None and games != args.games:
+            raise UsageError("--games and --budget GAMES disagree: give one")
+        games = args.games
+    control = (strategies.resolve_seats(args.game, args.players, args.control, None)
+               if args.control else None)
+    res = sequential.simulate_to_precision(
+        args.game, args.players, args.seed, args.out, strategies=seats, variant=args.variant,
+        workers=args.workers, precision=args.precision / 100, budget_games=games, budget_seconds=seconds,
+        control=control, control_games=args.control_games, method=args.interval,
+        events=not args.no_events, progress=not args.no_progress, chunk_size=args.chunk_size,
+        backend=args.backend)
+    print(sequential.precision_table(res))
     return 0
 
 
