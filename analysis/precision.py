@@ -288,8 +288,9 @@ class SequentialControl:
     ``z_i = y_i - beta (x_i - m)`` have conditional mean ``E[y]``: the confidence sequence holds.
 
     ``m`` (``control_mean``, (s, k)) is the control's mean over ``n_control`` cheap games, fixed
-    before the first chunk; its error ``|beta_bar (m - mu)|`` is bounded at level
-    ``1 - alpha_control`` and added to the half-width (the rest of alpha goes to the sequence).
+    before the first chunk. With the confidence sequence its error ``|beta_bar (m - mu)|`` is
+    bounded at level ``1 - alpha_control`` and added to the half-width (the rest of alpha goes to
+    the sequence); with the fixed-n interval its variance ``beta_bar' S beta_bar / N`` is added.
 
     ``method``: ``"cs"`` (normal-mixture confidence sequence, tuned to ``n_planned``) or
     ``"fixed"`` (the fixed-n interval, for the Chow-Robbins width rule).
@@ -348,7 +349,9 @@ class SequentialControl:
         z = np.concatenate(self.zs)
         n = len(z)
         alpha = 1 - self.level
-        lvl = 1 - (alpha - self.alpha_control)
+        # the confidence sequence bounds the control mean's error apart (a union bound: it is fixed
+        # before the first game, the sequence covers every t); the fixed-n interval adds its variance
+        lvl = 1 - (alpha - self.alpha_control) if self.method == "cs" else self.level
         out = []
         for j in range(self.s):
             vz = float(z[:, j].var(ddof=1)) if n > 1 else float("nan")
@@ -359,12 +362,14 @@ class SequentialControl:
             else:
                 half = float(fixed_width_half(vz, n, lvl))
                 plain = float(fixed_width_half(vy, n, self.level))
-            extra = 0.0
             if self.m is not None and self.n_control and self.cov is not None:
                 bbar = np.concatenate(self.bs)[:, j, :].mean(axis=0)
                 cj = np.atleast_2d(self.cov[j])
-                extra = _z(1 - self.alpha_control) * math.sqrt(max(float(bbar @ cj @ bbar), 0.0) / self.n_control)
-            half += extra
+                var_m = max(float(bbar @ cj @ bbar), 0.0) / self.n_control
+                if self.method == "cs":
+                    half += _z(1 - self.alpha_control) * math.sqrt(var_m)
+                else:
+                    half = float(fixed_width_half(vz / n + var_m, 1, lvl))
             mean = float(z[:, j].mean())
             factor = (plain / half) ** 2 if half > 0 else float("inf")
             out.append({"mean": mean, "half": half, "lo": mean - half, "hi": mean + half, "n": n,

@@ -59,10 +59,6 @@ def _seat_shares(out, plan, chunk):
     return m
 
 
-def _finished_chunks(out, plan):
-    return [c for c in range(plan.n_chunks) if simrun._chunk_done(out, plan, c)]
-
-
 def _duration(s):
     if not math.isfinite(s):
         return "?"
@@ -123,7 +119,13 @@ def simulate_to_precision(game, players, seed, out, strategies=None, variant=Non
     n_workers = simrun._resolve_workers(workers)
     # a first guess of the games the target needs (a win share's variance is at most 1/4)
     n_guess = (Z95 * 0.5 / precision) ** 2 * (2.4 if method == "cs" else 1.0)
-    planned = int(budget_games or min(DEFAULT_CAP, max(1000, math.ceil(3 * n_guess))))
+    planned = budget_games
+    if planned is None and os.path.exists(os.path.join(os.fspath(out), R.MANIFEST)):
+        try:  # a resumed folder keeps its planned games (a tighter target plays on in the same run)
+            planned = int(read_manifest(os.fspath(out))["games"])
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+    planned = int(planned or DEFAULT_CAP)
     t_start = time.perf_counter()
     status = _Status(progress)
 
@@ -172,10 +174,9 @@ def simulate_to_precision(game, players, seed, out, strategies=None, variant=Non
     games_per_s = float("nan")
     batch = n_workers
     while True:
-        done = _finished_chunks(out, plan) if os.path.isdir(out) else []
         # every finished chunk of the prefix, in order (the run's games 0..n-1)
-        prefix = 0
-        while prefix < len(done) and done[prefix] == prefix:
+        prefix = seen
+        while os.path.isdir(out) and prefix < plan.n_chunks and simrun._chunk_done(out, plan, prefix):
             prefix += 1
         if prefix > seen:
             new = np.concatenate([_seat_shares(out, plan, c) for c in range(seen, prefix)])
