@@ -117,7 +117,7 @@ def cmd_simulate(args):
 
 def _simulate_precision(args, seats):
     import strategies
-    from simcore import sequential
+    from reports import sequential
 
     if args.precision is None:
         raise UsageError("--budget and --control go with --precision PP")

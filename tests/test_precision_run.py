@@ -7,7 +7,7 @@ import polars as pl
 import pytest
 
 import strategies
-from simcore.sequential import simulate_to_precision
+from reports.sequential import simulate_to_precision
 
 
 def _seats(game, players, name):
