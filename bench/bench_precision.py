@@ -37,13 +37,13 @@ def play(mod, players, policy, seeds):
     return w, s
 
 
-def measure(name, players, expensive, controls, seconds, control_games, seed, batch=10):
+def measure(name, players, expensive, controls, seconds, control_games, seed, batch=10, min_games=40):
     mod = simcore.games[name]
     pol = strategies.resolve(name, expensive).as_policy()
     ys = []
     t0 = time.thread_time()
     n = 0
-    while time.thread_time() - t0 < seconds:
+    while time.thread_time() - t0 < seconds or n < min_games:
         w, _ = play(mod, players, pol, chunk_seeds(seed, n, n + batch))
         ys.append(w)
         n += batch
@@ -55,11 +55,12 @@ def measure(name, players, expensive, controls, seconds, control_games, seed, ba
         N = max(control_games, n)
         xw, xs = play(mod, players, cpol, chunk_seeds(seed, 0, N))
         same, full = [], []
+        folds = min(10, n // 4)
         for seat in range(players):
-            e = control_variate(y[:, seat], xw[:n, seat], x_control=xw[:, seat])
+            e = control_variate(y[:, seat], xw[:n, seat], x_control=xw[:, seat], folds=folds)
             same.append(e.factor)
             xa = np.concatenate([xw[:, :players - 1], xs / max(xs.std(), 1e-9)], axis=1)
-            f = control_variate(y[:, seat], xa[:n], x_control=xa)
+            f = control_variate(y[:, seat], xa[:n], x_control=xa, folds=folds)
             full.append(f.factor)
         rows.append((cname, n, cpu, float(np.mean(same)), float(np.min(same)), float(np.max(same)),
                      float(np.mean(full))))
