@@ -270,3 +270,44 @@ def precision_table(res) -> str:
                      f"[{r['lo']:.4f}, {r['hi']:.4f}]  {r['n']:>8,}  {r['effective_n']:>11,.0f}")
     lines.append("effective n: the plain games (no control) the same interval would need")
     return "\n".join(lines)
+
+
+def _budget(text):
+    """``--budget``: ``(games, seconds)``, one of them None."""
+    import re
+
+    t = text.strip().lower().replace("_", "")
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(s|sec|m|min|h)", t)
+    if m:
+        return None, float(m.group(1)) * {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600}[m.group(2)]
+    try:
+        g = float(t)
+    except ValueError:
+        raise ValueError(f"--budget '{text}': give a number of games (20000) or a time (90s, 30m, 1h)") from None
+    if g < 1 or g != int(g):
+        raise ValueError(f"--budget '{text}': games must be a positive whole number")
+    return int(g), None
+
+
+def run_command(args, seats):
+    """``boardlab simulate ... --precision PP``: the command's work (``reports/commands/simulate.py``)."""
+    import strategies
+
+    if args.precision is None:
+        raise ValueError("--budget and --control go with --precision PP")
+    if not 0 < args.precision < 50:
+        raise ValueError(f"--precision {args.precision:g}: give percentage points between 0 and 50, e.g. 0.5")
+    games, seconds = _budget(args.budget) if args.budget else (None, None)
+    if args.games is not None:
+        if games is not None and games != args.games:
+            raise ValueError("--games and --budget GAMES disagree: give one")
+        games = args.games
+    control = strategies.resolve_seats(args.game, args.players, args.control, None) if args.control else None
+    res = simulate_to_precision(
+        args.game, args.players, args.seed, args.out, strategies=seats, variant=args.variant,
+        workers=args.workers, precision=args.precision / 100, budget_games=games, budget_seconds=seconds,
+        control=control, control_games=args.control_games, method=args.interval,
+        events=not args.no_events, progress=not args.no_progress, chunk_size=args.chunk_size,
+        backend=args.backend)
+    print(precision_table(res))
+    return 0
