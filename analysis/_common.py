@@ -15,9 +15,6 @@ import polars as pl
 
 Frame = pl.DataFrame | pl.LazyFrame
 
-#: Hellas scoring categories, in rulebook order (section 7).
-HELLAS_CATEGORIES: tuple[str, ...] = ("city", "monuments", "temples", "rings", "marble")
-
 #: Columns that, when present, tell concatenated runs apart: a game is
 #: identified by these plus ``game_index`` (``level``: the skill levels of a ladder, reports/ladder.py).
 RUN_COLUMNS: tuple[str, ...] = ("run", "run_id", "variant", "level")

@@ -10,9 +10,9 @@ Three views on the ``players`` table, each per category and per group:
 - :func:`category_counterfactual` — how often the winner would not win if a
   category did not count (removed from every player's total).
 
-The category names are a parameter (default: Hellas's ``city``,
-``monuments``, ``temples``, ``rings``, ``marble``), so the same functions
-serve other games. A player is a *winner* when ``win_share > 0`` (tied
+The category names are a required parameter (the game's
+``SCORE_CATEGORIES``: the reports pass the run's), so the same functions
+serve every game. A player is a *winner* when ``win_share > 0`` (tied
 winners included). Every function returns the same kind of frame (lazy or
 eager) it was given.
 """
@@ -25,7 +25,6 @@ import numpy as np
 import polars as pl
 
 from analysis._common import (
-    HELLAS_CATEGORIES,
     Frame,
     as_lazy,
     as_list,
@@ -55,7 +54,7 @@ __all__ = ["category_profile", "category_sums", "category_profile_from_sums", "c
 
 def category_profile(
     players: Frame,
-    categories: Sequence[str] = HELLAS_CATEGORIES,
+    categories: Sequence[str],
     by: str | Iterable[str] | None = None,
     level: float = 0.95,
 ) -> Frame:
@@ -93,7 +92,7 @@ def category_profile(
     return like(category_profile_from_sums(sums, cats, by, level), players)
 
 
-def category_sums(players: Frame, categories: Sequence[str] = HELLAS_CATEGORIES,
+def category_sums(players: Frame, categories: Sequence[str],
                   by: str | Iterable[str] | None = None) -> Frame:
     """Per (by..., n_players, role, category), ``role`` winner or other: ``n`` and the sums
     (``points_s``, ``points_ss``, ``total_s``) :func:`category_profile` is made of; batches add up."""
@@ -117,7 +116,7 @@ def category_sums(players: Frame, categories: Sequence[str] = HELLAS_CATEGORIES,
     return like(sums, players)
 
 
-def category_profile_from_sums(sums: Frame, categories: Sequence[str] = HELLAS_CATEGORIES,
+def category_profile_from_sums(sums: Frame, categories: Sequence[str],
                                by: str | Iterable[str] | None = None, level: float = 0.95) -> Frame:
     """:func:`category_profile` from :func:`category_sums` (of one table or added up over batches)."""
     cats = list(categories)
@@ -145,7 +144,7 @@ def category_profile_from_sums(sums: Frame, categories: Sequence[str] = HELLAS_C
 
 def category_logit(
     players: Frame,
-    categories: Sequence[str] = HELLAS_CATEGORIES,
+    categories: Sequence[str],
     by: str | Iterable[str] | None = None,
     level: float = 0.95,
 ) -> Frame:
@@ -253,7 +252,7 @@ def _mean_sd(raw):
 
 def category_counterfactual(
     players: Frame,
-    categories: Sequence[str] = HELLAS_CATEGORIES,
+    categories: Sequence[str],
     by: str | Iterable[str] | None = None,
     level: float = 0.95,
 ) -> Frame:
@@ -300,7 +299,7 @@ def category_counterfactual(
     return like(counterfactual_from_counts(counts, cats, by, level), players)
 
 
-def counterfactual_counts(players: Frame, categories: Sequence[str] = HELLAS_CATEGORIES,
+def counterfactual_counts(players: Frame, categories: Sequence[str],
                           by: str | Iterable[str] | None = None) -> Frame:
     """Per (by..., n_players, category): the game counts ``n_games``, ``kept``, ``shared``, ``lost``
     of :func:`category_counterfactual` (batches of whole games add up)."""
@@ -364,7 +363,7 @@ def _counterfactual_counts_whole(lf, cats, keys):
     return pl.DataFrame(rows, schema=schema).lazy()
 
 
-def counterfactual_from_counts(counts: Frame, categories: Sequence[str] = HELLAS_CATEGORIES,
+def counterfactual_from_counts(counts: Frame, categories: Sequence[str],
                                by: str | Iterable[str] | None = None, level: float = 0.95) -> Frame:
     """:func:`category_counterfactual` from :func:`counterfactual_counts`."""
     cats = list(categories)

@@ -46,7 +46,7 @@ def test_policy_vector_validates():
         hellas.policy_vector({**w, "nope": 1.0})
     with pytest.raises(ValueError, match="missing weight for feature 'cost'"):
         hellas.policy_vector({k: v for k, v in w.items() if k != "cost"})
-    with pytest.raises(TypeError, match="weight 'cost' must be a number"):
+    with pytest.raises(ValueError, match="weight 'cost' must be a finite number"):
         hellas.policy_vector({**w, "cost": "cheap"})
     with pytest.raises(ValueError, match="policy vector has 24 numbers"):
         hellas.play_batch(2, _seeds(2), [np.zeros(3), None])
@@ -59,7 +59,7 @@ def test_fast_scores_equal_features_times_weights():
         for g in range(4):
             st = hellas.new_game(3, seed=g)
             while not st.is_over():
-                actions, feats = hellas.policy_features(st, pol)
+                actions, feats, offsets = hellas.policy_features(st, pol)
                 actions2, scores = hellas.policy_scores(st, pol)
                 assert actions == actions2 == st.legal_actions()
                 np.testing.assert_allclose(feats @ pol[:-2], scores, atol=1e-9, err_msg=st.phase)
