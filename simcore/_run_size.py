@@ -8,7 +8,7 @@ import shutil
 import time
 
 from simcore import _results as R
-from simcore._contract import policy_argument
+from simcore._contract import policy_argument, searches
 from simcore._run_plan import BIG_RUN, SEARCH_ESTIMATE_RUN, _config
 from simcore.rng import chunk_seeds
 
@@ -31,7 +31,7 @@ def _duration(s):
 
 def _probe_games(plan, games=2000):
     """How many games the size probe plays: ``games``, or 2 when a seat searches."""
-    searching = any(s.get("kind") == "mcts" for s in plan.strategies)
+    searching = any(searches(s) for s in plan.strategies)
     return min(2 if searching else games, plan.games)
 
 
@@ -66,11 +66,11 @@ def check_size(plan, out, workers):
     """For a run of ``BIG_RUN`` games or more: refuse it if its folder cannot fit on the disk.
 
     Returns a line with the estimated time and disk (``None`` for a smaller
-    run), measured on a small batch. A run with a searching seat (kind
-    "mcts") of ``SEARCH_ESTIMATE_RUN`` games or more gets the line too: it
+    run), measured on a small batch. A run with a searching seat (a
+    searching kind) of ``SEARCH_ESTIMATE_RUN`` games or more gets the line too: it
     is thousands of times slower a game.
     """
-    searching = any(s.get("kind") == "mcts" for s in plan.strategies)
+    searching = any(searches(s) for s in plan.strategies)
     if plan.games < (SEARCH_ESTIMATE_RUN if searching else BIG_RUN):
         return None
     per_second, per_bytes = _probe(plan)

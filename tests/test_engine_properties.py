@@ -29,7 +29,7 @@ import simcore
 
 GAMES = list(simcore.games)
 MAX_DECISIONS = 20_000
-PROFILE = settings(max_examples=12, deadline=None, derandomize=True, database=None,
+PROFILE = settings(max_examples=30, deadline=None, derandomize=True, database=None,
                    suppress_health_check=[HealthCheck.too_slow])
 
 #: Games whose finished position does not load back yet: Yamataï's from_dict refuses its own
