@@ -21,6 +21,8 @@ run, as the project's tests must be deterministic.
 """
 import random
 
+import numpy as np
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
@@ -138,3 +140,25 @@ def test_to_dict_from_dict_round_trips_and_plays_on_alike(name):
             end = st.to_dict()
             assert type(st).from_dict(end).to_dict() == end
     prop()
+
+
+@pytest.mark.parametrize("name", [g for g in GAMES if hasattr(simcore.games[g], "policy_features")])
+def test_policy_features_has_the_contracts_signature(name):
+    # policy_features(state, policy) -> (actions, matrix, offsets) for every game; where the engine
+    # also gives its own scores (policy_scores), they are matrix @ weights + offsets
+    import strategies
+    mod = simcore.games[name]
+    pol = strategies.resolve(name, "balanced").as_policy()
+    w = np.asarray(pol, dtype=float)[:len(mod.FEATURES)]
+    st = mod.new_game(players=mod.DEFAULT_PLAYERS, seed=3)
+    chooser, seen = random.Random(3), 0
+    while not st.is_over():
+        actions, matrix, offsets = mod.policy_features(st, pol)
+        assert list(actions) == st.legal_actions()
+        assert np.shape(matrix) == (len(actions), len(mod.FEATURES)) and np.shape(offsets) == (len(actions),)
+        if hasattr(mod, "policy_scores"):
+            np.testing.assert_allclose(np.asarray(matrix) @ w + offsets, mod.policy_scores(st, pol)[1], atol=1e-9)
+        seen += 1
+        st.apply(chooser.choice(st.legal_actions()))
+    assert seen > 10
+    assert [len(x) for x in mod.policy_features(st, pol)] == [0, 0, 0]

@@ -5,6 +5,7 @@ import copy
 import numpy as np
 import pytest
 
+import simcore
 import strategies
 from simcore import hellas
 from simcore.hellas import _engine
@@ -269,3 +270,28 @@ def test_tune_smoke_writes_a_loadable_preset(tmp_path):
     out = tune.write_preset(tmp_path / "hellas_t.toml", "t", res)
     s = strategies.resolve("hellas", str(out))
     assert s.weights == res["weights"]
+
+
+def test_policy_kinds_are_objects_that_check_their_settings():
+    from simcore._contract import HEURISTIC, KINDS, RANDOM, SEARCH, policy_kind, searches
+    assert set(KINDS.values()) == {RANDOM, HEURISTIC, SEARCH} and [k for k in KINDS.values() if k.searches] == [SEARCH]
+    for game in simcore.BUILTIN_GAMES:
+        for name, s in strategies.presets(game).items():
+            assert s.policy_kind is policy_kind(s.to_dict()) is KINDS[s.kind]
+            assert s.searches is searches(s.to_dict()) is False
+        s = strategies.resolve(game, "mcts:iterations=7")
+        assert s.searches and searches(s.to_dict()) and s.as_policy().iterations == 7
+        assert strategies.from_dict(s.to_dict()).to_dict() == s.to_dict()
+    with pytest.raises(ValueError, match="unknown kind 'oracle'"):
+        policy_kind({"kind": "oracle"})
+    mod = simcore.games["hellas"]
+    w = dict.fromkeys(hellas.FEATURES, 1.0)
+    # each kind checks its own settings, in one place, naming where
+    assert HEURISTIC.check(mod, "here", {"weights": w, "epsilon": 0.1})["epsilon"] == 0.1
+    with pytest.raises(ValueError, match=r"^here: epsilon must be in \[0, 1\]"):
+        HEURISTIC.check(mod, "here", {"weights": w, "epsilon": 2})
+    with pytest.raises(ValueError, match=r"^here: unknown search setting 'depth'"):
+        SEARCH.check(mod, "here", {"depth": 3})
+    with pytest.raises(ValueError, match=r"^here: missing weight for feature 'cost'"):
+        HEURISTIC.check(mod, "here", {"weights": {k: v for k, v in w.items() if k != "cost"}})
+    assert RANDOM.argument(mod, {}) is None
