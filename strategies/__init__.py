@@ -190,9 +190,9 @@ def load_presets(path, game=None):
     objects check them): ``temperature``, ``epsilon`` and a ``weights`` table
     with one number per feature; or, for a search (kind ``mcts``),
     ``iterations``, ``c``, ``bias``, ``cutoff``, ``rollout``,
-    ``rollout_epsilon`` (the rollout is resolved when the strategy is used). ``game`` defaults to the file's ``game`` key or
-    its name (``hellas.toml``, ``hellas_tuned.toml`` -> ``hellas``). Errors
-    name the file and the key.
+    ``rollout_epsilon`` (the rollout is resolved when the strategy is used).
+    ``game`` defaults to the file's ``game`` key or its name (``hellas.toml``,
+    ``hellas_tuned.toml`` -> ``hellas``). Errors name the file and the key.
     """
     from simcore._data import read_toml
 
