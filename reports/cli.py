@@ -196,8 +196,14 @@ def add_bench(sub):
     add_parser(sub)
 
 
+def add_check(sub):
+    # reports/check.py (verify a results folder: checksums, run identity, rows)
+    from reports.check import add_parser
+    add_parser(sub)
+
+
 COMMANDS = [add_simulate, add_replay, add_tune, add_regress, add_report, add_compare, add_study, add_demo,
-            add_balance, add_bench, add_ladder]
+            add_balance, add_bench, add_ladder, add_check]
 
 
 def build_parser(argv=None):

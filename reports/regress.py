@@ -174,6 +174,10 @@ def run_study(study, workers=1):
                                      study.game, study.players, seat_strategies=list(study.strategies)),
                                  variant=dict(study.variant),
                                  workers=workers, events=False, progress=False)
+        from simcore._check import check_folder
+        problems, _ = check_folder(out)          # every part the one the runner listed
+        if problems:
+            raise ValueError(f"regress: {problems[0]}")
         games_t = _read_table(out, "games")
         players_t = _read_table(out, "players")
     wall = time.perf_counter() - t0
