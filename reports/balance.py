@@ -40,6 +40,7 @@ from reports._args import _positive_int, _seed, check_out_file, check_out_folder
 KNOBS = ("seat_points", "seat_bonus")
 VERIFY_START = 1 << 31          # game index of the first verification game (the search starts at 0)
 HEURISTIC_BUDGET, HEURISTIC_VERIFY = 1_000_000, 100_000
+MAX_GAMES = 10 ** 10              # --budget and --verify: beyond, days to years of work (refused)
 SEARCH_BUDGET = 400             # default budget for a searching strategy (kind mcts): thousands of times slower
 MAX_BLOCK, MIN_BLOCK, MIN_SEARCH_BLOCK = 2_000, 200, 10
 TARGET = 0.01                   # the target: largest seat gap ≤ 1 pp
@@ -97,6 +98,9 @@ def plan(game, players, knob="seat_points", strategy="balanced", budget=None, ve
     for name, value in (("budget", budget), ("verify", verify)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
             raise ValueError(f"--{name} must be a positive number of games, not {value}")
+        if value > MAX_GAMES:
+            raise ValueError(f"--{name} {value:,} games is beyond {MAX_GAMES:,} (the engines play 10^5 to 10^6 "
+                             f"games a second on a core: {MAX_GAMES:.0e} is already days); give fewer")
     p = {"game": game, "players": players, "knob": knob, "strategy": strat.name, "strategy_dict": strat.to_dict(),
          "budget": int(budget), "verify": int(verify), "block": block_games(int(budget), searching),
          "seed": int(seed), "variant": variant, "base": base, "searching": searching}
@@ -487,7 +491,7 @@ def add_parser(sub):
     p.add_argument("--workers", type=_positive_int, default=None, help="threads (default: all cores)")
     p.add_argument("--json", default=None, metavar="FILE", help="write the result as JSON")
     p.add_argument("--out", default=None, metavar="DIR", help="write a report (report.html, report.md, CSV, figures)")
-    p.set_defaults(func=cmd_balance)
+    p.set_defaults(func=cmd_balance, resumes=False)     # balance writes no chunks to resume
     return p
 
 
@@ -500,8 +504,8 @@ def cmd_balance(args):
     r = balance(p, workers=args.workers)
     print(table_text(r))
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump(to_json(r), fh, indent=1)
+        from simcore._data import write_text_atomic
+        write_text_atomic(args.json, json.dumps(to_json(r), indent=1))
         print(f"wrote {args.json}")
     if args.out:
         paths = write(r, args.out, command="boardlab " + " ".join(sys.argv[1:]))

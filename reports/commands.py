@@ -93,6 +93,9 @@ def cmd_compare(args):
     names = [s for s in split_names(args.strategies) if s]
     if len(names) < 2:
         raise ValueError(f"--strategies needs at least two names, not '{args.strategies}'")
+    if len(set(names)) != len(names):
+        twice = next(n for n in names if names.count(n) > 1)
+        raise ValueError(f"--strategies lists {twice} twice; give each strategy once")
     check_players(args.game, args.players)
     out = check_out_folder(args.out or f"compare-{args.game}-{args.players}p")
     variant = parse_variant(args.variant)
@@ -248,6 +251,10 @@ def cmd_tune(args):
             raise ValueError(f"{cem_flags[0]} is a CEM setting: --imitate fits to the teacher's decisions "
                              f"(size it with --positions)")
     args.name = args.name or ("tuned" if args.imitate is None else "imitated")
+    import re
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]{0,63}", args.name):
+        raise ValueError(f"--name {args.name!r} is not a preset name: a letter, then up to 63 letters, "
+                         f"digits, '_' or '-'")
     out = Path(args.out or f"{args.game}_{args.name}.toml")
     if out.exists() and not args.force:
         raise ValueError(f"{out} exists: pass --force to overwrite it, or another --out")

@@ -87,9 +87,9 @@ class Study:
         s = d["strategies"]
         if not isinstance(s, list) or not all(isinstance(x, str) for x in s):
             raise BaselineError(f"{where}: study.strategies must be a list of strategy names, one per seat")
-        for key in ("players", "seed", "games"):
-            if isinstance(d[key], bool) or not isinstance(d[key], int):
-                raise BaselineError(f"{where}: study.{key} must be an integer, not {d[key]!r}")
+        for key, low, high in (("players", 1, 64), ("seed", 0, 2 ** 63 - 1), ("games", 1, 10 ** 9)):
+            if isinstance(d[key], bool) or not isinstance(d[key], int) or not low <= d[key] <= high:
+                raise BaselineError(f"{where}: study.{key} must be an integer {low}..{high:,}, not {d[key]!r}")
         variant = d.get("variant") or {}
         if not isinstance(variant, dict):
             raise BaselineError(f"{where}: study.variant must be an object of KEY: VALUE settings")
@@ -394,13 +394,11 @@ def record(study, workers=1, outcome=None):
 
 
 def write_baseline(path, doc):
+    from simcore._data import write_text_atomic
+
     d = os.path.dirname(os.path.abspath(path))
     os.makedirs(d, exist_ok=True)
-    tmp = f"{path}.tmp-{os.getpid()}"
-    with open(tmp, "w") as f:
-        json.dump(doc, f, indent=1, sort_keys=False)
-        f.write("\n")
-    os.replace(tmp, path)
+    write_text_atomic(path, json.dumps(doc, indent=1, sort_keys=False) + "\n")
 
 
 def load_baseline(path):
@@ -443,7 +441,31 @@ def load_baseline(path):
         if any(isinstance(x, bool) or not isinstance(x, (int, float)) for x in nums) or r["n"] < 1:
             raise BaselineError(f"{where}: statistics[{i}] ({r['statistic']} {r['item']}) has a non-numeric "
                                 f"or empty n/estimate/sd")
+        _check_row(r, f"{where}: statistics[{i}] ({r['statistic']} {r['item']})", doc["study"])
     return doc
+
+
+MAX_ESTIMATE = 1e15      # a mean of points, turns or coins: the engines count them in at most 32 bits
+
+
+def _check_row(r, where, study):
+    """A statistic's numbers within what they can be: n a whole count of the study's rows, finite values."""
+    cap = study["games"] * study["players"]
+    n = r["n"]
+    if not float(n).is_integer() or not 1 <= n <= cap:
+        raise BaselineError(f"{where}: n must be a whole number 1..{cap:,} (the study's games x players), "
+                            f"not {n!r}; re-record it with --update")
+    for key in ("estimate", "sd"):
+        v = r[key]
+        if not math.isfinite(v) or abs(v) > MAX_ESTIMATE or (key == "sd" and v < 0):
+            raise BaselineError(f"{where}: {key} must be a finite number{' >= 0' if key == 'sd' else ''} "
+                                f"within 1e15, not {v!r}; re-record it with --update")
+    if r["kind"] == "share":
+        s = r["successes"]
+        if not 0 <= r["estimate"] <= 1 or not 0 <= s <= n or abs(s / n - r["estimate"]) > 1e-9:
+            raise BaselineError(f"{where}: a share needs 0 <= successes <= n and estimate = successes / n "
+                                f"in [0, 1] (successes {s!r}, n {n!r}, estimate {r['estimate']!r}); "
+                                f"re-record it with --update")
 
 
 # ---------------------------------------------------------------- check
@@ -661,7 +683,7 @@ def add_parser(sub):
     g.add_argument("--strategy", default=None, help="strategy for every seat")
     g.add_argument("--seat-strategies", default=None, help="comma-separated strategy per seat")
     g.add_argument("--variant", action="append", default=None, metavar="KEY=VALUE", help="engine setting, repeatable")
-    p.set_defaults(func=cmd_regress)
+    p.set_defaults(func=cmd_regress, resumes=False)     # its run folder is temporary
 
 
 def _study_for_update(args):
@@ -719,19 +741,25 @@ def cmd_regress(args):
         if getattr(args, flag):
             raise ValueError(f"--{flag.replace('_', '-')} changes the study: use it with --update "
                              f"(a check reruns the baseline's study; --games and --seed may vary)")
-    for name, value in (("--effect-share", args.effect_share), ("--effect-sd", args.effect_sd)):
-        if not value > 0:
-            raise ValueError(f"{name} must be positive, not {value}")
+    for name, value, low, high in (("--effect-share", args.effect_share, 1e-4, 1.0),
+                                   ("--effect-sd", args.effect_sd, 1e-3, 100.0)):
+        if not low <= value <= high:
+            raise ValueError(f"{name} must be {low:g}..{high:g}, not {value!r}")
     baseline = load_baseline(args.baseline)
-    res = check(baseline, games=args.games, seed=args.seed, workers=args.workers, alpha=args.alpha,
-                effect_share=args.effect_share, effect_sd=args.effect_sd)
+    try:
+        res = check(baseline, games=args.games, seed=args.seed, workers=args.workers, alpha=args.alpha,
+                    effect_share=args.effect_share, effect_sd=args.effect_sd)
+    except BaselineError:
+        raise
+    except ValueError as exc:        # its study no longer runs (a strategy or setting gone): name the file
+        raise BaselineError(f"baseline {args.baseline}: {exc}") from None
     print(format_text(res))
+    from simcore._data import write_text_atomic
     if args.md:
-        with open(args.md, "w") as f:
-            f.write(format_markdown(res))
+        write_text_atomic(args.md, format_markdown(res))
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"verdict": res.verdict, "exit_code": res.exit_code, "identical": res.identical,
-                       "digest": res.outcome.digest, "study": res.study.to_dict(), "notes": res.notes,
-                       "rows": res.rows}, f, indent=1)
+        write_text_atomic(args.json, json.dumps(
+            {"verdict": res.verdict, "exit_code": res.exit_code, "identical": res.identical,
+             "digest": res.outcome.digest, "study": res.study.to_dict(), "notes": res.notes,
+             "rows": res.rows}, indent=1))
     return res.exit_code

@@ -157,8 +157,8 @@ def plan_run(game, players, games, seed, strategies=None, variant=None, chunk_si
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games <= 0:
         raise ValueError(f"number of games must be a positive integer, not {games}")
     games = int(games)
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, not {seed}")
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or not 0 <= seed < 2 ** 63:
+        raise ValueError(f"seed must be an integer 0..2^63-1, not {seed}")
     if chunk_size is not None and (not isinstance(chunk_size, (int, np.integer)) or chunk_size <= 0):
         raise ValueError(f"chunk size must be a positive integer, not {chunk_size}")
 

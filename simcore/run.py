@@ -36,6 +36,7 @@ from simcore._run_plan import (  # noqa: F401
 from simcore._run_pools import _check_dask, _Pool, _resolve_workers, _watch_parent  # noqa: F401
 from simcore._run_replay import replay  # noqa: F401
 from simcore._run_size import _duration, _probe, _probe_games, _size, check_size  # noqa: F401
+from simcore._mcts import raise_if_interrupted as _raise_if_interrupted
 from simcore.rng import chunk_seeds, game_seeds  # noqa: F401
 
 
@@ -57,6 +58,7 @@ def run_chunk(job, chunk):
     config = _config(job["module"], players, job["variant_items"])
     out = mod.play_batch(players, seeds, policies=job["policies"], config=config,
                          events=job["events"])
+    _raise_if_interrupted()         # a signal during a search: these games are not all played; keep none
     idx = R.index_dtype(job["games"])
     n = stop - start
     name = R.part_name(chunk, job["digits"])
