@@ -8,7 +8,7 @@ was found (one line each, with what to do), 2 when RUN is no results folder.
 """
 
 
-def add_parser(sub):
+def add(sub):
     p = sub.add_parser("check", help="verify a results folder (checksums, run identity, rows)",
                        description="Check that every part of results folder RUN is the one its manifest "
                                    "lists (sha256, run identity, row count) and list what is wrong. "
@@ -16,10 +16,10 @@ def add_parser(sub):
     p.add_argument("run_dir", help="results folder")
     p.add_argument("--quick", action="store_true",
                    help="sizes, identities and row counts only (do not read every part whole)")
-    p.set_defaults(func=cmd_check, resumes=False)
+    p.set_defaults(func=run, resumes=False)
 
 
-def cmd_check(args):
+def run(args):
     from simcore._check import check_folder
 
     problems, summary = check_folder(args.run_dir, checksums=not args.quick)
