@@ -36,6 +36,7 @@ import polars as pl
 KNOBS = ("seat_points", "seat_bonus")
 VERIFY_START = 1 << 31          # game index of the first verification game (the search starts at 0)
 HEURISTIC_BUDGET, HEURISTIC_VERIFY = 1_000_000, 100_000
+MAX_GAMES = 10 ** 10              # --budget and --verify: beyond, days to years of work (refused)
 SEARCH_BUDGET = 400             # default budget for a searching strategy (kind mcts): thousands of times slower
 MAX_BLOCK, MIN_BLOCK, MIN_SEARCH_BLOCK = 2_000, 200, 10
 TARGET = 0.01                   # the target: largest seat gap ≤ 1 pp
@@ -91,6 +92,9 @@ def plan(game, players, knob="seat_points", strategy="balanced", budget=None, ve
     for name, value in (("budget", budget), ("verify", verify)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
             raise ValueError(f"--{name} must be a positive number of games, not {value}")
+        if value > MAX_GAMES:
+            raise ValueError(f"--{name} {value:,} games is beyond {MAX_GAMES:,} (the engines play 10^5 to 10^6 "
+                             f"games a second on a core: {MAX_GAMES:.0e} is already days); give fewer")
     p = {"game": game, "players": players, "knob": knob, "strategy": strat.name, "strategy_dict": strat.to_dict(),
          "budget": int(budget), "verify": int(verify), "block": block_games(int(budget), searching),
          "seed": int(seed), "variant": variant, "base": base, "searching": searching}
