@@ -216,11 +216,13 @@ def balance(p, workers=None, log=_log) -> dict:
         vectors = [zero] if res.best == zero else [zero, res.best]
         ws = player.games_of([(v, VERIFY_START, VERIFY_START + n) for v in vectors])
         before, after = ws[0].sum(axis=0), ws[-1].sum(axis=0)
+        sq_before, sq_after = (ws[0] ** 2).sum(axis=0), (ws[-1] ** 2).sum(axis=0)   # observed variance (ties)
     finally:
         player.close()
-    gb, ga = gap_interval(before, n), gap_interval(after, n)
+    gb, ga = gap_interval(before, n, squares=sq_before), gap_interval(after, n, squares=sq_after)
     out = {"game": p["game"], "players": p["players"], "knob": p["knob"], "compensation": list(res.best),
-           "before": seat_rows(before, n), "after": seat_rows(after, n), "games": n,
+           "before": seat_rows(before, n, squares=sq_before), "after": seat_rows(after, n, squares=sq_after),
+           "games": n,
            "gap_before": _gap_dict(gb), "gap_after": _gap_dict(ga), **verdict(ga, TARGET),
            "strategy": p["strategy"], "variant": p["variant"], "seed": p["seed"], "converged": res.converged,
            "search_games": res.games, "search_steps": res.steps, "budget": p["budget"], "block": p["block"],
