@@ -10,7 +10,7 @@
    in it and drops the ones shown to be worse. ``--budget`` caps its games.
 2. **Verification** on fresh seeds (game indices from ``VERIFY_START`` of the
    same seed, never used by the search): the same games without and with the
-   compensation, per seat the win share with its 95% Wilson CI before and
+   compensation, per seat the win share with its 95% CI before and
    after, and the largest seat gap with a simultaneous 95% CI.
 
 Games are played in this process through the engine's batch kernel
@@ -357,7 +357,8 @@ def figures(r):
     f1 = F.win_share_by_seat(pl.DataFrame(long), series="compensation",
                              title=f"{r['game'].capitalize()}, {r['players']} players: win share before and after",
                              caption=f"Verification: {r['games']:,} fresh games each, the same seeds; "
-                                     f"{r['knob']} {_vec(r['compensation'])}; 95% Wilson CIs.")
+                                     f"{r['knob']} {_vec(r['compensation'])}; 95% CIs (Wilson on the observed "
+                                     f"variance of the per-game shares).")
     # per candidate: x = the compensation (2 players: seat 0's net points/bonus), seats as series
     cands = sorted(r["candidates"], key=lambda c: (c["compensation"][0] - c["compensation"][1]
                                                    if r["players"] == 2 else

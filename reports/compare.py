@@ -101,7 +101,7 @@ def compare_tables(players: pl.DataFrame, group="lineup"):
     """The comparison's tables from the stacked players table (with a lineup column).
 
     Returns a dict: ``seat_counts`` (games per strategy and seat, and whether
-    balanced), ``win_share_by_seat`` (per strategy and seat, Wilson CIs),
+    balanced), ``win_share_by_seat`` (per strategy and seat, CIs clustered by seed),
     ``win_share_matrix`` (strategy × seat, percent), ``pairwise`` (head-to-head
     win matrix, long), ``ratings`` (Bradley–Terry with CIs, Elo scale),
     ``dominance`` (per strategy: opponents beaten and lost to with the 95% CI,

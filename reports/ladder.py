@@ -372,7 +372,7 @@ def rating_vs_compute(table: pl.DataFrame, title="Rating against compute per dec
 
 def seat_share_vs_rating(shares: pl.DataFrame, trend: pl.DataFrame | None = None,
                          title="Seat win share against the skill level's rating", caption=None):
-    """Each seat's win share (95% Wilson CI) at each level against the level's Elo, with the fitted trend."""
+    """Each seat's win share (95% CI) at each level against the level's Elo, with the fitted trend."""
     fig, axes = F._panels(1, width=7.5, height=4.6)
     ax = axes[0, 0]
     seats = sorted(shares["seat"].unique().to_list())
@@ -488,7 +488,7 @@ def skill_sections(skill_rs, ratings: pl.DataFrame) -> list:
     games = skill_rs.n_games()
     n_text = ", ".join(f"{lv} {games[lv]:,}" for lv in levels)
     fig = seat_share_vs_rating(shares, trend, caption=(
-        f"Mean win share of each seat (a k-way tie counts 1/k; 95% Wilson CIs) with every seat at one level, "
+        f"Mean win share of each seat (a k-way tie counts 1/k; 95% CIs, Wilson on the observed variance) with every seat at one level, "
         f"against that level's ladder rating; lines: the fitted trend (fractional logit of the seat's win share "
         f"on the rating); dashed: the fair share. Games per level: {n_text}."))
     tie = collected(skill_rs.scan("players").filter(pl.col("seat") == 0)
