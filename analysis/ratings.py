@@ -288,8 +288,8 @@ def bradley_terry(
         Virtual drawn comparisons per pair of strategies. None: 0, or 1 when
         the estimate would not exist.
     robust : bool
-        Cluster-robust (by game) standard errors; False gives model-based
-        ones, which assume independent comparisons.
+        Cluster-robust standard errors (by game, or by ``cluster``); False
+        gives model-based ones, which assume independent comparisons.
     elo_offset : float
         Elo rating of a strength of 0 (the average strategy).
     cluster : str or list of str, optional
@@ -397,7 +397,8 @@ def dominance(pairwise: Frame, by: str | Iterable[str] | None = None) -> Frame:
     """Is there a strategy that beats every other one? From :func:`pairwise_win_matrix`.
 
     A strategy *beats* an opponent when the whole 95% interval of its
-    head-to-head win share lies above ½, and *loses* to it when the whole
+    head-to-head win share (as :func:`pairwise_win_matrix` gives it: in a
+    comparison, clustered by seed) lies above ½, and *loses* to it when the whole
     interval lies below; it is *dominant* when it beats every other strategy
     of the field (its weakest head-to-head is above ½ with the CI).
 

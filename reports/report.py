@@ -395,8 +395,9 @@ def variant_section(rs: RunSet, baseline=None, title="Variant comparison") -> Se
     variants = ", ".join(x for x in rs.labels if x != baseline)
     sec = Section(title, paragraphs=[
         f"Variants: {', '.join(rs.labels)} (baseline '{baseline}'). The variants are played on the same "
-        f"game seeds (common random numbers), so the independent-sample intervals below are conservative; "
-        f"p-values are Holm-corrected per variant."],
+        f"game seeds (common random numbers); the intervals below treat them as independent samples, "
+        f"right as far as a game's outcomes under two variants are uncorrelated (measured |r| < 0.05 in "
+        f"Hellas: docs/intervals.md); p-values are Holm-corrected per variant."],
         tables=[Table("headline_by_variant", wide, "Headline statistics per variant."),
                 Table("variant_differences", diff, f"Differences to '{baseline}' (95% CIs, Holm p-values).")],
         figures=[Fig("variant_differences", fig, caption_of(fig))])

@@ -232,3 +232,50 @@ def test_skill_trend_clustered_by_seed():
     row = seat_share_trend(p, dict(zip("abcd", levels))).filter(pl.col("seat") == 0).row(0, named=True)
     fit = logistic_fit(design, y, groups=seed)
     assert row["slope_hi"] - row["slope"] == pytest.approx(Z * fit.se[1])
+
+
+# ---------------------------------------------------------------- one definition of a win
+
+def _tie_heavy_players(games=3000, n=3, seed=3706):
+    """A players table with many ties for first (small integer scores), ranks and shares as the runner's."""
+    rng = np.random.default_rng(seed)
+    pts = rng.poisson([2.0, 1.0, 1.5], size=(games, n, 3))
+    total = pts.sum(axis=2)
+    top = total == total.max(axis=1, keepdims=True)
+    share = top / top.sum(axis=1, keepdims=True)
+    return pl.DataFrame({
+        "game_index": np.repeat(np.arange(games), n), "seat": np.tile(np.arange(n), games), "n_players": n,
+        "a": pts[:, :, 0].reshape(-1), "b": pts[:, :, 1].reshape(-1), "c": pts[:, :, 2].reshape(-1),
+        "total": total.reshape(-1), "win_share": share.reshape(-1)})
+
+
+def test_category_figures_count_a_tie_as_a_fraction():
+    from analysis._common import GAME_KEY
+    from analysis.categories import category_counterfactual, category_profile
+
+    p = _tie_heavy_players()
+    games = p["game_index"].n_unique()
+    assert ((p["win_share"] > 0) & (p["win_share"] < 1)).sum() > 0.2 * games       # ties are common
+    prof = category_profile(p, ["a", "b", "c"])
+    win = prof.filter(pl.col("role") == "winner")
+    # a k-way tie counts 1/k: the winners add up to one per game, and their mean is share-weighted
+    assert (win["n"] == games).all()
+    w = p["win_share"].to_numpy()
+    assert win.filter(pl.col("category") == "a")["mean"].item() == pytest.approx(
+        float((w * p["a"].to_numpy()).sum() / w.sum()))
+    assert (prof.filter(pl.col("role") == "all")["n"] == p.height).all()
+    # the counterfactual: the general path and the whole-games path agree, and its lost win is fractional
+    slow = category_counterfactual(p, ["a", "b", "c"])
+    fast = category_counterfactual(p.with_columns(pl.col("game_index").cast(pl.Int64).set_sorted().alias(GAME_KEY)),
+                                   ["a", "b", "c"])
+    assert slow.select("category", "n_games", "kept", "shared").equals(fast.select("category", "n_games", "kept",
+                                                                                   "shared"))
+    assert slow["lost"].to_numpy() == pytest.approx(fast["lost"].to_numpy())
+    assert slow["lost_hi"].to_numpy() == pytest.approx(fast["lost_hi"].to_numpy())
+    assert (slow["lost"] != slow["lost"].round()).any()                       # half wins moved by ties
+    # a direct count for one category: the win share that changes hands, per game
+    tot = p["total"].to_numpy().reshape(-1, 3)
+    alt = tot - p["b"].to_numpy().reshape(-1, 3)
+    top = alt == alt.max(axis=1, keepdims=True)
+    moved = np.clip(w.reshape(-1, 3) - top / top.sum(axis=1, keepdims=True), 0, None).sum(axis=1)
+    assert slow.filter(pl.col("category") == "b")["p_lost"].item() == pytest.approx(moved.mean())
