@@ -851,7 +851,7 @@ class ShareCI:
     n_eff: float
 
 
-def wilson_effective_bounds(p, se, n, level: float = 0.95):
+def wilson_effective_bounds(p, se, n, level: float = 0.95, df=None):
     """Wilson interval of a share ``p`` whose standard error is ``se`` (vectorised).
 
     The Wilson interval is taken on the effective sample size ``n_eff = p(1-p)/se²``
@@ -859,7 +859,9 @@ def wilson_effective_bounds(p, se, n, level: float = 0.95):
     cluster-robust one when outcomes share seeds, the observed one when ties
     make a share fractional — while keeping Wilson's behaviour near 0 and 1.
     Where ``se`` is 0 or undefined (``p`` at 0 or 1, or every trial alike) the
-    plain Wilson interval on ``n`` is used (conservative).
+    plain Wilson interval on ``n`` is used (conservative). ``df`` (e.g. the
+    clusters less one): the standard error is scaled by ``t_df / z`` first, so
+    that a share estimated from few clusters gets Student's quantile.
 
     Examples
     --------
@@ -870,6 +872,11 @@ def wilson_effective_bounds(p, se, n, level: float = 0.95):
     p = np.asarray(p, dtype=float)
     se = np.asarray(se, dtype=float)
     n = np.asarray(n, dtype=float)
+    if df is not None:
+        q = 0.5 + level / 2.0
+        df = np.asarray(df, dtype=float)
+        with np.errstate(invalid="ignore"):
+            se = se * np.where(df >= 1, t_ppf(q, np.maximum(df, 1.0)) / z_value(level), 1.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         n_eff = np.where((se > 0) & np.isfinite(se), p * (1.0 - p) / (se * se), n)
         n_eff = np.where((n_eff > 0) & np.isfinite(n_eff), n_eff, n)
@@ -938,7 +945,8 @@ def share_interval(values, clusters=None, weights=None, level: float = 0.95) -> 
     where ``V_g``, ``W_g`` are a cluster's sums. Without ``clusters`` each
     observation is its own cluster: the *observed* variance of the values,
     which with ties is below Wilson's ``p(1-p)``. The interval is
-    :func:`wilson_effective_bounds`.
+    :func:`wilson_effective_bounds` (with clusters, on Student's quantile with
+    ``G - 1`` degrees of freedom: the same as z from a few hundred clusters).
 
     Parameters
     ----------
@@ -981,7 +989,7 @@ def share_interval(values, clusters=None, weights=None, level: float = 0.95) -> 
         eg = np.bincount(codes, weights=e, minlength=g)
     var = float(eg @ eg) * (g / max(g - 1, 1)) / (total * total)
     se = math.sqrt(max(var, 0.0))
-    lo, hi = wilson_effective_bounds(r, se, total, level)
+    lo, hi = wilson_effective_bounds(r, se, total, level, df=None if clusters is None else g - 1)
     n_eff = r * (1 - r) / var if var > 0 and 0 < r < 1 else total
     return ShareCI(r, se, float(lo), float(hi), total, int(g), float(n_eff))
 
@@ -1042,7 +1050,7 @@ def cluster_share_table(frame: Frame, value: str, by, cluster, weight: str | Non
         ss = np.clip(df["__svv"].to_numpy() - 2 * r * df["__svw"].to_numpy() + r * r * df["__sww"].to_numpy(),
                      0.0, None)
         se = np.sqrt(ss * g / np.maximum(g - 1, 1)) / sw
-    lo, hi = wilson_effective_bounds(r, se, sw, level)
+    lo, hi = wilson_effective_bounds(r, se, sw, level, df=g - 1 if cl else None)
     return df.select(keys).with_columns(
         pl.Series(f"{prefix}n", sw), pl.Series(f"{prefix}clusters", g.astype(np.int64)),
         pl.Series(f"{prefix}share", r), pl.Series(f"{prefix}se", se),

@@ -116,6 +116,10 @@ def compare_tables(players: pl.DataFrame, group="lineup"):
     # seat_advantage counts players per game from the rows; a lineup's games are
     # told apart by the lineup column, the strategy is the group of interest
     p = players.with_columns(pl.col(group).cast(pl.String)) if by else players
+    if "n_players" not in p.columns:            # a bare players table: the players per game, counted
+        from analysis._common import with_n_players
+
+        p = with_n_players(p.lazy(), by).collect()
     adv = win_share_by_seat(p, by="strategy")
     # game i of every lineup is played from one seed: the seed (game_index) is the independent unit
     # of every interval below (issue 37; docs/intervals.md)
