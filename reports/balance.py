@@ -351,8 +351,8 @@ def figures(r):
     f1 = F.win_share_by_seat(pl.DataFrame(long), series="compensation",
                              title=f"{r['game'].capitalize()}, {r['players']} players: win share before and after",
                              caption=f"Verification: {r['games']:,} fresh games each, the same seeds; "
-                                     f"{r['knob']} {_vec(r['compensation'])}; 95% CIs (Wilson on the observed "
-                                     f"variance of the per-game shares).")
+                                     f"{r['knob']} {_vec(r['compensation'])}; a k-way tie counts 1/k; 95% CIs (Wilson "
+                                     f"on the observed variance of the per-game shares).")
     # per candidate: x = the compensation (2 players: seat 0's net points/bonus), seats as series
     cands = sorted(r["candidates"], key=lambda c: (c["compensation"][0] - c["compensation"][1]
                                                    if r["players"] == 2 else
@@ -383,7 +383,7 @@ def figures(r):
     ax.legend(fontsize=8)
     f2 = F._finish(fig, f"{r['game'].capitalize()}, {r['players']} players: win share per seat vs compensation",
                    f"Every vector the search played, on the search's common seeds (games per vector in the "
-                   f"candidates table); dashed: the fair share {fair * 100:.1f}%.")
+                   f"candidates table; a k-way tie counts 1/k); dashed: the fair share {fair * 100:.1f}%.")
     return [f1, f2]
 
 

@@ -120,7 +120,7 @@ def sweep_sections(part, rs):
     caption = (f"Largest seat gap per cell in percentage points; n.s. and hatched: equal seat shares not rejected "
                f"(chi-square p ≥ 0.05). {games}.")
     figs = [balance_surface(table, spec, caption=caption)]
-    figs.append(share_lines(table, spec, n, caption=f"Each seat's win share with its 95% band (Wilson on the observed "
+    figs.append(share_lines(table, spec, n, caption=f"Each seat's win share (a k-way tie counts 1/k) with its 95% band (Wilson on the observed "
                                                       f"variance of the per-game shares); dashed: "
                                                       f"the fair share 1/{n}. {games}."))
     figs.append(share_lines(table, spec, n, title="Largest seat gap across the sweep", gap=True,
