@@ -10,7 +10,7 @@
    in it and drops the ones shown to be worse. ``--budget`` caps its games.
 2. **Verification** on fresh seeds (game indices from ``VERIFY_START`` of the
    same seed, never used by the search): the same games without and with the
-   compensation, per seat the win share with its 95% Wilson CI before and
+   compensation, per seat the win share with its 95% CI before and
    after, and the largest seat gap with a simultaneous 95% CI.
 
 Games are played in this process through the engine's batch kernel
@@ -214,11 +214,13 @@ def balance(p, workers=None, log=_log) -> dict:
         vectors = [zero] if res.best == zero else [zero, res.best]
         ws = player.games_of([(v, VERIFY_START, VERIFY_START + n) for v in vectors])
         before, after = ws[0].sum(axis=0), ws[-1].sum(axis=0)
+        sq_before, sq_after = (ws[0] ** 2).sum(axis=0), (ws[-1] ** 2).sum(axis=0)   # observed variance (ties)
     finally:
         player.close()
-    gb, ga = gap_interval(before, n), gap_interval(after, n)
+    gb, ga = gap_interval(before, n, squares=sq_before), gap_interval(after, n, squares=sq_after)
     out = {"game": p["game"], "players": p["players"], "knob": p["knob"], "compensation": list(res.best),
-           "before": seat_rows(before, n), "after": seat_rows(after, n), "games": n,
+           "before": seat_rows(before, n, squares=sq_before), "after": seat_rows(after, n, squares=sq_after),
+           "games": n,
            "gap_before": _gap_dict(gb), "gap_after": _gap_dict(ga), **verdict(ga, TARGET),
            "strategy": p["strategy"], "variant": p["variant"], "seed": p["seed"], "converged": res.converged,
            "search_games": res.games, "search_steps": res.steps, "budget": p["budget"], "block": p["block"],
@@ -353,7 +355,8 @@ def figures(r):
     f1 = F.win_share_by_seat(pl.DataFrame(long), series="compensation",
                              title=f"{r['game'].capitalize()}, {r['players']} players: win share before and after",
                              caption=f"Verification: {r['games']:,} fresh games each, the same seeds; "
-                                     f"{r['knob']} {_vec(r['compensation'])}; 95% Wilson CIs.")
+                                     f"{r['knob']} {_vec(r['compensation'])}; a k-way tie counts 1/k; 95% CIs (Wilson "
+                                     f"on the observed variance of the per-game shares).")
     # per candidate: x = the compensation (2 players: seat 0's net points/bonus), seats as series
     cands = sorted(r["candidates"], key=lambda c: (c["compensation"][0] - c["compensation"][1]
                                                    if r["players"] == 2 else
@@ -384,7 +387,7 @@ def figures(r):
     ax.legend(fontsize=8)
     f2 = F._finish(fig, f"{r['game'].capitalize()}, {r['players']} players: win share per seat vs compensation",
                    f"Every vector the search played, on the search's common seeds (games per vector in the "
-                   f"candidates table); dashed: the fair share {fair * 100:.1f}%.")
+                   f"candidates table; a k-way tie counts 1/k); dashed: the fair share {fair * 100:.1f}%.")
     return [f1, f2]
 
 
