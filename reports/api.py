@@ -124,7 +124,7 @@ class Results:
 
     def figure(self, title=None):
         """Win share per seat with 95% CIs, as a matplotlib Figure (one panel per results folder)."""
-        from reports import figures as F
+        from reports.render import figures as F
 
         adv = self.seats()
         return F.win_share_by_seat(adv, facet=self._rs.group if len(self.labels) > 1 else None,
@@ -176,7 +176,7 @@ class Comparison(Results):
 
     def figure(self, title=None):
         """The ratings with their 95% CIs, as a matplotlib Figure."""
-        from reports import figures as F
+        from reports.render import figures as F
 
         return F.ratings(self.ratings(), title=title or "Strategy ratings (Bradley–Terry)",
                          caption=f"Elo scale, 95% CIs. {self._rs.games_text()}.")
