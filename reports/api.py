@@ -222,7 +222,7 @@ def simulate(game, players, games, seed=1, strategy=None, seats=None, variant=No
     Parameters
     ----------
     game : str
-        ``"hellas"``, ``"yamatai"`` or ``"akrotiri"``.
+        A game of ``simcore.games``, e.g. ``"hellas"``.
     players : int
     games : int
     seed : int
