@@ -83,4 +83,7 @@ def run_table(result):
         name = plan.strategies[seat]["name"]
         lines.append(f"{seat:>4}  {name:<16}{p:>10.4f}  [{lo[seat]:.4f}, {hi[seat]:.4f}]")
     lines.append(f"n = {result.games:,} games; ties: {simcore.games[plan.game].TIE_RULE}")
+    if all(s["name"] == "random" for s in plan.strategies):
+        lines.append("random play: every seat picks uniformly among its legal moves (a floor, not how people "
+                     "play); --strategy balanced for a heuristic player")
     return "\n".join(lines)
