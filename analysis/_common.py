@@ -70,6 +70,19 @@ def share_sum_np(w) -> float:
     return float(np.rint(np.asarray(w, dtype=np.float64) * SHARE_UNITS).astype(np.int64).sum() / SHARE_UNITS)
 
 
+def share_square_sum(e: pl.Expr) -> pl.Expr:
+    """Σ of squared win shares, exact as :func:`share_sum` (in 1/SHARE_UNITS², whole numbers below 2^63
+    for up to 10^10 games): the observed variance of the shares, for intervals that ties narrow."""
+    u = (e.cast(pl.Float64) * SHARE_UNITS).round().cast(pl.Int64)
+    return (u * u).sum() / (SHARE_UNITS * SHARE_UNITS)
+
+
+def share_square_sum_np(w) -> float:
+    """:func:`share_square_sum` of a numpy array of win shares."""
+    u = np.rint(np.asarray(w, dtype=np.float64) * SHARE_UNITS).astype(np.int64)
+    return float((u * u).sum() / (SHARE_UNITS * SHARE_UNITS))
+
+
 def ordered_mean(e: pl.Expr, whole: bool = False) -> pl.Expr:
     """``e.mean()`` from :func:`ordered_sum` (nulls left out, as ``mean()`` does)."""
     return ordered_sum(e, whole) / e.count()

@@ -412,7 +412,7 @@ def skill_sections(skill_rs, ratings: pl.DataFrame) -> list:
     games = skill_rs.n_games()
     n_text = ", ".join(f"{lv} {games[lv]:,}" for lv in levels)
     fig = seat_share_vs_rating(shares, trend, caption=(
-        f"Mean win share of each seat (a k-way tie counts 1/k; 95% Wilson CIs) with every seat at one level, "
+        f"Mean win share of each seat (a k-way tie counts 1/k; 95% CIs, Wilson on the observed variance) with every seat at one level, "
         f"against that level's ladder rating; lines: the fitted trend (fractional logit of the seat's win share "
         f"on the rating); dashed: the fair share. Games per level: {n_text}."))
     tie = collected(skill_rs.scan("players").filter(pl.col("seat") == 0)

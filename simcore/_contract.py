@@ -115,15 +115,26 @@ class SearchPolicy(NamedTuple):
     points: float = 0.0
 
 
+# A search keeps one tree node (40 bytes) and one path slot (4 bytes) per iteration, and counts
+# them in 32-bit integers: 10^7 iterations a decision is a 440-MB tree in each worker (and minutes
+# a decision); 10^6 decisions of a rollout is beyond any game's turn cap.
+MAX_ITERATIONS = 10_000_000
+MAX_CUTOFF = 1_000_000
+
+
 def check_search_settings(iterations, c, bias, cutoff=0, points=0.0):
     """ValueError naming the first bad search setting."""
     if isinstance(iterations, bool) or not isinstance(iterations, numbers.Integral) or iterations < 1:
         raise ValueError(f"iterations must be a whole number >= 1, not {iterations!r}")
+    if iterations > MAX_ITERATIONS:
+        raise ValueError(f"iterations must be 1..{MAX_ITERATIONS:,} (the search tree takes 44 bytes an "
+                         f"iteration in each worker), not {iterations:,}")
     for key, v in (("c (exploration)", c), ("bias", bias)):
         if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v) or v < 0:
             raise ValueError(f"{key} must be a number >= 0, not {v!r}")
-    if isinstance(cutoff, bool) or not isinstance(cutoff, numbers.Integral) or cutoff < 0:
-        raise ValueError(f"cutoff must be a whole number >= 0 (0: rollouts to the end), not {cutoff!r}")
+    if isinstance(cutoff, bool) or not isinstance(cutoff, numbers.Integral) or not 0 <= cutoff <= MAX_CUTOFF:
+        raise ValueError(f"cutoff must be a whole number 0..{MAX_CUTOFF:,} (0: rollouts to the end), "
+                         f"not {cutoff!r}")
     if isinstance(points, bool) or not isinstance(points, numbers.Real) or not 0 <= points <= 1:
         raise ValueError(f"points (the point share's weight in the reward) must be a number in [0, 1], "
                          f"not {points!r}")

@@ -14,6 +14,7 @@ True
 """
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy
+from cpython.exc cimport PyErr_CheckSignals
 from cpython.pycapsule cimport PyCapsule_GetPointer
 
 import numpy as np
@@ -118,6 +119,9 @@ def playout_values(state, policies, int playouts, seed):
             for i in range(n):
                 total = 0.0
                 for j in range(playouts):
+                    if (j & 255) == 255:
+                        with gil:               # Ctrl-C, SIGTERM: raise here (a long valuation stops)
+                            PyErr_CheckSignals()
                     memcpy(work, s, ops.state_size)
                     ops.determinize(cfg, work, p, base + <uint64_t>j * SHUFFLE_STEP)
                     rng_seed(prng, base ^ (<uint64_t>(j + 1) * NOISE_STEP), POLICY_SALT)

@@ -123,6 +123,8 @@ def parse_search(game, text):
         if not eq or key not in SEARCH_TYPES:
             raise ValueError(f"strategy {text!r}: {part!r} is not a search setting "
                              f"(give key=value with key one of {', '.join(SEARCH_TYPES)})")
+        if key in settings:
+            raise ValueError(f"strategy {text!r}: {key} given twice; give each search setting once")
         kind = SEARCH_TYPES[key]
         try:
             settings[key] = kind(value.strip()) if kind is not float else float(value)

@@ -126,7 +126,7 @@ def test_figures_are_notebook_friendly(small_run):
     fig = F.win_share_by_seat(seat_advantage(run.players.collect()), caption="c")
     assert isinstance(fig, Figure)
     ax = fig.axes[0]
-    assert "seat" in ax.get_xlabel() and "%" in ax.get_ylabel()
+    assert "player" in ax.get_xlabel() and "%" in ax.get_ylabel()
     assert fig._suptitle.get_text() == "Win share by seat"
 
 

@@ -30,4 +30,5 @@ NAMES = [
     "balance",
     "bench",
     "ladder",
+    "check",
 ]

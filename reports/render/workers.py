@@ -131,6 +131,8 @@ def _render_jobs(jobs, done):
     import pickle
     import signal
 
+    from simcore._run_pools import _watch_parent
+    _watch_parent(os.getppid())                       # the parent killed with -9: end within a second
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C is the parent's: it stops the workers (close)
     for name in ("SIGTERM", "SIGHUP"):                 # the CLI's handlers would print a traceback here
         if hasattr(signal, name):

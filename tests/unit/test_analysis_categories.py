@@ -65,8 +65,9 @@ def test_counterfactual_ties_are_explicit():
     a = out.filter(pl.col("category") == "a").row(0, named=True)
     b = out.filter(pl.col("category") == "b").row(0, named=True)
     assert (a["kept"], a["shared"], a["lost"]) == (1, 0, 1)
-    assert (b["kept"], b["shared"], b["lost"]) == (1, 1, 0)
-    assert b["p_changed"] == 0.5
+    # a k-way tie counts 1/k: the sole winner caught to a 2-way tie loses half the win
+    assert (b["kept"], b["shared"], b["lost"]) == (1, 1, 0.5)
+    assert b["p_changed"] == 0.5 and b["p_lost"] == 0.25
 
 
 def test_grouping_and_zero_variance_category():
