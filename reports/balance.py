@@ -84,7 +84,7 @@ def plan(game, players, knob="seat_points", strategy="balanced", budget=None, ve
     mod.make_config(players, **variant)                 # a bad variant fails here, in one line
     base = tuple(mod.make_config(players, **variant).settings().get(knob, (0,) * players))
     strat = S.resolve(game, strategy or "balanced")
-    searching = strat.kind == "mcts"
+    searching = strat.searches
     if budget is None:
         budget = SEARCH_BUDGET if searching else HEURISTIC_BUDGET
     if verify is None:

@@ -8,6 +8,7 @@ import polars as pl
 
 from reports.render.sections import Section, Table
 from reports.runset import RunSet
+from simcore._contract import searches
 
 def _reproduce(label, m, folder):
     strat = [s["name"] for s in m.get("strategies", [])]
@@ -73,7 +74,7 @@ def provenance_section(rs: RunSet, extra=None, commands=None) -> Section:
             status.setdefault(key, []).append(label)
         for s in m.get("strategies", []):
             w = ", ".join(f"{k}={v:g}" for k, v in (s.get("weights") or {}).items()) or "—"
-            if s.get("kind") == "mcts":         # a search: its settings, and the rollout policy by name
+            if searches(s):                     # a search: its settings, and the rollout policy by name
                 w = (", ".join(f"{k}={s.get(k)}" for k in ("iterations", "c", "bias", "cutoff"))
                      + f", rollout={(s.get('rollout') or {}).get('name')} "
                        f"(epsilon {(s.get('rollout') or {}).get('epsilon', 0):g})")
