@@ -204,8 +204,14 @@ def add_bench(sub):
     add_parser(sub)
 
 
+def add_view(sub):
+    # reports/view/command.py (one game as an HTML page with the agents' views)
+    from reports.view.command import add_parser
+    add_parser(sub)
+
+
 COMMANDS = [add_simulate, add_replay, add_tune, add_regress, add_report, add_compare, add_study, add_demo,
-            add_balance, add_bench, add_ladder]
+            add_balance, add_bench, add_ladder, add_view]
 
 
 def build_parser(argv=None):
