@@ -210,8 +210,14 @@ def add_view(sub):
     add_parser(sub)
 
 
+def add_play(sub):
+    # reports/play/command.py (a game against the bots in the browser, local server)
+    from reports.play.command import add_parser
+    add_parser(sub)
+
+
 COMMANDS = [add_simulate, add_replay, add_tune, add_regress, add_report, add_compare, add_study, add_demo,
-            add_balance, add_bench, add_ladder, add_view]
+            add_balance, add_bench, add_ladder, add_view, add_play]
 
 
 def build_parser(argv=None):

@@ -126,12 +126,16 @@ class Recorder:
 
     def logs(self):
         """``(set-up lines, lines after each decision)``: the transcript split at the decisions."""
+        key = (len(self.frames), self.state.decisions)
+        if getattr(self, "_logs_key", None) == key:
+            return self._logs
         setup, after = [], []
         for e in self.state.transcript():
             if e.get("kind") == "decision":
                 after.append([])
             else:
                 (after[-1] if after else setup).append(e["text"])
+        self._logs_key, self._logs = key, (setup, after)
         return setup, after
 
     def frames_from(self, start=0):
@@ -162,10 +166,12 @@ def record_run_game(run_dir, game_index, view=True):
     game = m["game"]
     adapter(game)
     mod, config = game_config(m)
-    policies = [policy_argument(mod, d) for d in m["strategies"]]
-    actions = list(mod.play_actions(m["players"], rep["seed"], policies, config=config))
+    actions = simrun.recorded_decisions(run_dir, game_index)      # a game played in the browser
+    if actions is None:
+        policies = [policy_argument(mod, d) for d in m["strategies"]]
+        actions = list(mod.play_actions(m["players"], rep["seed"], policies, config=config))
     state = mod.new_game(m["players"], rep["seed"], config)
-    vps = [Viewpoint(game, d) for d in m["strategies"]] if view else None
+    vps = [None if d.get("human") else Viewpoint(game, d) for d in m["strategies"]] if view else None
     rec = Recorder(game, state, [d.get("name", "?") for d in m["strategies"]], vps)
     for a in actions:
         rec.step(a, view=view)
