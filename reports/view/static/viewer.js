@@ -71,7 +71,12 @@
     const v = f.view;
     let what = v ? (v.kind === "h" ? "the heuristic's score of each option (higher is preferred)"
       : "the search's visit share · mean win share of each option") : (human ? "" : "no agent view (random or human seat)");
-    let html = head + '<div class="note">' + f.legal.length + " legal actions" + (what ? "; " + what : "") + "</div>";
+    let off = "";
+    if (v && v.kind === "h" && f.chosen !== undefined) {
+      const best = Math.max(...v.v.filter((x) => x !== null && !Number.isNaN(x)));
+      if (v.v[f.chosen] < best - 1e-9) off = " The seat did not take its best-scored option here (its noise, a random tie-break, or a step its decision loop takes apart from this score).";
+    }
+    let html = head + '<div class="note">' + f.legal.length + " legal actions" + (what ? "; " + what : "") + "." + off + "</div>";
     html += '<div id="legal"><table>';
     for (const r of (human ? f.legal.map((_, k) => ({k, cell: "", width: 0})) : viewRows(f))) {
       const cls = (r.k === f.chosen ? "chosen" : "") + (human ? " pick" : "");
@@ -183,9 +188,11 @@
     D.thinking = data.thinking;
     if (follow) at = D.frames.length - 1;
     render();
-    if (data.over) status("game over — saved in " + data.folder);
+    if (data.error) status(data.error, true);
+    else if (data.over) status("game over — results folder " + data.folder);
     else if (data.thinking) status(seatName(data.thinking_seat) + " is thinking…");
-    else status("your move");
+    else if (humanTurn(D.frames[D.frames.length - 1])) status("your move");
+    else status("waiting…");
   }
 
   async function poll() {
@@ -199,7 +206,8 @@
     } finally {
       busy = false;
     }
-    if (!D.over) setTimeout(poll, D.thinking ? 250 : 1000);
+    // quickly while bots are to move; slowly (only to notice a stopped server) while a person is
+    if (!D.over) setTimeout(poll, humanTurn(D.frames[D.frames.length - 1]) && !D.thinking ? 1500 : 200);
   }
 
   async function act(k) {
@@ -228,5 +236,6 @@
     setTimeout(poll, 300);
   }
   render();
+  document.body.dataset.drawMs = String(Math.round(performance.now()));   // since the navigation began
   document.body.dataset.ready = "1";
 })();
