@@ -152,10 +152,11 @@ class Session:
             self._after_move()
 
     def _after_move(self):
-        self.save()
-        if self.state.is_over():
-            self._finish()
-        self.wake.notify_all()
+        with self.lock:
+            self.save()
+            if self.state.is_over():
+                self._finish()
+            self.wake.notify_all()
 
     def bot_loop(self):
         """Play the bots' moves, one at a time, until the game ends or the server stops."""
