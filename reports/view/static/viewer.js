@@ -180,8 +180,19 @@
     return data;
   }
 
+  let lastReply = "", timer = null;
+
+  function schedule(ms) {
+    // one poll pending at a time
+    if (timer !== null) clearTimeout(timer);
+    timer = setTimeout(() => { timer = null; poll(); }, ms);
+  }
+
   function merge(data) {
     // frames from data.start on replace ours (the newest may have changed: a bot chose)
+    const reply = JSON.stringify(data);
+    if (reply === lastReply && data.start === D.frames.length - 1) return;   // nothing new: keep the page as it is
+    lastReply = reply;
     D.frames.length = data.start;
     for (const f of data.frames) D.frames.push(f);
     D.over = data.over;
@@ -207,7 +218,7 @@
       busy = false;
     }
     // quickly while bots are to move; slowly (only to notice a stopped server) while a person is
-    if (!D.over) setTimeout(poll, humanTurn(D.frames[D.frames.length - 1]) && !D.thinking ? 1500 : 200);
+    if (!D.over) schedule(humanTurn(D.frames[D.frames.length - 1]) && !D.thinking ? 1500 : 200);
   }
 
   async function act(k) {
@@ -222,7 +233,7 @@
     } finally {
       busy = false;
     }
-    setTimeout(poll, 200);
+    schedule(200);
   }
 
   if (PLAY) {
@@ -233,7 +244,7 @@
     window.addEventListener("beforeunload", () => {
       try { navigator.sendBeacon("api/closed?token=" + encodeURIComponent(D.token)); } catch (e) { /* best effort */ }
     });
-    setTimeout(poll, 300);
+    schedule(300);
   }
   render();
   document.body.dataset.drawMs = String(Math.round(performance.now()));   // since the navigation began
