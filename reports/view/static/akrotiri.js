@@ -44,7 +44,10 @@
     // Thera, the start board: 2 x 2 cells
     s += '<rect data-t="thera" x="' + (-S) + '" y="' + (-S) + '" width="' + 2 * S + '" height="' + 2 * S + '" fill="#8fc3e6" stroke="#555"/>';
     board.thera.quarters.forEach((q) => {
-      if (q[2]) s += '<rect x="' + (q[1] * S / 2 + 3) + '" y="' + (q[0] * S / 2 + 3) + '" width="' + (S / 2 - 6) + '" height="' + (S / 2 - 6) + '" rx="5" fill="' + ((q[0] === -1 || q[0] === 0) && (q[1] === -1 || q[1] === 0) ? "#d8b878" : "#e6d3a3") + '"/>';
+      // Thera's four inner quarters are one island; the corner pieces reach the start board's edge
+      const inner = (q[0] === -1 || q[0] === 0) && (q[1] === -1 || q[1] === 0);
+      const x = q[1] * S / 2 + (inner ? 0 : q[1] < 0 ? 0 : 5), y = q[0] * S / 2 + (inner ? 0 : q[0] < 0 ? 0 : 5);
+      if (q[2]) s += '<rect x="' + x + '" y="' + y + '" width="' + (inner ? S / 2 : S / 2 - 5) + '" height="' + (inner ? S / 2 : S / 2 - 5) + '" fill="' + (inner ? "#d8b878" : "#e6d3a3") + '"/>';
     });
     [[-0.5, -1], [0.5, -1], [1, -0.5], [1, 0.5], [0.5, 1], [-0.5, 1], [-1, 0.5], [-1, -0.5]].forEach((e) => {
       routes += '<line x1="0" y1="0" x2="' + e[0] * S + '" y2="' + e[1] * S + '" stroke="#1d4e89" stroke-width="1.4" stroke-dasharray="4 3" opacity="0.55"/>';
@@ -61,10 +64,14 @@
       const d = board.tiles[t[0]], X = t[1] * S, Y = t[2] * S, rot = t[3];
       const P = (p) => { const [u, v] = turn(p, rot); return [X + u * S, Y + v * S]; };
       const cls = o.hl === "c" + t[1] + "," + t[2] ? " hl" : "";
-      s += '<rect data-t="c' + t[1] + "," + t[2] + '" class="' + cls + '" x="' + X + '" y="' + Y + '" width="' + S + '" height="' + S + '" fill="#8fc3e6" stroke="#555" stroke-width="0.8"><title>tile ' + t[0] + " on cell (" + t[1] + ", " + t[2] + "), rotation " + rot + "</title></rect>";
+      s += '<rect data-t="c' + t[1] + "," + t[2] + '" class="' + cls + '" x="' + X + '" y="' + Y + '" width="' + S + '" height="' + S + '" fill="#8fc3e6"><title>tile ' + t[0] + " on cell (" + t[1] + ", " + t[2] + "), rotation " + rot + "</title></rect>";
+      routes += '<rect x="' + X + '" y="' + Y + '" width="' + S + '" height="' + S + '" fill="none" stroke="#6b7f8f" stroke-width="0.6" stroke-dasharray="2 2" pointer-events="none"/>';
       d.land.forEach((q) => {
-        const [u0, v0] = qbox(q), a = P([u0 + 0.04, v0 + 0.04]), b = P([u0 + 0.46, v0 + 0.46]);
-        s += '<rect x="' + Math.min(a[0], b[0]).toFixed(1) + '" y="' + Math.min(a[1], b[1]).toFixed(1) + '" width="' + (0.42 * S).toFixed(1) + '" height="' + (0.42 * S).toFixed(1) + '" rx="5" fill="#e6d3a3"/>';
+        // land reaches the tile's edge (it joins the land of the next tile: one island) and stops at the arms
+        const [u0, v0] = qbox(q), A = 0.07;
+        const a = P([u0 ? 0.5 + A : 0, v0 ? 0.5 + A : 0]), b = P([u0 ? 1 : 0.5 - A, v0 ? 1 : 0.5 - A]);
+        s += '<rect x="' + Math.min(a[0], b[0]).toFixed(1) + '" y="' + Math.min(a[1], b[1]).toFixed(1) + '" width="' + ((0.5 - A) * S).toFixed(1) +
+          '" height="' + ((0.5 - A) * S).toFixed(1) + '" fill="#e6d3a3"/>';
       });
       const lq = qbox(d.lq), [lx, ly] = P([lq[0] + 0.25, lq[1] + 0.25]), lm = LM[d.lm];
       top += '<path d="M' + (lx - 8).toFixed(1) + "," + (ly + 6).toFixed(1) + " l8,-14 l8,14 z" + '" fill="' + lm[0] + '" opacity="0.9"/>' +

@@ -93,7 +93,7 @@
   }
 
   function info(board, pos) {
-    return "Round " + (pos.round + 1) + " of 3 · phase " + esc(pos.phase) + ' · <span class="hidden-mark">' + pos.stack +
+    return (pos.phase === "over" ? "Game over after 3 rounds" : "Round " + (pos.round + 1) + " of 3 · phase " + esc(pos.phase)) + ' · <span class="hidden-mark">' + pos.stack +
       " quarry tiles face down</span>" + (pos.set_aside.length ? " · set aside " + pos.set_aside.join(", ") : "") +
       (pos.tile !== null && pos.tile !== undefined ? " · revealed tile " + pos.tile : "") +
       " · supply: columns " + pos.supply.columns + ", rings " + pos.supply.rings + ", monuments " + pos.supply.monuments +

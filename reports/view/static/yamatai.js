@@ -49,8 +49,8 @@
           '" stroke="#222"/><text x="' + x + '" y="' + (y + 4) + '" font-size="8" font-weight="700" text-anchor="middle" fill="' + (bld === 2 ? "#fff" : "#222") + '">' +
           (bld === 2 ? "torii" : "palace") + "</text>";
       } else if (token >= 0) {
-        top += '<circle cx="' + x + '" cy="' + (y + 1) + '" r="7" fill="#fff" stroke="#555"/><text x="' + x + '" y="' + (y + 4) +
-          '" font-size="7.5" text-anchor="middle" fill="#333">' + esc((board.tokens[token] || "?").slice(0, 2)) + "</text>";
+        top += '<circle cx="' + x + '" cy="' + (y + 1) + '" r="7" fill="#fff" stroke="#555"><title>culture token: ' + esc(board.tokens[token] || token) +
+          '</title></circle><text x="' + x + '" y="' + (y + 4) + '" font-size="7.5" text-anchor="middle" fill="#333">' + esc((board.tokens[token] || "?").slice(0, 2)) + "</text>";
       }
       top += '<text x="' + x + '" y="' + (y + R * 0.78) + '" font-size="6.5" text-anchor="middle" fill="#4b5a2a">I' + two(id) + "</text>";
     });
