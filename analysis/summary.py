@@ -25,7 +25,6 @@ import numpy as np
 import polars as pl
 
 from analysis._common import (
-    HELLAS_CATEGORIES,
     Frame,
     as_lazy,
     as_list,
@@ -166,7 +165,8 @@ def _long(lf: pl.LazyFrame, keys: list[str], statistic: str, item: pl.Expr, kind
 def headline_stats(
     players: Frame,
     by: str | Iterable[str] | None = None,
-    categories: Sequence[str] | None = HELLAS_CATEGORIES,
+    *,
+    categories: Sequence[str] | None,
 ) -> Frame:
     """The headline numbers of runs in one long table.
 

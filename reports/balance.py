@@ -10,7 +10,7 @@
    in it and drops the ones shown to be worse. ``--budget`` caps its games.
 2. **Verification** on fresh seeds (game indices from ``VERIFY_START`` of the
    same seed, never used by the search): the same games without and with the
-   compensation, per seat the win share with its 95% Wilson CI before and
+   compensation, per seat the win share with its 95% CI before and
    after, and the largest seat gap with a simultaneous 95% CI.
 
 Games are played in this process through the engine's batch kernel
@@ -19,13 +19,11 @@ game ``i`` of a block always has the seed of game index ``i``, so every
 result is the same for any worker count.
 
 The same search is a study part (``[[compensation]]``, docs/study.md):
-:func:`parse_part`, :func:`run_part` and :func:`part_sections` are its hooks
-in ``reports/study.py``, :func:`finding` its line in "Findings at a glance".
+``reports.experiments.compensation`` parses, plays and reports it; the command is
+``reports.commands.balance``; :func:`finding` is its line in "Findings at a glance".
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import os
 import sys
@@ -35,11 +33,10 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import polars as pl
 
-from reports._args import _positive_int, _seed, check_out_file, check_out_folder
-
 KNOBS = ("seat_points", "seat_bonus")
 VERIFY_START = 1 << 31          # game index of the first verification game (the search starts at 0)
 HEURISTIC_BUDGET, HEURISTIC_VERIFY = 1_000_000, 100_000
+MAX_GAMES = 10 ** 10              # --budget and --verify: beyond, days to years of work (refused)
 SEARCH_BUDGET = 400             # default budget for a searching strategy (kind mcts): thousands of times slower
 MAX_BLOCK, MIN_BLOCK, MIN_SEARCH_BLOCK = 2_000, 200, 10
 TARGET = 0.01                   # the issue's target: largest seat gap ≤ 1 pp
@@ -79,13 +76,11 @@ def plan(game, players, knob="seat_points", strategy="balanced", budget=None, ve
     import strategies as S
     from simcore.run import check_players, parse_variant
 
-    if game not in simcore.games:
-        raise ValueError(f"unknown game '{game}' (known: {', '.join(simcore.games)})")
+    mod = simcore.get_game(game)
     players = check_players(game, players)
     if knob not in KNOBS:
         raise ValueError(f"unknown knob '{knob}' (known: {', '.join(KNOBS)})")
     variant = parse_variant(variant) if isinstance(variant, (list, tuple)) else dict(variant or {})
-    mod = simcore.games[game]
     mod.make_config(players, **variant)                 # a bad variant fails here, in one line
     base = tuple(mod.make_config(players, **variant).settings().get(knob, (0,) * players))
     strat = S.resolve(game, strategy or "balanced")
@@ -97,6 +92,9 @@ def plan(game, players, knob="seat_points", strategy="balanced", budget=None, ve
     for name, value in (("budget", budget), ("verify", verify)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
             raise ValueError(f"--{name} must be a positive number of games, not {value}")
+        if value > MAX_GAMES:
+            raise ValueError(f"--{name} {value:,} games is beyond {MAX_GAMES:,} (the engines play 10^5 to 10^6 "
+                             f"games a second on a core: {MAX_GAMES:.0e} is already days); give fewer")
     p = {"game": game, "players": players, "knob": knob, "strategy": strat.name, "strategy_dict": strat.to_dict(),
          "budget": int(budget), "verify": int(verify), "block": block_games(int(budget), searching),
          "seed": int(seed), "variant": variant, "base": base, "searching": searching}
@@ -216,11 +214,13 @@ def balance(p, workers=None, log=_log) -> dict:
         vectors = [zero] if res.best == zero else [zero, res.best]
         ws = player.games_of([(v, VERIFY_START, VERIFY_START + n) for v in vectors])
         before, after = ws[0].sum(axis=0), ws[-1].sum(axis=0)
+        sq_before, sq_after = (ws[0] ** 2).sum(axis=0), (ws[-1] ** 2).sum(axis=0)   # observed variance (ties)
     finally:
         player.close()
-    gb, ga = gap_interval(before, n), gap_interval(after, n)
+    gb, ga = gap_interval(before, n, squares=sq_before), gap_interval(after, n, squares=sq_after)
     out = {"game": p["game"], "players": p["players"], "knob": p["knob"], "compensation": list(res.best),
-           "before": seat_rows(before, n), "after": seat_rows(after, n), "games": n,
+           "before": seat_rows(before, n, squares=sq_before), "after": seat_rows(after, n, squares=sq_after),
+           "games": n,
            "gap_before": _gap_dict(gb), "gap_after": _gap_dict(ga), **verdict(ga, TARGET),
            "strategy": p["strategy"], "variant": p["variant"], "seed": p["seed"], "converged": res.converged,
            "search_games": res.games, "search_steps": res.steps, "budget": p["budget"], "block": p["block"],
@@ -269,7 +269,8 @@ def conclusion(r) -> str:
     if r["target_met"]:
         text += f" Target ≤ {r['target'] * 100:g} pp: met (upper bound {_pp(g['hi'])} pp)."
     elif r["target_missed"]:
-        text += f" Target ≤ {r['target'] * 100:g} pp: not reachable with this knob (lower bound {_pp(g['lo'])} pp)."
+        text += f" Target ≤ {r['target'] * 100:g} pp: missed by this vector (lower bound {_pp(g['lo'])} pp)" + (
+            "; the search found no fairer integer vector." if r["converged"] else ".")
     else:
         text += (f" Target ≤ {r['target'] * 100:g} pp: not shown either way with {r['games']:,} games "
                  f"(CI {_pp(g['lo'])}-{_pp(g['hi'])} pp).")
@@ -288,7 +289,7 @@ WORSE = ("On the verification games it is worse than no compensation ({after} pp
 
 def table_text(r) -> str:
     """The terminal table: per seat, share and 95% CI before and after; the gaps; the conclusion."""
-    from reports.sections import text_table
+    from reports.render.sections import text_table
 
     fair = 1.0 / r["players"]
     rows = []
@@ -343,7 +344,8 @@ def candidates_frame(r) -> pl.DataFrame:
 def figures(r):
     """Two figures: the verified shares before and after; the share of every seat per candidate searched."""
     from analysis.stats import wilson_bounds
-    from reports import figures as F
+    from reports.render import figures as F
+    from reports.words import player_name
 
     fair = 1.0 / r["players"]
     long = []
@@ -355,44 +357,50 @@ def figures(r):
     f1 = F.win_share_by_seat(pl.DataFrame(long), series="compensation",
                              title=f"{r['game'].capitalize()}, {r['players']} players: win share before and after",
                              caption=f"Verification: {r['games']:,} fresh games each, the same seeds; "
-                                     f"{r['knob']} {_vec(r['compensation'])}; 95% Wilson CIs.")
-    # per candidate: x = the compensation (2 players: seat 0's net points/bonus), seats as series
-    cands = sorted(r["candidates"], key=lambda c: (c["compensation"][0] - c["compensation"][1]
-                                                   if r["players"] == 2 else
+                                     f"{r['knob']} {_vec(r['compensation'])}; a k-way tie counts 1/k; 95% CIs (Wilson "
+                                     f"on the observed variance of the per-game shares).")
+    # per candidate: 2 players: x = player 1's compensation minus player 2's, at its real value (the
+    # search steps by 2 or 4 and skips values: an even spacing would hide that); more players: one
+    # position per vector, fairest first
+    two = r["players"] == 2
+    cands = sorted(r["candidates"], key=lambda c: (c["compensation"][0] - c["compensation"][1] if two else
                                                    max(abs(x - fair) for x in c["shares"])))
     fig, axes = F._panels(1, width=max(6.0, 0.55 * len(cands) + 2), height=3.8)
     ax = axes[0][0]
-    xs = np.arange(len(cands))
-    labels = [(f"{c['compensation'][0] - c['compensation'][1]:+d}".replace("+0", "0") if r["players"] == 2
-               else ",".join(map(str, c["compensation"]))) for c in cands]
+    if two:
+        xs = np.array([c["compensation"][0] - c["compensation"][1] for c in cands], dtype=float)
+        step = float(np.min(np.diff(xs))) if len(xs) > 1 else 1.0
+    else:
+        xs, step = np.arange(len(cands), dtype=float), 1.0
+    labels = [(f"{int(x):+d}".replace("+0", "0") if two else ",".join(map(str, c["compensation"])))
+              for x, c in zip(xs, cands)]
     for s in range(r["players"]):
         y = np.array([c["shares"][s] for c in cands])
         n = np.array([c["games"] for c in cands])
         lo, hi = wilson_bounds(y * n, n)
-        off = (s - (r["players"] - 1) / 2) * 0.08
-        # 2 players: a line along the compensation; more: separate vectors, markers only
+        off = (s - (r["players"] - 1) / 2) * 0.08 * step
         ax.errorbar(xs + off, y * 100, yerr=F._err(y * 100, lo * 100, hi * 100),
-                    fmt="o-" if r["players"] == 2 else "o", markersize=4,
-                    color=F.COLORS[s], capsize=2, linewidth=1, label=f"seat {s}")
+                    fmt="o-" if two else "o", markersize=4,
+                    color=F.COLORS[s], capsize=2, linewidth=1, label=player_name(s))
     chosen = next((i for i, c in enumerate(cands) if c["compensation"] == list(r["compensation"])), None)
     if chosen is not None:
-        ax.axvspan(chosen - 0.4, chosen + 0.4, color="#ffd54f", alpha=0.35, label="chosen")
-    ax.axhline(fair * 100, color="#444444", linestyle="--", linewidth=1)
+        ax.axvspan(xs[chosen] - 0.4 * step, xs[chosen] + 0.4 * step, color="#ffd54f", alpha=0.35, label="chosen")
+    ax.axhline(fair * 100, color="#444444", linestyle="--", linewidth=1, label=f"fair share {fair * 100:.1f}%")
     ax.set_xticks(xs)
-    ax.set_xticklabels(labels, rotation=0 if r["players"] == 2 else 45, fontsize=8)
-    ax.set_xlabel(f"seat 0's {r['knob']} minus seat 1's" if r["players"] == 2
-                  else f"{r['knob']} per seat (candidates, fairest on the left)")
+    ax.set_xticklabels(labels, rotation=0 if two else 45, fontsize=8)
+    ax.set_xlabel(f"player 1's {r['knob']} minus player 2's" if two
+                  else f"{r['knob']} per player, P1 first (candidates, fairest on the left)")
     ax.set_ylabel("win share (% of games, 95% CI)")
-    ax.legend(fontsize=8)
-    f2 = F._finish(fig, f"{r['game'].capitalize()}, {r['players']} players: win share per seat vs compensation",
+    F._legend_outside(ax)
+    f2 = F._finish(fig, f"{r['game'].capitalize()}, {r['players']} players: win share per player vs compensation",
                    f"Every vector the search played, on the search's common seeds (games per vector in the "
-                   f"candidates table); dashed: the fair share {fair * 100:.1f}%.")
+                   f"candidates table; a k-way tie counts 1/k); dashed: the fair share {fair * 100:.1f}%.")
     return [f1, f2]
 
 
 def section(r, title=None):
     """The report section of one balance result (tables, figures, the conclusion)."""
-    from reports.sections import Fig, Section, Table
+    from reports.render.sections import Fig, Section, Table
 
     paras = [
         f"Strategy **{r['strategy']}** in every seat; knob `{r['knob']}` ({knob_words(r['game'], r['knob'])} added "
@@ -416,15 +424,21 @@ def section(r, title=None):
 
 def finding(frame) -> str:
     """The "Findings at a glance" line of a ``compensation`` table (:func:`seat_frame`)."""
+    from reports.words import player_name
     rows = frame.sort("seat").to_dicts()
     r0 = rows[0]
     game, knob = r0["game"], r0["knob"]
     given = [(x["seat"], x["compensation"]) for x in rows if x["compensation"]]
-    if given:
-        change = "give " + ", ".join(f"seat {s} {c:+d} {knob_words(game, knob, c)}" for s, c in given)
+    worse = bool(given) and r0["gap_after"] > r0["gap_before"]
+    if worse:       # the search's best did not hold on fresh games: no change is shown to help
+        change = ("no change shown to help yet (the search's best, " + ", ".join(
+            f"{player_name(s)} {c:+d} {knob_words(game, knob, c)}" for s, c in given) + ", did worse than none "
+            "on the verification games)")
+    elif given:
+        change = "give " + ", ".join(f"{player_name(s)} {c:+d} {knob_words(game, knob, c)}" for s, c in given)
     else:
         change = "change nothing"
-    shares = "; ".join(f"seat {x['seat']} {x['share_after'] * 100:.1f}% [{x['lo_after'] * 100:.1f}, "
+    shares = "; ".join(f"{player_name(x['seat'])} {x['share_after'] * 100:.1f}% [{x['lo_after'] * 100:.1f}, "
                        f"{x['hi_after'] * 100:.1f}] (was {x['share_before'] * 100:.1f}%)" for x in rows)
     where = f"{game.capitalize()}, {r0['players']} players"
     text = (f"**{where} — what to change** ({r0['strategy']} play): {change} "
@@ -433,7 +447,7 @@ def finding(frame) -> str:
             f"{r0['gap_after_hi'] * 100:.1f}], was {r0['gap_before'] * 100:.1f} pp "
             f"[{r0['gap_before_lo'] * 100:.1f}, {r0['gap_before_hi'] * 100:.1f}]")
     text += "." if r0["exact"] else f"; no integer {knob} vector balances exactly."
-    if given and r0["gap_after"] > r0["gap_before"]:
+    if worse:
         text += " " + WORSE.format(before=f"{r0['gap_before'] * 100:.1f}", after=f"{r0['gap_after'] * 100:.1f}")
     return text
 
@@ -441,8 +455,9 @@ def finding(frame) -> str:
 def write(r, out, command=None):
     """Write the report of one balance result to ``out`` (report.html, report.md, figures, tables)."""
     import simcore
-    from reports.report import Report, write_report
-    from reports.sections import Section
+    from reports.render.sections import Report
+    from reports.render.write import write_report
+    from reports.render.sections import Section
 
     prov = Section("What was run", paragraphs=[
         f"`{command or 'boardlab balance'}`",
@@ -456,160 +471,6 @@ def write(r, out, command=None):
 
 
 def with_findings_of(sections):
-    from reports.report import with_findings
+    from reports.findings import with_findings
 
     return with_findings(sections)
-
-
-# ---------------------------------------------------------------- the command
-
-def add_parser(sub):
-    p = sub.add_parser("balance", help="find and verify the seat compensation that makes a game fairest",
-                       description="Search integer compensation vectors (seat_points: points on the final "
-                                   "total; seat_bonus: the starting resource) for the one that brings every "
-                                   "seat's win share closest to fair, on common seeds with races that spend "
-                                   "games where candidates are close; then verify it on fresh seeds and print "
-                                   "each seat's win share with its 95% CI before and after, and the largest "
-                                   "seat gap left.")
-    p.add_argument("game", help="game name, e.g. hellas")
-    p.add_argument("--players", type=_positive_int, required=True, help="player count")
-    p.add_argument("--knob", default="seat_points", help="seat_points (default) or seat_bonus")
-    p.add_argument("--strategy", default="balanced",
-                   help="strategy of every seat: a preset, a preset file or mcts:iterations=100 (default balanced)")
-    p.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE", help="engine setting")
-    p.add_argument("--budget", type=_positive_int, default=None,
-                   help=f"games the search may play (default {HEURISTIC_BUDGET:,}; {SEARCH_BUDGET} for a "
-                        f"searching strategy)")
-    p.add_argument("--verify", type=_positive_int, default=None,
-                   help=f"fresh games to verify with, before and after each (default {HEURISTIC_VERIFY:,}; "
-                        f"half the budget for a searching strategy)")
-    p.add_argument("--seed", type=_seed, default=0, help="seed of the search and verification games (default 0)")
-    p.add_argument("--workers", type=_positive_int, default=None, help="threads (default: all cores)")
-    p.add_argument("--json", default=None, metavar="FILE", help="write the result as JSON")
-    p.add_argument("--out", default=None, metavar="DIR", help="write a report (report.html, report.md, CSV, figures)")
-    p.set_defaults(func=cmd_balance)
-    return p
-
-
-def cmd_balance(args):
-    if args.json:
-        check_out_file(args.json, "--json")
-    if args.out:
-        check_out_folder(args.out)
-    p = plan(args.game, args.players, args.knob, args.strategy, args.budget, args.verify, args.seed, args.variant)
-    r = balance(p, workers=args.workers)
-    print(table_text(r))
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump(to_json(r), fh, indent=1)
-        print(f"wrote {args.json}")
-    if args.out:
-        paths = write(r, args.out, command="boardlab " + " ".join(sys.argv[1:]))
-        print(f"report: {os.path.abspath(paths['html'])}")
-    return 0
-
-
-# ---------------------------------------------------------------- the study part [[compensation]]
-
-PART_KEYS = {"name", "title", "game", "players", "strategy", "knob", "budget", "verify", "seed", "variant",
-             "quick_games"}
-
-
-def part_spec(part):
-    """What determines a compensation part's result (its cache key)."""
-    s = part.settings
-    return {k: s[k] for k in ("game", "players", "knob", "strategy", "budget", "verify", "seed", "variant")}
-
-
-def quick_settings(settings, cap):
-    """``--quick``: the search budget at most 10 x ``cap`` and the verification at most 5 x ``cap`` games."""
-    s = dict(settings)
-    s["budget"] = min(s["budget"], 10 * cap)
-    s["verify"] = min(s["verify"], 5 * cap)
-    try:
-        part_plan(s)
-    except ValueError:          # below the search's first round (a searching strategy): keep the file's
-        s["budget"] = settings["budget"]
-    return s
-
-
-def part_plan(s):
-    return plan(s["game"], s["players"], s["knob"], s["strategy"], s["budget"], s["verify"], s["seed"],
-                s["variant"])
-
-
-def run_part(part, folder, workers=None, log=_log):
-    """Play a ``[[compensation]]`` part (or read its finished result from ``folder``); return the result."""
-    spec = part_spec(part)
-    key = hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
-    path = os.path.join(folder, "compensation.json")
-    if os.path.isfile(path):
-        try:
-            with open(path, encoding="utf-8") as fh:
-                done = json.load(fh)
-            if done.get("key") == key:
-                log(f"{part.title}: finished before ({path})")
-                return done["result"]
-        except (OSError, ValueError):
-            pass
-    t0 = time.perf_counter()
-    r = balance(part_plan(part.settings), workers=workers, log=lambda line: None)
-    os.makedirs(folder, exist_ok=True)
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump({"key": key, "spec": spec, "result": r}, fh)
-    os.replace(tmp, path)
-    log(f"{part.title}: {_vec(r['compensation'])} after {r['search_games']:,} search games, verified on "
-        f"{r['games']:,} ({time.perf_counter() - t0:.0f} s)")
-    return r
-
-
-def part_sections(part, result):
-    return [section(result, title="Seat compensation")]
-
-
-def parse_part(t, where, study, game):
-    """The settings of a ``[[compensation]]`` table ``t`` (keys checked by the study loader), checked.
-
-    ValueError (the study names the file and part) for a bad value. Returns the settings dict that
-    :func:`run_part` plays: game, players, knob, strategy, budget, verify, seed, variant, quick_games.
-    """
-    players = t.get("players")
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise ValueError(f"players must be one player count for a compensation search, not {players!r}")
-    s = {"game": game, "players": players}
-    for key, default in (("knob", "seat_points"), ("strategy", "balanced")):
-        s[key] = t.get(key, default)
-        if not isinstance(s[key], str):
-            raise ValueError(f"{key} must be a string, not {s[key]!r}")
-    for key in ("budget", "verify", "quick_games", "seed"):
-        value = t.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0
-                                  or (value == 0 and key != "seed")):
-            raise ValueError(f"{key} must be a positive integer, not {value!r}")
-    variant = t.get("variant", {})
-    if not isinstance(variant, dict):
-        raise ValueError(f"variant must be a table of engine settings, not {variant!r}")
-    s["variant"] = {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in variant.items()}
-    s["seed"] = t.get("seed", study.seed)
-    p = plan(game, players, s["knob"], s["strategy"], t.get("budget"), t.get("verify"), s["seed"], s["variant"])
-    s.update(budget=p["budget"], verify=p["verify"], strategy=p["strategy"])
-    s["quick_games"] = t.get("quick_games", 0)
-    return s
-
-
-def part_games(settings):
-    """The games a part plays at most: the search budget and the verification before and after."""
-    return settings["budget"] + 2 * settings["verify"]
-
-
-def provenance(extra, commands):
-    """"What was run" of a study with compensation parts only (no results folder to list)."""
-    import simcore
-    from reports.sections import Section
-    from simcore.run import _git_commit
-
-    paras = list(extra) + [f"boardlab {simcore.__version__}, git commit {(_git_commit()[0] or 'none')[:10]}."]
-    if commands:
-        paras.append("To reproduce it:\n\n```\n" + "\n".join(commands) + "\n```")
-    return Section("What was run", paragraphs=paras)

@@ -46,14 +46,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from reports.games import plugin
+from reports.regress_stats import (DEFAULT_ALPHA, DEFAULT_EFFECT_SD, DEFAULT_EFFECT_SHARE, EXACT_BELOW,  # noqa: F401
+                                   POWER, _key, compare, games_needed)
 
 FORMAT = 1
 KIND = "boardlab-regress-baseline"
-DEFAULT_ALPHA = 0.05
-DEFAULT_EFFECT_SHARE = 0.02   # win-share difference (absolute) the study should detect
-DEFAULT_EFFECT_SD = 0.05      # mean difference in standard deviations of the baseline
-POWER = 0.8
-EXACT_BELOW = 10              # Fisher's exact test when a (rounded) cell count is below this
 
 class BaselineError(ValueError):
     """The baseline file is missing or malformed (one-line message, exit 2)."""
@@ -87,9 +84,9 @@ class Study:
         s = d["strategies"]
         if not isinstance(s, list) or not all(isinstance(x, str) for x in s):
             raise BaselineError(f"{where}: study.strategies must be a list of strategy names, one per seat")
-        for key in ("players", "seed", "games"):
-            if isinstance(d[key], bool) or not isinstance(d[key], int):
-                raise BaselineError(f"{where}: study.{key} must be an integer, not {d[key]!r}")
+        for key, low, high in (("players", 1, 64), ("seed", 0, 2 ** 63 - 1), ("games", 1, 10 ** 9)):
+            if isinstance(d[key], bool) or not isinstance(d[key], int) or not low <= d[key] <= high:
+                raise BaselineError(f"{where}: study.{key} must be an integer {low}..{high:,}, not {d[key]!r}")
         variant = d.get("variant") or {}
         if not isinstance(variant, dict):
             raise BaselineError(f"{where}: study.variant must be an object of KEY: VALUE settings")
@@ -174,6 +171,10 @@ def run_study(study, workers=1):
                                      study.game, study.players, seat_strategies=list(study.strategies)),
                                  variant=dict(study.variant),
                                  workers=workers, events=False, progress=False)
+        from simcore._check import check_folder
+        problems, _ = check_folder(out)          # every part the one the runner listed
+        if problems:
+            raise ValueError(f"regress: {problems[0]}")
         games_t = _read_table(out, "games")
         players_t = _read_table(out, "players")
     wall = time.perf_counter() - t0
@@ -260,110 +261,6 @@ def _score_categories(game, players):
     return cats
 
 
-def _key(row):
-    return f"{row['statistic']}/{row['item']}"
-
-
-# ---------------------------------------------------------------- comparison
-
-def _critical(alpha, m):
-    """Two-sided z for Bonferroni level alpha/m (Holm's first, strictest step)."""
-    from scipy import stats
-    return float(stats.norm.isf(alpha / (2 * max(m, 1))))
-
-
-def compare(base_rows, new_rows, alpha=DEFAULT_ALPHA, effect_share=DEFAULT_EFFECT_SHARE,
-            effect_sd=DEFAULT_EFFECT_SD, power=POWER):
-    """Compare two lists of statistic rows (as :func:`statistics` makes them).
-
-    Returns a list of dicts, one per statistic of the baseline, with
-    ``baseline``, ``now``, ``diff`` (now - baseline), ``diff_lo``/``diff_hi``
-    (a ``1 - alpha`` interval, not adjusted), ``test`` (z, exact, welch),
-    ``p_value``, ``p_holm``, ``significant``, ``mde`` (smallest change
-    detected with probability ``power`` at the Holm-strictest level),
-    ``effect`` (the chosen effect in the statistic's units), ``power`` (to
-    detect it) and ``underpowered``. A statistic missing from ``new_rows`` is
-    reported with ``test = "missing"`` and counts as significant.
-    """
-    import polars as pl
-    from scipy import stats as sps
-
-    from analysis.stats import holm, two_proportion_ztest, welch_ttest
-
-    new_by_key = {_key(r): r for r in new_rows}
-    m = len(base_rows)
-    zc = _critical(alpha, m)
-    zp = float(sps.norm.ppf(power))
-    level = 1 - alpha
-    out = []
-    for b in base_rows:
-        k = _key(b)
-        r = new_by_key.get(k)
-        row = {"key": k, "statistic": b["statistic"], "item": b["item"], "kind": b["kind"],
-               "baseline": b["estimate"], "n_baseline": b["n"]}
-        if r is None:
-            row.update(now=float("nan"), n_now=0, diff=float("nan"), diff_lo=float("nan"),
-                       diff_hi=float("nan"), test="missing", p_value=0.0)
-            out.append(row)
-            continue
-        row.update(now=r["estimate"], n_now=r["n"])
-        n1, n2 = float(b["n"]), float(r["n"])
-        if b["kind"] == "share":
-            x1, x2 = float(b["successes"]), float(r["successes"])
-            t = pl.DataFrame({"x1": [x1], "n1": [n1], "x2": [x2], "n2": [n2]})
-            res = two_proportion_ztest(t, "x1", "n1", "x2", "n2", level=level).row(0, named=True)
-            row.update(diff=res["diff"], diff_lo=res["diff_lo"], diff_hi=res["diff_hi"], test="z",
-                       p_value=float(res["p_value"]))
-            k1, k2 = int(round(x1)), int(round(x2))
-            if min(k1, n1 - k1, k2, n2 - k2) < EXACT_BELOW:  # small counts: the normal approximation is poor
-                table = [[k1, int(n1) - k1], [k2, int(n2) - k2]]
-                row.update(test="exact", p_value=float(sps.fisher_exact(table).pvalue))
-            p0 = b["estimate"]
-            row["var"] = max(p0 * (1 - p0), 0.0)
-            se = math.sqrt(row["var"] * (1 / n1 + 1 / n2))
-            effect = effect_share
-        else:
-            s1, s2 = float(b["sd"]), float(r["sd"])
-            if s1 == 0 and s2 == 0:  # constant in both runs: any change is certain
-                d = r["estimate"] - b["estimate"]
-                row.update(diff=d, diff_lo=d, diff_hi=d, test="welch", p_value=1.0 if d == 0 else 0.0)
-            else:
-                t = pl.DataFrame({"m1": [b["estimate"]], "s1": [s1], "n1": [n1],
-                                  "m2": [r["estimate"]], "s2": [s2], "n2": [n2]})
-                res = welch_ttest(t, "m1", "s1", "n1", "m2", "s2", "n2", level=level).row(0, named=True)
-                row.update(diff=res["diff"], diff_lo=res["diff_lo"], diff_hi=res["diff_hi"], test="welch",
-                           p_value=float(res["p_value"]))
-            row["var"] = s1 * s1
-            se = s1 * math.sqrt(1 / n1 + 1 / n2)
-            effect = effect_sd * s1
-        row["mde"] = (zc + zp) * se
-        row["effect"] = effect
-        row["power"] = float(sps.norm.cdf(effect / se - zc)) if se > 0 else 1.0
-        row["underpowered"] = bool(se > 0 and row["power"] < power)
-        out.append(row)
-    if out:
-        frame = pl.DataFrame({"p_value": [float(r["p_value"]) for r in out]})
-        adj = holm(frame, alpha=alpha)
-        for r, ph, rej in zip(out, adj["p_holm"].to_list(), adj["reject"].to_list()):
-            r["p_holm"] = float(ph)
-            r["significant"] = bool(rej) or r["test"] == "missing"
-    return out
-
-
-def games_needed(row, alpha, m, effect, power=POWER):
-    """Games per run (baseline and rerun of equal size) to detect ``effect`` on this statistic."""
-    from scipy import stats as sps
-
-    zc = _critical(alpha, m)
-    zp = float(sps.norm.ppf(power))
-    var = row.get("var", 0.0)
-    if effect <= 0 or var <= 0:
-        return 0
-    return int(math.ceil(2 * var * (zc + zp) ** 2 / effect ** 2))
-
-
-# ---------------------------------------------------------------- baseline files
-
 def _now():
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
@@ -390,13 +287,11 @@ def record(study, workers=1, outcome=None):
 
 
 def write_baseline(path, doc):
+    from simcore._data import write_text_atomic
+
     d = os.path.dirname(os.path.abspath(path))
     os.makedirs(d, exist_ok=True)
-    tmp = f"{path}.tmp-{os.getpid()}"
-    with open(tmp, "w") as f:
-        json.dump(doc, f, indent=1, sort_keys=False)
-        f.write("\n")
-    os.replace(tmp, path)
+    write_text_atomic(path, json.dumps(doc, indent=1, sort_keys=False) + "\n")
 
 
 def load_baseline(path):
@@ -439,7 +334,31 @@ def load_baseline(path):
         if any(isinstance(x, bool) or not isinstance(x, (int, float)) for x in nums) or r["n"] < 1:
             raise BaselineError(f"{where}: statistics[{i}] ({r['statistic']} {r['item']}) has a non-numeric "
                                 f"or empty n/estimate/sd")
+        _check_row(r, f"{where}: statistics[{i}] ({r['statistic']} {r['item']})", doc["study"])
     return doc
+
+
+MAX_ESTIMATE = 1e15      # a mean of points, turns or coins: the engines count them in at most 32 bits
+
+
+def _check_row(r, where, study):
+    """A statistic's numbers within what they can be: n a whole count of the study's rows, finite values."""
+    cap = study["games"] * study["players"]
+    n = r["n"]
+    if not float(n).is_integer() or not 1 <= n <= cap:
+        raise BaselineError(f"{where}: n must be a whole number 1..{cap:,} (the study's games x players), "
+                            f"not {n!r}; re-record it with --update")
+    for key in ("estimate", "sd"):
+        v = r[key]
+        if not math.isfinite(v) or abs(v) > MAX_ESTIMATE or (key == "sd" and v < 0):
+            raise BaselineError(f"{where}: {key} must be a finite number{' >= 0' if key == 'sd' else ''} "
+                                f"within 1e15, not {v!r}; re-record it with --update")
+    if r["kind"] == "share":
+        s = r["successes"]
+        if not 0 <= r["estimate"] <= 1 or not 0 <= s <= n or abs(s / n - r["estimate"]) > 1e-9:
+            raise BaselineError(f"{where}: a share needs 0 <= successes <= n and estimate = successes / n "
+                                f"in [0, 1] (successes {s!r}, n {n!r}, estimate {r['estimate']!r}); "
+                                f"re-record it with --update")
 
 
 # ---------------------------------------------------------------- check
@@ -531,203 +450,3 @@ def check(baseline, games=None, seed=None, workers=1, alpha=DEFAULT_ALPHA,
                          f"(baseline and rerun of that size)")
     return Check(baseline=baseline, study=study, outcome=outcome, identical=identical, rows=rows,
                  alpha=alpha, notes=notes)
-
-
-# ---------------------------------------------------------------- output
-
-def _fmt(x, kind):
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "-"
-    return f"{x:.4f}" if kind == "share" else f"{x:.3f}"
-
-
-def _p(p):
-    return "<1e-4" if p < 1e-4 else f"{p:.4f}"
-
-
-def _table_rows(res):
-    rows = []
-    for r in res.rows:
-        k = r["kind"]
-        ci = f"[{_fmt(r['diff_lo'], k)}, {_fmt(r['diff_hi'], k)}]"
-        verdict = "CHANGED" if r["significant"] else "ok"
-        if r.get("underpowered") and not r["significant"]:  # "ok" may only mean "too few games to tell"
-            verdict += " (low power)"
-        rows.append([r["statistic"], r["item"], _fmt(r["baseline"], k), _fmt(r["now"], k),
-                     _fmt(r["diff"], k), ci, r["test"], _p(r["p_holm"]),
-                     _fmt(r.get("mde", float("nan")), k), verdict])
-    return rows
-
-
-HEADER = ["statistic", "item", "baseline", "now", "difference", "CI", "test", "p (Holm)", "MDE", "verdict"]
-
-
-def _header_lines(res):
-    s = res.study
-    strat = ",".join(s.strategies)
-    variant = " ".join(f"{k}={v}" for k, v in s.variant.items()) or "default rules"
-    base = res.baseline
-    return [f"study    {s.game}, {s.players} players, {strat}, {variant}, seed {s.seed}, {s.games:,} games",
-            f"baseline recorded {base.get('recorded', {}).get('at', '?')} at commit "
-            f"{str(base.get('recorded', {}).get('git_commit') or '?')[:10]}; "
-            f"digest {base['digest']['value'][:16]}",
-            f"now      digest {res.outcome.digest[:16]}, rerun in {res.outcome.wall_seconds:.1f} s"]
-
-
-def format_text(res):
-    """The check as a plain-text table."""
-    lines = _header_lines(res)
-    if res.rows:
-        head = list(HEADER)
-        head[5] = f"{1 - res.alpha:.0%} CI"
-        table = [head] + _table_rows(res)
-        widths = [max(len(str(r[i])) for r in table) for i in range(len(head))]
-        lines.append("")
-        for j, r in enumerate(table):
-            lines.append("  ".join(str(c).ljust(w) if i < 2 or i == len(head) - 1 else str(c).rjust(w)
-                                   for i, (c, w) in enumerate(zip(r, widths))).rstrip())
-        lines.append("")
-        lines.append("difference = now - baseline; CI unadjusted; p Holm-adjusted over all statistics; "
-                     "MDE = smallest change detected with 80% power")
-    lines += [f"note: {n}" for n in res.notes]
-    lines.append(res.verdict)
-    return "\n".join(lines)
-
-
-def format_markdown(res):
-    """The check as Markdown (a CI step summary or a PR comment)."""
-    icon = "✅" if res.exit_code == 0 else "❌"
-    lines = [f"### {icon} boardlab regress: {res.verdict}", ""]
-    lines += [f"- {ln}" for ln in _header_lines(res)]
-    lines += [f"- note: {n}" for n in res.notes]
-    if res.rows:
-        head = list(HEADER)
-        head[5] = f"{1 - res.alpha:.0%} CI"
-        lines += ["", "| " + " | ".join(head) + " |",
-                  "|" + "|".join("---" if i < 2 else "---:" for i in range(len(head) - 1)) + "|---|"]
-        for r in _table_rows(res):
-            if r[-1].startswith("CHANGED"):
-                r[-1] = f"**{r[-1]}**"
-            lines.append("| " + " | ".join(r) + " |")
-        lines += ["", "_difference = now − baseline; CI unadjusted; p Holm-adjusted over all statistics; "
-                      "MDE = smallest change detected with 80 % power._"]
-    return "\n".join(lines) + "\n"
-
-
-def format_record(doc, path):
-    s = Study.from_dict(doc["study"])
-    lines = [f"recorded {path}: {s.game}, {s.players} players, {','.join(s.strategies)}, "
-             f"{' '.join(f'{k}={v}' for k, v in s.variant.items()) or 'default rules'}, seed {s.seed}, "
-             f"{s.games:,} games in {doc['recorded']['wall_seconds']} s",
-             f"digest {doc['digest']['value']}"]
-    for r in doc["statistics"]:
-        if r["statistic"] in ("win_share", "score.total") or not r["statistic"].startswith("score."):
-            lines.append(f"  {r['statistic']:<24}{r['item']:<8}{r['estimate']:>10.4f}")
-    return "\n".join(lines)
-
-
-# ---------------------------------------------------------------- command line
-
-def add_parser(sub):
-    """Declare ``boardlab regress`` on the CLI's subparsers."""
-    from reports._args import _positive_int, _seed
-
-    p = sub.add_parser("regress", help="balance regression check against a recorded baseline",
-                       description="Rerun the study recorded in BASELINE and compare: exit 0 when the results "
-                                   "are identical or no statistic changed significantly, 1 when one did "
-                                   "(Holm-corrected), 2 on a malformed baseline. --update re-records it.")
-    p.add_argument("baseline", help="baseline JSON file, e.g. baselines/hellas-3p.json")
-    p.add_argument("--update", action="store_true",
-                   help="re-record the baseline (a new file needs --game and --players)")
-    p.add_argument("--alpha", type=float, default=DEFAULT_ALPHA,
-                   help=f"family-wise significance level (Holm; default {DEFAULT_ALPHA})")
-    p.add_argument("--games", type=_positive_int, default=None, help="games of the rerun (default: the baseline's)")
-    p.add_argument("--seed", type=_seed, default=None, help="run seed of the rerun (default: the baseline's)")
-    p.add_argument("--effect-share", type=float, default=DEFAULT_EFFECT_SHARE,
-                   help=f"win-share change the study should detect (default {DEFAULT_EFFECT_SHARE})")
-    p.add_argument("--effect-sd", type=float, default=DEFAULT_EFFECT_SD,
-                   help=f"change of a mean, in baseline standard deviations, the study should detect "
-                        f"(default {DEFAULT_EFFECT_SD})")
-    p.add_argument("--workers", type=_positive_int, default=1, help="runner pool size (default 1)")
-    p.add_argument("--md", default=None, metavar="FILE", help="also write the result as Markdown")
-    p.add_argument("--json", default=None, metavar="FILE", help="also write the comparison rows as JSON")
-    g = p.add_argument_group("study (with --update)")
-    g.add_argument("--game", default=None)
-    g.add_argument("--players", type=_positive_int, default=None)
-    g.add_argument("--strategy", default=None, help="strategy for every seat")
-    g.add_argument("--seat-strategies", default=None, help="comma-separated strategy per seat")
-    g.add_argument("--variant", action="append", default=None, metavar="KEY=VALUE", help="engine setting, repeatable")
-    p.set_defaults(func=cmd_regress)
-
-
-def _study_for_update(args):
-    from simcore.run import parse_variant
-
-    study = None
-    if os.path.exists(args.baseline):
-        try:
-            study = Study.from_dict(load_baseline(args.baseline)["study"])
-        except BaselineError:
-            study = None  # a malformed file is simply replaced
-    if study is None:
-        if not args.game or not args.players:
-            raise ValueError(f"{args.baseline} holds no baseline yet: give --game and --players "
-                             f"(and --strategy, --variant, --seed, --games) to record one")
-        study = Study(game=args.game, players=args.players, strategies=["random"] * args.players)
-    if args.game:
-        study.game = args.game
-    if args.players:
-        if args.players != study.players and not (args.strategy or args.seat_strategies):
-            study.strategies = [study.strategies[0]] * args.players
-        study.players = args.players
-    if args.strategy:
-        study.strategies = [args.strategy] * study.players
-    if args.seat_strategies:
-        from strategies import split_names
-        study.strategies = split_names(args.seat_strategies)
-    if args.variant is not None:
-        study.variant = parse_variant(args.variant)
-    if args.seed is not None:
-        study.seed = args.seed
-    if args.games is not None:
-        study.games = args.games
-    return study
-
-
-def cmd_regress(args):
-    from reports._args import check_out_file, seat_strategies
-
-    seat_strategies(args)                      # --strategy and --seat-strategies together: refused
-    for flag in ("md", "json"):
-        if getattr(args, flag):
-            check_out_file(getattr(args, flag), f"--{flag}")
-    if os.path.isdir(args.baseline):
-        raise ValueError(f"BASELINE {args.baseline} is a folder, not a baseline JSON file")
-    if not 0 < args.alpha < 1:
-        raise ValueError(f"--alpha must be between 0 and 1, not {args.alpha}")
-    if args.update:
-        study = _study_for_update(args)
-        doc = record(study, workers=args.workers)
-        write_baseline(args.baseline, doc)
-        print(format_record(doc, args.baseline))
-        return 0
-    for flag in ("game", "players", "strategy", "seat_strategies", "variant"):
-        if getattr(args, flag):
-            raise ValueError(f"--{flag.replace('_', '-')} changes the study: use it with --update "
-                             f"(a check reruns the baseline's study; --games and --seed may vary)")
-    for name, value in (("--effect-share", args.effect_share), ("--effect-sd", args.effect_sd)):
-        if not value > 0:
-            raise ValueError(f"{name} must be positive, not {value}")
-    baseline = load_baseline(args.baseline)
-    res = check(baseline, games=args.games, seed=args.seed, workers=args.workers, alpha=args.alpha,
-                effect_share=args.effect_share, effect_sd=args.effect_sd)
-    print(format_text(res))
-    if args.md:
-        with open(args.md, "w") as f:
-            f.write(format_markdown(res))
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"verdict": res.verdict, "exit_code": res.exit_code, "identical": res.identical,
-                       "digest": res.outcome.digest, "study": res.study.to_dict(), "notes": res.notes,
-                       "rows": res.rows}, f, indent=1)
-    return res.exit_code

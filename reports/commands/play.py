@@ -3,7 +3,7 @@ in the browser (a local server on 127.0.0.1, ``reports/play/server.py``)."""
 import os
 
 
-def add_parser(sub):
+def add(sub):
     from reports._args import _positive_int, _seed
     p = sub.add_parser("play", help="play a game against the bots in the browser (local server)",
                        description="Start a local web server on 127.0.0.1 and open the game's page: you play the "

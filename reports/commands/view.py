@@ -1,7 +1,7 @@
 """``boardlab view RUN --game I [--out FILE]``: one game of a results folder as a self-contained HTML page."""
 
 
-def add_parser(sub):
+def add(sub):
     from reports._args import _seed
     p = sub.add_parser("view", help="write one game of a run as an HTML page: board, scores, the bots' reasoning",
                        description="Replay game --game of RUN_DIR and write one self-contained HTML page "

@@ -143,20 +143,20 @@ def win_share_by_seat(table: pl.DataFrame, facet: str | None = None, series: str
             ax.bar(x, y, width=width * 0.9, color=COLORS[i % 10], alpha=0.75,
                    label=_label(sv, series) or None)
             ax.errorbar(x, y, yerr=err, fmt="none", ecolor="black", capsize=3, linewidth=1)
-        for fair in sorted(set(part["fair_share"].to_list())):
+        fairs = sorted(set(part["fair_share"].to_list()))
+        for fair in fairs:
             ax.axhline(fair * 100, color="#444444", linestyle="--", linewidth=1)
-            ax.text(ax.get_xlim()[1], fair * 100, f" fair share {fair * 100:.1f}%", va="bottom",
-                    ha="right", fontsize=8, color="#444444")
+        if len(fairs) == 1:     # named on the axis, right of the plot: never over a bar
+            ax.annotate(f"fair\n{fairs[0] * 100:.1f}%", xy=(1.0, fairs[0] * 100),
+                        xycoords=("axes fraction", "data"), xytext=(3, 0), textcoords="offset points",
+                        va="center", ha="left", fontsize=8, color="#444444")
         seats = sorted(part["seat"].unique().to_list())
-        ax.set_xticks(seats)
-        ax.set_xlabel("seat (0 = first player)")
+        _seat_ticks(ax, seats)
         ax.set_ylabel("win share (% of games, 95% CI)")
         if fv is not None:
             _subtitle(ax, _label(fv, facet))
-        if series and len(names) > 4 and ax is axes[0][-1]:     # many series: beside the last panel
-            ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
-        elif series and 1 < len(names) <= 4:
-            ax.legend(fontsize=8, loc="lower left")
+        if series and len(names) > 1 and ax is axes[0][-1]:     # beside the last panel, over no bar
+            ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.12, 1.0), borderaxespad=0, frameon=False)
     return _finish(fig, title, caption)
 
 
@@ -175,12 +175,13 @@ def score_distributions(dist: pl.DataFrame, facet: str | None = None, value: str
         for seat in sorted(part["seat"].unique().to_list()):
             d = part.filter(pl.col("seat") == seat).sort(value)
             ax.step(d[value].to_numpy(), d["share"].to_numpy() * 100, where="mid",
-                    color=COLORS[seat % 10], label=f"seat {seat}", linewidth=1.3)
+                    color=COLORS[seat % 10], label=f"P{seat + 1}" + (" (starts)" if seat == 0 else ""),
+                    linewidth=1.3)
         ax.set_xlabel("final score (points)")
         ax.set_ylabel("share of games (%)")
         if fv is not None:
             _subtitle(ax, _label(fv, facet))
-        ax.legend(fontsize=8)
+    _legend_outside(axes[0][-1])
     return _finish(fig, title, caption)
 
 
@@ -232,7 +233,20 @@ def category_weights(logit: pl.DataFrame, profile: pl.DataFrame | None = None,
     return _finish(fig, title, caption)
 
 
+#: above this many distinct x values, several series are drawn as outlines, not side-by-side bars
+#: (thin interleaved bars turn into a moiré at a report's resolution)
+MAX_GROUPED_VALUES = 12
+
+
 def _grouped_bars(ax, frame, x, y, series, names):
+    """Bars per x value, one colour per series; many values with several series: step outlines."""
+    values = frame[x].n_unique() if frame.height else 0
+    if len(names) > 1 and values > MAX_GROUPED_VALUES:
+        for i, sv in enumerate(names):
+            d = _sel(frame, series, sv).sort(x)
+            xs, ys = d[x].to_numpy(), d[y].to_numpy() * 100
+            ax.step(xs, ys, where="mid", color=COLORS[i % 10], linewidth=1.6, label=_label(sv, series) or None)
+        return
     w = 0.8 / max(1, len(names))
     for i, sv in enumerate(names):
         d = _sel(frame, series, sv).sort(x)
@@ -241,28 +255,15 @@ def _grouped_bars(ax, frame, x, y, series, names):
                label=_label(sv, series) or None)
 
 
-def quarry_distributions(yields: pl.DataFrame, closures: pl.DataFrame, series: str | None = None,
-                         title: str = "Quarry yields and closures",
-                         caption: str | None = None) -> Figure:
-    """Distribution of the marble a quarry action pays out (left) and of quarries closed per game (right).
+def _legend_outside(ax, **kw):
+    """The legend right of the axes, where it covers no bar or line."""
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0, frameon=False, **kw)
 
-    ``yields`` is ``analysis.games.hellas.quarry_yield_distribution(per_round=False)``;
-    ``closures`` is ``analysis.games.hellas.quarry_closures_per_game``.
-    """
-    yields, closures = _eager(yields), _eager(closures)
-    fig, axes = _panels(2, width=4.6)
-    names = _values(yields, series)
-    _grouped_bars(axes[0][0], yields, "quarry_yield", "share", series, names)
-    axes[0][0].set_xlabel("marble paid out per quarry action (marble, all players)")
-    axes[0][0].set_ylabel("share of quarry actions (%)")
-    _subtitle(axes[0][0], "yield per quarry action")
-    _grouped_bars(axes[0][1], closures, "closures", "share", series, _values(closures, series))
-    axes[0][1].set_xlabel("quarries closed per game (quarries)")
-    axes[0][1].set_ylabel("share of games (%)")
-    _subtitle(axes[0][1], "closures per game")
-    if series and len(names) > 1:
-        axes[0][0].legend(fontsize=8)
-    return _finish(fig, title, caption)
+
+def _seat_ticks(ax, seats):
+    """Seat axis in the words a person reads (reports/words.py): P1 (starts), P2, ..."""
+    ax.set_xticks(seats, [f"P{s + 1}" + ("\n(starts)" if s == 0 else "") for s in seats])
+    ax.set_xlabel("player, in turn order")
 
 
 def convergence(conv: pl.DataFrame, facet: str | None = None,
@@ -282,7 +283,7 @@ def convergence(conv: pl.DataFrame, facet: str | None = None,
         for seat in sorted(part["seat"].unique().to_list()):
             d = part.filter(pl.col("seat") == seat).sort("games")
             g = d["games"].to_numpy()
-            top.plot(g, d["win_share"].to_numpy() * 100, color=COLORS[seat % 10], label=f"seat {seat}")
+            top.plot(g, d["win_share"].to_numpy() * 100, color=COLORS[seat % 10], label=f"P{seat + 1}" + (" (starts)" if seat == 0 else ""))
             top.fill_between(g, d["lo"].to_numpy() * 100, d["hi"].to_numpy() * 100,
                              color=COLORS[seat % 10], alpha=0.15, linewidth=0)
             bottom.plot(g, d["half_width"].to_numpy() * 100, color=COLORS[seat % 10], marker=".")
@@ -405,154 +406,6 @@ def variant_differences(diff: pl.DataFrame, variant: str = "variant",
     return _finish(fig, title, caption)
 
 
-def _forest(ax, frame, labels, est, lo, hi, series, names, scale=1.0, key="label"):
-    """Horizontal estimates with CIs, one row per label, series side by side."""
-    h = 0.8 / max(1, len(names))
-    y0 = np.arange(len(labels))
-    for i, sv in enumerate(names):
-        d = _sel(frame, series, sv)
-        idx = {c: j for j, c in enumerate(d[key].to_list())}
-
-        def col(c):
-            return np.array([d[c][idx[x]] if x in idx and d[c][idx[x]] is not None else np.nan
-                             for x in labels], dtype=float) * scale
-        m, a, b = col(est), col(lo), col(hi)
-        y = y0 + (i - (len(names) - 1) / 2) * h
-        ax.errorbar(m, y, xerr=_err(m, a, b), fmt="o", color=COLORS[i % 10], ecolor=COLORS[i % 10],
-                    markersize=4, capsize=2, linewidth=1, label=_label(sv, series) or None)
-    ax.set_yticks(y0, labels)
-    ax.set_ylim(len(labels) - 0.5, -0.5)
-
-
-def component_values(summary: pl.DataFrame, regression: pl.DataFrame, label: str = "label",
-                     series: str | None = None, title: str = "Component values",
-                     caption: str | None = None) -> Figure:
-    """Take rate (left), marginal win uplift (middle) and score effect (right) of each component.
-
-    ``summary`` is ``analysis.components.component_summary`` and
-    ``regression`` ``analysis.components.component_regression``, each with a
-    ``label`` column naming the component.
-    """
-    summary, regression = _eager(summary), _eager(regression)
-    labels = summary[label].unique(maintain_order=True).to_list()
-    names = _values(summary, series)
-    fig = Figure(figsize=(12.5, max(3.2, 0.28 * len(labels) * max(1, len(names)) ** 0.5 + 1.6)),
-                 layout="constrained")
-    axes = fig.subplots(1, 3, sharey=True)
-    for ax in axes:
-        ax.grid(True, color="#e5e5e5", linewidth=0.6)
-        ax.set_axisbelow(True)
-        for side in ("top", "right"):
-            ax.spines[side].set_visible(False)
-    _forest(axes[0], summary, labels, "take_rate", "take_lo", "take_hi", series, names, 100, label)
-    axes[0].set_xlim(left=0)
-    axes[0].set_xlabel("players who took it (% of player-games, 95% CI)")
-    _subtitle(axes[0], "take rate")
-    contrast = regression["contrast"].drop_nulls().first() if regression.height else "vs not taking"
-    for ax, outcome, scale, xl in ((axes[1], "win", 100, "win chance per extra take (pp, 95% CI)"),
-                                   (axes[2], "total", 1, "final score per extra take (points, 95% CI)")):
-        d = regression.filter(pl.col("outcome") == outcome)
-        _forest(ax, d, labels, "effect", "effect_lo", "effect_hi", series, names, scale, label)
-        ax.axvline(0, color="#444444", linewidth=0.8)
-        ax.set_xlabel(xl)
-        _subtitle(ax, f"marginal value ({contrast})")
-    if series and len(names) > 1:
-        axes[0].legend(fontsize=8, loc="lower right")
-    return _finish(fig, title, caption)
-
-
-def take_share_heatmap(shares: pl.DataFrame, split: str, label: str = "label", value: str = "share",
-                       facet: str | None = None, title: str = "Pick rate", xlabel: str | None = None,
-                       caption: str | None = None) -> Figure:
-    """Share of the takes per component (rows) and ``split`` cell (columns), as heat maps.
-
-    ``shares`` is ``analysis.components.take_shares`` with a ``label``
-    column, in the row order to show; ``facet`` gives one panel per value
-    (stacked), e.g. the run.
-    """
-    shares = _eager(shares)
-    labels = shares[label].unique(maintain_order=True).to_list()
-    cells = sorted(shares[split].unique().to_list())
-    facets = _values(shares, facet)
-    fig = Figure(figsize=(max(5.5, 0.55 * len(cells) + 3), len(facets) * max(3.0, 0.3 * len(labels) + 1.0) + 0.6),
-                 layout="constrained")
-    axes = fig.subplots(len(facets), 1, squeeze=False, sharex=True)[:, 0]
-    li, ci = {x: i for i, x in enumerate(labels)}, {x: i for i, x in enumerate(cells)}
-    for ax, fv in zip(axes, facets):
-        grid = np.full((len(labels), len(cells)), np.nan)
-        for r in _sel(shares, facet, fv).iter_rows(named=True):
-            grid[li[r[label]], ci[r[split]]] = r[value] * 100
-        im = ax.imshow(grid, aspect="auto", cmap="viridis", interpolation="nearest", vmin=0)
-        ax.set_xticks(range(len(cells)), [str(c) for c in cells])
-        ax.set_yticks(range(len(labels)), labels)
-        top = np.nanmax(grid) if np.isfinite(grid).any() else 1.0
-        for i in range(len(labels)):
-            for j in range(len(cells)):
-                if not np.isnan(grid[i, j]):
-                    ax.text(j, i, f"{grid[i, j]:.0f}", ha="center", va="center", fontsize=7,
-                            color="white" if grid[i, j] < top * 0.6 else "black")
-        if fv is not None:
-            _subtitle(ax, _label(fv, facet))
-        fig.colorbar(im, ax=ax, label="% of the cell's takes")
-    axes[-1].set_xlabel(xlabel or split)
-    return _finish(fig, title, caption)
-
-
-def game_length(dist: pl.DataFrame, triggers: pl.DataFrame | None = None, series: str | None = None,
-                unit: str = "rounds", title: str = "Game length and end triggers",
-                caption: str | None = None) -> Figure:
-    """Distribution of game length (left) and share of games per end trigger with CIs (right).
-
-    ``dist`` and ``triggers`` come from ``analysis.outcomes.game_length`` and
-    ``analysis.outcomes.end_triggers``.
-    """
-    dist = _eager(dist)
-    n_ax = 2 if triggers is not None else 1
-    fig, axes = _panels(n_ax, width=4.8)
-    names = _values(dist, series)
-    _grouped_bars(axes[0][0], dist, "length", "share", series, names)
-    axes[0][0].set_xlabel(f"game length ({unit})")
-    axes[0][0].set_ylabel("share of games (%)")
-    _subtitle(axes[0][0], "length")
-    if triggers is not None:
-        triggers = _eager(triggers)
-        ax = axes[0][1]
-        trig = triggers["trigger"].unique(maintain_order=True).to_list()
-        tn = _values(triggers, series)
-        w = 0.8 / max(1, len(tn))
-        for i, sv in enumerate(tn):
-            d = _sel(triggers, series, sv)
-            idx = {t: j for j, t in enumerate(d["trigger"].to_list())}
-            x = np.arange(len(trig)) + (i - (len(tn) - 1) / 2) * w
-            y = np.array([d["share"][idx[t]] if t in idx else np.nan for t in trig]) * 100
-            lo = np.array([d["lo"][idx[t]] if t in idx else np.nan for t in trig]) * 100
-            hi = np.array([d["hi"][idx[t]] if t in idx else np.nan for t in trig]) * 100
-            ax.bar(x, y, width=w * 0.95, color=COLORS[i % 10], alpha=0.8, label=_label(sv, series) or None)
-            ax.errorbar(x, y, yerr=_err(y, lo, hi), fmt="none", ecolor="black", capsize=2)
-        ax.set_xticks(range(len(trig)), [t.removeprefix("trigger_") for t in trig], rotation=20, ha="right")
-        ax.set_ylabel("games ended by it (%, 95% CI)")
-        _subtitle(ax, "end triggers (a game may set several)")
-    if series and len(names) > 1:
-        axes[0][0].legend(fontsize=8)
-    return _finish(fig, title, caption)
-
-
-def price_distribution(dist: pl.DataFrame, label: str = "colour", title: str = "Market prices realised",
-                       caption: str | None = None) -> Figure:
-    """Share of the cubes of each colour sold at each price (one group of bars per price).
-
-    ``dist`` is the distribution of ``analysis.games.akrotiri.market_prices``.
-    """
-    dist = _eager(dist)
-    fig, axes = _panels(1, width=6.5)
-    ax = axes[0][0]
-    _grouped_bars(ax, dist, "price", "share", label, _values(dist, label))
-    ax.set_xlabel("price realised (drachmas per cube)")
-    ax.set_ylabel("share of the colour's cubes sold (%)")
-    ax.legend(fontsize=8, title=label)
-    return _finish(fig, title, caption)
-
-
 def outcome_distributions(dist: pl.DataFrame, series: str | None = None, unit: str = "rounds",
                           title: str = "Winning margin and the lead", caption: str | None = None) -> Figure:
     """Share of games per winning margin (left), per number of lead changes
@@ -563,26 +416,27 @@ def outcome_distributions(dist: pl.DataFrame, series: str | None = None, unit: s
     """
     dist = _eager(dist)
     panels = [(m, xl, t) for m, xl, t in (
-        ("margin", "winner's total minus the next total (points; 30 = 30 or more)", "winning margin"),
-        ("lead_changes", "lead changes in the game (20 = 20 or more)", "lead changes"),
-        ("led_from", f"first of the {unit} the winner led to the end (1 = throughout; 30 = 30+)", "winner led for good from"))
+        ("margin", "winner's total minus the next total (points)", "winning margin"),
+        ("lead_changes", "lead changes in the game", "lead changes"),
+        ("led_from", f"first of the {unit} the winner led to the end (1 = throughout)", "winner led for good from"))
         if dist.filter(pl.col("metric") == m).height]
     fig, axes = _panels(max(1, len(panels)), width=4.4)
     names = _values(dist, series)
     for ax, (metric, xlabel, sub) in zip(axes[0], panels):
         d = dist.filter(pl.col("metric") == metric)
-        if metric in ("margin", "led_from", "lead_changes"):
-            cap = 20 if metric == "lead_changes" else 30
+        cap = 20 if metric == "lead_changes" else 30
+        if d.height and d["value"].max() > cap:     # the long tail in one last bar, and the axis says so
             keys = [k for k in ([series] if series in d.columns else [])]
             d = (d.with_columns(pl.col("value").clip(upper_bound=cap))
                  .group_by([*keys, "value"]).agg(pl.col("share").sum()))
+            xlabel = xlabel[:-1] + f"; {cap} = {cap} or more)"
         _grouped_bars(ax, d, "value", "share", series, names)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(xlabel, fontsize=8)
         ax.set_ylabel("share of games (%)")
         _subtitle(ax, sub)
     if series and len(names) > 1:
-        axes[0][0].legend(fontsize=8)
+        _legend_outside(axes[0][-1])
     return _finish(fig, title, caption)
 
 
