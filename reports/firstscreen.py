@@ -53,8 +53,11 @@ def _change(r):
     if given and ga["gap"] > gb["gap"]:
         return (f"no change shown to help: the search's best ({', '.join(f'{_p(s)} {c:+d}' for s, c in given)}) "
                 f"did worse on {r['games']:,} fresh games; search longer")
+    if not given and r.get("exact"):
+        return f"change nothing: the seats are even within the noise ({after} pp, {r['games']:,} fresh games)"
     if not given:
-        return f"change nothing: {after} ({r['games']:,} fresh games)"
+        return (f"no fairer points found in {r['search_games']:,} search games: {after} pp remains "
+                f"({r['games']:,} fresh games); search longer")
     words = ", ".join(f"{_p(s)} {c:+d} {knob_words(r['game'], r['knob'], c)}" for s, c in given)
     verdict = "within 1 pp: met" if r.get("target_met") else ("gap left" if r.get("target_missed") else
                                                              "1 pp not shown either way")
@@ -87,7 +90,7 @@ def at_a_glance(study, sets, sections, quick=False) -> Section | None:
         for n in sorted(adv["n_players"].unique().to_list()):
             part_rows = adv.filter(pl.col("n_players") == n).sort("seat").to_dicts()
             r = comp.get((part.game, int(n)))
-            rows.append({"players": int(n), "games": int(part_rows[0]["n"]),
+            rows.append({"players": f"{int(n)} ({int(part_rows[0]['n']):,} games)",
                          "win share per player [95% CI]": _shares(part_rows),
                          "largest gap from fair (pp) [95% CI]": _gap(part_rows),
                          "what to change (verified)": _change(r) if r else "not searched in this study"})
@@ -95,16 +98,14 @@ def at_a_glance(study, sets, sections, quick=False) -> Section | None:
         games.append(name)
         data = ("assumed data: " + ", ".join(assumed)) if assumed else "the real game's data"
         tables.append(Table(f"glance_{part.game}", pl.DataFrame(rows),
-                            f"**{name}** — bot: `{bots[0]}` in every seat; {data}. Fair share 1/n; "
-                            f"gaps are a player's win share minus the fair share."))
+                            f"**{name}** — bot: `{bots[0]}` in every seat; {data}."))
     if not tables:
         return None
-    lead = ("The seat advantage of each game and what to change, per player count. Read the largest gap: "
-            "under 1 pp the seats are even; its interval holding 0 means no gap is shown. "
-            "\"What to change\" was searched and then checked on fresh games.")
+    lead = ("Per game and player count: each player's win share, the largest gap from the fair share 1/n "
+            "(pp = percentage points; an interval holding 0 shows no gap) and what to change, searched and then "
+            "checked on fresh games. Details below; terms in the Glossary.")
     if quick:
-        lead = ("**Quick run: small samples — the intervals are wide and these answers are not settled.** "
-                + lead)
+        lead = "**Quick run: not settled.** " + lead
     paras.append(lead)
     sec = Section("At a glance: " + ", ".join(games), paragraphs=paras, tables=tables)
     sec.first_screen = True
@@ -112,7 +113,8 @@ def at_a_glance(study, sets, sections, quick=False) -> Section | None:
     for t in tables:
         lines.append(t.caption.split(" — ")[0].strip("*"))
         for r in t.frame.iter_rows(named=True):
-            lines.append(f"  {r['players']} players ({r['games']:,} games): {r['win share per player [95% CI]']}")
+            where = r["players"].replace(" (", " players (", 1)
+            lines.append(f"  {where}: {r['win share per player [95% CI]']}")
             lines.append(f"    largest gap {r['largest gap from fair (pp) [95% CI]']}; {r['what to change (verified)']}")
     sec.terminal = "\n".join(lines)
     return sec

@@ -38,7 +38,7 @@ def test_every_player_count_gets_its_seats_and_its_answer(tmp_path):
     first = sections[0]
     assert first.title == "At a glance: Hellas" and sections[-1].title == "Glossary"
     t = first.tables[0].frame
-    assert t["players"].to_list() == [2, 3] and t["games"].to_list() == [400, 400]
+    assert t["players"].to_list() == ["2 (400 games)", "3 (400 games)"]
     two, three = t.row(0, named=True), t.row(1, named=True)
     assert two["win share per player [95% CI]"].startswith("P1 (starts) ")
     assert " · P2 " in two["win share per player [95% CI]"] and " · P3 " in three["win share per player [95% CI]"]

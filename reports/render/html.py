@@ -38,9 +38,11 @@ nav.toc a:hover{text-decoration:underline}nav.toc .toc-title{font-weight:bold;co
 @media (min-width:1000px){body{margin-left:280px}}
 @media (max-width:999px){nav.toc{position:static;width:auto;border:1px solid #e3e7ec;margin:1em 0}}
 h2 .top{font-size:.7em;font-weight:normal;margin-left:.8em;color:#888;text-decoration:none}
-table.glance{font-size:.8em;width:100%}table.glance td{white-space:normal;text-align:left;vertical-align:top}
-table.glance td:nth-child(1),table.glance td:nth-child(2){white-space:nowrap;text-align:right}
-.glance-cap{font-size:.88em;margin:.7em 0 .2em}
+table.glance{font-size:.78em;width:100%}table.glance td{white-space:normal;text-align:left;vertical-align:top;
+padding:2px 6px}table.glance th{text-align:left}table.glance td:nth-child(1){white-space:nowrap}
+table.glance td:nth-child(2){width:31%}table.glance td:nth-child(3){width:24%}
+.glance-cap{font-size:.88em;margin:.5em 0 .15em}.glance .scroll{margin:.2em 0 .4em}
+h1{margin:.2em 0 .4em}section.first h2,h2.first{margin-top:.6em}p.status{margin:.4em 0}
 details{margin:.6em 0 1em}details>summary{cursor:pointer;color:#1a4f7a;font-size:.92em}
 p.first{font-size:1.02em}
 """
@@ -150,9 +152,10 @@ def _table_html(t):
 
 
 def _section_html(sec):
-    body = [f'<h2 id="{_anchor(sec.title)}">{html.escape(sec.title)}<a class="top" href="#top">↑ top</a></h2>']
-    paras = list(sec.paragraphs)
     first = getattr(sec, "first_screen", False)
+    cls = ' class="first"' if first else ""
+    body = [f'<h2{cls} id="{_anchor(sec.title)}">{html.escape(sec.title)}<a class="top" href="#top">↑ top</a></h2>']
+    paras = list(sec.paragraphs)
     if sec.title == "Findings at a glance" and len(paras) > FINDINGS_SHOWN + 1:
         body += [_para_html(p) for p in paras[:FINDINGS_SHOWN + 1]]
         body.append(f"<details><summary>All {len(paras) - 1} findings</summary>"

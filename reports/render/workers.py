@@ -55,11 +55,25 @@ class BackgroundFigures:
                 proc.start()
                 self.procs.append(proc)
 
+        self._current, self._stop = "the first sections", None
+        if log is not None:          # after the fork above: a thread never forks
+            import threading
+
+            self._stop = threading.Event()
+            threading.Thread(target=self._heartbeat, daemon=True).start()
+
+    def _heartbeat(self):
+        """A line when a section takes longer than the progress interval (the analysis holds no lock)."""
+        while not self._stop.wait(0.5):
+            if time.perf_counter() - self.last >= PROGRESS_SECONDS + 0.5:
+                self._progress(f"report: still working, after {self._current}", force=True)
+
     def add(self, sections):
         """Queue the figures of ``sections`` for the workers."""
         self.add_figures([f for sec in sections for f in sec.figures])
         self.n_sections += len(sections)
         if sections:
+            self._current = f"\"{sections[-1].title}\""
             self._progress(f"report: {sections[-1].title} ({self.n_sections} sections built, "
                            f"{len(self.stems)} figures queued)")
 
@@ -147,6 +161,8 @@ class BackgroundFigures:
             shutil.move(src + ext, stem + ext)
 
     def close(self):
+        if self._stop is not None:
+            self._stop.set()
         if self.procs:               # finish() was not reached (an error in a section): stop the workers
             for proc in self.procs:
                 proc.terminate()
