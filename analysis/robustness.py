@@ -121,7 +121,7 @@ def sentences(table: pl.DataFrame) -> list:
         parts = []
         by = {}
         for r in rows:
-            by.setdefault(r["status"], []).append(r)
+            by.setdefault("same" if r["same_games"] else r["status"], []).append(r)
         for st in ("holds", "fair"):
             if by.get(st):
                 parts.append(f"holds across {_join(r['condition'] for r in by[st])}")
@@ -132,5 +132,7 @@ def sentences(table: pl.DataFrame) -> list:
                              f"(to {r['advantage_pp']:+.1f} pp)")
         if by.get("unclear"):
             parts.append(f"is not told from fair under {_join(r['condition'] for r in by['unclear'])}")
+        if by.get("same"):
+            parts.append(f"no game changed under {_join(r['condition'] for r in by['same'])}")
         out.append(head + ": " + "; ".join(parts) + "." if parts else head + ".")
     return out
