@@ -172,7 +172,7 @@ def run_sections(rs: RunSet, figures=None) -> list:
 
 def variant_section(rs: RunSet, baseline=None, title="Variant comparison") -> Section:
     """Each headline statistic per variant, the difference to the baseline and its CI."""
-    from analysis.summary import headline_stats, variant_differences
+    from analysis.summary import headline_pairs, headline_stats, variant_differences
 
     head = [collected(headline_stats(rs.scan("players"), by=rs.group, categories=rs.categories))]
     extra = plugin(rs.game).HEADLINES
@@ -182,11 +182,14 @@ def variant_section(rs: RunSet, baseline=None, title="Variant comparison") -> Se
     head += outcome_headlines(rs)
     head = pl.concat([h.with_columns(pl.col(rs.group).cast(pl.String)) for h in head], how="vertical_relaxed")
     baseline = baseline or rs.labels[0]
-    diff = variant_differences(head, variant=rs.group, baseline=baseline)
+    # game i of every variant is played from one seed: the built-in headlines are paired by game (issue 37)
+    paired = headline_pairs(rs.scan("players"), variant=rs.group, baseline=baseline, categories=rs.categories)
+    diff = variant_differences(head, variant=rs.group, baseline=baseline, paired=paired)
     wide = head.pivot(on=rs.group, index=["n_players", "statistic", "item"], values="estimate")
     fig = F.variant_differences(diff, variant=rs.group, title=f"Variant minus baseline '{baseline}'", caption=(
-        f"Each headline statistic of the variant minus the baseline '{baseline}', with 95% CIs "
-        f"(z test for shares, Welch t for means). {rs.games_text()}."))
+        f"Each headline statistic of the variant minus the baseline '{baseline}', with 95% CIs: paired by "
+        f"game (t on the per-game differences; game i of every variant has one seed) where every game "
+        f"pairs, else z test for shares, Welch t for means. {rs.games_text()}."))
     rows = []
     for r in diff.iter_rows(named=True):
         scale = F.UNITS.get(r["statistic"], ("", "", 1.0))[2]
@@ -197,9 +200,9 @@ def variant_section(rs: RunSet, baseline=None, title="Variant comparison") -> Se
     variants = ", ".join(x for x in rs.labels if x != baseline)
     sec = Section(title, paragraphs=[
         f"Variants: {', '.join(rs.labels)} (baseline '{baseline}'). The variants are played on the same "
-        f"game seeds (common random numbers); the intervals below treat them as independent samples, "
-        f"right as far as a game's outcomes under two variants are uncorrelated (measured |r| < 0.05 in "
-        f"Hellas: docs/intervals.md); p-values are Holm-corrected per variant."],
+        f"game seeds (common random numbers), so the built-in headline statistics are compared game by "
+        f"game (paired: `paired = true`); the others as independent samples (docs/intervals.md); p-values "
+        f"are Holm-corrected per variant."],
         tables=[Table("headline_by_variant", wide, "Headline statistics per variant."),
                 Table("variant_differences", diff, f"Differences to '{baseline}' (95% CIs, Holm p-values).")],
         figures=[Fig("variant_differences", fig, caption_of(fig))])

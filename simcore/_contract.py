@@ -271,8 +271,10 @@ def policy_kind(strategy):
 
 
 def searches(strategy):
-    """Whether seats playing ``strategy`` (a dict, a ``Strategy`` or a kind's name) search each decision."""
-    return policy_kind(strategy).searches
+    """Whether seats playing ``strategy`` (a dict, a ``Strategy`` or a kind's name) search each decision
+    (False for an unknown kind: :func:`policy_kind` and :func:`policy_argument` name that error)."""
+    kind = _kind_or_none(strategy)
+    return kind is not None and kind.searches
 
 
 def random_strategy(game):

@@ -283,16 +283,16 @@ cdef class State(StepState):
         """A readable multi-line summary of the position."""
         d = self.to_dict()
         sc = self.scores()
-        lines = [f"Akrotiri, phase {d['phase']}" + ("" if d["phase"] == "over" else f", seat {d['current']} to decide")
+        lines = [f"Akrotiri, phase {d['phase']}" + ("" if d["phase"] == "over" else f", player {d['current'] + 1} to decide")
                  + f", {len(d['tiles'])} tiles placed, market out {d['market_out']}"]
         for p, x in enumerate(d["seats"]):
-            lines.append(f"  seat {p}: turn {x['turns']}, port {_port_name(x['port'])}, cargo {x['cargo']}, "
+            lines.append(f"  player {p + 1} (seat {p}): turn {x['turns']}, port {_port_name(x['port'])}, cargo {x['cargo']}, "
                          f"{x['drachmas']} drachmas, temples {len(x['temples'])}, maps in hand {len(x['hand'])}, "
                          f"score now {sc['total'][p]}")
         return "\n".join(lines)
 
     def __repr__(self):
-        return f"<akrotiri.State {PHASES[self.s.phase]} seat {self.s.current}>"
+        return f"<akrotiri.State {PHASES[self.s.phase]} player {self.s.current + 1} (seat {self.s.current})>"
 
     # -- position dictionary
     def to_dict(self):
