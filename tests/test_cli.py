@@ -237,9 +237,9 @@ def test_parser_registers_only_the_command_run():
         return set(next(a for a in parser._actions if a.dest == "command").choices)
     assert commands(cli.build_parser(["report", "x"])) == {"report"}
     assert commands(cli.build_parser(["--help"])) == commands(cli.build_parser([])) == {
-        "simulate", "replay", "tune", "regress", "report", "compare", "study", "demo", "balance", "bench", "ladder",
-        "check"}
-    assert len(commands(cli.build_parser(["nonsense"]))) == 12
+        "simulate", "replay", "tune", "regress", "report", "compare", "study", "demo", "balance", "robustness",
+        "bench", "ladder", "check"}
+    assert len(commands(cli.build_parser(["nonsense"]))) == 13
 
 
 def test_report_console_exit_flushes_everything(tmp_path):

@@ -28,6 +28,7 @@ NAMES = [
     "study",
     "demo",
     "balance",
+    "robustness",
     "bench",
     "ladder",
     "check",
