@@ -62,3 +62,22 @@ def test_robustness_run_on_the_engine():
     # the start player drawn at random makes the seats symmetric: its advantage interval holds 0
     r = table.filter((table["condition"].str.starts_with("H-D4")) & (table["seat"] == 0)).row(0, named=True)
     assert r["lo_pp"] <= 0 <= r["hi_pp"]
+
+
+def test_robustness_command(capsys, tmp_path):
+    from reports.cli import main
+
+    csv = tmp_path / "t.csv"
+    rc = main(["robustness", "hellas", "--players", "2", "--games", "400", "--bots", "random", "--no-rules",
+               "--seed", "2", "--workers", "1", "--csv", str(csv)])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert out.count("\nSeat ") == 2 and "under balanced" in out
+    import polars as pl
+
+    t = pl.read_csv(csv)
+    assert t.height == 4 and set(t["condition"]) == {"balanced", "random"}
+    rc = main(["robustness", "hellas", "--players", "2", "--bots", "nosuch"])
+    assert rc == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("boardlab: error: unknown strategy 'nosuch'")
