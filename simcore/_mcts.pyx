@@ -40,10 +40,9 @@ import numpy as np
 from simcore._contract import SearchPolicy, check_search_settings
 from simcore._game_ops cimport DECIDER_CAPSULE, GAME_OPS_CAPSULE, Decider, GameOps
 from simcore._game_ops cimport decision_seed as _decision_seed
-from simcore._rng cimport rng_below, rng_seed
+from simcore._rng cimport SEARCH_SALT, rng_below, rng_seed
 from simcore._types cimport int32_t, uint64_t
 
-cdef uint64_t SEARCH_SALT = 0x6D637473          # "mcts": the search's own stream
 cdef uint64_t SHUFFLE_STEP = 0x9E3779B97F4A7C15ULL
 DEF MAXP = 8
 DEF POLL_EVERY = 256        # iterations between two looks at the process's signals (a power of 2)

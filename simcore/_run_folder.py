@@ -152,12 +152,22 @@ def _git_commit():
         commit = subprocess.run(["git", "-C", here, "rev-parse", "HEAD"], capture_output=True,
                                 text=True, timeout=5)
         if commit.returncode != 0:
-            return None, None
+            return _built_commit()
         dirty = subprocess.run(["git", "-C", here, "status", "--porcelain", "--untracked-files=no"],
                                capture_output=True, text=True, timeout=5)
         return commit.stdout.strip(), bool(dirty.stdout.strip())
     except (OSError, subprocess.SubprocessError):
+        return _built_commit()
+
+
+def _built_commit():
+    """(commit, dirty) recorded by setup.py when this copy was built (an install from a checkout,
+    outside any git tree); (None, None) without a record."""
+    try:
+        from simcore import _build_info
+    except ImportError:
         return None, None
+    return getattr(_build_info, "COMMIT", None), getattr(_build_info, "DIRTY", None)
 
 
 def _now():

@@ -13,7 +13,7 @@ import numpy as np
 
 import simcore
 from simcore import _results as R
-from simcore._contract import SEARCH_DEFAULTS, policy_argument, random_strategy
+from simcore._contract import SEARCH_DEFAULTS, policy_argument, random_strategy, searches
 from simcore._manifest import run_id_of
 
 BACKENDS = ("loky", "threading", "dask")
@@ -57,13 +57,13 @@ def default_chunk_size(games, strategies=()):
     """Chunk size from the game count and the seats' strategies only, so a resumed run (any workers)
     finds the same parts.
 
-    Seats that search (kind "mcts") make a game thousands of times dearer:
+    Seats that search (a searching kind) make a game thousands of times dearer:
     then a chunk holds about ``SEARCH_CHUNK_WORK`` iterations per decision
     summed over the seats' games (MCTS-400 in one seat: 10 games, a few
     seconds), and at most 500 chunks in all.
     """
     work = sum(int(s.get("iterations", SEARCH_DEFAULTS["iterations"])) for s in strategies
-               if s.get("kind") == "mcts")
+               if searches(s))
     if work:
         return int(min(games, max(1, SEARCH_CHUNK_WORK // work, math.ceil(games / 500))))
     return int(min(DEFAULT_MAX_CHUNK, max(DEFAULT_MIN_CHUNK, math.ceil(games / 64)), games))

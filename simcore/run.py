@@ -34,7 +34,7 @@ from simcore._run_plan import (  # noqa: F401
     SPEC_KEYS, RunMismatch, RunPlan, RunResult, _config, _get_game, check_players, default_chunk_size,
     parse_variant, plan_run, seat_strategy_dicts)
 from simcore._run_pools import _check_dask, _Pool, _resolve_workers, _watch_parent  # noqa: F401
-from simcore._run_replay import replay  # noqa: F401
+from simcore._run_replay import DECISIONS, recorded_decisions, replay  # noqa: F401
 from simcore._run_size import _duration, _probe, _probe_games, _size, check_size  # noqa: F401
 from simcore._mcts import raise_if_interrupted as _raise_if_interrupted
 from simcore.rng import chunk_seeds, game_seeds  # noqa: F401
@@ -83,22 +83,40 @@ def run_chunk(job, chunk):
 # ---------------------------------------------------------------- progress
 
 class _LineProgress:
-    """Progress on a stderr that is not a terminal: a line per 10 % of the run, no carriage returns."""
+    """Progress as lines, no carriage returns: on a stderr that is not a terminal, a line per 10 % of
+    the run; to a callable (``simulate(progress=log)``), a line when 2 s have passed since the last.
+    Each line: games done of the total, the same percentage, the time so far and the time left."""
 
-    def __init__(self, total, initial, file):
-        self.total, self.n, self.file = total, initial, file
-        self.t0 = time.perf_counter()
+    def __init__(self, total, initial, file=None, write=None, every=None, prefix="simulate: "):
+        self.total, self.n, self.file, self.write = total, initial, file, write
+        self.start = initial
+        self.t0 = self.last = time.perf_counter()
         self.next = initial * 10 // total + 1
+        self.every, self.prefix = every, prefix
 
     def update(self, k):
         self.n += k
-        step = self.n * 10 // self.total
-        if step < self.next or self.file is None:
+        now = time.perf_counter()
+        if self.every is not None:
+            if now - self.last < self.every or self.n >= self.total:
+                return
+        else:
+            step = self.n * 10 // self.total
+            if step < self.next:
+                return
+            self.next = step + 1
+        self.last = now
+        elapsed = now - self.t0
+        left = elapsed * (self.total - self.n) / max(self.n - self.start, 1)
+        line = (f"{self.prefix}{self.n:,} of {self.total:,} games ({100 * self.n // self.total} %), "
+                f"{elapsed:.1f} s" + (f", about {_duration(left)} left" if self.n < self.total else ""))
+        if self.write is not None:
+            self.write(line)
             return
-        self.next = step + 1
+        if self.file is None:
+            return
         try:
-            print(f"simulate: {self.n:,} of {self.total:,} games ({10 * step} %), "
-                  f"{time.perf_counter() - self.t0:.1f} s", file=self.file, flush=True)
+            print(line, file=self.file, flush=True)
         except (OSError, ValueError):    # the reader is gone: stop writing
             self.file = None
 
@@ -109,6 +127,8 @@ class _LineProgress:
 def _progress_bar(plan, games_done, progress):
     from tqdm import tqdm
 
+    if callable(progress):
+        return _LineProgress(plan.games, games_done, write=progress, every=2.0, prefix="")
     if progress and not _isatty(sys.stderr):
         return _LineProgress(plan.games, games_done, sys.stderr)
     return tqdm(total=plan.games, initial=games_done, unit="game", unit_scale=True,
@@ -153,8 +173,9 @@ def simulate(game, players, games, seed, out, strategies=None, variant=None, wor
         joblib backend; ``scheduler`` (``tcp://host:port``) implies ``dask``.
     events : bool
         Write the events table.
-    progress : bool
-        Progress bar on stderr.
+    progress : bool or callable
+        Progress bar on stderr; a callable instead gets a line of progress (games, %, time left)
+        every 2 s or so.
     max_chunks : int, optional
         Stop after this many chunks (tests and deliberate partial runs).
 
@@ -184,7 +205,7 @@ def simulate(game, players, games, seed, out, strategies=None, variant=None, wor
     try:
         manifest, resumed = _open_folder(out, plan)
         R.remove_temp_files(out)
-        if estimate and progress:
+        if estimate and progress is True:
             print(estimate, file=sys.stderr, flush=True)
         return _run(plan, out, manifest, resumed, n_workers, backend, scheduler, progress, max_chunks)
     finally:

@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from simcore._settings import (SEAT_POINTS_MAX, SEAT_SETTINGS, defaults_and_checked_names, player_count,
-                               seat_settings, seat_start_check, seat_vector)
+from simcore._settings import SEAT_SETTINGS, checked_settings, seat_settings, seat_start_check
 from simcore._data import data_file, data_stamp, read_json
 from simcore._schema import Arr, Int, Map, Obj, Str, validate
 
@@ -271,6 +270,20 @@ class AkrotiriConfig:
         return out
 
 
+def _check_value(key, value, players):
+    value = _parse_value(key, value)
+    if key in DATA_FILES:
+        value = str(value).strip()
+        return value if value == "default" else data_file(key, value)
+    if key == "turn_cap":
+        # any positive number of turns (spec 13); the engines count turns in 16 bits
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= TURN_CAP_MAX:
+            raise ValueError(f"turn_cap must be a whole number 1..{TURN_CAP_MAX:,}, not {value!r}")
+    elif value not in SETTINGS[key][2]:
+        raise ValueError(f"{key} must be one of {', '.join(map(str, SETTINGS[key][2]))}, not {value!r}")
+    return value
+
+
 def make_config(players=2, **settings):
     """Validated :class:`AkrotiriConfig`.
 
@@ -286,29 +299,9 @@ def make_config(players=2, **settings):
     ValueError
         Naming the bad key or value and what is allowed.
     """
-    players = player_count("akrotiri", players, PLAYERS)
-    kw = defaults_and_checked_names("akrotiri", settings, SETTINGS)
-    for key, value in settings.items():
-        if key in SEAT_SETTINGS:        # checked below, against the player count
-            kw[key] = value
-            continue
-        value = _parse_value(key, value)
-        if key in DATA_FILES:
-            value = str(value).strip()
-            if value != "default":
-                value = data_file(key, value)
-        elif key == "turn_cap":
-            # any positive number of turns (spec 13); the engines count turns in 16 bits
-            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= TURN_CAP_MAX:
-                raise ValueError(f"turn_cap must be a whole number 1..{TURN_CAP_MAX:,}, not {value!r}")
-        elif value not in SETTINGS[key][2]:
-            raise ValueError(f"{key} must be one of {', '.join(map(str, SETTINGS[key][2]))}, not {value!r}")
-        kw[key] = value
-    # the range depends on the start amount in the player-board file: checked in _make (seat_start_check)
-    kw["seat_bonus"] = seat_vector("seat_bonus", kw["seat_bonus"], players, -32768, 32767,
-                                   "the engines count drachmas in 16 bits")
-    kw["seat_points"] = seat_vector("seat_points", kw["seat_points"], players, -SEAT_POINTS_MAX,
-                                    SEAT_POINTS_MAX, "points added to a seat's final total")
+    # the bonus's range depends on the start amount in the data: checked in _make (seat_start_check)
+    players, kw = checked_settings("akrotiri", players, PLAYERS, settings, SETTINGS, _check_value,
+                                   lambda kw: (-32768, 32767, "the engines count drachmas in 16 bits"))
     stamp = data_stamp(DATA_DIR, [kw[k] for k in DATA_FILES])
     return _make(players, tuple(sorted(kw.items())) + (("data_stamp", stamp),))
 

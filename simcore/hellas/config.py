@@ -11,8 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from simcore._settings import (SEAT_POINTS_MAX, SEAT_SETTINGS, defaults_and_checked_names, player_count,
-                               seat_settings, seat_vector)
+from simcore._settings import SEAT_POINTS_MAX, SEAT_SETTINGS, checked_settings, seat_settings
 from simcore._data import data_file, data_stamp, read_json
 from simcore._schema import Arr, Bool, Int, Map, Obj, Str, validate
 
@@ -297,6 +296,24 @@ def _make(players, items):
     return cfg
 
 
+def _check_value(key, value, players):
+    value = _parse_value(key, value)
+    allowed = SETTINGS[key][2]
+    if key == "start_player" and isinstance(value, int) and not isinstance(value, bool):
+        if not 0 <= value < players:
+            raise ValueError(f"start_player must be 'random' or a seat 0..{players - 1}, not {value}")
+    elif key in ("board", "quarry_yields") and value not in allowed:
+        value = data_file(key, value, allowed)
+    elif value not in allowed:
+        raise ValueError(f"{key} must be one of {', '.join(map(str, allowed))}, not {value!r}")
+    return value
+
+
+def _bonus_range(kw):
+    start = int(_read_json(DATA_DIR / "actions.json", "action")["start_marble"]) if kw["seat_bonus"] else 0
+    return -start, SEAT_POINTS_MAX, f"no seat starts below 0 marble, the rules give {start}"
+
+
 def make_config(players=3, **settings):
     """Validated :class:`HellasConfig` for ``players`` with the given settings.
 
@@ -313,26 +330,6 @@ def make_config(players=3, **settings):
     ValueError
         Naming the bad key or value and what is allowed.
     """
-    players = player_count("hellas", players, PLAYERS)
-    kw = defaults_and_checked_names("hellas", settings, SETTINGS)
-    for key, value in settings.items():
-        if key in SEAT_SETTINGS:        # checked below, against the player count
-            kw[key] = value
-            continue
-        value = _parse_value(key, value)
-        allowed = SETTINGS[key][2]
-        if key == "start_player" and isinstance(value, int) and not isinstance(value, bool):
-            if not 0 <= value < players:
-                raise ValueError(f"start_player must be 'random' or a seat 0..{players - 1}, not {value}")
-        elif key in ("board", "quarry_yields") and value not in allowed:
-            value = data_file(key, value, allowed)
-        elif value not in allowed:
-            raise ValueError(f"{key} must be one of {', '.join(map(str, allowed))}, not {value!r}")
-        kw[key] = value
-    start = int(_read_json(DATA_DIR / "actions.json", "action")["start_marble"]) if kw["seat_bonus"] else 0
-    kw["seat_bonus"] = seat_vector("seat_bonus", kw["seat_bonus"], players, -start, SEAT_POINTS_MAX,
-                                   f"no seat starts below 0 marble, the rules give {start}")
-    kw["seat_points"] = seat_vector("seat_points", kw["seat_points"], players, -SEAT_POINTS_MAX,
-                                    SEAT_POINTS_MAX, "points added to a seat's final total")
+    players, kw = checked_settings("hellas", players, PLAYERS, settings, SETTINGS, _check_value, _bonus_range)
     stamp = data_stamp(DATA_DIR, [kw[k] for k in ("board", "quarry_yields")])
     return _make(players, tuple(sorted(kw.items())) + (("data_stamp", stamp),))

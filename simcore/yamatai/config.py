@@ -11,8 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from simcore._settings import (SEAT_POINTS_MAX, SEAT_SETTINGS, defaults_and_checked_names, player_count,
-                               seat_settings, seat_start_check, seat_vector)
+from simcore._settings import SEAT_SETTINGS, checked_settings, seat_settings, seat_start_check
 from simcore._data import data_file, data_stamp, read_json
 from simcore._schema import Arr, Bool, Int, Map, Nullable, Obj, Str, validate
 
@@ -353,6 +352,19 @@ def _make(players, items):
                          assumed=assumed)
 
 
+def _check_value(key, value, players):
+    if key == "round_cap":
+        try:
+            value = int(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"round_cap must be a whole number, not {value!r}") from None
+        if not 1 <= value <= 120:
+            raise ValueError(f"round_cap must be 1..120, not {value}")
+        return value
+    value = str(value).strip()
+    return value if value == "default" else data_file(key, value)
+
+
 def make_config(players=3, **settings):
     """Validated :class:`YamataiConfig` for ``players`` with the given settings.
 
@@ -370,28 +382,9 @@ def make_config(players=3, **settings):
     ValueError
         Naming the bad key or value and what is allowed.
     """
-    players = player_count("yamatai", players, PLAYERS)
-    kw = defaults_and_checked_names("yamatai", settings, SETTINGS)
-    for key, value in settings.items():
-        if key in SEAT_SETTINGS:        # checked below, against the player count
-            kw[key] = value
-            continue
-        if key == "round_cap":
-            try:
-                value = int(value)
-            except (TypeError, ValueError):
-                raise ValueError(f"round_cap must be a whole number, not {value!r}") from None
-            if not 1 <= value <= 120:
-                raise ValueError(f"round_cap must be 1..120, not {value}")
-        else:
-            value = str(value).strip()
-            if value != "default":
-                value = data_file(key, value)
-        kw[key] = value
-    # the range depends on the start amount in the player-board file: checked in _make (seat_start_check)
-    kw["seat_bonus"] = seat_vector("seat_bonus", kw["seat_bonus"], players, -32768, 32767,
-                                   "the engines count coins in 16 bits")
-    kw["seat_points"] = seat_vector("seat_points", kw["seat_points"], players, -SEAT_POINTS_MAX,
-                                    SEAT_POINTS_MAX, "points added to a seat's final total")
+    # the bonus's range depends on the start amount in the player-board file: checked in _make
+    # (seat_start_check)
+    players, kw = checked_settings("yamatai", players, PLAYERS, settings, SETTINGS, _check_value,
+                                   lambda kw: (-32768, 32767, "the engines count coins in 16 bits"))
     stamp = data_stamp(DATA_DIR, [kw[k] for k in DEFAULT_FILES])
     return _make(players, tuple(sorted(kw.items())) + (("data_stamp", stamp),))
