@@ -31,4 +31,6 @@ NAMES = [
     "bench",
     "ladder",
     "check",
+    "view",
+    "play",
 ]

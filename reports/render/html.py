@@ -78,6 +78,7 @@ def _inline(text: str) -> str:
         if i % 2:
             out.append(f"<code>{part[1:-1]}</code>")
             continue
+        part = re.sub(r"\[([^\]]+)\]\(([\w./-]+\.html)\)", r'<a href="\2">\1</a>', part)   # a local page
         part = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", part)
         out.append(re.sub(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])", r"<em>\1</em>", part))
     return "".join(out)
