@@ -45,11 +45,11 @@ def seat_section(rs: RunSet, series=False) -> Section:
     rows = []
     for r in adv.iter_rows(named=True):
         half = (r["win_hi"] - r["win_lo"]) / 2 * 100
-        rows.append([str(r[rs.group]), str(r["n_players"]), str(r["seat"]),
+        rows.append([str(r[rs.group]), str(r["n_players"]), f"{r['seat'] + 1}" + (" (starts)" if r["seat"] == 0 else ""),
                      f"{r['win_share'] * 100:.1f}% ±{half:.1f}", f"{r['deviation'] * 100:+.1f}",
                      f"{r['mean_total']:.1f}", f"{r['n']:,}"])
-    sec.terminal = "Win share by seat (95% CI)\n" + text_table(
-        [rs.group, "players", "seat", "win share", "vs fair (pp)", "mean score", "games"], rows)
+    sec.terminal = "Win share by player (95% CI)\n" + text_table(
+        [rs.group, "players", "player", "win share", "vs fair (pp)", "mean score", "games"], rows)
     return sec
 
 

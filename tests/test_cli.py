@@ -253,7 +253,7 @@ def test_report_console_exit_flushes_everything(tmp_path):
                           env={**os.environ, "PYTHONPATH": ROOT}, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.rstrip().endswith("tables (CSV) in " + os.path.join(out, "report", "tables"))
-    assert "Win share by seat" in proc.stdout
+    assert "Win share by player" in proc.stdout
     assert os.path.isfile(os.path.join(out, "report", "report.html"))
 
 

@@ -165,7 +165,7 @@ def test_demo_quick_end_to_end(tmp_path, capsys):
     assert cli.main(["demo", "--quick", "--out", out]) == 0
     printed = capsys.readouterr().out
     assert os.path.abspath(os.path.join(out, "report.html")) in printed
-    assert "Win share by seat" in printed and "rating" in printed and "falling" in printed
+    assert "Win share by player" in printed and "rating" in printed and "falling" in printed
     # compact table, not raw floats
     assert not re.search(r"\d\.\d{6,}", printed), printed
     html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
