@@ -210,7 +210,7 @@ def balance(p, workers=None, log=_log) -> dict:
         vectors = [zero] if res.best == zero else [zero, res.best]
         # in slices, each logged (a verification of 100,000 games is tens of seconds); the same games
         # in the same order as one call: the same sums
-        slices, pieces = max(1, min(10, n // 10_000)), []
+        slices, pieces = max(1, min(20, n // 5_000)), []
         for k in range(slices):
             a, b = VERIFY_START + n * k // slices, VERIFY_START + n * (k + 1) // slices
             pieces.append(player.games_of([(v, a, b) for v in vectors]))
