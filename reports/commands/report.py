@@ -2,7 +2,7 @@
 import os
 
 from reports._args import check_out_folder
-from reports.commands._shell import log, print_report
+from reports.commands._shell import log, print_report  # noqa: F401
 
 
 def add(sub):
