@@ -196,8 +196,14 @@ def add_bench(sub):
     add_parser(sub)
 
 
+def add_train(sub):
+    # reports/train.py (a learned model from a search: strategies/train.py)
+    from reports.train import add_parser
+    add_parser(sub)
+
+
 COMMANDS = [add_simulate, add_replay, add_tune, add_regress, add_report, add_compare, add_study, add_demo,
-            add_balance, add_bench, add_ladder]
+            add_balance, add_bench, add_ladder, add_train]
 
 
 def build_parser(argv=None):

@@ -50,12 +50,12 @@ OPTIONAL = {
 
 #: The strategy dict of a seat that plays uniformly random legal actions (``strategies.resolve(g, "random")``).
 RANDOM_DESCRIPTION = "uniformly random legal actions"
-POLICY_KINDS = ("random", "heuristic", "mcts")
+POLICY_KINDS = ("random", "heuristic", "mcts", "learned")
 
 #: The settings of a search seat (kind "mcts") and their defaults (``docs/game_ops.md``); a game may
 #: override some in its own ``SEARCH_DEFAULTS`` (:func:`search_defaults`).
 SEARCH_DEFAULTS = {"iterations": 400, "c": 0.7, "bias": 10.0, "cutoff": 0, "rollout": "balanced",
-                   "rollout_epsilon": 0.05, "points": 0.0}
+                   "rollout_epsilon": 0.05, "points": 0.0, "prior": "none"}
 
 
 def search_defaults(module):
@@ -78,6 +78,7 @@ class SearchPolicy(NamedTuple):
     cutoff: int
     rollout: object
     points: float = 0.0
+    prior: object = None        # a learned model as the search's prior (simcore._model.LearnedPolicy)
 
 
 def check_search_settings(iterations, c, bias, cutoff=0, points=0.0):
@@ -129,8 +130,15 @@ def policy_argument(module, strategy):
             check_search_settings(**v)
         except ValueError as e:
             raise ValueError(f"strategy {name!r}: {e}") from None
+        prior = strategy.get("prior")
+        if prior is not None and (not isinstance(prior, dict) or prior.get("kind") != "learned"):
+            raise ValueError(f"strategy {name!r}: its prior must be a learned strategy, not {prior!r}")
         return SearchPolicy(int(v["iterations"]), float(v["c"]), float(v["bias"]), int(v["cutoff"]),
-                            policy_argument(module, rollout), float(v["points"]))
+                            policy_argument(module, rollout), float(v["points"]),
+                            policy_argument(module, prior) if prior is not None else None)
+    if kind == "learned":         # a model evaluated in the kernel (simcore/_model.pyx)
+        from simcore._model import learned_policy
+        return learned_policy(module, strategy)
     raise ValueError(f"strategy {strategy.get('name')!r}: unknown kind {kind!r} (known: {', '.join(POLICY_KINDS)})")
 
 

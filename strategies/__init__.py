@@ -45,6 +45,7 @@ class Strategy:
     epsilon: float = 0.0
     description: str = ""
     search: dict = field(default_factory=dict)      # kind "mcts": its settings (SEARCH_DEFAULTS' keys)
+    model: dict = field(default_factory=dict)       # kind "learned": players -> {file, sha256} (learned.py)
 
     def as_policy(self):
         """The argument ``play_batch`` takes for one seat (``None`` = uniform random)."""
@@ -56,6 +57,8 @@ class Strategy:
              "epsilon": self.epsilon, "description": self.description}
         if self.kind == "mcts":
             d.update(_search_dict(self.game, self.name, self.search))
+        if self.kind == "learned":
+            d["models"] = {k: dict(v) for k, v in self.model.items()}
         return d
 
     def with_noise(self, temperature=None, epsilon=None, name=None):
@@ -63,11 +66,11 @@ class Strategy:
         return Strategy(game=self.game, name=name or self.name, kind=self.kind, weights=dict(self.weights),
                         temperature=self.temperature if temperature is None else float(temperature),
                         epsilon=self.epsilon if epsilon is None else float(epsilon),
-                        description=self.description, search=dict(self.search))
+                        description=self.description, search=dict(self.search), model=dict(self.model))
 
 
 _SEARCH_TYPES = {"iterations": int, "c": float, "bias": float, "cutoff": int, "rollout": str,
-                 "rollout_epsilon": float, "points": float}
+                 "rollout_epsilon": float, "points": float, "prior": str}
 
 
 def _search_defaults(game):
@@ -80,6 +83,15 @@ def _search_dict(game, name, search):
     d = {k: search.get(k, v) for k, v in _search_defaults(game).items()}
     rollout = d.pop("rollout")
     eps = d.pop("rollout_epsilon")
+    prior = d.pop("prior")
+    if isinstance(prior, dict):                 # already resolved (a manifest's dict)
+        d["prior"] = dict(prior)
+    elif prior != "none":                       # a learned model as the search's prior (docs/learned.md)
+        p = resolve(game, prior)
+        if p.kind != "learned":
+            raise ValueError(f"strategy {name!r}: its prior {prior!r} must be a learned strategy "
+                             f"(learned or learned:FILE.json), not {p.kind}")
+        d["prior"] = p.to_dict()
     if isinstance(rollout, dict):               # already resolved (a manifest's dict)
         d["rollout"] = dict(rollout)
         return d
@@ -109,6 +121,8 @@ def _check_search(game, name, search):
     eps = out.get("rollout_epsilon", 0.0)
     if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0 <= eps <= 1:
         raise ValueError(f"strategy {name!r}: rollout_epsilon must be a number in [0, 1], not {eps!r}")
+    if not isinstance(out.get("prior", ""), (str, dict)):
+        raise ValueError(f"strategy {name!r}: prior must be 'none' or a learned strategy name, not {out['prior']!r}")
     if not isinstance(out.get("rollout", ""), (str, dict)):
         raise ValueError(f"strategy {name!r}: rollout must be a strategy name, not {out['rollout']!r}")
     return out
@@ -156,7 +170,7 @@ def split_names(text):
     ``"mcts:iterations=800,c=0.5,balanced"`` -> ``["mcts:iterations=800,c=0.5", "balanced"]``."""
     out = []
     for part in (p.strip() for p in str(text).split(",")):
-        if out and "=" in part and ":" not in part and out[-1].startswith("mcts:"):
+        if out and "=" in part and ":" not in part.partition("=")[0] and out[-1].startswith("mcts:"):
             out[-1] += "," + part
         else:
             out.append(part)
@@ -169,7 +183,11 @@ def from_dict(d):
     d.setdefault("description", "")
     if d.get("kind") == "mcts":
         d["search"] = {k: d.pop(k) for k in list(d) if k in _SEARCH_TYPES}
+    if d.get("kind") == "learned":
+        d["model"] = d.pop("models", {})
     s = Strategy(**d)
+    if s.kind == "learned":
+        s.as_policy()
     if s.kind == "mcts":
         _check_search(s.game, s.name, s.search)
         s.as_policy()
@@ -301,6 +319,9 @@ def resolve(game, name):
     text = str(name)
     if text == "mcts" or text.startswith("mcts:"):
         return parse_search(game, text)
+    if text == "learned" or text.startswith("learned:"):
+        from strategies.learned import resolve_learned
+        return resolve_learned(game, text)
     if text.endswith(".toml") or ".toml:" in text or os.sep in text:
         if ".toml" not in text:
             raise ValueError(f"strategy {text!r} looks like a path but is not a .toml file "

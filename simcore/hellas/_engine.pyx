@@ -905,3 +905,4 @@ def play_actions(players, seed, policies=None, config=None, **settings):
 
 
 include "_policy_api.pxi"
+include "_model_features.pxi"
