@@ -41,8 +41,8 @@ HOLDOUT = 0.2
 #: The network and its fit.
 HIDDEN = 32
 STEPS = 1500
-LEARNING_RATE = 0.01
-L2 = 1e-4
+LEARNING_RATE = 0.003
+L2 = 1e-2
 #: The heuristic whose weighted features the model reads (and the agreement's yardstick).
 CONTEXT = "balanced"
 FORMAT = "boardlab-mlp-1"
@@ -208,8 +208,10 @@ def _top1(scores, data):
     return hits / max(1, data.n)
 
 
-def fit(d, seed, hidden=HIDDEN, steps=STEPS, lr=LEARNING_RATE, l2=L2, progress=True):
-    """Fit the network to the decisions ``d``; ``(params, report)``."""
+def fit(d, seed, hidden=None, steps=None, lr=None, l2=None, progress=True):
+    """Fit the network to the decisions ``d``; ``(params, report)`` (settings: the module's by default)."""
+    hidden, steps = hidden or HIDDEN, steps or STEPS
+    lr, l2 = LEARNING_RATE if lr is None else lr, L2 if l2 is None else l2
     games = np.unique(d["game"])
     cut = games[int(math.floor(len(games) * (1 - HOLDOUT)))] if len(games) > 1 else games[0] + 1
     train_sel = d["game"] < cut
