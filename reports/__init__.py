@@ -1,13 +1,21 @@
-"""Figures, reports, studies and the ``boardlab`` CLI.
+"""Figures, reports, studies and the ``boardlab`` CLI: the application layer.
 
-- ``reports.figures`` — plot functions: polars frames in, matplotlib ``Figure`` out;
-- ``reports.sections`` — the containers: ``Report``, ``Section``, ``Table``, ``Fig``;
-- ``reports.report`` — the generic sections over one or more results folders
-  (``RunSet``), findings, provenance, HTML/Markdown writing;
-- ``reports.components`` — builders the game plug-ins share (component values, game length);
-- ``reports.games.<game>`` — a game's own sections, headlines and regression metrics
-  (found by name; a game without one gets the generic report);
-- ``reports.compare`` — strategies in every seat, win-share matrix, ratings;
-- ``reports.study`` — TOML study files (``docs/study.md``) and the built-in demo;
-- ``reports.cli`` / ``reports.commands`` — the command line.
+- ``reports.cli`` — parse, check the game and player count once (``reports._args``), run a command;
+- ``reports.commands.<name>`` — one module per command, registered by name in
+  ``reports.commands.NAMES``: thin shells;
+- ``reports.experiments.<kind>`` — one module per study-part kind (balance, variants, compare,
+  sweep, compensation, skill), registered by name in ``reports.experiments.KINDS``: parse, plan,
+  run, sections and findings; ``reports.study`` runs TOML study files (``docs/study.md``) through them;
+- ``reports.runset`` — run data: results folders stacked (``RunSet``);
+- ``reports.generic`` — the sections every game gets; ``reports.outcomes``, ``reports.components``
+  — sections the games share; ``reports.games.<game>`` — a game's own sections, headlines and
+  regression metrics (found by name);
+- ``reports.provenance`` ("What was run"), ``reports.findings`` ("Findings at a glance");
+- ``reports.render`` — section containers, figures, HTML/Markdown, the writer and the figure
+  workers (no experiment logic);
+- ``reports.compare``, ``reports.balance``, ``reports.ladder``, ``reports.sweep``, ``reports.regress``,
+  ``reports.bench`` — the work behind the kinds and commands;
+- ``reports.report`` — the report of one results folder, and the names that used to live there.
+
+``docs/study.md`` ("Adding a study-part kind or a command") says how to add either.
 """

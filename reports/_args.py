@@ -1,10 +1,11 @@
-"""Argument checks shared by the ``boardlab`` commands.
+"""Argument checks shared by the ``boardlab`` commands, and the one check of game and player count.
 
-argparse ``type=`` callables (``_positive_int``, ``_seed``), the output path
-checks every command runs before any work (``check_out_folder``,
-``check_out_file``) and the strategy flags (``seat_strategies``). Kept apart from ``reports/cli.py`` so that the command modules
-(``bench``, ``commands``, ``regress``, ``strategies.tune``) import them without
-importing the CLI itself.
+argparse ``type=`` callables (``_positive_int``, ``_seed``), the game and player
+count of a game command (:func:`add_game` declares them, :func:`resolve_game` checks
+them once: ``reports.cli`` runs it before the command), the output path checks
+every command runs before any work (``check_out_folder``, ``check_out_file``) and
+the strategy flags (``seat_strategies``). Kept apart from ``reports/cli.py`` so
+that the command modules import them without importing the CLI itself.
 """
 import argparse
 import os
@@ -37,6 +38,32 @@ def _seed(text):
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be a non-negative integer, not {text}")
     return value
+
+
+def add_game(p, players=True):
+    """Declare a game command's ``GAME`` and ``--players``: ``reports.cli`` checks them once
+    (:func:`resolve_game`) before the command runs."""
+    p.add_argument("game", help="game name, e.g. hellas")
+    if players:
+        p.add_argument("--players", type=_positive_int, required=True, help="player count")
+    p.set_defaults(resolve_game=True)
+    return p
+
+
+def resolve_game(args):
+    """The one check of a command's game and player count; returns the game's module.
+
+    Sets ``args.game_module`` (the ``simcore`` game module) and ``args.players`` (a count the game
+    is played by). A game or player count simcore does not know is a ``ValueError`` in the words of
+    ``simcore.get_game`` / ``simcore.run.check_players``, before any output is checked or written.
+    """
+    import simcore
+    from simcore.run import check_players
+
+    if getattr(args, "players", None) is not None:
+        args.players = check_players(args.game, args.players)      # checks the game first
+    args.game_module = simcore.get_game(args.game)
+    return args.game_module
 
 
 def seat_strategies(args):

@@ -19,13 +19,11 @@ game ``i`` of a block always has the seed of game index ``i``, so every
 result is the same for any worker count.
 
 The same search is a study part (``[[compensation]]``, docs/study.md):
-:func:`parse_part`, :func:`run_part` and :func:`part_sections` are its hooks
-in ``reports/study.py``, :func:`finding` its line in "Findings at a glance".
+``reports.experiments.compensation`` parses, plays and reports it; the command is
+``reports.commands.balance``; :func:`finding` is its line in "Findings at a glance".
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import os
 import sys
@@ -34,8 +32,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import polars as pl
-
-from reports._args import _positive_int, _seed, check_out_file, check_out_folder
 
 KNOBS = ("seat_points", "seat_bonus")
 VERIFY_START = 1 << 31          # game index of the first verification game (the search starts at 0)
@@ -79,13 +75,11 @@ def plan(game, players, knob="seat_points", strategy="balanced", budget=None, ve
     import strategies as S
     from simcore.run import check_players, parse_variant
 
-    if game not in simcore.games:
-        raise ValueError(f"unknown game '{game}' (known: {', '.join(simcore.games)})")
+    mod = simcore.get_game(game)
     players = check_players(game, players)
     if knob not in KNOBS:
         raise ValueError(f"unknown knob '{knob}' (known: {', '.join(KNOBS)})")
     variant = parse_variant(variant) if isinstance(variant, (list, tuple)) else dict(variant or {})
-    mod = simcore.games[game]
     mod.make_config(players, **variant)                 # a bad variant fails here, in one line
     base = tuple(mod.make_config(players, **variant).settings().get(knob, (0,) * players))
     strat = S.resolve(game, strategy or "balanced")
@@ -288,7 +282,7 @@ WORSE = ("On the verification games it is worse than no compensation ({after} pp
 
 def table_text(r) -> str:
     """The terminal table: per seat, share and 95% CI before and after; the gaps; the conclusion."""
-    from reports.sections import text_table
+    from reports.render.sections import text_table
 
     fair = 1.0 / r["players"]
     rows = []
@@ -343,7 +337,7 @@ def candidates_frame(r) -> pl.DataFrame:
 def figures(r):
     """Two figures: the verified shares before and after; the share of every seat per candidate searched."""
     from analysis.stats import wilson_bounds
-    from reports import figures as F
+    from reports.render import figures as F
 
     fair = 1.0 / r["players"]
     long = []
@@ -392,7 +386,7 @@ def figures(r):
 
 def section(r, title=None):
     """The report section of one balance result (tables, figures, the conclusion)."""
-    from reports.sections import Fig, Section, Table
+    from reports.render.sections import Fig, Section, Table
 
     paras = [
         f"Strategy **{r['strategy']}** in every seat; knob `{r['knob']}` ({knob_words(r['game'], r['knob'])} added "
@@ -441,8 +435,9 @@ def finding(frame) -> str:
 def write(r, out, command=None):
     """Write the report of one balance result to ``out`` (report.html, report.md, figures, tables)."""
     import simcore
-    from reports.report import Report, write_report
-    from reports.sections import Section
+    from reports.render.sections import Report
+    from reports.render.write import write_report
+    from reports.render.sections import Section
 
     prov = Section("What was run", paragraphs=[
         f"`{command or 'boardlab balance'}`",
@@ -456,160 +451,6 @@ def write(r, out, command=None):
 
 
 def with_findings_of(sections):
-    from reports.report import with_findings
+    from reports.findings import with_findings
 
     return with_findings(sections)
-
-
-# ---------------------------------------------------------------- the command
-
-def add_parser(sub):
-    p = sub.add_parser("balance", help="find and verify the seat compensation that makes a game fairest",
-                       description="Search integer compensation vectors (seat_points: points on the final "
-                                   "total; seat_bonus: the starting resource) for the one that brings every "
-                                   "seat's win share closest to fair, on common seeds with races that spend "
-                                   "games where candidates are close; then verify it on fresh seeds and print "
-                                   "each seat's win share with its 95% CI before and after, and the largest "
-                                   "seat gap left.")
-    p.add_argument("game", help="game name, e.g. hellas")
-    p.add_argument("--players", type=_positive_int, required=True, help="player count")
-    p.add_argument("--knob", default="seat_points", help="seat_points (default) or seat_bonus")
-    p.add_argument("--strategy", default="balanced",
-                   help="strategy of every seat: a preset, a preset file or mcts:iterations=100 (default balanced)")
-    p.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE", help="engine setting")
-    p.add_argument("--budget", type=_positive_int, default=None,
-                   help=f"games the search may play (default {HEURISTIC_BUDGET:,}; {SEARCH_BUDGET} for a "
-                        f"searching strategy)")
-    p.add_argument("--verify", type=_positive_int, default=None,
-                   help=f"fresh games to verify with, before and after each (default {HEURISTIC_VERIFY:,}; "
-                        f"half the budget for a searching strategy)")
-    p.add_argument("--seed", type=_seed, default=0, help="seed of the search and verification games (default 0)")
-    p.add_argument("--workers", type=_positive_int, default=None, help="threads (default: all cores)")
-    p.add_argument("--json", default=None, metavar="FILE", help="write the result as JSON")
-    p.add_argument("--out", default=None, metavar="DIR", help="write a report (report.html, report.md, CSV, figures)")
-    p.set_defaults(func=cmd_balance)
-    return p
-
-
-def cmd_balance(args):
-    if args.json:
-        check_out_file(args.json, "--json")
-    if args.out:
-        check_out_folder(args.out)
-    p = plan(args.game, args.players, args.knob, args.strategy, args.budget, args.verify, args.seed, args.variant)
-    r = balance(p, workers=args.workers)
-    print(table_text(r))
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump(to_json(r), fh, indent=1)
-        print(f"wrote {args.json}")
-    if args.out:
-        paths = write(r, args.out, command="boardlab " + " ".join(sys.argv[1:]))
-        print(f"report: {os.path.abspath(paths['html'])}")
-    return 0
-
-
-# ---------------------------------------------------------------- the study part [[compensation]]
-
-PART_KEYS = {"name", "title", "game", "players", "strategy", "knob", "budget", "verify", "seed", "variant",
-             "quick_games"}
-
-
-def part_spec(part):
-    """What determines a compensation part's result (its cache key)."""
-    s = part.settings
-    return {k: s[k] for k in ("game", "players", "knob", "strategy", "budget", "verify", "seed", "variant")}
-
-
-def quick_settings(settings, cap):
-    """``--quick``: the search budget at most 10 x ``cap`` and the verification at most 5 x ``cap`` games."""
-    s = dict(settings)
-    s["budget"] = min(s["budget"], 10 * cap)
-    s["verify"] = min(s["verify"], 5 * cap)
-    try:
-        part_plan(s)
-    except ValueError:          # below the search's first round (a searching strategy): keep the file's
-        s["budget"] = settings["budget"]
-    return s
-
-
-def part_plan(s):
-    return plan(s["game"], s["players"], s["knob"], s["strategy"], s["budget"], s["verify"], s["seed"],
-                s["variant"])
-
-
-def run_part(part, folder, workers=None, log=_log):
-    """Play a ``[[compensation]]`` part (or read its finished result from ``folder``); return the result."""
-    spec = part_spec(part)
-    key = hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
-    path = os.path.join(folder, "compensation.json")
-    if os.path.isfile(path):
-        try:
-            with open(path, encoding="utf-8") as fh:
-                done = json.load(fh)
-            if done.get("key") == key:
-                log(f"{part.title}: finished before ({path})")
-                return done["result"]
-        except (OSError, ValueError):
-            pass
-    t0 = time.perf_counter()
-    r = balance(part_plan(part.settings), workers=workers, log=lambda line: None)
-    os.makedirs(folder, exist_ok=True)
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump({"key": key, "spec": spec, "result": r}, fh)
-    os.replace(tmp, path)
-    log(f"{part.title}: {_vec(r['compensation'])} after {r['search_games']:,} search games, verified on "
-        f"{r['games']:,} ({time.perf_counter() - t0:.0f} s)")
-    return r
-
-
-def part_sections(part, result):
-    return [section(result, title="Seat compensation")]
-
-
-def parse_part(t, where, study, game):
-    """The settings of a ``[[compensation]]`` table ``t`` (keys checked by the study loader), checked.
-
-    ValueError (the study names the file and part) for a bad value. Returns the settings dict that
-    :func:`run_part` plays: game, players, knob, strategy, budget, verify, seed, variant, quick_games.
-    """
-    players = t.get("players")
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise ValueError(f"players must be one player count for a compensation search, not {players!r}")
-    s = {"game": game, "players": players}
-    for key, default in (("knob", "seat_points"), ("strategy", "balanced")):
-        s[key] = t.get(key, default)
-        if not isinstance(s[key], str):
-            raise ValueError(f"{key} must be a string, not {s[key]!r}")
-    for key in ("budget", "verify", "quick_games", "seed"):
-        value = t.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0
-                                  or (value == 0 and key != "seed")):
-            raise ValueError(f"{key} must be a positive integer, not {value!r}")
-    variant = t.get("variant", {})
-    if not isinstance(variant, dict):
-        raise ValueError(f"variant must be a table of engine settings, not {variant!r}")
-    s["variant"] = {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in variant.items()}
-    s["seed"] = t.get("seed", study.seed)
-    p = plan(game, players, s["knob"], s["strategy"], t.get("budget"), t.get("verify"), s["seed"], s["variant"])
-    s.update(budget=p["budget"], verify=p["verify"], strategy=p["strategy"])
-    s["quick_games"] = t.get("quick_games", 0)
-    return s
-
-
-def part_games(settings):
-    """The games a part plays at most: the search budget and the verification before and after."""
-    return settings["budget"] + 2 * settings["verify"]
-
-
-def provenance(extra, commands):
-    """"What was run" of a study with compensation parts only (no results folder to list)."""
-    import simcore
-    from reports.sections import Section
-    from simcore.run import _git_commit
-
-    paras = list(extra) + [f"boardlab {simcore.__version__}, git commit {(_git_commit()[0] or 'none')[:10]}."]
-    if commands:
-        paras.append("To reproduce it:\n\n```\n" + "\n".join(commands) + "\n```")
-    return Section("What was run", paragraphs=paras)

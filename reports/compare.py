@@ -26,10 +26,10 @@ import time
 
 import polars as pl
 
-from reports import figures as F
-from reports.outcomes import dominance_text
-from reports.report import RunSet
-from reports.sections import Fig, Section, Table, caption_of, text_table
+from reports.render import figures as F
+from reports.findings import dominance_text
+from reports.runset import RunSet
+from reports.render.sections import Fig, Section, Table, caption_of, text_table
 
 MAX_PERMUTATIONS = 120
 

@@ -16,8 +16,8 @@ import os
 import polars as pl
 
 import simcore
-from reports import figures as F
-from reports.sections import Fig, Section, Table, caption_of, text_table
+from reports.render import figures_games as FG
+from reports.render.sections import Fig, Section, Table, caption_of, text_table
 
 CAVEAT = ("Uplifts compare players who took a component with players who did not, under the strategies "
           "played: part of a component's apparent value is the skill of the players who choose it. The "
@@ -93,7 +93,7 @@ def component_section(rs, title: str, takes, component: str, what: str,
     from analysis.components import (component_regression, component_summary_from_sums, component_take_sums,
                                      player_sums, take_counts, take_shares_from_counts)
 
-    from reports.report import collected, fit_sample
+    from reports.runset import collected, fit_sample
 
     name = name or component
     sec = Section(title, paragraphs=list(paragraphs))
@@ -135,7 +135,7 @@ def component_section(rs, title: str, takes, component: str, what: str,
         f"`takers_win` / `others_win`: mean win share (a k-way tie counts 1/k) of players who took it and "
         f"of those who did not, `win_diff` their raw difference. The regression gives the marginal value "
         f"of one more {what} {contrast}. " + CAVEAT)
-    fig = F.component_values(summ, reg, series=series, title=f"{title}: take rate and marginal value",
+    fig = FG.component_values(summ, reg, series=series, title=f"{title}: take rate and marginal value",
                              caption=(f"Left: players who took each {what} (95% Wilson CI). Middle and right: "
                                       f"regression effect per extra take on the win chance and on the final "
                                       f"score, {contrast} (95% cluster-robust CIs). {rs.games_text()}.{note}"))
@@ -188,7 +188,7 @@ def game_end_section(rs, length: str, unit: str, triggers=None, code=None, codes
     """Game length, end triggers and ties for first."""
     from analysis.outcomes import end_triggers, game_length, top_ties
 
-    from reports.report import collected
+    from reports.runset import collected
 
     # lazy scans: each query reads its columns and aggregates as it goes
     g, p = rs.scan("games"), rs.scan("players")
@@ -205,7 +205,7 @@ def game_end_section(rs, length: str, unit: str, triggers=None, code=None, codes
         trig = collected(end_triggers(g, triggers=cols, by=rs.group)) if cols else None
     ties = collected(top_ties(p, by=rs.group))
     series = rs.group if len(rs.runs) > 1 else None
-    fig = F.game_length(dist, trig, series=series, unit=unit, caption=(
+    fig = FG.game_length(dist, trig, series=series, unit=unit, caption=(
         f"Left: share of games per length in {unit}. Right: share of games ended by each trigger "
         f"(95% Wilson CIs). {rs.games_text()}."))
     sec.paragraphs.append(

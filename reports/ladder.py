@@ -52,11 +52,10 @@ import re
 import time
 from dataclasses import dataclass, field
 
-import numpy as np
 import polars as pl
 
-from reports import figures as F
-from reports.sections import Fig, Section, Table, caption_of, text_table
+from reports.render.figures_ladder import rating_vs_compute, seat_share_vs_rating
+from reports.render.sections import Fig, Section, Table, caption_of, text_table
 
 #: Blocks with no searching seat play this many times the games of the others.
 CHEAP_FACTOR = 50
@@ -66,7 +65,6 @@ DEFAULT_LEVELS = (100, 400, 1600)
 #: Relative work of a seat that does not search, in MCTS iterations (for ordering and progress only).
 HEURISTIC_WORK = 0.2
 #: The keys of a ``[[skill]]`` study part (besides name, title, game, players, seed, variant, quick_games).
-SKILL_KEYS = {"levels", "games", "search_games", "ladder_games", "quick_games", "quick_search_games"}
 
 
 # ---------------------------------------------------------------- the pool
@@ -274,7 +272,7 @@ def play_ladder(plan: LadderPlan, base, workers=None, log=print):
     ``lineup``). A rerun resumes: finished seatings are read back, missing chunks played."""
     import joblib
 
-    from reports.report import RunSet
+    from reports.runset import RunSet
     from simcore.run import _resolve_workers
 
     seatings, _ = plan.seatings()
@@ -316,7 +314,7 @@ def play_ladder(plan: LadderPlan, base, workers=None, log=print):
 
 def play_skill(plan: LadderPlan, base, workers=None, log=print):
     """Play the self-play run of every skill level under ``base``; return a RunSet (group ``level``)."""
-    from reports.report import RunSet
+    from reports.runset import RunSet
     from simcore.run import simulate
 
     dirs = {}
@@ -332,81 +330,6 @@ def play_skill(plan: LadderPlan, base, workers=None, log=print):
 
 
 # ---------------------------------------------------------------- figures
-
-def rating_vs_compute(table: pl.DataFrame, title="Rating against compute per decision", caption=None):
-    """Elo (95% CI) of each strategy against the playouts it runs per decision (symmetric-log axis)."""
-    fig, axes = F._panels(1, width=7.5, height=4.6)
-    ax = axes[0, 0]
-    t = table.sort("playouts", "elo")
-    x = t["playouts"].to_numpy().astype(float)
-    y = t["elo"].to_numpy()
-    err = F._err(y, t["elo_lo"].to_numpy(), t["elo_hi"].to_numpy())
-    search = x > 0
-    for mask, color, label in ((~search, F.COLORS[1], "random and heuristic presets (0 playouts)"),
-                               (search, F.COLORS[0], "MCTS (one playout per iteration)")):
-        if mask.any():
-            ax.errorbar(x[mask], y[mask], yerr=err[:, mask], fmt="o", color=color, capsize=3, label=label)
-    if search.sum() > 1:
-        ax.plot(x[search], y[search], color=F.COLORS[0], linewidth=1, alpha=0.6)
-    # labels of the strategies at one x (the presets, all at 0) pushed apart so they do not overlap
-    gap = (float(t["elo_hi"].max()) - float(t["elo_lo"].min())) * 0.04
-    label_y = {}
-    for xv in np.unique(x):
-        idx = np.flatnonzero(x == xv)
-        idx = idx[np.argsort(y[idx])]
-        last = -np.inf
-        for i in idx:
-            label_y[i] = max(y[i], last + gap)
-            last = label_y[i]
-    for i, name in enumerate(t["strategy"].to_list()):
-        ax.annotate(name, (x[i], label_y[i]), xytext=(7, 0), textcoords="offset points", fontsize=7,
-                    va="center")
-    ax.set_xscale("symlog", linthresh=10, linscale=0.5)
-    ax.xaxis.set_major_formatter(F.FuncFormatter(F._count_label))
-    ax.set_xlim(-1, max(20.0, float(x.max()) * 3))
-    ax.set_xlabel("playouts per decision (MCTS iterations; 0 = no search), symmetric-log axis")
-    ax.set_ylabel("Bradley–Terry rating (Elo)")
-    ax.legend(fontsize=8, loc="lower right")
-    return F._finish(fig, title, caption)
-
-
-def seat_share_vs_rating(shares: pl.DataFrame, trend: pl.DataFrame | None = None,
-                         title="Seat win share against the skill level's rating", caption=None):
-    """Each seat's win share (95% Wilson CI) at each level against the level's Elo, with the fitted trend."""
-    fig, axes = F._panels(1, width=7.5, height=4.6)
-    ax = axes[0, 0]
-    seats = sorted(shares["seat"].unique().to_list())
-    step = max(float(shares["elo"].max() - shares["elo"].min()), 100.0) * 0.008
-    for i, seat in enumerate(seats):
-        d = shares.filter(pl.col("seat") == seat).sort("elo")
-        c = F.COLORS[i % len(F.COLORS)]
-        xs = d["elo"].to_numpy() + (i - (len(seats) - 1) / 2) * step     # side by side: bars do not overlap
-        ax.errorbar(xs, d["win_share"].to_numpy() * 100,
-                    yerr=F._err(d["win_share"] * 100, d["win_lo"] * 100, d["win_hi"] * 100),
-                    fmt="o", color=c, capsize=3, label=f"seat {seat}")
-        if trend is not None and trend.height:
-            r = trend.filter(pl.col("seat") == seat)
-            if r.height and r["slope"][0] == r["slope"][0]:
-                lo_, hi_ = float(d["elo"].min()), float(d["elo"].max())
-                grid = np.linspace(lo_, hi_, 50)
-                p0, p1 = r["share_min"][0], r["share_max"][0]
-                # the fitted logit is linear in the rating: interpolate between its two ends
-                l0, l1 = math.log(p0 / (1 - p0)), math.log(p1 / (1 - p1))
-                fit = 1 / (1 + np.exp(-(l0 + (l1 - l0) * (grid - lo_) / max(hi_ - lo_, 1e-9))))
-                ax.plot(grid, fit * 100, color=c, linewidth=1, alpha=0.7, linestyle="-")
-    fair = shares["fair_share"][0] * 100
-    ax.axhline(fair, color="#555", linestyle="--", linewidth=1)
-    top = shares.group_by("level").agg(pl.col("elo").first(), pl.col("win_hi").max())
-    for r in top.iter_rows(named=True):
-        ax.annotate(r["level"], (r["elo"], r["win_hi"] * 100), textcoords="offset points", xytext=(0, 6),
-                    fontsize=7, ha="center", rotation=20)
-    ax.set_xlabel("rating of the level played by every seat (Bradley–Terry Elo, from the ladder)")
-    ax.set_ylabel("win share (%)")
-    ax.legend(fontsize=8)
-    return F._finish(fig, title, caption)
-
-
-# ---------------------------------------------------------------- sections
 
 def compute_table(ratings: pl.DataFrame, pool) -> pl.DataFrame:
     """Ratings with each strategy's kind and playouts per decision."""
@@ -474,7 +397,8 @@ def skill_sections(skill_rs, ratings: pl.DataFrame) -> list:
     """Balance per skill level: seat advantage, the trend against the rating, categories, the game's own."""
     from analysis.skill import seat_share_trend, trend_verdict
     from reports.games import plugin
-    from reports.report import category_section, collected, seat_section
+    from reports.generic import category_section, seat_section
+    from reports.runset import collected
 
     levels = skill_rs.labels
     elo = level_ratings(ratings, levels)
@@ -557,219 +481,3 @@ def skill_sections(skill_rs, ratings: pl.DataFrame) -> list:
         s.title = f"{s.title} by skill level"
         s.terminal = ""
     return secs
-
-
-# ---------------------------------------------------------------- the command
-
-def add_arguments(sub):
-    """The ``ladder`` subcommand's parser (``reports.commands`` registers and runs it)."""
-    from reports._args import _positive_int, _seed
-
-    p = sub.add_parser(
-        "ladder", help="rate random, the presets and MCTS levels against each other; balance per skill level",
-        description=(
-            "Play a round-robin of random, every preset of GAME (the tuned one too) and MCTS at --levels "
-            "iterations, rate them (Bradley-Terry, 95%% CIs) and draw the ratings against the playouts per "
-            "decision; then play every seat at each --skill level and report the seat win shares, scoring "
-            "categories and the game's component values per level, and whether the seat advantage grows, "
-            "shrinks or holds as skill rises (a trend test). Design: every set of PLAYERS distinct "
-            "strategies is a block played in its cyclic seat rotations (each strategy in every seat equally "
-            "often, every pair meeting equally often); --games is rounded up to whole rounds of one game per "
-            "seating; blocks without a searching seat play %d times the games (they cost next to nothing). "
-            "Writes report.html, report.md, figures and CSV tables to --out; a rerun resumes. "
-            "docs/ladder.md has the details and the costs." % CHEAP_FACTOR))
-    p.add_argument("game", help="game name, e.g. hellas")
-    p.add_argument("--players", type=_positive_int, required=True, help="player count")
-    p.add_argument("--levels", default=",".join(map(str, DEFAULT_LEVELS)),
-                   help="MCTS iterations per decision of the search levels (default 100,400,1600)")
-    p.add_argument("--strategies", default=None,
-                   help="the strategies besides the MCTS levels, comma-separated (default: random and every "
-                        "preset of the game)")
-    p.add_argument("--games", type=_positive_int, default=None,
-                   help="games each strategy plays in the ladder, at least (default 1000; --quick: one round, "
-                        "i.e. one game per seating)")
-    p.add_argument("--skill", default=None,
-                   help="skill levels for balance per level, comma-separated ladder strategies or MCTS "
-                        "iterations, or 'none' (default: random, balanced and every MCTS level but the top "
-                        "one, whose self-play costs PLAYERS times its ladder seat)")
-    p.add_argument("--skill-games", type=_positive_int, default=None,
-                   help=f"self-play games of each searching skill level (default 800, --quick 20); levels "
-                        f"that do not search play {SKILL_CHEAP_FACTOR} times that")
-    p.add_argument("--seed", type=_seed, default=1, help="run seed of every run (default 1)")
-    p.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE", help="engine setting")
-    p.add_argument("--workers", type=_positive_int, default=None, help="pool size (default: all cores)")
-    p.add_argument("--quick", action="store_true", help="a small ladder (one round) and short self-play runs")
-    p.add_argument("--out", default=None, help="output folder (default: ladder-GAME-Np)")
-    return p
-
-
-def plan_from_args(args) -> LadderPlan:
-    import simcore
-    from simcore.run import check_players, parse_variant
-    from strategies import split_names
-
-    if args.game not in simcore.games:
-        raise ValueError(f"unknown game '{args.game}' (known: {', '.join(simcore.games)})")
-    check_players(args.game, args.players)
-    levels = parse_levels(args.levels)
-    names = None if args.strategies is None else [s for s in split_names(args.strategies) if s]
-    pool = default_pool(args.game, levels, names)
-    variant = parse_variant(args.variant)
-    simcore.games[args.game].make_config(args.players, **variant)     # a bad setting fails before any game
-    if args.skill is None:
-        skill = [n for n in ("random", "balanced") if n in pool] + [mcts_level(args.game, n).name
-                                                                    for n in levels[:-1]]
-    elif args.skill.strip().lower() in ("none", ""):
-        skill = []
-    else:
-        skill = list(dict.fromkeys(level_name(pool, t) for t in args.skill.split(",")))
-    sg = args.skill_games or (20 if args.quick else 800)
-    plan = LadderPlan(game=args.game, players=args.players, pool=pool,
-                      games=args.games or (1 if args.quick else 1000), seed=args.seed, variant=variant,
-                      skill=skill, skill_games=sg, skill_cheap_games=sg * SKILL_CHEAP_FACTOR)
-    check_plan(plan)
-    return plan
-
-
-def _command(args, out):
-    parts = [f"boardlab ladder {args.game} --players {args.players} --levels {args.levels}"]
-    for flag in ("strategies", "games", "skill", "skill_games"):
-        v = getattr(args, flag)
-        if v is not None:
-            parts.append(f"--{flag.replace('_', '-')} {v}")
-    parts += [f"--seed {args.seed}"] + [f"--variant {v}" for v in args.variant]
-    parts += ["--quick"] * bool(args.quick) + [f"--out {out}"]
-    return " ".join(parts)
-
-
-def ladder_main(args, log=print):
-    """Plan, play and report ``boardlab ladder``; return ``(report, paths, out)``."""
-    from reports._args import check_out_folder
-    from reports.report import write_report
-    from simcore.run import _resolve_workers
-
-    plan = plan_from_args(args)
-    out = check_out_folder(args.out or f"ladder-{args.game}-{args.players}p")
-    log(f"ladder: {plan.game}, {plan.players} players: {plan.summary()} -> {out}")
-    est = estimate_seconds(plan, args.workers)
-    if est:
-        log(f"ladder: about {_eta(est[0])} on {_resolve_workers(args.workers)} workers ({est[1]}; the report "
-            f"takes a little more)")
-    rs = play_ladder(plan, os.path.join(out, "runs", "ladder"), workers=args.workers, log=log)
-    skill_rs = play_skill(plan, os.path.join(out, "runs", "skill"), workers=args.workers, log=log) \
-        if plan.skill else None
-    log("analysing and writing the report ...")
-    report = ladder_report(plan, rs, skill_rs, commands=[_command(args, out)])
-    return report, write_report(report, out), out
-
-
-def ladder_report(plan, rs, skill_rs=None, commands=None):
-    from reports.report import Report, RunSet, provenance_section, with_findings
-
-    runs = {f"ladder/{k}": v for k, v in rs.runs.items()}
-    if skill_rs is not None:
-        runs.update({f"skill/{k}": v for k, v in skill_rs.runs.items()})
-    prov = provenance_section(RunSet(runs, group="run"), commands=commands, extra=[
-        f"Ladder: {plan.summary()}."])
-    secs = [prov] + ladder_sections(plan, rs)
-    if skill_rs is not None:
-        for sec in skill_sections(skill_rs, ratings_of(secs[2])):
-            for item in sec.tables + sec.figures:       # e.g. skill_seat_advantage: apart from the ladder's
-                item.name = item.name if item.name.startswith("skill_") else f"skill_{item.name}"
-            sec.title = f"Balance per skill level — {sec.title}"     # the findings name it so
-            secs.append(sec)
-    title = f"{plan.game.capitalize()}: skill ladder at {plan.players} players"
-    return Report(title, sections=with_findings(secs))
-
-
-# ---------------------------------------------------------------- [[skill]] study parts
-
-def parse_skill_part(part, t, where, players, variant, error=ValueError, check=None):
-    """Fill ``part`` (a ``reports.study.Part`` of kind "skill") from its table ``t``; StudyError naming the key.
-
-    Keys: ``levels`` (at least two strategies, in any order), ``games`` (self-play games of a level that
-    does not search), ``search_games`` (of a level that searches; required when one does),
-    ``ladder_games`` (games each level plays in the levels' own ladder, which rates them; default
-    ``search_games``), ``quick_games`` (``--quick`` cap of ``games``), ``quick_search_games`` (``--quick``
-    cap of ``search_games`` and ``ladder_games``, default 10). ``error`` and ``check`` are the study
-    parser's (``reports.study`` calls this; importing it here would be a cycle).
-    """
-    import strategies
-
-    StudyError, _check = error, check
-
-    if len(players) != 1:
-        raise StudyError(f"{where}: players must be one player count for a skill part, not {t['players']!r}")
-    levels = t.get("levels")
-    if not isinstance(levels, list) or len(levels) < 2:
-        raise StudyError(f"{where}: levels must be a list of at least two strategies, e.g. [\"random\", "
-                         f"\"balanced\", \"mcts:iterations=100\"], not {levels!r}")
-    pool = {}
-    for name in levels:
-        _check(name, str, f"{where}: levels", "a strategy name")
-        try:
-            s = strategies.resolve(part.game, name)
-        except (ValueError, KeyError, FileNotFoundError) as exc:
-            raise StudyError(f"{where}: levels: {exc}") from None
-        if s.kind == "mcts":              # the name as written: mcts:iterations=400 stays that, not "mcts"
-            s = dataclasses.replace(s, name=name.strip())
-        if s.name in pool:
-            raise StudyError(f"{where}: levels lists {s.name!r} twice")
-        pool[s.name] = s
-    counts = {}
-    for key, default in (("games", part.games or None), ("search_games", None), ("ladder_games", None),
-                         ("quick_search_games", 10)):
-        v = t.get(key, default)
-        if v is None:
-            continue
-        _check(v, int, f"{where}: {key}")
-        if v <= 0:
-            raise StudyError(f"{where}: {key} must be a positive integer, not {v}")
-        counts[key] = v
-    if "search_games" not in counts and any(s.kind == "mcts" for s in pool.values()):
-        raise StudyError(f"{where}: missing key 'search_games' (self-play games of each level that searches; "
-                         f"such a game costs thousands of heuristic ones, so give it explicitly)")
-    search = counts.get("search_games", counts["games"])
-    part.players, part.variant = players[0], variant
-    part.spec = LadderPlan(game=part.game, players=players[0], pool=pool,
-                           games=counts.get("ladder_games", search), seed=part.seed, variant=variant,
-                           skill=list(pool), skill_games=search, skill_cheap_games=counts["games"])
-    part.spec.quick_search_games = counts["quick_search_games"]
-    part.games = part.spec.total_games()
-    return part
-
-
-def quick_skill_part(part, cap):
-    """``--quick``: cap the self-play of the levels that do not search at ``cap``, the rest at the part's
-    ``quick_search_games`` (or at ``cap`` when smaller)."""
-    plan = part.spec
-    small = min(getattr(plan, "quick_search_games", 10), cap)
-    plan.skill_cheap_games = min(plan.skill_cheap_games, cap)
-    plan.skill_games = min(plan.skill_games, small)
-    plan.games = min(plan.games, small)
-    part.games = plan.total_games()
-
-
-def run_skill_part(part, base, workers=None, log=print):
-    """Play a skill part: the levels' ladder, then their self-play; one RunSet (labels ``ladder/…``,
-    ``skill/…``)."""
-    from reports.report import RunSet
-
-    plan = part.spec
-    log(f"{part.title}: {plan.summary()}")
-    lad = play_ladder(plan, os.path.join(base, part.name, "ladder"), workers=workers, log=log)
-    sk = play_skill(plan, os.path.join(base, part.name, "skill"), workers=workers, log=log)
-    runs = {f"ladder/{k}": v for k, v in lad.runs.items()}
-    runs.update({f"skill/{k}": v for k, v in sk.runs.items()})
-    return RunSet(runs, group="run", title=part.title)
-
-
-def skill_part_sections(part, rs) -> list:
-    """The sections of a skill part from its RunSet (:func:`run_skill_part`)."""
-    from reports.report import RunSet
-
-    lad = RunSet({k[len("ladder/"):]: v for k, v in rs.runs.items() if k.startswith("ladder/")}, group="lineup")
-    sk = RunSet({k[len("skill/"):]: v for k, v in rs.runs.items() if k.startswith("skill/")}, group="level")
-    secs = ladder_sections(part.spec, lad)
-    secs[0].terminal = secs[2].terminal = ""
-    return secs + skill_sections(sk, ratings_of(secs[1]))

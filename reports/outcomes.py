@@ -8,16 +8,16 @@
 - :func:`rarely_taken_section` — the options (action spaces, components)
   almost never taken, gathered from the take-rate tables of the other sections;
 - :func:`outcome_headlines` — lead changes per game and the comeback rate as
-  headline statistics of a variant comparison (``reports.report.variant_section``);
-- :func:`dominance_text` — the sentence on strategy dominance of a
-  comparison report (``reports.compare``, ``analysis.ratings.dominance``).
+  headline statistics of a variant comparison (``reports.generic.variant_section``).
+
+The sentence on strategy dominance of a comparison is ``reports.findings.dominance_text``.
 """
 from __future__ import annotations
 
 import polars as pl
 
-from reports import figures as F
-from reports.sections import Fig, Section, Table, caption_of, text_table
+from reports.render import figures as F
+from reports.render.sections import Fig, Section, Table, caption_of, text_table
 
 
 def collected(frame):
@@ -205,20 +205,3 @@ def rarely_taken_section(sections, threshold=RARE) -> Section | None:
               f"{r['take_rate'] * 100:.2f}% [{r['take_lo'] * 100:.2f}, {r['take_hi'] * 100:.2f}]",
               f"{r['n']:,}" if r["n"] is not None else "?"] for r in rows])
     return sec
-
-
-def dominance_text(dom: pl.DataFrame) -> str:
-    """One sentence: the dominant strategy (beats every other head-to-head, 95% CIs), or why there is none."""
-    if dom.height < 2:
-        return "Strategy dominance: one strategy only, nothing to compare."
-    top = dom.filter(pl.col("dominant"))
-    if top.height:
-        r = top.row(0, named=True)
-        return (f"Dominant strategy: {r['strategy']} beats every other strategy head-to-head (each 95% CI "
-                f"above ½); its closest match-up is {r['weakest_against']}, "
-                f"{r['weakest_share'] * 100:.1f}% [{r['weakest_lo'] * 100:.1f}, {r['weakest_hi'] * 100:.1f}] "
-                f"of {r['n_min']:,}+ pairs.")
-    r = dom.row(0, named=True)
-    return (f"No strategy beats every other one head-to-head (95% CIs): the best, {r['strategy']}, beats "
-            f"{r['beats']} of {r['opponents']}; against {r['weakest_against']} it finishes ahead in "
-            f"{r['weakest_share'] * 100:.1f}% [{r['weakest_lo'] * 100:.1f}, {r['weakest_hi'] * 100:.1f}] of pairs.")

@@ -18,7 +18,8 @@ with ``values = [...]`` or a numeric ``range = [lo, hi, step]``. ``mode =
 between neighbouring cells whose ``target.metric`` lies on either side of
 ``target.threshold`` (``analysis.sweep.adaptive``). Every cell plays the same
 seeds (common random numbers). The statistics are ``analysis.sweep``'s; this
-module plans, plays and reports.
+module parses the spec, builds the cells and tables them; ``reports.experiments.sweep`` plays
+and reports a part, ``reports.render.figures_sweep`` draws it.
 """
 from __future__ import annotations
 
@@ -34,8 +35,6 @@ import numpy as np
 import polars as pl
 
 from analysis import sweep as S
-from reports.plan import PlannedRun
-from reports.sections import Fig, Section, Table, text_table
 
 AXIS_KEYS = ("setting", "field", "values", "range", "label", "resolution")
 MODES = ("grid", "adaptive")
@@ -416,61 +415,13 @@ def cell_balance(folder, label="cell"):
     return S.seat_balance(seat_sums(players, by="run").collect(), "run", alpha=ALPHA)
 
 
-def run_sweep(part, base, play, log=print):
-    """Play the cells of sweep ``part`` (data-file copies under ``base/<part>/data``); return their RunSet.
-
-    ``play(run) -> folder`` plays a :class:`reports.plan.PlannedRun` (or finds the same run already played) and
-    returns its results folder: ``reports.study`` passes one that shares the study's record of
-    played runs, so a cell equal to another part's run is played once. Adaptive mode plays cell
-    after cell.
-    """
-    from reports.report import RunSet
-
-    spec = part.sweep
-    dirs, taken = {}, {}
-    spec.cells = []
-
-    def one(cell):
-        label = spec.label(cell)
-        slug = _slug(label, taken)
-        variant = cell_variant(spec, cell, part.players, os.path.join(base, part.name, "data", slug))
-        folder = play(PlannedRun(label, os.path.join(part.name, slug), part.players, spec.seats, variant,
-                              spec.games, part.seed, part.events))
-        dirs[label] = folder
-        entry = {"cell": cell, "label": label, "folder": folder, "stage": 0, "metric": None}
-        spec.cells.append(entry)
-        if spec.mode != "adaptive":
-            return None
-        entry["metric"] = S.metric_value(cell_balance(folder, label).row(0, named=True), spec.metric)
-        log(f"{part.title}: {label}: {spec.metric_text} = {entry['metric']:.4f}")
-        return entry["metric"]
-
-    if spec.mode == "grid":
-        for cell in spec.grid():
-            one(cell)
-    else:
-        order = S.adaptive(spec.grid(), one, spec.threshold, spec.budget,
-                           [a.numeric for a in spec.axes], [a.integer for a in spec.axes],
-                           [a.resolution for a in spec.axes] if any(a.resolution for a in spec.axes) else None)
-        for entry, (_, _, stage) in zip(spec.cells, order):
-            entry["stage"] = stage
-    return RunSet.from_dirs(dirs, group="cell")
-
-
-def quick(part, cap):
-    """``--quick``: every cell plays at most ``cap`` games."""
-    spec = part.sweep
-    spec.games = min(spec.games, cap)
-    part.games = (len(spec.grid()) + spec.budget) * spec.games
-
-
 # ---------------------------------------------------------------- report
 
 def cells_table(part, rs):
     """One row per played cell: its setting values, n, every seat's share with its CI, the gap and p."""
     from analysis._common import add_up
     from analysis.seats import seat_sums
-    from reports.report import collected
+    from reports.runset import collected
 
     spec = part.sweep
     sums = add_up((collected(seat_sums(b, by=rs.group)) for b in rs.batches("players")),
@@ -513,99 +464,6 @@ def _positions(axis, values):
     return [order.index(v) for v in values], order
 
 
-def balance_surface(table, spec, title="Balance surface: largest seat gap", caption=None):
-    """Heat map of the largest seat gap per cell (pp); cells whose gap is not significant are hatched and marked."""
-    from matplotlib.patches import Rectangle
-
-    from reports import figures as F
-
-    xa = spec.axes[0]
-    ya = spec.axes[1] if len(spec.axes) > 1 else None
-    xs = sorted(set(table[xa.name].to_list()), key=lambda v: _positions(xa, [v])[0][0])
-    ys = sorted(set(table[ya.name].to_list()), key=lambda v: _positions(ya, [v])[0][0]) if ya else [None]
-    gap = np.full((len(ys), len(xs)), np.nan)
-    ns = np.zeros_like(gap, dtype=bool)
-    for r in table.iter_rows(named=True):
-        i = ys.index(r[ya.name]) if ya else 0
-        j = xs.index(r[xa.name])
-        gap[i, j] = r["gap"] * 100
-        ns[i, j] = not r["significant"]
-    fig = F.Figure(figsize=(max(5.5, 0.9 * len(xs) + 2.5), 0.6 * len(ys) + 1.8 if ya else 2.2),
-                   layout="constrained")
-    ax = fig.subplots()
-    cmap = F.matplotlib.colormaps["YlOrRd"].with_extremes(bad="#eeeeee")
-    im = ax.imshow(np.ma.masked_invalid(gap), cmap=cmap, aspect="auto", origin="lower",
-                   vmin=0, vmax=max(1.0, float(np.nanmax(gap)) if np.isfinite(gap).any() else 1.0))
-    top = np.nanmax(gap) if np.isfinite(gap).any() else 1.0
-    for i in range(len(ys)):
-        for j in range(len(xs)):
-            if not np.isfinite(gap[i, j]):
-                continue
-            dark = gap[i, j] > 0.6 * top
-            text = f"{gap[i, j]:.1f}" + ("\nn.s." if ns[i, j] else "")
-            ax.text(j, i, text, ha="center", va="center", fontsize=8, color="white" if dark else "black")
-            if ns[i, j]:
-                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///",
-                                                            edgecolor="#555555", linewidth=0))
-    ax.set_xticks(range(len(xs)), [_fmt(v) for v in xs], rotation=45 if len(xs) > 8 else 0)
-    ax.set_xlabel(xa.label or xa.name)
-    if ya:
-        ax.set_yticks(range(len(ys)), [_fmt(v) for v in ys])
-        ax.set_ylabel(ya.label or ya.name)
-    else:
-        ax.set_yticks([])
-    fig.colorbar(im, ax=ax, label="largest seat gap (pp)", shrink=0.9)
-    return F._finish(fig, title, caption)
-
-
-def share_lines(table, spec, players, title="Win share by seat across the sweep", caption=None, gap=False):
-    """Each seat's win share (or, ``gap=True``, the largest seat gap) against x with 95% CI bands;
-    one panel per y value."""
-    from matplotlib.ticker import MaxNLocator
-
-    from reports import figures as F
-
-    xa = spec.axes[0]
-    ya = spec.axes[1] if len(spec.axes) > 1 else None
-    ys = sorted(set(table[ya.name].to_list()), key=lambda v: _positions(ya, [v])[0][0]) if ya else [None]
-    fig, axes = F._panels(len(ys), width=4.4, sharey=True)
-    target = spec.threshold
-    for ax, yv in zip(axes[0], ys):
-        d = table.filter(pl.col(ya.name) == yv) if ya else table
-        pos, names = _positions(xa, d[xa.name].to_list())
-        order = np.argsort(pos, kind="stable")
-        x = np.asarray(pos, dtype=float)[order]
-        series = [("gap", "gap_lo", "gap_hi", "largest gap")] if gap else [
-            (f"share_{s}", f"lo_{s}", f"hi_{s}", f"seat {s}") for s in range(players)]
-        for k, (est, lo, hi, name) in enumerate(series):
-            col = F.COLORS[k % 10] if not gap else "#d62728"
-            ax.plot(x, d[est].to_numpy()[order] * 100, marker="o", markersize=3.5, color=col, label=name)
-            ax.fill_between(x, d[lo].to_numpy()[order] * 100, d[hi].to_numpy()[order] * 100, color=col,
-                            alpha=0.18, linewidth=0)
-        if gap:
-            ns = ~d["significant"].to_numpy()[order]
-            ax.scatter(x[ns], d["gap"].to_numpy()[order][ns] * 100, s=40, facecolors="white", edgecolors="#d62728",
-                       zorder=3, label="not significant (p ≥ 0.05)")
-            if target is not None and spec.metric[0] == "gap":
-                ax.axhline(target * 100, color="#444444", linestyle=":", linewidth=1, label="target")
-        else:
-            ax.axhline(100 / players, color="#444444", linestyle="--", linewidth=1, label="fair share")
-            if target is not None and spec.metric[0] in ("share", "deviation"):
-                level = target + (1 / players if spec.metric[0] == "deviation" else 0)
-                ax.axhline(level * 100, color=F.COLORS[spec.metric[1] % 10], linestyle=":", linewidth=1,
-                           label=f"target ({spec.metric_text})")
-        if names is not None:
-            ax.set_xticks(range(len(names)), names, rotation=30 if len(names) > 5 else 0)
-        elif xa.integer:
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_xlabel(xa.label or xa.name)
-        ax.set_ylabel("largest seat gap (pp, 95% CI)" if gap else "win share (% of games, 95% CI)")
-        if ya:
-            F._subtitle(ax, f"{ya.label or ya.name} = {_fmt(yv)}")
-    axes[0][0].legend(fontsize=8)
-    return F._finish(fig, title, caption)
-
-
 def crossings(table, spec):
     """Where the target metric crosses the threshold between neighbouring cells along x (per y):
     ``[(y, x0, x1, x estimated by linear interpolation or None)]``."""
@@ -624,56 +482,3 @@ def crossings(table, spec):
                 est = p0 + (p1 - p0) * a / (a - b) if xa.numeric and a != b else None
                 out.append((yv, x0, x1, est))
     return out
-
-
-def sweep_sections(part, rs):
-    """The report of a sweep part: the cells table, the balance surface, the share and gap lines."""
-    spec = part.sweep
-    table = cells_table(part, rs)
-    n = part.players
-    games = rs.games_text()
-    axes_text = " × ".join(f"`{a.name}` ({', '.join(_fmt(v) for v in a.values)})" for a in spec.axes)
-    paras = [(f"Swept {axes_text} at {n} players, {', '.join(dict.fromkeys(spec.seats))} in "
-             f"{'every seat' if len(set(spec.seats)) == 1 else 'the seats in order'}; {games}. Every cell plays "
-             f"the same seeds (common random numbers). The **largest seat gap** of a cell is the largest |win share "
-             f"− 1/{n}| over its seats (a k-way tie counts 1/k); it is **not significant** (n.s., hatched) when "
-             f"the chi-square test of equal seat shares does not reject at the 5% level (p ≥ 0.05).")]
-    if spec.mode == "adaptive":
-        added = sum(1 for e in spec.cells if e["stage"] > 0)
-        paras.append(f"Adaptive: after the grid, {added} cell{'s' if added != 1 else ''} (budget {spec.budget}) "
-                     f"added one at a time, each the midpoint of the widest interval between neighbouring cells "
-                     f"whose `{spec.metric_text}` lies on either side of {spec.threshold:g} (column `stage`: 0 "
-                     f"for the grid, k for the k-th added cell).")
-    for a in spec.axes:
-        if a.path is not None:
-            paras.append(f"`{a.name}` edits a copy of `{spec.base_files[a.setting]}` per cell (under "
-                         f"`runs/{part.name}/data/`); the copies are recorded as assumed data in each run's manifest.")
-    if table.height:
-        best = table.sort(["gap", "p"], descending=[False, True]).row(0, named=True)
-        ns = table.filter(~pl.col("significant")).height
-        paras.append(f"Smallest gap: **{best['cell']}**, {best['gap'] * 100:.1f} pp (seat {best['gap_seat']}, "
-                     f"[{best['gap_lo'] * 100:.1f}, {best['gap_hi'] * 100:.1f}]) over {best['n']:,} games, "
-                     f"chi-square p = {best['p']:.2g}. {ns} of {table.height} cells show no significant gap.")
-        for yv, x0, x1, est in crossings(table, spec):
-            where = f" at {spec.axes[1].name} = {_fmt(yv)}" if yv is not None else ""
-            paras.append(f"`{spec.metric_text}` crosses {spec.threshold:g}{where} between "
-                         f"{spec.axes[0].name} = {_fmt(x0)} and {_fmt(x1)}"
-                         + (f" (about {est:.3g} by linear interpolation)." if est is not None else "."))
-    caption = (f"Largest seat gap per cell in percentage points; n.s. and hatched: equal seat shares not rejected "
-               f"(chi-square p ≥ 0.05). {games}.")
-    figs = [balance_surface(table, spec, caption=caption)]
-    figs.append(share_lines(table, spec, n, caption=f"Each seat's win share with its 95% Wilson band; dashed: "
-                                                      f"the fair share 1/{n}. {games}."))
-    figs.append(share_lines(table, spec, n, title="Largest seat gap across the sweep", gap=True,
-                            caption="The largest |win share − fair share| over the seats with that seat's 95% "
-                                    f"interval; open circles: not significant (chi-square p ≥ 0.05). {games}."))
-    names = ["balance_surface", "seat_shares", "seat_gap"]
-    sec = Section("Sweep", paragraphs=paras,
-                  tables=[Table("sweep_cells", table, "Every cell: setting values, games, each seat's win share "
-                                "with its 95% Wilson interval, the largest gap and its seat and interval, the "
-                                "chi-square test of equal seats.", show=table.height <= 40)],
-                  figures=[Fig(nm, f, f.boardlab_caption) for nm, f in zip(names, figs)])
-    rows = [[r["cell"], f"{r['n']:,}", f"{r['gap'] * 100:.1f}", f"{r['p']:.2g}",
-             "" if r["significant"] else "n.s."] for r in table.iter_rows(named=True)]
-    sec.terminal = "Sweep: largest seat gap per cell\n" + text_table(["cell", "games", "gap (pp)", "p", ""], rows)
-    return [sec]

@@ -1,6 +1,7 @@
 """The ``boardlab`` CLI: one-line errors with exit code 2, simulate and replay end to end."""
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -259,14 +260,81 @@ def test_report_console_exit_flushes_everything(tmp_path):
 def test_interrupted_report_says_so_without_promising_a_resume(monkeypatch, capsys):
     """Ctrl-C in a command that plays no games (report) is one line with no talk of finished chunks;
     in one that does (simulate) the line says they are kept."""
-    from reports import cli, commands
+    from reports import cli
+    from reports.commands import report as report_command
+    from reports.commands import simulate as simulate_command
 
     def interrupted(args):
         raise KeyboardInterrupt
-    monkeypatch.setattr(commands, "cmd_report", interrupted)
+    monkeypatch.setattr(report_command, "run", interrupted)
     assert cli.main(["report", "somewhere"]) == 130
     assert capsys.readouterr().err.strip() == "boardlab: interrupted (SIGINT)"
-    monkeypatch.setattr(cli, "cmd_simulate", interrupted)
+    monkeypatch.setattr(simulate_command, "run", interrupted)
     assert cli.main(["simulate", "hellas", "--players", "3", "--games", "10", "--seed", "1", "--out", "x"]) == 130
     assert capsys.readouterr().err.strip() == ("boardlab: interrupted (SIGINT); finished chunks are kept, "
                                                "rerun the same command to resume")
+
+
+HELLO_COMMAND = '''"""``boardlab hello GAME --players N``: a toy command (a test's)."""
+from reports._args import add_game
+
+
+def add(sub):
+    p = sub.add_parser("hello", help="greet a game")
+    add_game(p)
+    p.set_defaults(func=run)
+
+
+def run(args):
+    print(f"hello {args.game}: {len(args.game_module.PLAYERS)} player counts, {args.players} here")
+    return 0
+'''
+
+
+def test_a_command_is_one_file_and_one_registration_line(tmp_path, monkeypatch, capsys):
+    """issue 31: a new command is a module in reports/commands/ and its name in NAMES; reports.cli
+    checks its game and player count once, before it runs, in simcore's words."""
+    import reports.commands as commands
+
+    folder = tmp_path / "commands"
+    folder.mkdir()
+    (folder / "hello.py").write_text(HELLO_COMMAND)                                # the new file
+    monkeypatch.setattr(commands, "__path__", [*commands.__path__, str(folder)])
+    monkeypatch.setattr(commands, "NAMES", [*commands.NAMES, "hello"])             # its registration line
+    try:
+        assert main(["hello", "hellas", "--players", "3"]) == 0
+        n = len(simcore.games["hellas"].PLAYERS)
+        assert capsys.readouterr().out == f"hello hellas: {n} player counts, 3 here\n"
+        assert main(["hello", "nosuch", "--players", "3"]) == 2
+        assert capsys.readouterr().err == (f"boardlab: error: unknown game 'nosuch' (known: "
+                                           f"{', '.join(simcore.games)})\n")
+        assert main(["hello", "hellas", "--players", "9"]) == 2
+        assert capsys.readouterr().err == (f"boardlab: error: hellas is played by "
+                                           f"{', '.join(map(str, simcore.games['hellas'].PLAYERS))} players, not 9\n")
+        with pytest.raises(SystemExit):
+            main(["--help"])
+        assert re.search(r"^ +hello +greet a game$", capsys.readouterr().out, re.M)
+    finally:
+        sys.modules.pop("reports.commands.hello", None)
+
+
+def test_every_game_command_checks_game_and_players_at_the_edge(capsys):
+    """One check for every command, one wording: the CLI's (simcore's), whatever the command."""
+    for argv in (["simulate", "nosuch", "--players", "3", "--games", "10", "--seed", "1", "--out", "x"],
+                 ["compare", "nosuch", "--players", "3", "--strategies", "a,b", "--games", "10"],
+                 ["balance", "nosuch", "--players", "3"], ["ladder", "nosuch", "--players", "3"],
+                 ["tune", "nosuch"]):
+        assert main(argv) == 2, argv
+        assert capsys.readouterr().err.startswith("boardlab: error: unknown game 'nosuch' (known: "), argv
+    for argv in (["simulate", "hellas", "--players", "7", "--games", "10", "--seed", "1", "--out", "x"],
+                 ["compare", "hellas", "--players", "7", "--strategies", "a,b", "--games", "10"],
+                 ["balance", "hellas", "--players", "7"], ["ladder", "hellas", "--players", "7"],
+                 ["tune", "hellas", "--players", "7"]):
+        assert main(argv) == 2, argv
+        assert capsys.readouterr().err.startswith("boardlab: error: hellas is played by "), argv
+    import reports
+
+    root = os.path.dirname(reports.__file__)
+    said = [os.path.relpath(os.path.join(d, f), root) for d, _, files in os.walk(root) for f in files
+            if f.endswith(".py") and "unknown game" in open(os.path.join(d, f), encoding="utf-8").read()]
+    assert said == []

@@ -311,7 +311,7 @@ def test_progress_on_a_pipe_is_a_line_per_tenth(tmp_path):
 # ---------------------------------------------------------------- what the output says
 
 def test_the_simulate_footer_states_each_games_tie_rule(tmp_path):
-    from reports.cli import run_table
+    from reports.commands.simulate import run_table
     from simcore.run import simulate
 
     for game, players, words in (("hellas", 3, "1/k"), ("yamatai", 3, "earlier in the last round"),
@@ -327,9 +327,9 @@ def test_the_simulate_footer_states_each_games_tie_rule(tmp_path):
 def test_report_html_renders_markdown_once_and_scrolls_wide_tables(small_run):
     import polars as pl
 
-    from reports import figures as F
-    from reports.html import CSS, render_html
-    from reports.report import Fig, Report, Section, Table
+    from reports.render import figures as F
+    from reports.render.html import CSS, render_html
+    from reports.render.sections import Fig, Report, Section, Table
 
     from analysis import load_run
     from analysis.seats import seat_advantage
@@ -350,7 +350,8 @@ def test_report_html_renders_markdown_once_and_scrolls_wide_tables(small_run):
 
 
 def test_a_category_with_no_variance_is_left_out_with_a_note(tmp_path):
-    from reports.report import RunSet, category_section
+    from reports.generic import category_section
+    from reports.runset import RunSet
     from simcore.run import simulate
     from strategies import resolve_seats
 

@@ -12,7 +12,8 @@ pytest.importorskip("simcore.hellas")
 from analysis.skill import seat_share_trend, trend_verdict  # noqa: E402
 from reports import cli  # noqa: E402
 from reports.ladder import (  # noqa: E402
-    CHEAP_FACTOR, LadderPlan, default_pool, design, ladder_report, parse_levels, play_ladder, play_skill)
+    CHEAP_FACTOR, LadderPlan, default_pool, design, parse_levels, play_ladder, play_skill)
+from reports.commands.ladder import command_report as ladder_report  # noqa: E402
 from reports.study import StudyError, load_study  # noqa: E402
 
 

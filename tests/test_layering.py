@@ -3,7 +3,11 @@
 design.md: reports -> analysis, strategies, simcore; strategies -> simcore;
 analysis alone (frames in, frames out); simcore imports none of the others.
 Every import counts, at module level or inside a function: a function-local
-import that closes a cycle is still a cycle.
+import that closes a cycle is still a cycle. So does an import by name,
+``import_module("pkg.mod")`` or ``__import__("pkg.mod")``: with a literal name it
+is an import of that module; with an f-string (``import_module(f"reports.games.{game}")``,
+``f"{__name__}.{game}"``) it is an import of every module whose name starts with
+its literal prefix.
 """
 import ast
 import os
@@ -38,13 +42,45 @@ def _modules():
     return out
 
 
-def _imports(path, name, known):
-    """(line, imported module) for every import in ``path``, relative imports resolved."""
+def _by_name(node, name):
+    """The module name (or ``prefix*``) a call ``import_module(...)`` / ``__import__(...)`` loads,
+    else None: a string literal, or an f-string's literal prefix (``{__name__}`` counts as
+    ``name``) followed by ``*``. A name computed otherwise is not read."""
+    func = node.func
+    called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+    if called not in ("import_module", "__import__") or not node.args:
+        return None
+    arg = node.args[0]
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        return arg.value
+    if isinstance(arg, ast.JoinedStr):
+        prefix = ""
+        for part in arg.values:
+            if isinstance(part, ast.Constant):
+                prefix += str(part.value)
+            elif isinstance(part.value, ast.Name) and part.value.id == "__name__" and not prefix:
+                prefix += name
+            else:
+                return prefix + "*" if prefix else None
+        return prefix
+    return None
+
+
+def _imports(path, name, known, by_name=True):
+    """(line, imported module) for every import in ``path``, relative imports resolved; an import by
+    name of ``prefix*`` (an f-string) imports every known module under that prefix (left out with
+    ``by_name=False``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
+        if isinstance(node, ast.Call) and by_name:
+            target = _by_name(node, name)
+            if target and target.endswith("*"):
+                out += [(node.lineno, m) for m in sorted(known) if m.startswith(target[:-1]) and m != name]
+            elif target:
+                out.append((node.lineno, target))
+        elif isinstance(node, ast.Import):
             out += [(node.lineno, a.name) for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
@@ -58,12 +94,12 @@ def _imports(path, name, known):
     return out
 
 
-def _graph():
+def _graph(by_name=True):
     mods = _modules()
     graph = {}
     for name, path in mods.items():
         deps = set()
-        for _, target in _imports(path, name, mods):
+        for _, target in _imports(path, name, mods, by_name):
             while target and target not in mods:   # `simcore.hellas._engine` -> the nearest Python module
                 target = target.rpartition(".")[0]
             if target and target != name:
@@ -161,3 +197,66 @@ def test_the_checker_sees_an_upward_import(tmp_path, monkeypatch):
 def test_the_checker_sees_a_cycle():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert _cycles(graph, set(graph)) == [["a", "b", "c"]]
+
+
+def _depth(graph, members):
+    """The longest chain of imports among ``members`` (modules counted, a package's own __init__ left
+    out of its modules' chains), and one such chain."""
+    memo = {}
+
+    def longest(v, seen):
+        if v in memo:
+            return memo[v]
+        best = [v]
+        for w in sorted(graph[v] & members):
+            if w in seen or v.startswith(w + "."):
+                continue
+            chain = [v] + longest(w, seen | {v})
+            if len(chain) > len(best):
+                best = chain
+        memo[v] = best
+        return best
+    return max((longest(v, frozenset()) for v in sorted(members)), key=len)
+
+
+#: issue 31: the application layer is at most this many modules deep (command -> experiment -> ...),
+#: counting the imports written in the code; the three look-ups by name (reports.cli -> a command,
+#: reports.study -> a kind, reports.games.plugin -> a game's plug-in) are registries, where a chain
+#: starts again: they count for the cycles above, not for the depth.
+MAX_REPORTS_DEPTH = 5
+
+
+def test_reports_imports_stay_shallow():
+    _, graph = _graph(by_name=False)
+    members = {m for m in graph if m.startswith("reports.")}
+    chain = _depth(graph, members)
+    assert len(chain) <= MAX_REPORTS_DEPTH, f"reports/ imports {len(chain)} deep: {' -> '.join(chain)}"
+
+
+def test_the_checker_reads_imports_by_name(tmp_path):
+    """import_module / __import__ with a literal name or an f-string prefix are imports too."""
+    probe = tmp_path / "probe.py"
+    probe.write_text("import importlib\nfrom importlib import import_module\n"
+                     "def f(game):\n"
+                     "    import_module(f'reports.games.{game}')\n"
+                     "    importlib.import_module('analysis.stats')\n"
+                     "    __import__(f'{__name__}.sub')\n"
+                     "    import_module(game)\n", encoding="utf-8")
+    known = {"reports.games.hellas": None, "reports.games.yamatai": None, "reports.gamesx": None,
+             "analysis.stats": None, "pkg.probe.sub": None}
+    found = {target for _, target in _imports(probe, "pkg.probe", known)}
+    assert found == {"importlib", "reports.games.hellas", "reports.games.yamatai", "analysis.stats", "pkg.probe.sub"}
+
+
+def test_the_checker_sees_a_cycle_hidden_by_import_module():
+    """Two reports modules that import each other, one by name: the cycle test fails."""
+    a, b = ROOT / "reports" / "_layering_probe_a.py", ROOT / "reports" / "_layering_probe_b.py"
+    a.write_text("def f():\n    return __import__('reports._layering_probe_b')\n", encoding="utf-8")
+    b.write_text("from importlib import import_module\n\n\ndef g(n):\n"
+                 "    return import_module(f'reports._layering_probe_{n}')\n", encoding="utf-8")
+    try:
+        with pytest.raises(AssertionError, match="_layering_probe_a.*_layering_probe_b"):
+            test_no_import_cycle_inside_a_package("reports")
+    finally:
+        os.unlink(a)
+        os.unlink(b)

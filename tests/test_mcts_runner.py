@@ -171,7 +171,8 @@ def test_a_finished_search_run_is_not_probed_again(tmp_path, monkeypatch, capsys
                     progress=True)
     assert "simulate: 100 games: about " in capsys.readouterr().err
     probes = []
-    monkeypatch.setattr(simrun, "_probe", lambda plan: probes.append(plan) or (1.0, 1.0))
+    from simcore import _run_size
+    monkeypatch.setattr(_run_size, "_probe", lambda plan: probes.append(plan) or (1.0, 1.0))
     again = simrun.simulate("hellas", players=2, games=100, seed=1, out=out, strategies=seats, workers=1,
                             progress=True)
     assert probes == [] and "about" not in capsys.readouterr().err

@@ -5,6 +5,7 @@ import pytest
 
 import simcore
 import strategies
+import reports.runset
 from simcore.lead import lead_columns, score_snapshots
 
 # ---------------------------------------------------------------- lead of hand-built snapshots
@@ -165,7 +166,7 @@ def test_outcome_section_batches_equal_the_whole_run(hellas_run, monkeypatch):
 
     rs = R.RunSet.from_dirs({"h3": hellas_run})
     whole = outcome_section(rs).tables[0].frame
-    monkeypatch.setattr(R, "BATCH_GAMES", 100)
+    monkeypatch.setattr(reports.runset, "BATCH_GAMES", 100)
     rs = R.RunSet.from_dirs({"h3": hellas_run})
     sec = outcome_section(rs)
     got = sec.tables[0].frame
@@ -183,7 +184,8 @@ def test_outcome_section_batches_equal_the_whole_run(hellas_run, monkeypatch):
 
 
 def test_run_report_has_outcomes_findings_and_space_takes(hellas_run, tmp_path):
-    from reports.report import run_report, write_report
+    from reports.render.write import write_report
+    from reports.report import run_report
 
     rep = run_report(hellas_run)
     titles = [s.title for s in rep.sections]
@@ -201,7 +203,7 @@ def test_run_report_has_outcomes_findings_and_space_takes(hellas_run, tmp_path):
 
 def test_rarely_taken_lists_only_options_whose_ci_is_below_the_threshold():
     from reports.outcomes import rarely_taken_section
-    from reports.sections import Section, Table
+    from reports.render.sections import Section, Table
 
     f = pl.DataFrame({"run": ["a"] * 3, "n_players": [3] * 3, "label": ["often", "rare", "unclear"],
                       "n": [1000] * 3, "take_rate": [0.5, 0.001, 0.015], "take_lo": [0.47, 0.0002, 0.009],

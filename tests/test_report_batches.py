@@ -3,6 +3,7 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
+import reports.runset
 from strategies import resolve_seats
 
 
@@ -26,7 +27,7 @@ def test_batched_sections_equal_the_whole_table(two_runs, monkeypatch):
     from analysis.seats import seat_advantage
     from analysis.summary import score_distribution
 
-    monkeypatch.setattr(R, "BATCH_GAMES", 100)          # one 100-game part a batch: 3 per run
+    monkeypatch.setattr(reports.runset, "BATCH_GAMES", 100)          # one 100-game part a batch: 3 per run
     rs = R.RunSet.from_dirs(two_runs)
     assert [b.select(pl.len()).collect().item() for b in rs.batches("players")] == [300] * 6
     p = rs.players.drop("game_key")
@@ -65,7 +66,7 @@ def test_batched_hellas_quarry_section_equals_the_whole_table(two_runs, monkeypa
              "quarry_closures": quarry_closures_per_game(rs.events, rs.games, by="run"),
              "quarry_yield_distribution": quarry_yield_distribution(rs.events, by="run", per_round=False),
              "marble_income_by_seat": marble_income_by_seat(rs.players, by="run")}
-    monkeypatch.setattr(R, "BATCH_GAMES", 100)          # one 100-game part a batch: 3 per run
+    monkeypatch.setattr(reports.runset, "BATCH_GAMES", 100)          # one 100-game part a batch: 3 per run
     got = {t.name: t.frame for t in hellas_quarry_section(R.RunSet.from_dirs(two_runs)).tables}
     for name, frame in whole.items():
         assert_frame_equal(got[name], frame, rel_tol=1e-12, abs_tol=1e-14, check_dtypes=False)
@@ -85,7 +86,7 @@ def test_batched_component_sections_equal_the_whole_table(game, players, tmp_pat
              progress=False, workers=1, chunk_size=80)
     whole = R.RunSet.from_dirs({"r": out})
     ev, p = whole.events, whole.players
-    monkeypatch.setattr(R, "BATCH_GAMES", 80)           # one 80-game part a batch: 3 batches
+    monkeypatch.setattr(reports.runset, "BATCH_GAMES", 80)           # one 80-game part a batch: 3 batches
     rs = R.RunSet.from_dirs({"r": out})
     assert len(list(rs.batches_of(["events", "players"]))) == 3
     sec = plugin(game).SECTIONS[0](rs)

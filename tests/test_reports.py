@@ -10,7 +10,7 @@ hellas = pytest.importorskip("simcore.hellas")
 
 from reports import cli  # noqa: E402
 from strategies import resolve_seats  # noqa: E402
-from reports import figures as F  # noqa: E402
+from reports.render import figures as F  # noqa: E402
 
 FIGURES = ["win_share_by_seat", "score_distributions", "category_weights", "outcome_distributions",
            "quarry_distributions",
@@ -292,7 +292,7 @@ def test_game_report_without_events_says_so(game, tmp_path, capsys):
 
 
 def test_data_status_names_its_runs_briefly_and_exactly():
-    from reports.report import summarize_labels
+    from reports.provenance import summarize_labels
 
     runs = ["balance/2 players", "balance/3 players", "balance/4 players", "yields/rising", "yields/falling"] + \
         [f"strategies/{a}|{b}" for a in "xyz" for b in "xyz" if a != b]
@@ -307,7 +307,8 @@ def test_data_status_names_its_runs_briefly_and_exactly():
 
 def test_findings_say_p_below_float_range_not_zero():
     # 100,000 games with a 6-point seat gap give a chi-square p that underflows to 0.0
-    from reports.report import Section, Table, findings_section
+    from reports.findings import findings_section
+    from reports.render.sections import Section, Table
 
     adv = pl.DataFrame({"run": ["2 players"] * 2, "seat": [0, 1], "n": [100_000] * 2,
                         "win_share": [0.438, 0.562], "win_lo": [0.435, 0.559], "win_hi": [0.441, 0.565],
@@ -328,7 +329,8 @@ def test_lazy_sections_equal_the_eager_analyses(small_run):
     from analysis.games.hellas import marble_income_by_seat, quarry_closures_per_game, quarry_yield_summary
     from analysis.seats import seat_advantage
     from reports.games.hellas import hellas_quarry_section
-    from reports.report import RunSet, category_section, seat_section
+    from reports.generic import category_section, seat_section
+    from reports.runset import RunSet
 
     rs = RunSet.from_dirs({"r": small_run})
     keys = rs.scan("players").select("game_key").collect()["game_key"]
@@ -353,8 +355,8 @@ def test_background_figures_render_what_save_renders(tmp_path):
     """Figures handed to ``BackgroundFigures`` section by section (rendered in forked workers while the
     caller goes on) end up where ``write_report`` puts them, byte for byte the PNGs of ``figures.save``;
     a figure it never saw is rendered in ``finish``."""
-    from reports.report import BackgroundFigures
-    from reports.sections import Fig, Section
+    from reports.render.workers import BackgroundFigures
+    from reports.render.sections import Fig, Section
 
     def fig(k):
         f = F.Figure(figsize=(3, 2))
@@ -385,7 +387,7 @@ def test_background_figures_render_here_what_a_worker_cannot(tmp_path, monkeypat
     from matplotlib.ticker import FuncFormatter
 
     from reports import report as R
-    from reports.sections import Fig
+    from reports.render.sections import Fig
 
     parent, save = os.getpid(), F.save
 
@@ -421,7 +423,7 @@ def test_background_figures_render_here_what_a_worker_cannot(tmp_path, monkeypat
 def test_background_figures_close_stops_workers_finish_never_reached():
     """An error in a section leaves ``finish`` unreached: ``close`` stops the workers and drops the queue."""
     from reports import report as R
-    from reports.sections import Fig
+    from reports.render.sections import Fig
 
     bg = R.BackgroundFigures(workers=2)
     procs = list(bg.procs)
@@ -458,7 +460,8 @@ def test_count_labels_on_log_axes_are_plain_text():
 
 
 def test_convergence_figure_labels_decades_without_mathtext(small_run):
-    from reports.report import RunSet, convergence_section
+    from reports.generic import convergence_section
+    from reports.runset import RunSet
 
     fig = convergence_section(RunSet.from_dirs(small_run)).figures[0].figure
     F.save(fig, os.path.join(os.path.dirname(small_run), "conv"))     # draws: the tick labels are set
@@ -474,7 +477,7 @@ def test_figure_workers_leave_signals_to_the_report(capfd):
 
     from reports import cli
     from reports import report as R
-    from reports.sections import Fig
+    from reports.render.sections import Fig
 
     before = signal.getsignal(signal.SIGTERM)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)

@@ -208,3 +208,98 @@ def test_a_run_planned_twice_is_played_once(tmp_path, capsys):
     # the variant comparison still has its baseline, read from the balance run's folder
     diff = pl.read_csv(os.path.join(out, "tables", "qy_variant_differences.csv"))
     assert set(diff["baseline"].to_list()) == {"rising"} and diff.height > 0
+
+
+COIN_KIND = '''"""[[coin]]: a toy study-part kind (a test's): flips a fair coin, keeps no results folder."""
+import random
+
+from reports.experiments._part import StudyError, check
+from reports.render.sections import Section
+
+KEYS = {"name", "title", "game", "players", "flips", "seed"}
+
+
+def parse(part, t, ctx):
+    flips = check(t.get("flips", 10), int, f"{ctx.where}: flips")
+    if flips <= 0:
+        raise StudyError(f"{ctx.where}: flips must be a positive integer, not {flips}")
+    part.players, part.settings, part.games = ctx.players[0], {"flips": flips}, flips
+    return part
+
+
+def quick(part, cap):
+    part.settings["flips"] = part.games = min(part.settings["flips"], cap)
+
+
+def run(part, ctx):
+    rng = random.Random(part.seed)
+    heads = sum(rng.random() < 0.5 for _ in range(part.settings["flips"]))
+    ctx.log(f"{part.title}: {heads} heads")
+    return {"heads": heads, "flips": part.settings["flips"]}
+
+
+def runs(part, result):
+    return {}
+
+
+def sections(part, result, figures=None):
+    sec = Section("Coin", paragraphs=[f"{result['heads']} heads in {result['flips']} flips."])
+    sec.findings = [f"{result['heads']} heads of {result['flips']}"]
+    return [sec]
+'''
+
+
+def test_a_study_part_kind_is_one_file_and_one_registration_line(tmp_path, monkeypatch):
+    """issue 31: a new kind is a module in reports/experiments/ and its name in KINDS; the study
+    parses, caps, plays and reports it through that interface alone."""
+    import random
+    import sys
+
+    import reports.experiments as experiments
+    from reports.render.write import write_report
+    from reports.study import quick, run_study, study_report
+
+    folder = tmp_path / "kinds"
+    folder.mkdir()
+    (folder / "coin.py").write_text(COIN_KIND)                                    # the new file
+    monkeypatch.setattr(experiments, "__path__", [*experiments.__path__, str(folder)])
+    monkeypatch.setattr(experiments, "KINDS", [*experiments.KINDS, "coin"])        # its registration line
+    monkeypatch.setattr("reports.study.KINDS", experiments.KINDS)
+    try:
+        path = _write(tmp_path, '[study]\ngame = "hellas"\nseed = 5\ngames = 100\n\n'
+                                '[[coin]]\nname = "toss"\ntitle = "Coin toss"\nplayers = 3\nflips = 400\n')
+        study = load_study(path)
+        assert [(p.kind, p.name, p.players, p.games) for p in study.parts] == [("coin", "toss", 3, 400)]
+        assert study.total_games() == 400
+        quick(study, 50)
+        assert study.parts[0].settings["flips"] == study.parts[0].games == 50
+        lines = []
+        sets = run_study(study, str(tmp_path / "out"), log=lines.append)
+        rng = random.Random(5)
+        expected = sum(rng.random() < 0.5 for _ in range(50))
+        assert sets == {"toss": {"heads": expected, "flips": 50}}
+        assert lines == [f"Coin toss: {expected} heads"]
+        report = study_report(study, sets)
+        assert [s.title for s in report.sections] == ["Findings at a glance", "What was run", "Coin toss — Coin"]
+        assert f"**Coin toss**: {expected} heads of 50" in report.sections[0].paragraphs
+        paths = write_report(report, str(tmp_path / "out"))
+        assert f"{expected} heads in 50 flips." in open(paths["md"], encoding="utf-8").read()
+        with pytest.raises(StudyError, match=r"\[\[coin\]\] 'toss': unknown key 'flip' \(known: flips, game, "
+                                             r"name, players, seed, title\)"):
+            load_study(_write(tmp_path, '[study]\ngame = "hellas"\nseed = 5\ngames = 100\n\n'
+                                        '[[coin]]\nname = "toss"\nplayers = 3\nflip = 4\n', "bad.toml"))
+        with pytest.raises(StudyError, match="flips must be a positive integer, not 0"):
+            load_study(_write(tmp_path, '[study]\ngame = "hellas"\nseed = 5\ngames = 100\n\n'
+                                        '[[coin]]\nplayers = 3\nflips = 0\n', "bad2.toml"))
+    finally:
+        sys.modules.pop("reports.experiments.coin", None)
+
+
+def test_the_study_names_no_kind():
+    """issue 31: reports/study.py dispatches every kind through reports.experiments, by no name."""
+    text = open(os.path.join(os.path.dirname(__file__), "..", "reports", "study.py"), encoding="utf-8").read()
+    assert not re.search(r"kind\s*==|kind\s+in\s*\(", text)
+    from reports.experiments import KINDS
+
+    for kind in KINDS:
+        assert not re.search(rf"[\"']{kind}[\"']", text), kind

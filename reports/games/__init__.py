@@ -21,11 +21,10 @@ NO_PLUGIN = SimpleNamespace(SECTIONS=[], HEADLINES=None, REGRESS_METRICS=[], SEA
 
 def plugin(game):
     """The report plug-in of ``game`` (its ``reports.games.<game>`` module), or :data:`NO_PLUGIN`."""
-    name = f"{__name__}.{game}"
     try:
-        module = import_module(name)
+        module = import_module(f"reports.games.{game}")
     except ModuleNotFoundError as exc:
-        if exc.name != name:          # the plug-in exists but an import inside it failed
+        if exc.name != f"reports.games.{game}":      # the plug-in exists but an import inside it failed
             raise
         return NO_PLUGIN
     return SimpleNamespace(SECTIONS=list(getattr(module, "SECTIONS", [])),

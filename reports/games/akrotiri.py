@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import polars as pl
 
-from reports import figures as F
+from reports.render import figures_games as FG
 from reports.components import (component_names, component_section, data_note, game_end_section,
                                 labelled, length_headlines, load_data)
-from reports.sections import Fig, Section, Table, caption_of
+from reports.render.sections import Fig, Section, Table, caption_of
 
 
 def _map_names(rs):
@@ -17,7 +17,7 @@ def akrotiri_map_section(rs) -> Section:
     """Map cards by deck and by card: excavation rate, points per drachma, uplift."""
     from analysis.games.akrotiri import DECKS, map_excavation, maps_excavated
 
-    from reports.report import collected
+    from reports.runset import collected
 
     has = rs.has("events")
     ev = rs.scan("events")
@@ -57,7 +57,7 @@ def akrotiri_card_section(rs) -> Section:
 def akrotiri_goal_section(rs) -> Section:
     from analysis.games.akrotiri import goal_scoring, goals
 
-    from reports.report import collected
+    from reports.runset import collected
 
     g = collected(goals(rs.scan("events"))) if rs.has("events") else pl.DataFrame()
     names = component_names(rs, "goals", "goals.json", lambda i, t: f"{t.get('id', i)} {t.get('key', '')}".strip())
@@ -83,7 +83,7 @@ def akrotiri_market_section(rs) -> Section:
     doc, where, _ = load_data(rs, "market", "market.json")
     colours = dict(enumerate((doc or {}).get("colours") or ["blue", "green", "grey", "orange"]))
     sec = Section("Market prices realised (Akrotiri)", paragraphs=[f"Component data: {where}."])
-    from reports.report import collected
+    from reports.runset import collected
 
     if not rs.has("events"):
         sec.paragraphs.append("These runs recorded no events: no prices.")
@@ -91,7 +91,7 @@ def akrotiri_market_section(rs) -> Section:
     sales = collected(goods_sold(rs.scan("events"))).with_columns(pl.col("colour").cast(pl.Int64).replace_strict(
         colours, default=pl.col("colour").cast(pl.String), return_dtype=pl.String))
     summ, dist = market_prices(sales, by=rs.group)
-    fig = F.price_distribution(dist.group_by("colour", "price").agg(pl.col("n_sold").sum()).with_columns(
+    fig = FG.price_distribution(dist.group_by("colour", "price").agg(pl.col("n_sold").sum()).with_columns(
         (pl.col("n_sold") / pl.col("n_sold").sum().over("colour")).alias("share")).sort("colour", "price"),
         caption=f"Share of each colour's cubes sold at each price (all runs pooled). {rs.games_text()}.")
     sec.tables = [Table("market_prices", summ, "Price per cube sold, per colour (95% t CIs)."),

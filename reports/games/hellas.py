@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from reports import figures as F
-from reports.sections import Fig, Section, Table, caption_of
+from reports.render import figures_games as FG
+from reports.render.sections import Fig, Section, Table, caption_of
 
 
 def hellas_quarry_section(rs, series=None) -> Section:
@@ -21,7 +21,7 @@ def hellas_quarry_section(rs, series=None) -> Section:
         quarry_yield_summary_from_counts,
     )
 
-    from reports.report import collected, fit_sample
+    from reports.runset import collected, fit_sample
 
     sec = Section("Quarries (Hellas)", paragraphs=[
         "The quarry-tile numbers are **assumed** (spec H-D2): these distributions follow from the "
@@ -38,7 +38,7 @@ def hellas_quarry_section(rs, series=None) -> Section:
         ydist = collected(quarry_yield_distribution_from_counts(yields, by=rs.group, per_round=False))
         ysum = collected(quarry_yield_summary_from_counts(yields, by=rs.group))
         cl = collected(quarry_closures_from_counts(closing, _games_per_group(rs), by=rs.group))
-        fig = F.quarry_distributions(ydist, cl, series=rs.group if len(rs.runs) > 1 else None, caption=(
+        fig = FG.quarry_distributions(ydist, cl, series=rs.group if len(rs.runs) > 1 else None, caption=(
             f"Left: marble one quarry action pays out to all players. Right: quarries closed per game. "
             f"{rs.games_text()}."))
         figs.append(Fig("quarry_distributions", fig, caption_of(fig)))
@@ -64,7 +64,7 @@ def _games_per_group(rs):
     table, batch by batch (a batch holds whole games), or in the events when there is none."""
     from analysis._common import add_up
 
-    from reports.report import collected
+    from reports.runset import collected
 
     n_games = pl.col("game_index").n_unique().cast(pl.Int64).alias("n_games")
     table = "games" if rs.has("games") else "events"
@@ -75,7 +75,7 @@ def hellas_headlines(rs):
     """Extra headline statistics for Hellas: quarry yield per action, closures per game."""
     from analysis.summary import mean_stat
 
-    from reports.report import collected
+    from reports.runset import collected
 
     out = []
     if rs.has("events"):

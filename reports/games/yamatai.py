@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 
-from reports import figures as F
+from reports.render import figures_games as FG
 from reports.components import (component_names, component_section, data_note, game_end_section,
                                 labelled, length_headlines)
-from reports.sections import Fig, Section, Table, caption_of
+from reports.render.sections import Fig, Section, Table, caption_of
 
 
 def _fleet_names(rs):
@@ -18,7 +18,7 @@ def yamatai_fleet_section(rs) -> Section:
     from analysis.components import take_shares
     from analysis.games.yamatai import fleet_picks, fleet_turn_order
 
-    from reports.report import collected
+    from reports.runset import collected
 
     picks = fleet_picks(rs.scan("events")) if rs.has("events") else None
     # names are keyed by fleet number (1-10), the file lists them in order
@@ -40,7 +40,7 @@ def yamatai_fleet_section(rs) -> Section:
                          "number gives in the next round (95% CIs)."),
                    Table("fleet_pick_rate_by_seat", by_seat, "Share of each seat's picks per fleet (95% CIs)."),
                    Table("fleet_pick_rate_by_round", by_round, "Share of each round's picks per fleet.", show=False)]
-        fig = F.take_share_heatmap(by_round.sort(rs.group, "fleet", "round"), "round",
+        fig = FG.take_share_heatmap(by_round.sort(rs.group, "fleet", "round"), "round",
                                    facet=rs.group if len(rs.runs) > 1 else None,
                                    title="Fleet pick rate by round", xlabel="round (0-based)", caption=(
                                        f"Share (%) of each round's fleet picks that took each fleet. "

@@ -1,0 +1,54 @@
+"""``boardlab balance GAME``: find and verify the seat compensation that makes a game fairest; a
+shell over the search of ``reports.balance`` (the ``[[compensation]]`` kind's)."""
+import json
+import os
+import sys
+
+from reports._args import _positive_int, _seed, add_game, check_out_file, check_out_folder
+from reports.balance import (HEURISTIC_BUDGET, HEURISTIC_VERIFY, SEARCH_BUDGET, balance, plan, table_text, to_json,
+                             write)
+
+
+def add(sub):
+    p = sub.add_parser("balance", help="find and verify the seat compensation that makes a game fairest",
+                       description="Search integer compensation vectors (seat_points: points on the final "
+                                   "total; seat_bonus: the starting resource) for the one that brings every "
+                                   "seat's win share closest to fair, on common seeds with races that spend "
+                                   "games where candidates are close; then verify it on fresh seeds and print "
+                                   "each seat's win share with its 95% CI before and after, and the largest "
+                                   "seat gap left.")
+    add_game(p)
+    p.add_argument("--knob", default="seat_points", help="seat_points (default) or seat_bonus")
+    p.add_argument("--strategy", default="balanced",
+                   help="strategy of every seat: a preset, a preset file or mcts:iterations=100 (default balanced)")
+    p.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE", help="engine setting")
+    p.add_argument("--budget", type=_positive_int, default=None,
+                   help=f"games the search may play (default {HEURISTIC_BUDGET:,}; {SEARCH_BUDGET} for a "
+                        f"searching strategy)")
+    p.add_argument("--verify", type=_positive_int, default=None,
+                   help=f"fresh games to verify with, before and after each (default {HEURISTIC_VERIFY:,}; "
+                        f"half the budget for a searching strategy)")
+    p.add_argument("--seed", type=_seed, default=0, help="seed of the search and verification games (default 0)")
+    p.add_argument("--workers", type=_positive_int, default=None, help="threads (default: all cores)")
+    p.add_argument("--json", default=None, metavar="FILE", help="write the result as JSON")
+    p.add_argument("--out", default=None, metavar="DIR", help="write a report (report.html, report.md, CSV, figures)")
+    p.set_defaults(func=run)
+    return p
+
+
+def run(args):
+    if args.json:
+        check_out_file(args.json, "--json")
+    if args.out:
+        check_out_folder(args.out)
+    p = plan(args.game, args.players, args.knob, args.strategy, args.budget, args.verify, args.seed, args.variant)
+    r = balance(p, workers=args.workers)
+    print(table_text(r))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(to_json(r), fh, indent=1)
+        print(f"wrote {args.json}")
+    if args.out:
+        paths = write(r, args.out, command="boardlab " + " ".join(sys.argv[1:]))
+        print(f"report: {os.path.abspath(paths['html'])}")
+    return 0

@@ -1,0 +1,130 @@
+"""``boardlab ladder GAME``: rate random, the presets and MCTS levels against each other, then the
+balance per skill level; a shell over ``reports.ladder`` (as the ``[[skill]]`` kind is)."""
+import os
+import time
+
+from reports._args import _positive_int, _seed, add_game, check_out_folder
+from reports.commands._shell import log, print_report
+from reports.ladder import (CHEAP_FACTOR, DEFAULT_LEVELS, SKILL_CHEAP_FACTOR, LadderPlan, _eta, check_plan,
+                            default_pool, estimate_seconds, level_name, mcts_level, parse_levels, play_ladder,
+                            play_skill, ratings_of, ladder_sections, skill_sections)
+
+
+def add(sub):
+    p = sub.add_parser(
+        "ladder", help="rate random, the presets and MCTS levels against each other; balance per skill level",
+        description=(
+            "Play a round-robin of random, every preset of GAME (the tuned one too) and MCTS at --levels "
+            "iterations, rate them (Bradley-Terry, 95%% CIs) and draw the ratings against the playouts per "
+            "decision; then play every seat at each --skill level and report the seat win shares, scoring "
+            "categories and the game's component values per level, and whether the seat advantage grows, "
+            "shrinks or holds as skill rises (a trend test). Design: every set of PLAYERS distinct "
+            "strategies is a block played in its cyclic seat rotations (each strategy in every seat equally "
+            "often, every pair meeting equally often); --games is rounded up to whole rounds of one game per "
+            "seating; blocks without a searching seat play %d times the games (they cost next to nothing). "
+            "Writes report.html, report.md, figures and CSV tables to --out; a rerun resumes. "
+            "docs/ladder.md has the details and the costs." % CHEAP_FACTOR))
+    add_game(p)
+    p.add_argument("--levels", default=",".join(map(str, DEFAULT_LEVELS)),
+                   help="MCTS iterations per decision of the search levels (default 100,400,1600)")
+    p.add_argument("--strategies", default=None,
+                   help="the strategies besides the MCTS levels, comma-separated (default: random and every "
+                        "preset of the game)")
+    p.add_argument("--games", type=_positive_int, default=None,
+                   help="games each strategy plays in the ladder, at least (default 1000; --quick: one round, "
+                        "i.e. one game per seating)")
+    p.add_argument("--skill", default=None,
+                   help="skill levels for balance per level, comma-separated ladder strategies or MCTS "
+                        "iterations, or 'none' (default: random, balanced and every MCTS level but the top "
+                        "one, whose self-play costs PLAYERS times its ladder seat)")
+    p.add_argument("--skill-games", type=_positive_int, default=None,
+                   help=f"self-play games of each searching skill level (default 800, --quick 20); levels "
+                        f"that do not search play {SKILL_CHEAP_FACTOR} times that")
+    p.add_argument("--seed", type=_seed, default=1, help="run seed of every run (default 1)")
+    p.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE", help="engine setting")
+    p.add_argument("--workers", type=_positive_int, default=None, help="pool size (default: all cores)")
+    p.add_argument("--quick", action="store_true", help="a small ladder (one round) and short self-play runs")
+    p.add_argument("--out", default=None, help="output folder (default: ladder-GAME-Np)")
+    p.set_defaults(func=run)
+    return p
+
+
+def plan_from_args(args) -> LadderPlan:
+    from simcore.run import parse_variant
+    from strategies import split_names
+
+    levels = parse_levels(args.levels)
+    names = None if args.strategies is None else [s for s in split_names(args.strategies) if s]
+    pool = default_pool(args.game, levels, names)
+    variant = parse_variant(args.variant)
+    args.game_module.make_config(args.players, **variant)     # a bad setting fails before any game
+    if args.skill is None:
+        skill = [n for n in ("random", "balanced") if n in pool] + [mcts_level(args.game, n).name
+                                                                    for n in levels[:-1]]
+    elif args.skill.strip().lower() in ("none", ""):
+        skill = []
+    else:
+        skill = list(dict.fromkeys(level_name(pool, t) for t in args.skill.split(",")))
+    sg = args.skill_games or (20 if args.quick else 800)
+    plan = LadderPlan(game=args.game, players=args.players, pool=pool,
+                      games=args.games or (1 if args.quick else 1000), seed=args.seed, variant=variant,
+                      skill=skill, skill_games=sg, skill_cheap_games=sg * SKILL_CHEAP_FACTOR)
+    check_plan(plan)
+    return plan
+
+
+def _command(args, out):
+    parts = [f"boardlab ladder {args.game} --players {args.players} --levels {args.levels}"]
+    for flag in ("strategies", "games", "skill", "skill_games"):
+        v = getattr(args, flag)
+        if v is not None:
+            parts.append(f"--{flag.replace('_', '-')} {v}")
+    parts += [f"--seed {args.seed}"] + [f"--variant {v}" for v in args.variant]
+    parts += ["--quick"] * bool(args.quick) + [f"--out {out}"]
+    return " ".join(parts)
+
+
+def run(args):
+    """Plan, play and report ``boardlab ladder``."""
+    from reports.render.write import write_report
+    from simcore.run import _resolve_workers
+
+    t0 = time.perf_counter()
+    plan = plan_from_args(args)
+    out = check_out_folder(args.out or f"ladder-{args.game}-{args.players}p")
+    log(f"ladder: {plan.game}, {plan.players} players: {plan.summary()} -> {out}")
+    est = estimate_seconds(plan, args.workers)
+    if est:
+        log(f"ladder: about {_eta(est[0])} on {_resolve_workers(args.workers)} workers ({est[1]}; the report "
+            f"takes a little more)")
+    rs = play_ladder(plan, os.path.join(out, "runs", "ladder"), workers=args.workers, log=log)
+    skill_rs = play_skill(plan, os.path.join(out, "runs", "skill"), workers=args.workers, log=log) \
+        if plan.skill else None
+    log("analysing and writing the report ...")
+    report = command_report(plan, rs, skill_rs, commands=[_command(args, out)])
+    print_report(report, write_report(report, out), out)
+    log(f"done in {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
+def command_report(plan, rs, skill_rs=None, commands=None):
+    """The report of ``boardlab ladder``: what was run, the ladder, and the balance per skill level."""
+    from reports.findings import with_findings
+    from reports.provenance import provenance_section
+    from reports.render.sections import Report
+    from reports.runset import RunSet
+
+    runs = {f"ladder/{k}": v for k, v in rs.runs.items()}
+    if skill_rs is not None:
+        runs.update({f"skill/{k}": v for k, v in skill_rs.runs.items()})
+    prov = provenance_section(RunSet(runs, group="run"), commands=commands, extra=[
+        f"Ladder: {plan.summary()}."])
+    secs = [prov] + ladder_sections(plan, rs)
+    if skill_rs is not None:
+        for sec in skill_sections(skill_rs, ratings_of(secs[2])):
+            for item in sec.tables + sec.figures:       # e.g. skill_seat_advantage: apart from the ladder's
+                item.name = item.name if item.name.startswith("skill_") else f"skill_{item.name}"
+            sec.title = f"Balance per skill level — {sec.title}"     # the findings name it so
+            secs.append(sec)
+    title = f"{plan.game.capitalize()}: skill ladder at {plan.players} players"
+    return Report(title, sections=with_findings(secs))

@@ -1,0 +1,67 @@
+"""``boardlab simulate GAME``: play many games and write a results folder (``simcore.run.simulate``)."""
+from reports._args import _positive_int, _seed, add_game, check_out_folder, seat_strategies
+
+
+def add(sub):
+    p = sub.add_parser("simulate", help="play many games and write a results folder",
+                       description="Play GAMES games and write manifest.json and Parquet tables "
+                                   "(games, players, events) to --out. Rerunning the same command "
+                                   "on an interrupted folder plays only the missing chunks.")
+    add_game(p)
+    p.add_argument("--games", type=_positive_int, required=True, help="number of games (1e6 and 1_000_000 work)")
+    p.add_argument("--strategy", default=None, help="strategy for every seat (default: random)")
+    p.add_argument("--seat-strategies", default=None,
+                   help="comma-separated strategy per seat, e.g. balanced,city_builder,random")
+    p.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE",
+                   help="engine setting, repeatable (e.g. city_links=no_agora_chains)")
+    p.add_argument("--seed", type=_seed, required=True, help="run seed")
+    p.add_argument("--workers", type=_positive_int, default=None, help="pool size (default: all cores)")
+    p.add_argument("--chunk-size", type=_positive_int, default=None,
+                   help="games per task and per Parquet part (default from --games)")
+    p.add_argument("--backend", choices=("loky", "threading", "dask"), default="loky",
+                   help="joblib backend (default: loky processes)")
+    p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                   help="dask.distributed scheduler (implies --backend dask)")
+    p.add_argument("--no-events", action="store_true", help="do not write the events table")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--out", required=True, help="results folder")
+    p.set_defaults(func=run)
+
+
+def run(args):
+    import strategies
+    from simcore import run as simrun
+
+    seat = seat_strategies(args)
+    check_out_folder(args.out)
+    if args.scheduler and args.backend not in ("loky", "dask"):
+        raise ValueError(f"--scheduler needs --backend dask, not {args.backend}")
+    seats = strategies.resolve_seats(args.game, args.players, args.strategy, seat)
+    result = simrun.simulate(args.game, players=args.players, games=args.games, seed=args.seed,
+                             out=args.out, strategies=seats,
+                             variant=args.variant, workers=args.workers, chunk_size=args.chunk_size,
+                             backend=args.backend, scheduler=args.scheduler,
+                             events=not args.no_events, progress=not args.no_progress)
+    print(run_table(result))
+    return 0
+
+
+def run_table(result):
+    """The end-of-run summary of ``simcore.run.simulate``'s result, as text (win shares with Wilson CIs)."""
+    import simcore
+    from analysis.stats import wilson_bounds
+
+    plan = result.plan
+    lines = [f"run      {result.out}  ({plan.game}, {plan.players} players, seed {plan.seed})",
+             f"games    {result.games:,}" + (f"  ({result.games_run:,} played now, resumed)" if result.resumed else ""),
+             f"wall     {result.wall_seconds:.2f} s",
+             f"speed    {result.games_per_second:,.0f} games/s",
+             "",
+             f"{'seat':>4}  {'strategy':<16}{'win share':>10}  {'95% CI (Wilson)':>18}"]
+    lo, hi = wilson_bounds(result.win_share, max(result.games, 1))
+    for seat, ws in enumerate(result.win_share):
+        p = ws / result.games if result.games else float("nan")
+        name = plan.strategies[seat]["name"]
+        lines.append(f"{seat:>4}  {name:<16}{p:>10.4f}  [{lo[seat]:.4f}, {hi[seat]:.4f}]")
+    lines.append(f"n = {result.games:,} games; ties: {simcore.games[plan.game].TIE_RULE}")
+    return "\n".join(lines)

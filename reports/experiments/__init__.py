@@ -1,0 +1,32 @@
+"""Study-part kinds: one module each, ``reports/experiments/<kind>.py``, registered by name.
+
+A ``[[<kind>]]`` table of a study file (``docs/study.md``) is parsed, planned, played and reported
+by its kind's module, which defines:
+
+- ``KEYS``: the keys the table may have (the loader refuses others, naming them);
+- ``parse(part, t, ctx) -> Part``: check the table ``t`` and plan the part (``part`` holds the keys
+  every kind shares, ``ctx`` is a :class:`reports.experiments._part.ParseContext`); errors are
+  ``StudyError`` naming the file, the part and the key;
+- ``quick(part, cap)``: cap the part's games for ``--quick``;
+- ``run(part, ctx) -> result``: play it (``ctx``: a :class:`reports.experiments._part.RunContext`,
+  whose ``play(planned_run)`` plays a run once per study); a rerun resumes;
+- ``runs(part, result) -> {label: analysis.Run}``: the results folders it played, for the study's
+  "What was run" (``{}`` for a part that keeps no results folder);
+- ``sections(part, result, figures) -> [Section]``: its report sections (their ``findings`` lines
+  and tables feed "Findings at a glance").
+
+``reports.study`` runs every part through these and nothing else: no kind is named there. To add
+a kind: write ``reports/experiments/<kind>.py`` and add its name to :data:`KINDS` (the order is
+that of a study's parts of one game). ``tests/test_study.py`` shows it with an example kind
+registered at test time. ``reports.study.experiment(name)`` loads a kind's module by name.
+"""
+
+#: the registered study-part kinds: one line each
+KINDS = [
+    "balance",
+    "variants",
+    "compare",
+    "sweep",
+    "compensation",
+    "skill",
+]

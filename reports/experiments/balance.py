@@ -1,0 +1,41 @@
+"""``[[balance]]``: seat advantage, scores, categories, outcomes, the game's own analyses and
+convergence, one panel per player count."""
+import os
+
+from reports.experiments._part import COMMON_KEYS, seats_of, variant_of
+from reports.plan import PlannedRun
+
+KEYS = COMMON_KEYS | {"strategy", "seats", "events"}
+
+
+def parse(part, t, ctx):
+    variant_of(t.get("variant", {}), f"{ctx.where}: variant", ctx.mod, ctx.players[0])
+    seats, strategy = seats_of(t, ctx.where, ctx.players, part.game)
+    for n in ctx.players:
+        variant = variant_of(t.get("variant", {}), f"{ctx.where}: variant", ctx.mod, n)
+        part.runs.append(PlannedRun(f"{n} players", os.path.join(part.name, f"{n}p"), n, seats or [strategy] * n,
+                                    variant, ctx.games, part.seed, part.events))
+    return part
+
+
+def quick(part, cap):
+    """Nothing beyond the planned runs' cap (``reports.study.quick`` caps those)."""
+
+
+def run(part, ctx):
+    from reports.runset import RunSet
+
+    return RunSet.from_dirs({r.label: ctx.play(r) for r in part.runs}, group="run")
+
+
+def runs(part, rs):
+    return rs.runs
+
+
+def sections(part, rs, figures=None):
+    from reports.generic import run_sections
+
+    secs = run_sections(rs, figures)
+    for s in secs[1:]:            # terminal: the seat table is enough for a balance part
+        s.terminal = ""
+    return secs

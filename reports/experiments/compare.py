@@ -1,0 +1,74 @@
+"""``[[compare]]`` and ``boardlab compare``: strategies in every seat (seat rotations balanced),
+the win-share matrix and Bradley-Terry ratings (``reports.compare``)."""
+import os
+
+from reports.experiments._part import COMMON_KEYS, Part, StudyError, strategy_of, variant_of
+
+KEYS = COMMON_KEYS | {"strategies"}
+
+#: a ``boardlab compare`` report draws the outcome distributions per seating up to this many seatings
+MAX_OUTCOME_SERIES = 4
+
+
+def parse(part, t, ctx):
+    where = ctx.where
+    variant = variant_of(t.get("variant", {}), f"{where}: variant", ctx.mod, ctx.players[0])
+    if len(ctx.players) != 1:
+        raise StudyError(f"{where}: players must be one player count for a comparison, not {t['players']!r}")
+    strats = t.get("strategies")
+    if not isinstance(strats, list) or len(strats) < 2:
+        raise StudyError(f"{where}: strategies must be a list of at least two strategy names, not {strats!r}")
+    part.strategies = [strategy_of(s, f"{where}: strategies", part.game) for s in strats]
+    if len(set(part.strategies)) != len(part.strategies):
+        raise StudyError(f"{where}: strategies lists a name twice")
+    part.players, part.games, part.variant = ctx.players[0], ctx.games, variant
+    return part
+
+
+def quick(part, cap):
+    part.games = min(part.games, cap)
+
+
+def run(part, ctx):
+    ctx.log(f"{part.title}: {', '.join(part.strategies)} at {part.players} players, {part.games:,} games")
+    return play(part, os.path.join(ctx.base, part.name), ctx.workers, ctx.log)
+
+
+def play(part, folder, workers, log):
+    """Play every lineup of the part's strategies into ``folder``; a RunSet labelled by lineup."""
+    from reports.compare import run_compare
+
+    return run_compare(part.game, part.players, part.strategies, part.games, part.seed, folder,
+                       variant=part.variant, workers=workers, log=log)
+
+
+def runs(part, rs):
+    return rs.runs
+
+
+def sections(part, rs, figures=None):
+    from reports.compare import compare_section
+
+    return [compare_section(rs, title="Ratings")]
+
+
+# ---------------------------------------------------------------- the command's part and report
+
+def command_part(game, players, strategies, games, seed, variant):
+    """The part ``boardlab compare`` plays: ``strategies`` resolved (``{name: Strategy}``) in every seat."""
+    return Part(kind="compare", name="compare", title="compare", players=players, strategies=strategies,
+                games=games, seed=seed, variant=variant, game=game)
+
+
+def command_report(part, rs):
+    """The report of ``boardlab compare``: what was run, the comparison, the outcomes per seating."""
+    from reports.compare import compare_section
+    from reports.findings import with_findings
+    from reports.outcomes import outcome_section
+    from reports.provenance import provenance_section
+    from reports.render.sections import Report
+
+    sec = compare_section(rs)
+    outcomes = outcome_section(rs, max_series=MAX_OUTCOME_SERIES)
+    return Report(f"{part.game.capitalize()}: strategy comparison at {part.players} players",
+                  sections=with_findings([provenance_section(rs), sec, outcomes]))

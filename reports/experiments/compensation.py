@@ -1,0 +1,128 @@
+"""``[[compensation]]``: the seat compensation that makes the game fairest, searched and verified
+(the search is ``reports.balance``'s, as in ``boardlab balance``). A search, not a results folder:
+its result is cached as ``runs/<part>/compensation.json``."""
+import hashlib
+import json
+import os
+import time
+
+from reports.balance import _vec, balance, plan, section
+from reports.experiments._part import StudyError
+
+
+def parse(part, t, ctx):
+    try:
+        part.settings = parse_part(t, ctx.where, ctx.study, part.game)
+    except ValueError as exc:
+        raise StudyError(f"{ctx.where}: {exc}") from None
+    part.players, part.games = part.settings["players"], part_games(part.settings)
+    return part
+
+
+def quick(part, cap):
+    part.settings = quick_settings(part.settings, cap)
+    part.games = part_games(part.settings)
+
+
+def run(part, ctx):
+    return run_part(part, os.path.join(ctx.base, part.name), workers=ctx.workers, log=ctx.log)
+
+
+def runs(part, result):
+    return {}
+
+
+def sections(part, result, figures=None):
+    return part_sections(part, result)
+
+
+KEYS = {"name", "title", "game", "players", "strategy", "knob", "budget", "verify", "seed", "variant",
+        "quick_games"}
+
+
+def part_spec(part):
+    """What determines a compensation part's result (its cache key)."""
+    s = part.settings
+    return {k: s[k] for k in ("game", "players", "knob", "strategy", "budget", "verify", "seed", "variant")}
+
+
+def quick_settings(settings, cap):
+    """``--quick``: the search budget at most 10 x ``cap`` and the verification at most 5 x ``cap`` games."""
+    s = dict(settings)
+    s["budget"] = min(s["budget"], 10 * cap)
+    s["verify"] = min(s["verify"], 5 * cap)
+    try:
+        part_plan(s)
+    except ValueError:          # below the search's first round (a searching strategy): keep the file's
+        s["budget"] = settings["budget"]
+    return s
+
+
+def part_plan(s):
+    return plan(s["game"], s["players"], s["knob"], s["strategy"], s["budget"], s["verify"], s["seed"],
+                s["variant"])
+
+
+def run_part(part, folder, workers=None, log=print):
+    """Play a ``[[compensation]]`` part (or read its finished result from ``folder``); return the result."""
+    spec = part_spec(part)
+    key = hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
+    path = os.path.join(folder, "compensation.json")
+    if os.path.isfile(path):
+        try:
+            with open(path, encoding="utf-8") as fh:
+                done = json.load(fh)
+            if done.get("key") == key:
+                log(f"{part.title}: finished before ({path})")
+                return done["result"]
+        except (OSError, ValueError):
+            pass
+    t0 = time.perf_counter()
+    r = balance(part_plan(part.settings), workers=workers, log=lambda line: None)
+    os.makedirs(folder, exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump({"key": key, "spec": spec, "result": r}, fh)
+    os.replace(tmp, path)
+    log(f"{part.title}: {_vec(r['compensation'])} after {r['search_games']:,} search games, verified on "
+        f"{r['games']:,} ({time.perf_counter() - t0:.0f} s)")
+    return r
+
+
+def part_sections(part, result):
+    return [section(result, title="Seat compensation")]
+
+
+def parse_part(t, where, study, game):
+    """The settings of a ``[[compensation]]`` table ``t`` (keys checked by the study loader), checked.
+
+    ValueError (the study names the file and part) for a bad value. Returns the settings dict that
+    :func:`run_part` plays: game, players, knob, strategy, budget, verify, seed, variant, quick_games.
+    """
+    players = t.get("players")
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise ValueError(f"players must be one player count for a compensation search, not {players!r}")
+    s = {"game": game, "players": players}
+    for key, default in (("knob", "seat_points"), ("strategy", "balanced")):
+        s[key] = t.get(key, default)
+        if not isinstance(s[key], str):
+            raise ValueError(f"{key} must be a string, not {s[key]!r}")
+    for key in ("budget", "verify", "quick_games", "seed"):
+        value = t.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0
+                                  or (value == 0 and key != "seed")):
+            raise ValueError(f"{key} must be a positive integer, not {value!r}")
+    variant = t.get("variant", {})
+    if not isinstance(variant, dict):
+        raise ValueError(f"variant must be a table of engine settings, not {variant!r}")
+    s["variant"] = {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in variant.items()}
+    s["seed"] = t.get("seed", study.seed)
+    p = plan(game, players, s["knob"], s["strategy"], t.get("budget"), t.get("verify"), s["seed"], s["variant"])
+    s.update(budget=p["budget"], verify=p["verify"], strategy=p["strategy"])
+    s["quick_games"] = t.get("quick_games", 0)
+    return s
+
+
+def part_games(settings):
+    """The games a part plays at most: the search budget and the verification before and after."""
+    return settings["budget"] + 2 * settings["verify"]

@@ -1,0 +1,66 @@
+"""``[[variants]]``: the same game under several rule settings, each headline statistic per
+variant with its difference to the baseline and the CI."""
+import os
+
+from reports.experiments._part import COMMON_KEYS, StudyError, check, seats_of, slug, variant_of
+from reports.plan import PlannedRun
+
+KEYS = COMMON_KEYS | {"strategy", "seats", "baseline", "options", "events"}
+
+
+def parse(part, t, ctx):
+    where = ctx.where
+    base_variant = variant_of(t.get("variant", {}), f"{where}: variant", ctx.mod, ctx.players[0])
+    seats, strategy = seats_of(t, where, ctx.players, part.game)
+    options = t.get("options")
+    if not isinstance(options, dict) or len(options) < 2:
+        raise StudyError(f"{where}: options must be a table of at least two named variants, e.g. "
+                         f"options = {{ rising = {{ quarry_yields = \"rising\" }}, falling = {{ quarry_yields = "
+                         f"\"falling\" }} }}, not {options!r}")
+    baseline = check(t.get("baseline", next(iter(options))), str, f"{where}: baseline")
+    if baseline not in options:
+        raise StudyError(f"{where}: baseline '{baseline}' is not one of the options ({', '.join(options)})")
+    part.baseline = baseline
+    for n in ctx.players:
+        for opt, settings in options.items():
+            variant = dict(base_variant)
+            variant.update(variant_of(settings, f"{where}: options.{opt}", ctx.mod, n))
+            label = opt if len(ctx.players) == 1 else f"{opt} {n}p"
+            part.runs.append(PlannedRun(label, os.path.join(part.name, f"{slug(opt)}-{n}p"), n,
+                                        seats or [strategy] * n, variant, ctx.games, part.seed, part.events,
+                                        option=opt))
+    part.players = ctx.players
+    return part
+
+
+def quick(part, cap):
+    """Nothing beyond the planned runs' cap (``reports.study.quick`` caps those)."""
+
+
+def run(part, ctx):
+    from reports.runset import RunSet
+
+    return RunSet.from_dirs({r.label: ctx.play(r) for r in part.runs}, group="variant")
+
+
+def runs(part, rs):
+    return rs.runs
+
+
+def sections(part, rs, figures=None):
+    from reports.games import plugin
+    from reports.generic import seat_section, variant_section
+    from reports.runset import RunSet
+
+    secs = []
+    for n in sorted(set(r.players for r in part.runs)):
+        labels = [r.label for r in part.runs if r.players == n]
+        sub = RunSet({lab: rs.runs[lab] for lab in labels}, group="variant")
+        base = next(r.label for r in part.runs if r.players == n and r.option == part.baseline)
+        title = "Differences" + (f" at {n} players" if len(labels) < len(rs.runs) else "")
+        secs.append(variant_section(sub, baseline=base, title=title))
+        seat = seat_section(sub, series=True)
+        seat.terminal = ""
+        secs.append(seat)
+        secs += [build(sub) for build in plugin(rs.game).SECTIONS]
+    return secs

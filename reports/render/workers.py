@@ -1,0 +1,145 @@
+"""Figure workers: figures rendered in other processes while this one computes the next sections."""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+
+from reports.render import figures as F
+
+class BackgroundFigures:
+    """Renders figures in worker processes while this process computes the next sections.
+
+    A report's figures need nothing but themselves to be rendered. At
+    creation, one worker per other core is forked (``boardlab report`` makes
+    it before the analysis starts any thread); each section's figures are pickled to them as the
+    section is built (:meth:`add`; a few milliseconds a figure), and the
+    workers render them into a scratch folder while this process goes on, so
+    the rendering overlaps the analysis instead of following it. :meth:`finish`
+    renders here what the workers have not taken yet, waits for them, and
+    renders again here whatever a worker failed on (or a figure that cannot be
+    pickled). :meth:`move` puts a figure's files where :func:`write_report`
+    wants them. Without ``fork`` (or with one core) everything is rendered in
+    :meth:`finish`.
+    """
+
+    def __init__(self, workers=None):
+        import multiprocessing as mp
+
+        if workers is None:
+            workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        self.fork = workers >= 2 and "fork" in mp.get_all_start_methods()
+        self.dir = tempfile.mkdtemp(prefix="boardlab-figures-")
+        self.stems = {}          # id(Fig) -> scratch stem
+        self.figures = {}        # scratch stem -> matplotlib Figure
+        self.local = []          # stems rendered here (no worker, or the figure does not pickle)
+        self.sent = []           # stems handed to the workers
+        self.procs = []
+        if self.fork:
+            import matplotlib.backends.backend_agg  # noqa: F401   imported once here, not in every worker
+            import matplotlib.backends.backend_svg  # noqa: F401
+
+            ctx = mp.get_context("fork")
+            self.jobs, self.done = ctx.Queue(), ctx.SimpleQueue()
+            for _ in range(workers - 1):
+                proc = ctx.Process(target=_render_jobs, args=(self.jobs, self.done), daemon=True)
+                proc.start()
+                self.procs.append(proc)
+
+    def add(self, sections):
+        """Queue the figures of ``sections`` for the workers."""
+        self.add_figures([f for sec in sections for f in sec.figures])
+
+    def add_figures(self, figs):
+        """Queue ``figs`` (:class:`Fig`; those queued before are skipped) for the workers."""
+        import pickle
+
+        for f in figs:
+            if id(f) in self.stems:
+                continue
+            stem = self.stems[id(f)] = os.path.join(self.dir, f"fig{len(self.stems)}")
+            self.figures[stem] = f.figure
+            blob = None
+            if self.procs:
+                try:
+                    blob = pickle.dumps(f.figure, protocol=pickle.HIGHEST_PROTOCOL)
+                except Exception:        # a plug-in's figure with a lambda in it: rendered here
+                    blob = None
+            if blob is None:
+                self.local.append(stem)
+            else:
+                self.jobs.put((stem, blob))
+                self.sent.append(stem)
+
+    def finish(self):
+        """Render here what no worker has taken, then what is local; wait; render what a worker failed on."""
+        import queue
+
+        mine, ok = set(), set()
+        if self.procs:
+            while True:              # the workers and this process share what is left, oldest first
+                try:
+                    stem, _ = self.jobs.get(timeout=0.05)
+                except queue.Empty:
+                    break
+                F.save(self.figures[stem], stem)
+                mine.add(stem)
+        for stem in self.local:
+            F.save(self.figures[stem], stem)
+            mine.add(stem)
+        if self.procs:
+            for _ in self.procs:
+                self.jobs.put(None)
+            while self.procs:        # read the reports while waiting: a worker never blocks on a full pipe
+                ok |= self._rendered()
+                for proc in self.procs:
+                    proc.join(timeout=0.02)
+                self.procs = [proc for proc in self.procs if proc.exitcode is None]
+            ok |= self._rendered()
+            self.jobs.close()
+        for stem in self.sent:       # a worker failed or died on it
+            if stem not in ok and stem not in mine:
+                F.save(self.figures[stem], stem)
+        self.local, self.sent = [], []
+
+    def _rendered(self):
+        """The stems the workers have reported rendered since the last call."""
+        ok = set()
+        while not self.done.empty():
+            stem, worked = self.done.get()
+            if worked:
+                ok.add(stem)
+        return ok
+
+    def move(self, fig, stem):
+        """Move ``fig``'s rendered PNG and SVG to ``stem``.png / .svg."""
+        src = self.stems[id(fig)]
+        for ext in (".png", ".svg"):
+            shutil.move(src + ext, stem + ext)
+
+    def close(self):
+        if self.procs:               # finish() was not reached (an error in a section): stop the workers
+            for proc in self.procs:
+                proc.terminate()
+            self.jobs.cancel_join_thread()    # what is still unsent is dropped, not waited for at exit
+            self.procs = []
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _render_jobs(jobs, done):
+    """A figure worker: render each ``(stem, pickled figure)`` of ``jobs`` until ``None``; report each to ``done``."""
+    import pickle
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C is the parent's: it stops the workers (close)
+    for name in ("SIGTERM", "SIGHUP"):                 # the CLI's handlers would print a traceback here
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    while (job := jobs.get()) is not None:
+        stem, blob = job
+        try:
+            F.save(pickle.loads(blob), stem)
+            done.put((stem, True))
+        except Exception:
+            done.put((stem, False))
+

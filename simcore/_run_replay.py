@@ -1,0 +1,59 @@
+"""Replaying one game of a results folder from its seed (``boardlab replay``).
+
+Part of the runner (``simcore.run``).
+"""
+import os
+
+from simcore import _results as R
+from simcore._contract import policy_argument
+from simcore._manifest import read_manifest
+from simcore._run_plan import _get_game
+from simcore.rng import game_seeds
+
+def replay(out, game_index):
+    """Replay game ``game_index`` of the run in ``out`` from its seed.
+
+    Returns a dict with ``seed``, ``transcript`` (list of dicts with "text"),
+    ``scores`` (from the engine), ``stored`` (the players rows, one dict per
+    seat) and ``mismatches`` (list of "column seat: replayed vs stored").
+    """
+    import pyarrow.parquet as pq
+
+    if not os.path.isfile(os.path.join(out, R.MANIFEST)):
+        raise ValueError(f"{out} has no manifest.json; is it a results folder?")
+    manifest = read_manifest(out)
+    games = manifest["games"]
+    if not isinstance(game_index, int) or not 0 <= game_index < games:
+        raise ValueError(f"game {game_index} is not in {out} (games 0 .. {games - 1})")
+    mod = _get_game(manifest["game"])
+    players = manifest["players"]
+    chunking = manifest["chunking"]
+    chunk = game_index // chunking["chunk_size"]
+    name = R.part_name(chunk, chunking["file_digits"])
+    seed = int(game_seeds(manifest["seed"], game_index, game_index + 1)[0])
+    stored = None
+    ppath = os.path.join(out, "players", name)
+    gpath = os.path.join(out, "games", name)
+    if os.path.exists(gpath) and os.path.exists(ppath):
+        gtab = pq.read_table(gpath, columns=["game_index", "seed"]).to_pandas()
+        row = gtab[gtab.game_index == game_index]
+        if len(row) and int(row.seed.iloc[0]) != seed:
+            raise ValueError(f"{out}: stored seed of game {game_index} ({int(row.seed.iloc[0])}) "
+                             f"differs from the one derived from the run seed ({seed})")
+        ptab = pq.read_table(ppath).to_pandas()
+        stored = ptab[ptab.game_index == game_index].sort_values("seat").to_dict("records")
+    policies = [policy_argument(mod, d) for d in manifest["strategies"]]
+    config = mod.make_config(players, **manifest.get("variant", {}))
+    state = mod.replay_game(players, seed, policies=policies, config=config)
+    transcript = state.transcript()
+    scores = state.scores()
+    mismatches = []
+    if stored is not None:
+        for col, values in scores.items():
+            if col not in stored[0]:
+                continue
+            for seat, v in enumerate(values):
+                if stored[seat][col] != v:
+                    mismatches.append(f"{col} seat {seat}: replayed {v}, stored {stored[seat][col]}")
+    return {"seed": seed, "transcript": transcript, "scores": scores, "stored": stored,
+            "mismatches": mismatches, "manifest": manifest}

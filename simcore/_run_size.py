@@ -1,0 +1,87 @@
+"""The size of a run, estimated up front (time and disk) from a small probe batch.
+
+Part of the runner (``simcore.run``).
+"""
+import importlib
+import os
+import shutil
+import time
+
+from simcore import _results as R
+from simcore._contract import policy_argument
+from simcore._run_plan import BIG_RUN, SEARCH_ESTIMATE_RUN, _config
+from simcore.rng import chunk_seeds
+
+def _size(n):
+    for unit in ("bytes", "KB", "MB", "GB", "TB", "PB"):
+        if n < 1000 or unit == "PB":
+            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
+        n /= 1000
+
+
+def _duration(s):
+    if s < 120:
+        return f"{s:.0f} s"
+    if s < 7200:
+        return f"{s / 60:.0f} min"
+    if s < 3 * 86400:
+        return f"{s / 3600:.1f} h"
+    return f"{s / 86400:,.0f} days"
+
+
+def _probe_games(plan, games=2000):
+    """How many games the size probe plays: ``games``, or 2 when a seat searches."""
+    searching = any(s.get("kind") == "mcts" for s in plan.strategies)
+    return min(2 if searching else games, plan.games)
+
+
+def _probe(plan):
+    """Seconds and bytes on disk per game, from a small batch played and written to memory."""
+    import io
+
+    import pyarrow.parquet as pq
+
+    mod = importlib.import_module(plan.module)
+    n = _probe_games(plan)
+    seeds = chunk_seeds(plan.seed, 0, n)
+    config = _config(plan.module, plan.players, tuple(sorted(plan.variant.items())))
+    t0 = time.perf_counter()
+    out = mod.play_batch(plan.players, seeds, policies=[policy_argument(mod, s) for s in plan.strategies],
+                         config=config, events=plan.events)
+    seconds = time.perf_counter() - t0
+    idx = R.index_dtype(plan.games)
+    tables = [R.games_table(out["games"], 0, seeds, plan.run_id, idx),
+              R.players_table(out["players"], 0, n, plan.players, [s["name"] for s in plan.strategies], idx)]
+    if plan.events:
+        tables.append(R.events_table(out["events"], 0, idx))
+    size = 0
+    for tab in tables:
+        buf = io.BytesIO()
+        pq.write_table(tab, buf, compression="zstd", use_dictionary=True)
+        size += buf.tell()
+    return seconds / n, size / n
+
+
+def check_size(plan, out, workers):
+    """For a run of ``BIG_RUN`` games or more: refuse it if its folder cannot fit on the disk.
+
+    Returns a line with the estimated time and disk (``None`` for a smaller
+    run), measured on a small batch. A run with a searching seat (kind
+    "mcts") of ``SEARCH_ESTIMATE_RUN`` games or more gets the line too: it
+    is thousands of times slower a game.
+    """
+    searching = any(s.get("kind") == "mcts" for s in plan.strategies)
+    if plan.games < (SEARCH_ESTIMATE_RUN if searching else BIG_RUN):
+        return None
+    per_second, per_bytes = _probe(plan)
+    disk, seconds = per_bytes * plan.games, per_second * plan.games / max(1, workers)
+    base = os.path.abspath(out)
+    while not os.path.exists(base):
+        base = os.path.dirname(base)
+    free = shutil.disk_usage(base).free
+    if disk > free:
+        raise ValueError(f"{plan.games:,} games need about {_size(disk)} in {out} ({_size(per_bytes)} a game) "
+                         f"but {_size(free)} are free there: play fewer games (or --no-events), or use "
+                         f"another disk")
+    return (f"simulate: {plan.games:,} games: about {_duration(seconds)} on {workers} workers and "
+            f"{_size(disk)} on disk (from {_probe_games(plan):,} games played first)")
