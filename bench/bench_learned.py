@@ -55,6 +55,8 @@ def main():
     ap.add_argument("--cpu-games", type=int, default=6)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="/tmp/bench-learned")
+    ap.add_argument("--record", action="store_true",
+                    help="write the figures into the shipped model's manifest (its 'strength')")
     args = ap.parse_args()
 
     from reports.compare import compare_tables
@@ -94,6 +96,18 @@ def main():
         print(f"| {n} | {row['elo']:.0f} [{row['elo_lo']:.0f}, {row['elo_hi']:.0f}] | {row['n_games']:,} | "
               f"{cpu[n]:.4g} |")
     print()
+    if args.record:
+        import json
+        from strategies.learned import shipped
+        path = shipped(g)[k]
+        mp = path.with_name(path.name[:-len(".json")] + ".manifest.json")
+        man = json.loads(mp.read_text())
+        man["strength"] = {
+            "bench": " ".join(["python bench/bench_learned.py"] + sys.argv[1:]),
+            "ladder_games": int(sum(rs.n_games().values())), "load": round(load, 1),
+            "elo_95ci": {n: [round(r[n]["elo"]), round(r[n]["elo_lo"]), round(r[n]["elo_hi"])] for n in names},
+            "cpu_seconds_a_game": {n: float(f"{cpu[n]:.4g}") for n in names}}
+        mp.write_text(json.dumps(man, indent=1) + "\n")
     if 400 in levels:
         m4 = r["mcts:iterations=400"]
         le = r["learned"]

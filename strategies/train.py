@@ -327,7 +327,7 @@ def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1,
            "l2": L2, "holdout": HOLDOUT, "context": CONTEXT, **report,
            "teacher_cpu_seconds": round(cpu, 1), "fit_cpu_seconds": round(fit_cpu, 1),
            "reproduce": f"boardlab train {game} --players {players} --teacher {teach.name} "
-                        f"--positions {positions} --seed {seed} --out {out.name}"}
+                        f"--positions {positions} --seed {seed} --out {out}"}
     mp = manifest_path(out)
     old = json.loads(mp.read_text()) if mp.exists() else {}
     if old.get("sha256") == man["sha256"] and "strength" in old:
