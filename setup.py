@@ -53,6 +53,33 @@ unknown = sorted(set(wanted) - set(GAMES))
 if unknown:
     raise SystemExit(f"BOARDLAB_BUILD: unknown game {', '.join(unknown)} (known: {', '.join(GAMES)})")
 
+
+
+def write_build_info():
+    """simcore/_build_info.py (not committed): the commit this build was made from, so that an
+    install from a checkout (``pip install .``) still names it in every run's provenance."""
+    import subprocess
+    here = os.path.dirname(os.path.abspath(__file__))
+    commit, dirty = None, None
+    try:
+        r = subprocess.run(["git", "-C", here, "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+        if r.returncode == 0:
+            commit = r.stdout.strip()
+            d = subprocess.run(["git", "-C", here, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=10)
+            dirty = bool(d.stdout.strip())
+    except (OSError, subprocess.SubprocessError):
+        pass
+    text = ('"""Written by setup.py at build time (not committed): the commit boardlab was built from."""\n'
+            f"COMMIT = {commit!r}\nDIRTY = {dirty!r}\n")
+    path = os.path.join(here, "simcore", "_build_info.py")
+    if not os.path.exists(path) or open(path).read() != text:
+        with open(path, "w") as f:
+            f.write(text)
+
+
+write_build_info()
+
 extensions = [
     Extension(
         f"simcore.{game}._engine",

@@ -15,9 +15,6 @@ import polars as pl
 
 Frame = pl.DataFrame | pl.LazyFrame
 
-#: Hellas scoring categories, in rulebook order (section 7).
-HELLAS_CATEGORIES: tuple[str, ...] = ("city", "monuments", "temples", "rings", "marble")
-
 #: Columns that, when present, tell concatenated runs apart: a game is
 #: identified by these plus ``game_index`` (``level``: the skill levels of a ladder, reports/ladder.py).
 RUN_COLUMNS: tuple[str, ...] = ("run", "run_id", "variant", "level")
@@ -71,6 +68,19 @@ def share_sum(e: pl.Expr) -> pl.Expr:
 def share_sum_np(w) -> float:
     """:func:`share_sum` of a numpy array of win shares."""
     return float(np.rint(np.asarray(w, dtype=np.float64) * SHARE_UNITS).astype(np.int64).sum() / SHARE_UNITS)
+
+
+def share_square_sum(e: pl.Expr) -> pl.Expr:
+    """Σ of squared win shares, exact as :func:`share_sum` (in 1/SHARE_UNITS², whole numbers below 2^63
+    for up to 10^10 games): the observed variance of the shares, for intervals that ties narrow."""
+    u = (e.cast(pl.Float64) * SHARE_UNITS).round().cast(pl.Int64)
+    return (u * u).sum() / (SHARE_UNITS * SHARE_UNITS)
+
+
+def share_square_sum_np(w) -> float:
+    """:func:`share_square_sum` of a numpy array of win shares."""
+    u = np.rint(np.asarray(w, dtype=np.float64) * SHARE_UNITS).astype(np.int64)
+    return float((u * u).sum() / (SHARE_UNITS * SHARE_UNITS))
 
 
 def ordered_mean(e: pl.Expr, whole: bool = False) -> pl.Expr:

@@ -10,11 +10,18 @@ Three views on the ``players`` table, each per category and per group:
 - :func:`category_counterfactual` — how often the winner would not win if a
   category did not count (removed from every player's total).
 
-The category names are a parameter (default: Hellas's ``city``,
-``monuments``, ``temples``, ``rings``, ``marble``), so the same functions
-serve other games. A player is a *winner* when ``win_share > 0`` (tied
-winners included). Every function returns the same kind of frame (lazy or
-eager) it was given.
+The category names are a required parameter (the game's
+``SCORE_CATEGORIES``: the reports pass the run's), so the same functions
+serve every game.
+
+**One definition of a win** (issue 37), the seat tables': a k-way tie for
+first gives each tied winner 1/k of a win. The logit regresses the win share
+(a fractional logit); the profile counts a tied winner as 1/k of a winner row
+and ``1 - 1/k`` of an "other" row; the counterfactual measures the share of
+the win that changes hands. (Counting any tied winner as a full win moved
+random-play Hellas' city coefficient from 0.846 to 1.030 with 17.5% of games
+tied.) Every function returns the same kind of frame (lazy or eager) it was
+given.
 """
 
 from __future__ import annotations
@@ -25,7 +32,6 @@ import numpy as np
 import polars as pl
 
 from analysis._common import (
-    HELLAS_CATEGORIES,
     Frame,
     as_lazy,
     as_list,
@@ -45,6 +51,7 @@ from analysis.stats import (
     logistic_fit,
     mean_ci_exprs,
     norm_sf,
+    wilson_effective_exprs,
     wilson_exprs,
     z_value,
 )
@@ -55,7 +62,7 @@ __all__ = ["category_profile", "category_sums", "category_profile_from_sums", "c
 
 def category_profile(
     players: Frame,
-    categories: Sequence[str] = HELLAS_CATEGORIES,
+    categories: Sequence[str],
     by: str | Iterable[str] | None = None,
     level: float = 0.95,
 ) -> Frame:
@@ -76,8 +83,10 @@ def category_profile(
     -------
     Same kind as ``players``, one row per (by..., n_players, role, category)
     with ``role`` in ``"winner"``, ``"other"``, ``"all"``: ``n`` (player
-    rows), ``mean``, ``sd``, ``lo``, ``hi``, and ``share`` (the category's
-    points over all total points of those rows).
+    rows, a tied winner counting 1/k as a winner and the rest as other: the
+    winners' ``n`` is the number of games), ``mean``, ``sd``, ``lo``, ``hi``
+    (weighted by those fractions), and ``share`` (the category's points over
+    all total points of those rows).
 
     Examples
     --------
@@ -93,31 +102,42 @@ def category_profile(
     return like(category_profile_from_sums(sums, cats, by, level), players)
 
 
-def category_sums(players: Frame, categories: Sequence[str] = HELLAS_CATEGORIES,
+def category_sums(players: Frame, categories: Sequence[str],
                   by: str | Iterable[str] | None = None) -> Frame:
     """Per (by..., n_players, role, category), ``role`` winner or other: ``n`` and the sums
-    (``points_s``, ``points_ss``, ``total_s``) :func:`category_profile` is made of; batches add up."""
+    (``points_s``, ``points_ss``, ``total_s``) :func:`category_profile` is made of; batches add up.
+
+    A row is a winner by its win share (a k-way tie: 1/k) and other by the rest; the sums are
+    weighted by those fractions, counted exactly in 1/``SHARE_UNITS`` (whole numbers: the same
+    bits in any order)."""
+    from analysis._common import SHARE_UNITS
+
     cats = list(categories)
     require(players, [*cats, "game_index", "total", "win_share"], "category_sums")
     groups = as_list(by)
     lf = with_n_players(as_lazy(players), groups)
     keys = [*groups, "n_players"]
-    role = pl.when(pl.col("win_share") > 0).then(pl.lit("winner")).otherwise(pl.lit("other"))
+    units = (pl.col("win_share").cast(pl.Float64) * SHARE_UNITS).round().cast(pl.Int64)
+    both = pl.concat([
+        lf.select(*keys, pl.lit("winner").alias("role"), units.alias("__u"), pl.col("total").cast(pl.Int64), *cats),
+        lf.select(*keys, pl.lit("other").alias("role"), (SHARE_UNITS - units).alias("__u"),
+                  pl.col("total").cast(pl.Int64), *cats)])
     long = (
-        lf.select(*keys, role.alias("role"), pl.col("total").cast(pl.Float64), *cats)
-        .unpivot(index=[*keys, "role", "total"], on=cats, variable_name="category", value_name="points")
-        .with_columns(pl.col("points").cast(pl.Float64))
+        both.filter(pl.col("__u") > 0)
+        .unpivot(index=[*keys, "role", "__u", "total"], on=cats, variable_name="category", value_name="points")
+        .with_columns(pl.col("points").cast(pl.Int64))
     )
+    u, x = pl.col("__u"), pl.col("points")
     sums = long.group_by([*keys, "role", "category"]).agg(
-        pl.len().alias("n"),
-        pl.col("points").sum().alias("points_s"),
-        (pl.col("points") * pl.col("points")).sum().alias("points_ss"),
-        pl.col("total").sum().alias("total_s"),
+        (u.sum() / SHARE_UNITS).alias("n"),
+        ((u * x).sum() / SHARE_UNITS).alias("points_s"),
+        ((u * x * x).sum() / SHARE_UNITS).alias("points_ss"),
+        ((u * pl.col("total")).sum() / SHARE_UNITS).alias("total_s"),
     )
     return like(sums, players)
 
 
-def category_profile_from_sums(sums: Frame, categories: Sequence[str] = HELLAS_CATEGORIES,
+def category_profile_from_sums(sums: Frame, categories: Sequence[str],
                                by: str | Iterable[str] | None = None, level: float = 0.95) -> Frame:
     """:func:`category_profile` from :func:`category_sums` (of one table or added up over batches)."""
     cats = list(categories)
@@ -145,7 +165,7 @@ def category_profile_from_sums(sums: Frame, categories: Sequence[str] = HELLAS_C
 
 def category_logit(
     players: Frame,
-    categories: Sequence[str] = HELLAS_CATEGORIES,
+    categories: Sequence[str],
     by: str | Iterable[str] | None = None,
     level: float = 0.95,
 ) -> Frame:
@@ -253,20 +273,26 @@ def _mean_sd(raw):
 
 def category_counterfactual(
     players: Frame,
-    categories: Sequence[str] = HELLAS_CATEGORIES,
+    categories: Sequence[str],
     by: str | Iterable[str] | None = None,
     level: float = 0.95,
 ) -> Frame:
-    """How often the winner would not win if a category did not count.
+    """How much of the win would change hands if a category did not count.
 
     For each category, remove it from every player's total and recompute the
-    winners of each game (highest remaining total; ties kept). Compare the
-    new winner set with the actual one (highest ``total``):
+    win shares of each game (highest remaining total; a k-way tie for first
+    gives each 1/k, as everywhere). Compare them with the actual shares (from
+    ``total``, the same rule):
 
-    - ``kept``: the same players win;
-    - ``shared``: an actual winner still wins, but the set changed (now
-      tied, or a tie broken);
-    - ``lost``: no actual winner wins any more.
+    - ``kept``: games whose win shares are unchanged;
+    - ``shared``: games where part of the win changes hands (a tie made or
+      broken, 0 < moved < 1);
+    - ``lost``: the win that changes hands, summed over games — per game
+      ``sum_i max(0, share_i - new share_i)``: 1 when the winner alone loses
+      to another, ½ when a sole winner is caught to a 2-way tie. ``p_lost``
+      is its mean (a share of games' wins, counted as the seat tables count
+      a win), with an interval from the observed variance of the per-game
+      values (``lost_ss``: their sum of squares).
 
     Parameters
     ----------
@@ -282,9 +308,10 @@ def category_counterfactual(
     Returns
     -------
     Same kind as ``players``, one row per (by..., n_players, category):
-    ``n_games``, ``kept``, ``shared``, ``lost`` (game counts), ``p_lost`` with
-    ``lost_lo``, ``lost_hi``, and ``p_changed`` (shared or lost) with
-    ``changed_lo``, ``changed_hi``.
+    ``n_games``, ``kept``, ``shared`` (game counts), ``lost`` (wins that
+    change hands, fractional), ``lost_ss``, ``p_lost`` with ``lost_lo``,
+    ``lost_hi``, and ``p_changed`` (share of games whose win shares change at
+    all) with ``changed_lo``, ``changed_hi``.
 
     Examples
     --------
@@ -292,7 +319,7 @@ def category_counterfactual(
     ...                   "b": [1, 3, 2, 3], "total": [6, 3, 3, 4]})
     >>> out = category_counterfactual(p, ["a", "b"])
     >>> out.select("category", "lost", "shared", "kept").rows()
-    [('a', 1, 0, 1), ('b', 0, 1, 1)]
+    [('a', 1.0, 0, 1), ('b', 0.5, 1, 1)]
     """
     cats = list(categories)
     require(players, [*cats, "game_index", "total"], "category_counterfactual")
@@ -300,7 +327,7 @@ def category_counterfactual(
     return like(counterfactual_from_counts(counts, cats, by, level), players)
 
 
-def counterfactual_counts(players: Frame, categories: Sequence[str] = HELLAS_CATEGORIES,
+def counterfactual_counts(players: Frame, categories: Sequence[str],
                           by: str | Iterable[str] | None = None) -> Frame:
     """Per (by..., n_players, category): the game counts ``n_games``, ``kept``, ``shared``, ``lost``
     of :func:`category_counterfactual` (batches of whole games add up)."""
@@ -313,31 +340,39 @@ def counterfactual_counts(players: Frame, categories: Sequence[str] = HELLAS_CAT
     fast = _counterfactual_counts_whole(lf, cats, keys)
     if fast is not None:
         return like(fast, players)
+    from analysis._common import SHARE_UNITS
+
     total = pl.col("total").cast(pl.Int64)
     part = game_partition(lf, gkeys)
-    lf = lf.with_columns((total == total.max().over(part)).alias("__won"))
+
+    def units(t):       # a row's win share in 1/SHARE_UNITS: a k-way tie for first gets 1/k each
+        top = t == t.max().over(part)
+        return pl.when(top).then(SHARE_UNITS // top.cast(pl.Int64).sum().over(part)).otherwise(0)
+
+    lf = lf.with_columns(units(total).alias("__won"))
     per_cat = []
     for c in cats:
         alt = total - pl.col(c).cast(pl.Int64)
         g = (
-            lf.with_columns((alt == alt.max().over(part)).alias("__alt"))
+            lf.with_columns(units(alt).alias("__alt"))
             .group_by(part if part != gkeys else [*gkeys, "n_players"])
             .agg(
                 *([pl.col(k).first() for k in dict.fromkeys([*keys]) if k not in part] if part != gkeys else []),
-                (pl.col("__won") & pl.col("__alt")).any().alias("__keep_any"),
-                (pl.col("__won") == pl.col("__alt")).all().alias("__same"),
+                (pl.col("__won") - pl.col("__alt")).clip(lower_bound=0).sum().alias("__moved"),
             )
             .with_columns(pl.lit(c).alias("category"))
         )
         per_cat.append(g)
+    moved = pl.col("__moved")
     out = (
         pl.concat(per_cat)
         .group_by([*keys, "category"])
         .agg(
             pl.len().alias("n_games"),
-            pl.col("__same").sum().alias("kept"),
-            (pl.col("__keep_any") & ~pl.col("__same")).sum().alias("shared"),
-            (~pl.col("__keep_any")).sum().alias("lost"),
+            (moved == 0).sum().alias("kept"),
+            ((moved > 0) & (moved < SHARE_UNITS)).sum().alias("shared"),
+            (moved.sum() / SHARE_UNITS).alias("lost"),
+            ((moved * moved).sum() / (SHARE_UNITS * SHARE_UNITS)).alias("lost_ss"),
         )
     )
     return like(out, players)
@@ -348,23 +383,36 @@ def _counterfactual_counts_whole(lf, cats, keys):
     found = whole_games(lf, keys, ["total", *cats])
     if found is None:
         return None
+    from analysis._common import SHARE_UNITS
+
     key, m = found
     total = m["total"].astype(np.int64)
-    won = total == total.max(axis=1, keepdims=True)
+
+    def units(t):       # win shares in 1/SHARE_UNITS (a k-way tie for first: 1/k each)
+        top = t == t.max(axis=1, keepdims=True)
+        return top * (SHARE_UNITS // top.sum(axis=1, keepdims=True))
+
+    won = units(total)
     rows = []
     for c in cats:
-        alt = total - m[c].astype(np.int64)
-        alt_won = alt == alt.max(axis=1, keepdims=True)
-        keep_any = (won & alt_won).any(axis=1)
-        same = (won == alt_won).all(axis=1)
-        rows.append({**key, "category": c, "n_games": len(total), "kept": int(same.sum()),
-                     "shared": int((keep_any & ~same).sum()), "lost": int((~keep_any).sum())})
+        moved = np.clip(won - units(total - m[c].astype(np.int64)), 0, None).sum(axis=1)
+        rows.append({**key, "category": c, "n_games": len(total), "kept": int((moved == 0).sum()),
+                     "shared": int(((moved > 0) & (moved < SHARE_UNITS)).sum()),
+                     "lost": float(moved.sum() / SHARE_UNITS),
+                     "lost_ss": float((moved * moved).sum() / (SHARE_UNITS * SHARE_UNITS))})
     schema = {**dict(lf.select(keys).collect_schema()), "category": pl.String,
-              **{k: pl.UInt32 for k in ("n_games", "kept", "shared", "lost")}}
+              **{k: pl.UInt32 for k in ("n_games", "kept", "shared")}, "lost": pl.Float64, "lost_ss": pl.Float64}
     return pl.DataFrame(rows, schema=schema).lazy()
 
 
-def counterfactual_from_counts(counts: Frame, categories: Sequence[str] = HELLAS_CATEGORIES,
+def _mean_se(s: str, ss: str, n: str) -> pl.Expr:
+    """Standard error of a mean from the count, sum and sum of squares of its values (null below 2)."""
+    n_ = pl.col(n).cast(pl.Float64)
+    var = ((pl.col(ss) - pl.col(s) * pl.col(s) / n_) / (n_ - 1.0)).clip(lower_bound=0.0)
+    return pl.when(n_ > 1).then((var / n_).sqrt())
+
+
+def counterfactual_from_counts(counts: Frame, categories: Sequence[str],
                                by: str | Iterable[str] | None = None, level: float = 0.95) -> Frame:
     """:func:`category_counterfactual` from :func:`counterfactual_counts`."""
     cats = list(categories)
@@ -373,9 +421,10 @@ def counterfactual_from_counts(counts: Frame, categories: Sequence[str] = HELLAS
         as_lazy(counts)
         .with_columns(
             (pl.col("lost") / pl.col("n_games")).alias("p_lost"),
-            *wilson_exprs("lost", "n_games", level, prefix="lost_"),
-            ((pl.col("lost") + pl.col("shared")) / pl.col("n_games")).alias("p_changed"),
-            *wilson_exprs(pl.col("lost") + pl.col("shared"), "n_games", level, prefix="changed_"),
+            *wilson_effective_exprs(pl.col("lost") / pl.col("n_games"), _mean_se("lost", "lost_ss", "n_games"),
+                                    "n_games", level, prefix="lost_"),
+            ((pl.col("n_games") - pl.col("kept")) / pl.col("n_games")).alias("p_changed"),
+            *wilson_exprs(pl.col("n_games") - pl.col("kept"), "n_games", level, prefix="changed_"),
             pl.col("category").replace_strict({c: i for i, c in enumerate(cats)}).alias("__c"),
         )
         .sort([*keys, "__c"])

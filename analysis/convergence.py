@@ -27,7 +27,7 @@ from analysis._common import (
     whole_games,
     with_n_players,
 )
-from analysis.stats import required_games, t_quantile, wilson_exprs
+from analysis.stats import required_games, t_quantile, wilson_effective_exprs, wilson_exprs
 
 __all__ = ["log_checkpoints", "cumulative_estimates", "seat_convergence", "seat_games_needed", "seat_counts",
            "seat_convergence_batches", "games_needed_from_counts"]
@@ -119,8 +119,10 @@ def _estimates(lf: pl.LazyFrame, groups: list, kind: str, level: float) -> pl.La
     """The estimate and interval of each row's ``n``, ``__s`` (sum) and ``__ss`` (sum of squares)."""
     est = pl.col("__s") / pl.col("n")
     lf = lf.with_columns(est.alias("estimate"))
-    if kind == "proportion":
-        lf = lf.with_columns(wilson_exprs("__s", "n", level))
+    if kind == "proportion":       # Wilson on the observed variance (ties narrow it; as analysis.seats)
+        n = pl.col("n").cast(pl.Float64)
+        var = ((pl.col("__ss") - n * pl.col("estimate") ** 2) / (n - 1)).clip(lower_bound=0.0)
+        lf = lf.with_columns(wilson_effective_exprs("estimate", pl.when(n > 1).then((var / n).sqrt()), "n", level))
     else:
         var = (pl.col("__ss") - pl.col("n") * pl.col("estimate") ** 2) / (pl.col("n") - 1)
         half = t_quantile("n", level) * (var.clip(lower_bound=0.0) / pl.col("n")).sqrt()

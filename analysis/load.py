@@ -4,6 +4,7 @@ This module reads files only; it never imports ``simcore``, so it works on a
 folder that came from a cluster or from last year.
 """
 import glob
+import hashlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -11,6 +12,8 @@ from dataclasses import dataclass, field
 import polars as pl
 
 TABLES = ("games", "players", "events")
+# what a run id digests (simcore/_manifest.py writes it; recomputed here to see an edited manifest)
+RUN_ID_KEYS = ("format", "game", "players", "strategies", "settings", "seed", "games", "events")
 
 
 @dataclass
@@ -27,6 +30,37 @@ class Run:
     @property
     def complete(self):
         return self.manifest.get("status") == "complete"
+
+
+def _check_run_id(path, manifest):
+    rid = manifest.get("run_id")
+    if rid is None:
+        return
+    blob = json.dumps({k: manifest.get(k) for k in RUN_ID_KEYS}, sort_keys=True).encode()
+    if hashlib.sha256(blob).hexdigest()[:16] != rid:
+        raise ValueError(f"{path}: manifest.json describes another run than its run_id {rid} (game, players, "
+                         f"strategies, settings, seed or games edited); restore it, or play the run again "
+                         f"into a new folder")
+
+
+def _verify(path, rel, entry):
+    """The part ``rel`` is the one the manifest lists: same size and sha256; else a one-line ValueError."""
+    fpath = os.path.join(path, rel)
+    fix = (f"delete it and rerun the run's `boardlab simulate` command (its chunk is played again); "
+           f"`boardlab check {path}` lists every problem")
+    ok = False
+    try:
+        if isinstance(entry, dict) and os.path.getsize(fpath) == entry.get("bytes"):
+            h = hashlib.sha256()
+            with open(fpath, "rb") as f:
+                for block in iter(lambda: f.read(1 << 22), b""):
+                    h.update(block)
+            ok = h.hexdigest() == entry.get("sha256")
+    except OSError as exc:
+        raise ValueError(f"{path}: part {rel} is unreadable ({exc.strerror}); {fix}") from None
+    if not ok:
+        raise ValueError(f"{path}: part {rel} does not match its checksum in manifest.json (damaged, or "
+                         f"copied from another run); {fix}")
 
 
 def _part_name(chunk, digits):
@@ -76,10 +110,17 @@ def load_run(path, allow_partial=False, check_files=True):
         n_chunks, digits = int(chunking["n_chunks"]), int(chunking["file_digits"])
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ValueError(f"{path}: manifest.json is corrupt or not a boardlab manifest ({exc!r})") from None
+    if not isinstance(manifest, dict):
+        raise ValueError(f"{path}: manifest.json is not a boardlab manifest (a JSON object)")
+    _check_run_id(path, manifest)
     tables = [t for t in TABLES if t in manifest.get("tables", {t: None for t in TABLES})]
+    checksums = manifest.get("parts")       # None: a folder from before parts had checksums
+    if checksums is not None and not isinstance(checksums, dict):
+        raise ValueError(f"{path}: manifest.json key 'parts' is not an object; the manifest is damaged")
 
     names = [_part_name(c, digits) for c in range(n_chunks)]
-    present = {t: [n for n in names if os.path.exists(os.path.join(path, t, n))] for t in tables}
+    present = {t: [n for n in names if os.path.exists(os.path.join(path, t, n))
+                   and (checksums is None or f"{t}/{n}" in checksums)] for t in tables}
     finished = set(present.get("games", []))
     for t in tables:
         finished &= set(present[t])
@@ -99,7 +140,10 @@ def load_run(path, allow_partial=False, check_files=True):
             frames[t] = pl.LazyFrame()
             continue
         files = [os.path.join(path, t, n) for n in finished]
-        if check_files:
+        if checksums is not None:
+            for n in finished:
+                _verify(path, f"{t}/{n}", checksums[f"{t}/{n}"])
+        elif check_files:
             for fpath in files:
                 try:
                     pl.read_parquet_schema(fpath)      # the footer: a torn write fails here

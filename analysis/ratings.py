@@ -14,12 +14,19 @@ strategy say nothing about strategy strength and are left out.
   fitted by maximum likelihood (Newton's method on the logistic form), with
   intervals and an Elo-scale conversion.
 
-Comparisons from one game are not independent (a strong game by one player
-beats everyone at once). The Bradley–Terry standard errors are therefore
-cluster-robust by game (sandwich); the win-matrix intervals treat the
-comparisons as independent and are somewhat narrow in games of 3–4 players.
-For 2-player games both are exact in that respect. Every function returns
-the same kind of frame (lazy or eager) it was given.
+**Intervals.** Comparisons are not independent in two ways. The pairs of
+one game share that game; and, in a comparison or a ladder, game *i* of every
+lineup is played from the same seed (common random numbers), so the same
+tiles favour the same strategy in every lineup. The second is what made the
+head-to-head intervals too narrow (issue 37: over 200 re-runs of the compare
+design the spread was 1.15–1.28 times the reported standard error; the
+"95%" Wilson intervals covered 88–91%), not the first. Both functions take a
+``cluster`` argument naming a comparison's independent unit — ``game_index``
+when every run used one seed — and default to the game; the win-matrix
+interval is :func:`analysis.stats.share_interval`'s (cluster-robust standard
+error, Wilson on the effective sample size) and the Bradley–Terry standard
+errors are the sandwich over the same clusters. Every function returns the
+same kind of frame (lazy or eager) it was given.
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ from scipy import sparse, special
 from scipy.sparse.csgraph import connected_components
 
 from analysis._common import Frame, as_lazy, as_list, columns, game_keys, like, require
-from analysis.stats import wilson_exprs, z_value
+from analysis.stats import cluster_share_table, z_value
 
 __all__ = ["pairwise_comparisons", "pairwise_win_matrix", "bradley_terry", "ELO_SCALE", "dominance"]
 
@@ -103,6 +110,7 @@ def pairwise_win_matrix(
     players: Frame,
     by: str | Iterable[str] | None = None,
     level: float = 0.95,
+    cluster: str | Iterable[str] | None = None,
 ) -> Frame:
     """Share of head-to-head comparisons each strategy wins against each other.
 
@@ -113,15 +121,19 @@ def pairwise_win_matrix(
     by : str or list of str, optional
         Group-by columns (e.g. ``n_players``, ``variant``).
     level : float
-        Confidence level of the Wilson interval (comparisons treated as
-        independent; see the module notes).
+        Confidence level of the interval.
+    cluster : str or list of str, optional
+        Columns naming a comparison's independent unit (with ``by``): pass
+        ``"game_index"`` when every run of the table was played from the same
+        seed. Default: the game (its :func:`analysis._common.game_keys`).
 
     Returns
     -------
     Same kind as ``players``, one row per (by..., strategy, opponent) with
     ``strategy != opponent``: ``n`` (comparisons), ``n_games``, ``wins`` (ties
-    count half), ``ties``, ``win_share``, ``lo``, ``hi``. The rows for
-    (a, b) and (b, a) mirror each other.
+    count half), ``ties``, ``win_share``, ``lo``, ``hi`` (Wilson on the
+    effective sample size of the cluster-robust standard error ``se``),
+    ``se``, ``clusters``. The rows for (a, b) and (b, a) mirror each other.
 
     Examples
     --------
@@ -147,20 +159,21 @@ def pairwise_win_matrix(
         pl.col("strategy_a").alias("opponent"),
         (1.0 - pl.col("score_a")).alias("score"),
     )
+    both = pl.concat([fwd, back])
+    units = keys if cluster is None else list(dict.fromkeys([*groups, *as_list(cluster)]))
+    sides = [*groups, "strategy", "opponent"]
+    ci = cluster_share_table(both, "score", sides, [u for u in units if u not in sides], level=level)
     out = (
-        pl.concat([fwd, back])
-        .group_by([*groups, "strategy", "opponent"])
+        both.group_by(sides)
         .agg(
             pl.len().alias("n"),
             pl.struct(keys).n_unique().alias("n_games"),
             pl.col("score").sum().alias("wins"),
             (pl.col("score") == 0.5).sum().alias("ties"),
         )
-        .with_columns(
-            (pl.col("wins") / pl.col("n")).alias("win_share"),
-            *wilson_exprs("wins", "n", level),
-        )
-        .sort([*groups, "strategy", "opponent"])
+        .with_columns((pl.col("wins") / pl.col("n")).alias("win_share"))
+        .join(ci.lazy().select(*sides, "lo", "hi", "se", "clusters"), on=sides, how="left")
+        .sort(sides)
     )
     return like(out, players)
 
@@ -243,6 +256,7 @@ def bradley_terry(
     prior: float | None = None,
     robust: bool = True,
     elo_offset: float = 1500.0,
+    cluster: str | Iterable[str] | None = None,
 ) -> Frame:
     """Bradley–Terry strengths of strategies from within-game finishing order.
 
@@ -274,10 +288,14 @@ def bradley_terry(
         Virtual drawn comparisons per pair of strategies. None: 0, or 1 when
         the estimate would not exist.
     robust : bool
-        Cluster-robust (by game) standard errors; False gives model-based
-        ones, which assume independent comparisons.
+        Cluster-robust standard errors (by game, or by ``cluster``); False
+        gives model-based ones, which assume independent comparisons.
     elo_offset : float
         Elo rating of a strength of 0 (the average strategy).
+    cluster : str or list of str, optional
+        Columns naming the independent unit of the robust standard errors
+        (with ``by``): ``"game_index"`` when every run used the same seed.
+        Default: the game.
 
     Returns
     -------
@@ -312,7 +330,9 @@ def bradley_terry(
         comp.with_columns(
             pl.col("strategy_a").replace_strict(code, return_dtype=pl.Int64).alias("__a"),
             pl.col("strategy_b").replace_strict(code, return_dtype=pl.Int64).alias("__b"),
-            (pl.struct(keys).rank("dense") - 1).cast(pl.Int64).alias("__game"),
+            (pl.struct(keys if cluster is None else list(dict.fromkeys([*groups, *as_list(cluster)])))
+             .rank("dense") - 1).cast(pl.Int64).alias("__game"),
+            (pl.struct(keys).rank("dense") - 1).cast(pl.Int64).alias("__one_game"),
             group_id.cast(pl.Int64).alias("__group"),
         )
         .sort("__group", maintain_order=True)
@@ -323,6 +343,7 @@ def bradley_terry(
     a_all, b_all = comp["__a"].to_numpy(), comp["__b"].to_numpy()
     y_all = comp["score_a"].to_numpy().astype(float)
     game_all = comp["__game"].to_numpy()
+    one_game_all = comp["__one_game"].to_numpy()
     bounds = np.flatnonzero(np.diff(gid)) + 1
     starts = np.concatenate([[0], bounds]) if len(gid) else np.array([], dtype=int)
     ends = np.concatenate([bounds, [len(gid)]]) if len(gid) else np.array([], dtype=int)
@@ -334,6 +355,7 @@ def bradley_terry(
         a, b = inv[:m], inv[m:]
         y = y_all[lo_i:hi_i]
         game = np.unique(game_all[lo_i:hi_i], return_inverse=True)[1].astype(np.int64)
+        one_game = one_game_all[lo_i:hi_i]
         wins = np.bincount(a, y, k) + np.bincount(b, 1 - y, k)
         n = np.bincount(a, minlength=k) + np.bincount(b, minlength=k)
         degenerate = np.any(wins <= 0) or np.any(wins >= n) or not _connected(a, b, k)
@@ -342,7 +364,7 @@ def bradley_terry(
         cols["__row"] += [lo_i] * k
         cols["strategy"] += names_all.gather(local).to_list()
         cols["n"] += n.tolist()
-        cols["n_games"] += [np.unique(game[(a == i) | (b == i)]).size for i in range(k)]
+        cols["n_games"] += [np.unique(one_game[(a == i) | (b == i)]).size for i in range(k)]
         cols["wins"] += wins.tolist()
         cols["theta"] += theta.tolist()
         cols["se"] += se.tolist()
@@ -375,7 +397,8 @@ def dominance(pairwise: Frame, by: str | Iterable[str] | None = None) -> Frame:
     """Is there a strategy that beats every other one? From :func:`pairwise_win_matrix`.
 
     A strategy *beats* an opponent when the whole 95% interval of its
-    head-to-head win share lies above ½, and *loses* to it when the whole
+    head-to-head win share (as :func:`pairwise_win_matrix` gives it: in a
+    comparison, clustered by seed) lies above ½, and *loses* to it when the whole
     interval lies below; it is *dominant* when it beats every other strategy
     of the field (its weakest head-to-head is above ½ with the CI).
 

@@ -8,12 +8,17 @@ count (``n_players``, taken from the table or counted per game) and by the
 split by who sat where.
 
 **Ties.** The runner gives each of k players tied for first a win share of
-1/k. A seat's win rate is the mean of its win shares over n games, i.e. an
-*effective count* ``wins = sum(win_share)`` (fractional) over ``n`` trials.
-Intervals and tests treat that effective count as binomial. Because a share
-lies in [0, 1], its variance is at most ``p(1-p)``, so the binomial intervals
-are slightly conservative when ties occur; ties are also reported
-explicitly (``tied_wins``) so their effect is visible.
+1/k — the one definition of a win in every report. A seat's win rate is the
+mean of its win shares over n games, i.e. an *effective count*
+``wins = sum(win_share)`` (fractional) over ``n`` trials. A share lies in
+[0, 1], so its variance is below the binomial ``p(1-p)`` when ties occur
+(7% too wide a Wilson interval in random-play Hellas, 3 players): the win
+interval uses the *observed* variance of the per-game shares (the sum of
+their squares, ``wins_ss``) as the Wilson interval's effective sample size
+(``analysis.stats.wilson_effective_bounds``); without ties it is Wilson's.
+Ties are also reported explicitly (``tied_wins``) so their effect is visible.
+The chi-square test of equal seats keeps the binomial variance (slightly
+conservative with ties).
 
 Every function returns the same kind of frame (lazy or eager) it was given.
 """
@@ -35,12 +40,14 @@ from analysis._common import (
     ordered_sum,
     require,
     sd_from_sums,
+    share_square_sum,
+    share_square_sum_np,
     share_sum,
     share_sum_np,
     whole_games,
     with_n_players,
 )
-from analysis.stats import chi2_sf, mean_ci_exprs, wilson_exprs
+from analysis.stats import chi2_sf, mean_ci_exprs, wilson_effective_exprs
 
 __all__ = ["with_margin", "add_strategy_mix", "seat_advantage", "seat_sums", "seat_advantage_from_sums",
            "seat_equality_test", "seat_equality_from_sums"]
@@ -172,7 +179,8 @@ def seat_advantage(
 def seat_sums(players: Frame, by: str | Iterable[str] | None = None) -> Frame:
     """Per (by..., n_players, seat): the counts and sums :func:`seat_advantage` is made of.
 
-    ``n``, ``wins``, ``sole_wins``, ``tied_wins``, and the sum and sum of squares
+    ``n``, ``wins``, ``wins_ss`` (the sum of squared win shares, for the observed
+    variance), ``sole_wins``, ``tied_wins``, and the sum and sum of squares
     of ``total`` and ``margin`` (integers, exact). Sums of batches of whole
     games add up (``analysis._common.add_up``) to those of all of them.
     """
@@ -187,6 +195,7 @@ def seat_sums(players: Frame, by: str | Iterable[str] | None = None) -> Frame:
     out = lf.group_by([*groups, "n_players", "seat"]).agg(
         pl.len().alias("n"),
         share_sum(ws).alias("wins"),
+        share_square_sum(ws).alias("wins_ss"),
         (ws >= 1.0).sum().alias("sole_wins"),
         ((ws > 0.0) & (ws < 1.0)).sum().alias("tied_wins"),
         total.sum().alias("total_s"),
@@ -213,10 +222,12 @@ def _seat_sums_whole(lf, keys):
     rows = []
     for s in range(n):
         t, w, mg = total[:, s], ws[:, s], margin[:, s]
-        rows.append({**key, "seat": s, "n": len(t), "wins": share_sum_np(w), "sole_wins": int((w >= 1.0).sum()),
+        rows.append({**key, "seat": s, "n": len(t), "wins": share_sum_np(w),
+                     "wins_ss": share_square_sum_np(w), "sole_wins": int((w >= 1.0).sum()),
                      "tied_wins": int(((w > 0.0) & (w < 1.0)).sum()), "total_s": int(t.sum()),
                      "total_ss": int((t * t).sum()), "margin_s": int(mg.sum()), "margin_ss": int((mg * mg).sum())})
     schema = {**dict(lf.select(*keys, "seat").collect_schema()), "n": pl.UInt32, "wins": pl.Float64,
+              "wins_ss": pl.Float64,
               "sole_wins": pl.UInt32, "tied_wins": pl.UInt32,
               **{k: pl.Int64 for k in ("total_s", "total_ss", "margin_s", "margin_ss")}}
     return pl.DataFrame(rows, schema=schema).lazy()
@@ -236,7 +247,7 @@ def seat_advantage_from_sums(sums: Frame, by: str | Iterable[str] | None = None,
             sd_from_sums("margin_s", "margin_ss", "n").alias("margin_sd"),
         )
         .with_columns(
-            *wilson_exprs("wins", "n", level, prefix="win_"),
+            *wilson_effective_exprs("win_share", _share_se(sums), "n", level, prefix="win_"),
             (1.0 / pl.col("n_players").cast(pl.Float64)).alias("fair_share"),
         )
         .with_columns(
@@ -254,6 +265,18 @@ def seat_advantage_from_sums(sums: Frame, by: str | Iterable[str] | None = None,
         .sort(keys)
     )
     return like(out, sums)
+
+
+def _share_se(sums: Frame) -> pl.Expr:
+    """The standard error of a seat's mean win share from the observed variance of its per-game shares
+    (``wins_ss``); null without that column (the interval is then Wilson's, on ``n``)."""
+    from analysis._common import columns
+
+    if "wins_ss" not in columns(sums):
+        return pl.lit(None, dtype=pl.Float64)
+    n = pl.col("n").cast(pl.Float64)
+    var = ((pl.col("wins_ss") - pl.col("wins") * pl.col("wins") / n) / (n - 1.0)).clip(lower_bound=0.0)
+    return pl.when(n > 1).then((var / n).sqrt())
 
 
 def _chi2_sf(cols: pl.Series) -> pl.Series:

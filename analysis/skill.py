@@ -18,8 +18,12 @@ binomial quasi-likelihood on that fraction (a fractional logit), so a tie
 counts exactly as the shares the seat-advantage tables report; its standard
 errors are robust (sandwich), as a fraction is not a Bernoulli draw.
 
-**What the test assumes.** The games are independent (one row per game and
-seat, and each seat is tested on its own rows); the ratings are taken as
+**What the test assumes.** The levels' runs are played from one run seed
+(common random numbers: game ``i`` of every level meets the same tiles), so
+the rows of one ``game_index`` at different levels are not independent: the
+standard errors are clustered by ``game_index`` (the seed), which is valid
+whatever the sharing and turns the common tiles into precision on the slope
+(issue 37). Distinct game indices are independent; the ratings are taken as
 known: their own uncertainty is not carried into the slope's interval. With
 a handful of levels the test is a test for a monotone trend on the logit
 scale (a Cochran–Armitage-type test with the ratings as scores), not for any
@@ -109,7 +113,7 @@ def seat_share_trend(players: Frame, ratings, level_col: str = "level", level: f
             continue
         centre = float(np.mean(np.unique(x)))
         xs = (x - centre) / ELO_STEP
-        fit = logistic_fit(np.column_stack([np.ones_like(xs), xs]), y, groups=np.arange(len(y)))
+        fit = logistic_fit(np.column_stack([np.ones_like(xs), xs]), y, groups=part["game_index"].to_numpy())
         b, se = float(fit.coef[1]), float(fit.se[1])
         z = b / se if se > 0 else float("nan")
         p = float(2 * norm_sf(abs(z))) if se > 0 else float("nan")

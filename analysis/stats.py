@@ -17,6 +17,7 @@ Table functions return the same kind of frame they were given (lazy or eager).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,6 +46,13 @@ __all__ = [
     "ratio_from_sums",
     "LinearFit",
     "linear_fit",
+    "ShareCI",
+    "share_interval",
+    "wilson_effective_bounds",
+    "wilson_effective_exprs",
+    "observed_share_bounds",
+    "cluster_share_table",
+    "paired_differences",
 ]
 
 
@@ -810,3 +818,319 @@ def linear_fit(X, y, groups=None) -> LinearFit:
         cov = bread * float(resid @ resid) / max(n - rank, 1)
     se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
     return LinearFit(beta, se, cov, rank)
+
+
+# ---------------------------------------------------------------- shares over shared seeds
+
+@dataclass(frozen=True)
+class ShareCI:
+    """Result of :func:`share_interval`: a share with a design-valid interval.
+
+    Attributes
+    ----------
+    estimate : float
+        ``sum(values) / sum(weights)``.
+    se : float
+        Its standard error, cluster-robust (every cluster one unit).
+    lo, hi : float
+        Wilson interval on the effective sample size ``n_eff``.
+    n : float
+        ``sum(weights)`` (trials: games, seats or comparisons).
+    n_clusters : int
+        Clusters (independent units: seeds, or games when each game is its own).
+    n_eff : float
+        ``p(1-p) / se²``: the trials of independent 0/1 outcomes that would
+        give the same precision (``n`` when the variance is 0).
+    """
+
+    estimate: float
+    se: float
+    lo: float
+    hi: float
+    n: float
+    n_clusters: int
+    n_eff: float
+
+
+def wilson_effective_bounds(p, se, n, level: float = 0.95, df=None):
+    """Wilson interval of a share ``p`` whose standard error is ``se`` (vectorised).
+
+    The Wilson interval is taken on the effective sample size ``n_eff = p(1-p)/se²``
+    (Kish's design effect), so its width follows the true variance — the
+    cluster-robust one when outcomes share seeds, the observed one when ties
+    make a share fractional — while keeping Wilson's behaviour near 0 and 1.
+    Where ``se`` is 0 or undefined (``p`` at 0 or 1, or every trial alike) the
+    plain Wilson interval on ``n`` is used (conservative). ``df`` (e.g. the
+    clusters less one): the standard error is scaled by ``t_df / z`` first, so
+    that a share estimated from few clusters gets Student's quantile.
+
+    Examples
+    --------
+    >>> lo, hi = wilson_effective_bounds(0.5, 0.05, 1000)   # n_eff = 100
+    >>> round(float(lo), 4), round(float(hi), 4)
+    (0.4038, 0.5962)
+    """
+    p = np.asarray(p, dtype=float)
+    se = np.asarray(se, dtype=float)
+    n = np.asarray(n, dtype=float)
+    if df is not None:
+        q = 0.5 + level / 2.0
+        df = np.asarray(df, dtype=float)
+        with np.errstate(invalid="ignore"):
+            se = se * np.where(df >= 1, t_ppf(q, np.maximum(df, 1.0)) / z_value(level), 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        n_eff = np.where((se > 0) & np.isfinite(se), p * (1.0 - p) / (se * se), n)
+        n_eff = np.where((n_eff > 0) & np.isfinite(n_eff), n_eff, n)
+    return wilson_bounds(p * n_eff, n_eff, level)
+
+
+def wilson_effective_exprs(p: str | pl.Expr, se: str | pl.Expr, n: str | pl.Expr, level: float = 0.95,
+                           prefix: str = "") -> list[pl.Expr]:
+    """Polars expressions of :func:`wilson_effective_bounds`: ``{prefix}lo``, ``{prefix}hi``.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"p": [0.5], "se": [0.05], "n": [1000]})
+    >>> round(df.select(wilson_effective_exprs("p", "se", "n"))["hi"].item(), 4)
+    0.5962
+    """
+    p = (pl.col(p) if isinstance(p, str) else p).cast(pl.Float64)
+    se = (pl.col(se) if isinstance(se, str) else se).cast(pl.Float64)
+    n = (pl.col(n) if isinstance(n, str) else n).cast(pl.Float64)
+    eff = p * (1.0 - p) / (se * se)
+    n_eff = pl.when(se.is_not_null() & se.is_finite() & (se > 0) & eff.is_finite() & (eff > 0)).then(eff).otherwise(n)
+    return wilson_exprs(p * n_eff, n_eff, level, prefix)
+
+
+def observed_share_bounds(wins, n, wins_ss=None, level: float = 0.95):
+    """Interval of mean win shares ``wins / n`` from the observed variance of the per-game shares.
+
+    ``wins`` and ``wins_ss`` are the sums of the per-game shares and of their
+    squares over ``n`` independent games (arrays: one entry per seat). With
+    ties (a k-way tie counts 1/k) the shares' variance is below ``p(1-p)``;
+    the interval is :func:`wilson_effective_bounds` with that variance.
+    Without ``wins_ss`` it is the plain Wilson interval.
+
+    Examples
+    --------
+    >>> lo, hi = observed_share_bounds([50.0], 100, [50.0])       # no ties: Wilson's width (var ddof 1)
+    >>> round(float(hi[0]), 4)
+    0.5966
+    >>> lo, hi = observed_share_bounds([50.0], 100, [40.0])       # 30 wins and 40 ties of 1/2: narrower
+    >>> round(float(hi[0]), 4)
+    0.5754
+    """
+    wins = np.asarray(wins, dtype=float)
+    n = np.asarray(n, dtype=float)
+    if wins_ss is None:
+        return wilson_bounds(wins, n, level)
+    ss = np.asarray(wins_ss, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        var = np.clip((ss - wins * wins / n) / (n - 1), 0.0, None)
+        se = np.where(n > 1, np.sqrt(var / n), np.nan)
+    return wilson_effective_bounds(wins / n, se, n, level)
+
+
+def share_interval(values, clusters=None, weights=None, level: float = 0.95) -> ShareCI:
+    """A share over observations that may share seeds: ``sum(values) / sum(weights)`` with a valid CI.
+
+    The deterministic core of every win-share interval (issue 37): per-game win
+    shares (a k-way tie for first counts 1/k), head-to-head scores, a
+    strategy's wins over its seats. Observations with the same ``clusters``
+    label are one unit (games played from one seed in every lineup, the rows of
+    one game); units are independent. The standard error is the linearised
+    ratio estimator's, cluster-robust with the ``G/(G-1)`` factor::
+
+        R = Σv / Σw,   var(R) = G/(G-1) · Σ_g (V_g - R W_g)² / (Σw)²
+
+    where ``V_g``, ``W_g`` are a cluster's sums. Without ``clusters`` each
+    observation is its own cluster: the *observed* variance of the values,
+    which with ties is below Wilson's ``p(1-p)``. The interval is
+    :func:`wilson_effective_bounds` (with clusters, on Student's quantile with
+    ``G - 1`` degrees of freedom: the same as z from a few hundred clusters).
+
+    Parameters
+    ----------
+    values : array_like
+        Per observation, the numerator (a win share in [0, 1] per game, or the
+        wins over several seats).
+    clusters : array_like, optional
+        Per observation, the label of its independent unit (e.g. ``game_index``
+        in a comparison whose lineups all use one run seed).
+    weights : array_like, optional
+        Per observation, the trials it stands for (default 1).
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    ShareCI
+
+    Examples
+    --------
+    >>> ci = share_interval([1, 0, 1, 0], clusters=[0, 0, 1, 1])   # two seeds, each half won
+    >>> ci.estimate, ci.se, ci.n_clusters
+    (0.5, 0.0, 2)
+    >>> round(share_interval([1, 1, 0, 0], clusters=[0, 0, 1, 1]).se, 4)
+    0.5
+    """
+    v = np.asarray(values, dtype=float).reshape(-1)
+    w = np.ones_like(v) if weights is None else np.asarray(weights, dtype=float).reshape(-1)
+    if v.shape != w.shape:
+        raise ValueError(f"values and weights differ in length: {v.size} and {w.size}")
+    total = float(w.sum())
+    if v.size == 0 or total <= 0:
+        return ShareCI(float("nan"), float("nan"), float("nan"), float("nan"), total, 0, 0.0)
+    r = float(v.sum() / total)
+    e = v - r * w
+    if clusters is None:
+        eg, g = e, v.size
+    else:
+        codes, g = cluster_codes(np.asarray(clusters).reshape(-1))
+        eg = np.bincount(codes, weights=e, minlength=g)
+    var = float(eg @ eg) * (g / max(g - 1, 1)) / (total * total)
+    se = math.sqrt(max(var, 0.0))
+    lo, hi = wilson_effective_bounds(r, se, total, level, df=None if clusters is None else g - 1)
+    n_eff = r * (1 - r) / var if var > 0 and 0 < r < 1 else total
+    return ShareCI(r, se, float(lo), float(hi), total, int(g), float(n_eff))
+
+
+def cluster_share_table(frame: Frame, value: str, by, cluster, weight: str | None = None,
+                        level: float = 0.95, prefix: str = "") -> pl.DataFrame:
+    """:func:`share_interval` per group of a table: ``sum(value) / sum(weight)`` clustered by ``cluster``.
+
+    Parameters
+    ----------
+    frame : polars.DataFrame or polars.LazyFrame
+        One row per observation.
+    value, weight : str
+        Numerator column and trials column (default: one trial a row).
+    by : str or list of str
+        Groups (one interval each).
+    cluster : str or list of str, or None
+        Columns naming a row's independent unit within its group (e.g.
+        ``"game_index"`` when every run used the same seed); None: every row
+        its own unit (the observed variance).
+    level : float
+        Confidence level.
+    prefix : str
+        Prefix of the output columns.
+
+    Returns
+    -------
+    polars.DataFrame, one row per group (sorted): ``{prefix}n`` (Σ weight),
+    ``{prefix}clusters``, ``{prefix}share``, ``{prefix}se``, ``{prefix}lo``,
+    ``{prefix}hi``.
+
+    Examples
+    --------
+    >>> t = pl.DataFrame({"g": [0, 0, 1, 1], "s": ["a"] * 4, "x": [1.0, 1.0, 0.0, 0.0]})
+    >>> cluster_share_table(t, "x", "s", "g")["se"].item()
+    0.5
+    """
+    from analysis._common import as_list, ordered_sum
+
+    keys = as_list(by)
+    cl = as_list(cluster)
+    v = pl.col(value).cast(pl.Float64)
+    w = pl.lit(1.0) if weight is None else pl.col(weight).cast(pl.Float64)
+    lf = as_lazy(frame).select(*keys, *[c for c in cl if c not in keys], v.alias("__v"), w.alias("__w"))
+    if cl:
+        lf = lf.group_by([*keys, *cl]).agg(ordered_sum(pl.col("__v")).alias("__v"),
+                                           ordered_sum(pl.col("__w")).alias("__w"))
+    agg = [pl.len().alias("__g"), ordered_sum(pl.col("__v")).alias("__sv"), ordered_sum(pl.col("__w")).alias("__sw"),
+           ordered_sum(pl.col("__v") ** 2).alias("__svv"), ordered_sum(pl.col("__w") ** 2).alias("__sww"),
+           ordered_sum(pl.col("__v") * pl.col("__w")).alias("__svw")]
+    df = (lf.group_by(keys).agg(agg) if keys else lf.select(agg)).collect()
+    if keys:
+        df = df.sort(keys)
+    g = df["__g"].to_numpy().astype(float)
+    sv, sw = df["__sv"].to_numpy(), df["__sw"].to_numpy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = sv / sw
+        ss = np.clip(df["__svv"].to_numpy() - 2 * r * df["__svw"].to_numpy() + r * r * df["__sww"].to_numpy(),
+                     0.0, None)
+        se = np.sqrt(ss * g / np.maximum(g - 1, 1)) / sw
+    lo, hi = wilson_effective_bounds(r, se, sw, level, df=g - 1 if cl else None)
+    return df.select(keys).with_columns(
+        pl.Series(f"{prefix}n", sw), pl.Series(f"{prefix}clusters", g.astype(np.int64)),
+        pl.Series(f"{prefix}share", r), pl.Series(f"{prefix}se", se),
+        pl.Series(f"{prefix}lo", lo), pl.Series(f"{prefix}hi", hi))
+
+
+def paired_differences(frame: Frame, side: str, baseline, pair, by, value: str = "value",
+                       level: float = 0.95) -> pl.DataFrame:
+    """Paired differences to a baseline: each ``side`` minus ``baseline`` on the units both played.
+
+    Runs played from one seed (variants of a study, a rerun of a baseline) meet
+    the same tiles in game *i*; the difference of game *i*'s values under the two
+    sides has far less variance than either when the change is small (a
+    score-only compensation: per-game win shares correlate 0.9, so the
+    independent-samples interval is 3-4 times too wide). The interval is
+    Student's t on the per-unit differences, valid whether the sides share
+    seeds or not (the units are independent pairs).
+
+    Parameters
+    ----------
+    frame : polars.DataFrame or LazyFrame
+        Long table: ``side``, ``pair`` and ``by`` columns, and ``value``.
+    side : str
+        Column naming the run (e.g. the variant).
+    baseline : str
+        The ``side`` value subtracted.
+    pair : str or list of str
+        Columns identifying a unit within ``by`` (e.g. ``game_index``).
+    by : str or list of str
+        Groups (one difference each), e.g. ``n_players``, ``statistic``, ``item``.
+    value : str
+        The value per unit.
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    polars.DataFrame, one row per (side, by...) other than the baseline:
+    ``n_pairs``, ``n_side``, ``n_base`` (units of each side in the group),
+    ``diff`` (mean of the paired differences), ``diff_sd``, ``diff_lo``,
+    ``diff_hi``, ``p_value`` (two-sided t), ``corr`` (of the two sides' values).
+
+    Examples
+    --------
+    >>> t = pl.DataFrame({"v": ["a"] * 4 + ["b"] * 4, "g": [0, 1, 2, 3] * 2,
+    ...                   "s": ["x"] * 8, "value": [1.0, 2, 3, 4, 1.5, 2.4, 3.6, 4.5]})
+    >>> out = paired_differences(t, "v", "a", "g", "s")
+    >>> round(out["diff"].item(), 3), out["n_pairs"].item()
+    (0.5, 4)
+    """
+    from analysis._common import as_list, ordered_mean, ordered_sd, ordered_sum
+
+    keys, units = as_list(by), as_list(pair)
+    lf = as_lazy(frame).select(pl.col(side).cast(pl.String), *keys, *units, pl.col(value).cast(pl.Float64))
+    base = lf.filter(pl.col(side) == str(baseline)).select(*keys, *units, pl.col(value).alias("__b"))
+    rest = lf.filter(pl.col(side) != str(baseline))
+    counts = lf.group_by(side, *keys).agg(pl.len().alias("__n"))
+    n_base = counts.filter(pl.col(side) == str(baseline)).select(*keys, pl.col("__n").alias("n_base"))
+    d, x, y = pl.col("__d"), pl.col(value), pl.col("__b")
+    out = (
+        rest.join(base, on=[*keys, *units], how="inner")
+        .with_columns((x - y).alias("__d"))
+        .group_by(side, *keys)
+        .agg(pl.len().alias("n_pairs"), ordered_mean(d).alias("diff"), ordered_sd(d).alias("diff_sd"),
+             ordered_sd(x).alias("__sx"), ordered_sd(y).alias("__sy"))
+        .join(counts.rename({"__n": "n_side"}), on=[side, *keys], how="left")
+        .join(n_base, on=keys, how="left")
+        .collect()
+        .sort([side, *keys])
+    )
+    n = out["n_pairs"].to_numpy().astype(float)
+    diff, sd = out["diff"].to_numpy(), out["diff_sd"].fill_null(np.nan).to_numpy()
+    sx, sy = out["__sx"].fill_null(np.nan).to_numpy(), out["__sy"].fill_null(np.nan).to_numpy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se = sd / np.sqrt(n)
+        tq = np.where(n > 1, t_ppf(0.5 + level / 2.0, np.maximum(n - 1, 1)), np.nan)
+        t = np.where(se > 0, diff / se, np.where(diff == 0, 0.0, np.inf))
+        p = np.where(n > 1, 2 * t_sf(np.abs(t), np.maximum(n - 1, 1)), np.nan)
+        corr = (sx * sx + sy * sy - sd * sd) / (2 * sx * sy)
+    return out.drop("__sx", "__sy").with_columns(
+        pl.Series("diff_lo", diff - tq * se), pl.Series("diff_hi", diff + tq * se), pl.Series("p_value", p),
+        pl.Series("corr", corr))

@@ -27,7 +27,7 @@ import numpy as np
 import polars as pl
 
 from analysis._common import Frame, as_list
-from analysis.stats import chi2_sf, wilson_bounds
+from analysis.stats import chi2_sf, observed_share_bounds
 
 __all__ = ["MAX_AXIS_VALUES", "adaptive", "axis_values", "grid", "metric_value", "parse_metric", "refinements",
            "seat_balance"]
@@ -161,7 +161,9 @@ def seat_balance(sums: Frame, by: str | Sequence[str], alpha: float = 0.05, leve
         n = int(part["n"].max())
         wins = part["wins"].to_numpy().astype(float)
         share = wins / n
-        lo, hi = wilson_bounds(wins, n, level)
+        # observed variance of the per-game shares when the sums carry it (ties narrow it; issue 37)
+        lo, hi = observed_share_bounds(wins, n, part["wins_ss"].to_numpy() if "wins_ss" in part.columns else None,
+                                       level)
         fair = 1.0 / players
         dev = share - fair
         worst = int(np.argmax(np.round(np.abs(dev), 12)))     # equal gaps (two seats): the lower seat

@@ -30,13 +30,19 @@ def _int(text):
         raise argparse.ArgumentTypeError(f"not an integer: '{text}'") from None
     if not f.is_integer():
         raise argparse.ArgumentTypeError(f"not an integer: '{text}'")
+    if abs(f) > 2 ** 53:            # 1e30 is 1000000000000000019884624838656 in floating point
+        raise argparse.ArgumentTypeError(f"'{text}' is beyond the whole numbers a float holds exactly (2^53); "
+                                         f"write it in digits")
     return int(f)
+
+
+SEED_MAX = 2 ** 63 - 1          # manifests, baselines and Parquet columns hold a seed as a signed 64-bit integer
 
 
 def _seed(text):
     value = _int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, not {text}")
+    if not 0 <= value <= SEED_MAX:
+        raise argparse.ArgumentTypeError(f"must be an integer 0..2^63-1, not {text}")
     return value
 
 
@@ -90,6 +96,8 @@ def _nearest_existing(path):
 def check_out_folder(path, flag="--out"):
     """Refuse, before any work, an output folder that cannot be written: a file, or below a file or a read-only folder."""
     path = os.fspath(path)
+    if os.path.islink(path) and not os.path.exists(path):
+        raise ValueError(f"{flag} {path} is a symbolic link to nothing (or a link loop): give a folder")
     if os.path.exists(path) and not os.path.isdir(path):
         raise ValueError(f"{flag} {path} is a file, not a folder: give a new or existing folder")
     base = _nearest_existing(path)

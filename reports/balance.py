@@ -10,7 +10,7 @@
    in it and drops the ones shown to be worse. ``--budget`` caps its games.
 2. **Verification** on fresh seeds (game indices from ``VERIFY_START`` of the
    same seed, never used by the search): the same games without and with the
-   compensation, per seat the win share with its 95% Wilson CI before and
+   compensation, per seat the win share with its 95% CI before and
    after, and the largest seat gap with a simultaneous 95% CI.
 
 Games are played in this process through the engine's batch kernel
@@ -36,6 +36,7 @@ import polars as pl
 KNOBS = ("seat_points", "seat_bonus")
 VERIFY_START = 1 << 31          # game index of the first verification game (the search starts at 0)
 HEURISTIC_BUDGET, HEURISTIC_VERIFY = 1_000_000, 100_000
+MAX_GAMES = 10 ** 10              # --budget and --verify: beyond, days to years of work (refused)
 SEARCH_BUDGET = 400             # default budget for a searching strategy (kind mcts): thousands of times slower
 MAX_BLOCK, MIN_BLOCK, MIN_SEARCH_BLOCK = 2_000, 200, 10
 TARGET = 0.01                   # the issue's target: largest seat gap ≤ 1 pp
@@ -83,7 +84,7 @@ def plan(game, players, knob="seat_points", strategy="balanced", budget=None, ve
     mod.make_config(players, **variant)                 # a bad variant fails here, in one line
     base = tuple(mod.make_config(players, **variant).settings().get(knob, (0,) * players))
     strat = S.resolve(game, strategy or "balanced")
-    searching = strat.kind == "mcts"
+    searching = strat.searches
     if budget is None:
         budget = SEARCH_BUDGET if searching else HEURISTIC_BUDGET
     if verify is None:
@@ -91,6 +92,9 @@ def plan(game, players, knob="seat_points", strategy="balanced", budget=None, ve
     for name, value in (("budget", budget), ("verify", verify)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
             raise ValueError(f"--{name} must be a positive number of games, not {value}")
+        if value > MAX_GAMES:
+            raise ValueError(f"--{name} {value:,} games is beyond {MAX_GAMES:,} (the engines play 10^5 to 10^6 "
+                             f"games a second on a core: {MAX_GAMES:.0e} is already days); give fewer")
     p = {"game": game, "players": players, "knob": knob, "strategy": strat.name, "strategy_dict": strat.to_dict(),
          "budget": int(budget), "verify": int(verify), "block": block_games(int(budget), searching),
          "seed": int(seed), "variant": variant, "base": base, "searching": searching}
@@ -208,13 +212,24 @@ def balance(p, workers=None, log=_log) -> dict:
         n = p["verify"]
         log(f"verifying {_vec(res.best)} against {_vec(zero)} on {n:,} fresh games each ...")
         vectors = [zero] if res.best == zero else [zero, res.best]
-        ws = player.games_of([(v, VERIFY_START, VERIFY_START + n) for v in vectors])
+        # in slices, each logged (a verification of 100,000 games is tens of seconds); the same games
+        # in the same order as one call: the same sums
+        slices, pieces = max(1, min(10, n // 10_000)), []
+        for k in range(slices):
+            a, b = VERIFY_START + n * k // slices, VERIFY_START + n * (k + 1) // slices
+            pieces.append(player.games_of([(v, a, b) for v in vectors]))
+            if slices > 1:
+                log(f"verifying: {n * (k + 1) // slices:,} of {n:,} games ({100 * (k + 1) // slices} %), "
+                    f"{time.perf_counter() - t0:.0f} s")
+        ws = [np.concatenate([piece[i] for piece in pieces]) for i in range(len(vectors))]
         before, after = ws[0].sum(axis=0), ws[-1].sum(axis=0)
+        sq_before, sq_after = (ws[0] ** 2).sum(axis=0), (ws[-1] ** 2).sum(axis=0)   # observed variance (ties)
     finally:
         player.close()
-    gb, ga = gap_interval(before, n), gap_interval(after, n)
+    gb, ga = gap_interval(before, n, squares=sq_before), gap_interval(after, n, squares=sq_after)
     out = {"game": p["game"], "players": p["players"], "knob": p["knob"], "compensation": list(res.best),
-           "before": seat_rows(before, n), "after": seat_rows(after, n), "games": n,
+           "before": seat_rows(before, n, squares=sq_before), "after": seat_rows(after, n, squares=sq_after),
+           "games": n,
            "gap_before": _gap_dict(gb), "gap_after": _gap_dict(ga), **verdict(ga, TARGET),
            "strategy": p["strategy"], "variant": p["variant"], "seed": p["seed"], "converged": res.converged,
            "search_games": res.games, "search_steps": res.steps, "budget": p["budget"], "block": p["block"],
@@ -263,7 +278,8 @@ def conclusion(r) -> str:
     if r["target_met"]:
         text += f" Target ≤ {r['target'] * 100:g} pp: met (upper bound {_pp(g['hi'])} pp)."
     elif r["target_missed"]:
-        text += f" Target ≤ {r['target'] * 100:g} pp: not reachable with this knob (lower bound {_pp(g['lo'])} pp)."
+        text += f" Target ≤ {r['target'] * 100:g} pp: missed by this vector (lower bound {_pp(g['lo'])} pp)" + (
+            "; the search found no fairer integer vector." if r["converged"] else ".")
     else:
         text += (f" Target ≤ {r['target'] * 100:g} pp: not shown either way with {r['games']:,} games "
                  f"(CI {_pp(g['lo'])}-{_pp(g['hi'])} pp).")
@@ -338,6 +354,7 @@ def figures(r):
     """Two figures: the verified shares before and after; the share of every seat per candidate searched."""
     from analysis.stats import wilson_bounds
     from reports.render import figures as F
+    from reports.words import player_name
 
     fair = 1.0 / r["players"]
     long = []
@@ -349,38 +366,44 @@ def figures(r):
     f1 = F.win_share_by_seat(pl.DataFrame(long), series="compensation",
                              title=f"{r['game'].capitalize()}, {r['players']} players: win share before and after",
                              caption=f"Verification: {r['games']:,} fresh games each, the same seeds; "
-                                     f"{r['knob']} {_vec(r['compensation'])}; 95% Wilson CIs.")
-    # per candidate: x = the compensation (2 players: seat 0's net points/bonus), seats as series
-    cands = sorted(r["candidates"], key=lambda c: (c["compensation"][0] - c["compensation"][1]
-                                                   if r["players"] == 2 else
+                                     f"{r['knob']} {_vec(r['compensation'])}; a k-way tie counts 1/k; 95% CIs (Wilson "
+                                     f"on the observed variance of the per-game shares).")
+    # per candidate: 2 players: x = player 1's compensation minus player 2's, at its real value (the
+    # search steps by 2 or 4 and skips values: an even spacing would hide that); more players: one
+    # position per vector, fairest first
+    two = r["players"] == 2
+    cands = sorted(r["candidates"], key=lambda c: (c["compensation"][0] - c["compensation"][1] if two else
                                                    max(abs(x - fair) for x in c["shares"])))
     fig, axes = F._panels(1, width=max(6.0, 0.55 * len(cands) + 2), height=3.8)
     ax = axes[0][0]
-    xs = np.arange(len(cands))
-    labels = [(f"{c['compensation'][0] - c['compensation'][1]:+d}".replace("+0", "0") if r["players"] == 2
-               else ",".join(map(str, c["compensation"]))) for c in cands]
+    if two:
+        xs = np.array([c["compensation"][0] - c["compensation"][1] for c in cands], dtype=float)
+        step = float(np.min(np.diff(xs))) if len(xs) > 1 else 1.0
+    else:
+        xs, step = np.arange(len(cands), dtype=float), 1.0
+    labels = [(f"{int(x):+d}".replace("+0", "0") if two else ",".join(map(str, c["compensation"])))
+              for x, c in zip(xs, cands)]
     for s in range(r["players"]):
         y = np.array([c["shares"][s] for c in cands])
         n = np.array([c["games"] for c in cands])
         lo, hi = wilson_bounds(y * n, n)
-        off = (s - (r["players"] - 1) / 2) * 0.08
-        # 2 players: a line along the compensation; more: separate vectors, markers only
+        off = (s - (r["players"] - 1) / 2) * 0.08 * step
         ax.errorbar(xs + off, y * 100, yerr=F._err(y * 100, lo * 100, hi * 100),
-                    fmt="o-" if r["players"] == 2 else "o", markersize=4,
-                    color=F.COLORS[s], capsize=2, linewidth=1, label=f"seat {s}")
+                    fmt="o-" if two else "o", markersize=4,
+                    color=F.COLORS[s], capsize=2, linewidth=1, label=player_name(s))
     chosen = next((i for i, c in enumerate(cands) if c["compensation"] == list(r["compensation"])), None)
     if chosen is not None:
-        ax.axvspan(chosen - 0.4, chosen + 0.4, color="#ffd54f", alpha=0.35, label="chosen")
-    ax.axhline(fair * 100, color="#444444", linestyle="--", linewidth=1)
+        ax.axvspan(xs[chosen] - 0.4 * step, xs[chosen] + 0.4 * step, color="#ffd54f", alpha=0.35, label="chosen")
+    ax.axhline(fair * 100, color="#444444", linestyle="--", linewidth=1, label=f"fair share {fair * 100:.1f}%")
     ax.set_xticks(xs)
-    ax.set_xticklabels(labels, rotation=0 if r["players"] == 2 else 45, fontsize=8)
-    ax.set_xlabel(f"seat 0's {r['knob']} minus seat 1's" if r["players"] == 2
-                  else f"{r['knob']} per seat (candidates, fairest on the left)")
+    ax.set_xticklabels(labels, rotation=0 if two else 45, fontsize=8)
+    ax.set_xlabel(f"player 1's {r['knob']} minus player 2's" if two
+                  else f"{r['knob']} per player, P1 first (candidates, fairest on the left)")
     ax.set_ylabel("win share (% of games, 95% CI)")
-    ax.legend(fontsize=8)
-    f2 = F._finish(fig, f"{r['game'].capitalize()}, {r['players']} players: win share per seat vs compensation",
+    F._legend_outside(ax)
+    f2 = F._finish(fig, f"{r['game'].capitalize()}, {r['players']} players: win share per player vs compensation",
                    f"Every vector the search played, on the search's common seeds (games per vector in the "
-                   f"candidates table); dashed: the fair share {fair * 100:.1f}%.")
+                   f"candidates table; a k-way tie counts 1/k); dashed: the fair share {fair * 100:.1f}%.")
     return [f1, f2]
 
 
@@ -410,15 +433,21 @@ def section(r, title=None):
 
 def finding(frame) -> str:
     """The "Findings at a glance" line of a ``compensation`` table (:func:`seat_frame`)."""
+    from reports.words import player_name
     rows = frame.sort("seat").to_dicts()
     r0 = rows[0]
     game, knob = r0["game"], r0["knob"]
     given = [(x["seat"], x["compensation"]) for x in rows if x["compensation"]]
-    if given:
-        change = "give " + ", ".join(f"seat {s} {c:+d} {knob_words(game, knob, c)}" for s, c in given)
+    worse = bool(given) and r0["gap_after"] > r0["gap_before"]
+    if worse:       # the search's best did not hold on fresh games: no change is shown to help
+        change = ("no change shown to help yet (the search's best, " + ", ".join(
+            f"{player_name(s)} {c:+d} {knob_words(game, knob, c)}" for s, c in given) + ", did worse than none "
+            "on the verification games)")
+    elif given:
+        change = "give " + ", ".join(f"{player_name(s)} {c:+d} {knob_words(game, knob, c)}" for s, c in given)
     else:
         change = "change nothing"
-    shares = "; ".join(f"seat {x['seat']} {x['share_after'] * 100:.1f}% [{x['lo_after'] * 100:.1f}, "
+    shares = "; ".join(f"{player_name(x['seat'])} {x['share_after'] * 100:.1f}% [{x['lo_after'] * 100:.1f}, "
                        f"{x['hi_after'] * 100:.1f}] (was {x['share_before'] * 100:.1f}%)" for x in rows)
     where = f"{game.capitalize()}, {r0['players']} players"
     text = (f"**{where} — what to change** ({r0['strategy']} play): {change} "
@@ -427,7 +456,7 @@ def finding(frame) -> str:
             f"{r0['gap_after_hi'] * 100:.1f}], was {r0['gap_before'] * 100:.1f} pp "
             f"[{r0['gap_before_lo'] * 100:.1f}, {r0['gap_before_hi'] * 100:.1f}]")
     text += "." if r0["exact"] else f"; no integer {knob} vector balances exactly."
-    if given and r0["gap_after"] > r0["gap_before"]:
+    if worse:
         text += " " + WORSE.format(before=f"{r0['gap_before'] * 100:.1f}", after=f"{r0['gap_after'] * 100:.1f}")
     return text
 

@@ -13,6 +13,7 @@ traceback. Raise ``UsageError`` (or ``ValueError``) from a command for that.
 Set ``BOARDLAB_TRACEBACK=1`` to get the traceback instead.
 """
 import argparse
+import errno
 import os
 import signal
 import sys
@@ -87,6 +88,35 @@ def _say(line):
         pass
 
 
+_OS_HINTS = {errno.ENOSPC: "free some space or write elsewhere", errno.EDQUOT: "free some space or write elsewhere",
+             errno.EFBIG: "the file is over the size limit (ulimit -f); write elsewhere",
+             errno.ENAMETOOLONG: "give a shorter name", errno.EACCES: "check its permissions",
+             errno.EPERM: "check its permissions", errno.ELOOP: "the path has a symbolic link loop",
+             errno.EROFS: "the file system is read-only; write elsewhere"}
+
+
+def os_error_line(exc, resumes=False, out=None):
+    """An operating-system error as one line naming the path and what to do.
+
+    An error from a library that gives no path (polars: "File too large (os
+    error 27)") names the command's output ``out``, where it was writing.
+    """
+    import re
+
+    code, what, path = exc.errno, exc.strerror, exc.filename
+    if code is None:
+        m = re.search(r"\(os error (\d+)\)", str(exc))
+        code = int(m.group(1)) if m else None
+        what = os.strerror(code) if m else _one_line(exc) or type(exc).__name__
+    if path is None:
+        path = f"writing under {out}" if out else "(no path given)"
+    hint = _OS_HINTS.get(code)
+    line = f"{path}: {what}" + (f"; {hint}" if hint else "")
+    if resumes and code in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        line += "; finished chunks are kept, rerun the same command to resume"
+    return line
+
+
 #: set by :func:`main` when the command run says the process may end without the interpreter's teardown
 _quick_exit = False
 
@@ -98,6 +128,7 @@ def main(argv=None):
     parser = build_parser(argv)
     _catch_signals()
     resumes = True                   # a command that plays games keeps its finished chunks
+    args = None
     try:
         args = parser.parse_args(argv)
         _quick_exit = getattr(args, "quick_exit", False)
@@ -122,6 +153,11 @@ def main(argv=None):
         _say(f"boardlab: interrupted ({signal.Signals(signum).name})" + (
             "; finished chunks are kept, rerun the same command to resume" if resumes else ""))
         return 128 + int(signum)
+    except OSError as exc:           # a full disk, a name too long, no permission, a symlink loop
+        if os.environ.get("BOARDLAB_TRACEBACK") == "1":
+            raise
+        _say(f"boardlab: error: {os_error_line(exc, resumes, getattr(args, 'out', None))}")
+        return 1
     except Exception as exc:  # a dead worker or a lost cluster: finished chunks are safe
         if type(exc).__name__ in ("TerminatedWorkerError", "BrokenProcessPool", "CommClosedError",
                                   "KilledWorker"):

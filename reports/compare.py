@@ -92,8 +92,11 @@ def run_compare(game, players, strategies, games, seed, out, variant=None, worke
                  progress=progress)
         dirs["|".join(lineup)] = folder
         if log and (len(seats) <= 12 or (i + 1) % 10 == 0 or i + 1 == len(seats)):
+            spent = time.perf_counter() - t0
+            left = spent * (len(seats) - i - 1) / (i + 1)
             log(f"  lineup {i + 1}/{len(seats)} {' / '.join(lineup)}: {per:,} games "
-                f"({time.perf_counter() - t0:.0f} s)")
+                f"({100 * (i + 1) // len(seats)} % of the seatings, {spent:.0f} s so far"
+                + (f", about {left:.0f} s left)" if i + 1 < len(seats) else ")"))
     return RunSet.from_dirs(dirs, group="lineup", title=f"{game} {players} players: {', '.join(strategies)}")
 
 
@@ -101,14 +104,14 @@ def compare_tables(players: pl.DataFrame, group="lineup"):
     """The comparison's tables from the stacked players table (with a lineup column).
 
     Returns a dict: ``seat_counts`` (games per strategy and seat, and whether
-    balanced), ``win_share_by_seat`` (per strategy and seat, Wilson CIs),
+    balanced), ``win_share_by_seat`` (per strategy and seat, CIs clustered by seed),
     ``win_share_matrix`` (strategy × seat, percent), ``pairwise`` (head-to-head
     win matrix, long), ``ratings`` (Bradley–Terry with CIs, Elo scale),
     ``dominance`` (per strategy: opponents beaten and lost to with the 95% CI,
     and whether it beats every other one: ``analysis.ratings.dominance``).
     """
     from analysis.ratings import bradley_terry, pairwise_win_matrix
-    from analysis.stats import wilson_bounds
+    from analysis.stats import cluster_share_table
     from analysis.summary import seat_strategy_counts, win_share_by_seat
 
     by = [group] if group in players.columns else []
@@ -116,25 +119,31 @@ def compare_tables(players: pl.DataFrame, group="lineup"):
     # seat_advantage counts players per game from the rows; a lineup's games are
     # told apart by the lineup column, the strategy is the group of interest
     p = players.with_columns(pl.col(group).cast(pl.String)) if by else players
+    if "n_players" not in p.columns:            # a bare players table: the players per game, counted
+        from analysis._common import with_n_players
+
+        p = with_n_players(p.lazy(), by).collect()
     adv = win_share_by_seat(p, by="strategy")
+    # game i of every lineup is played from one seed: the seed (game_index) is the independent unit
+    # of every interval below (issue 37; docs/intervals.md)
+    seat_ci = cluster_share_table(p, "win_share", ["strategy", "n_players", "seat"], "game_index", prefix="win_")
+    adv = adv.drop("win_lo", "win_hi").join(seat_ci.select("strategy", "n_players", "seat", "win_lo", "win_hi"),
+                                            on=["strategy", "n_players", "seat"], how="left")
     matrix = (adv.with_columns((pl.col("win_share") * 100).round(1).alias("pct"),
                                pl.format("seat {}", pl.col("seat")).alias("seat_name"))
               .pivot(on="seat_name", index=["n_players", "strategy"], values="pct"))
-    # all seats: the strategy's share over its rows; the 95% Wilson CI takes whole
-    # games as the units (a strategy holding two seats of one game counts once:
-    # its seats' wins are negatively correlated, so this errs on the wide side)
-    per_game = (p.group_by([*by, "game_index", "strategy"])
-                .agg(pl.col("win_share").cast(pl.Float64).sum().alias("wins"), pl.len().alias("seats")))
-    overall = (per_game.group_by("strategy")
-               .agg((pl.col("wins").sum() / pl.col("seats").sum()).alias("all seats"),
-                    pl.len().alias("all seats games")))
-    lo, hi = wilson_bounds(overall["all seats"].to_numpy() * overall["all seats games"].to_numpy(),
-                           overall["all seats games"].to_numpy())
-    overall = overall.with_columns(pl.Series("all seats lo", lo), pl.Series("all seats hi", hi)).with_columns(
-        (pl.col(c) * 100).round(1) for c in ("all seats", "all seats lo", "all seats hi"))
+    # all seats: the strategy's share over its rows (a k-way tie counts 1/k), clustered by seed
+    overall = (cluster_share_table(p, "win_share", "strategy", "game_index", prefix="all seats ")
+               .join(p.group_by([*by, "game_index", "strategy"]).len().group_by("strategy")
+                     .agg(pl.len().alias("all seats games")), on="strategy")
+               .select("strategy", pl.col("all seats share").alias("all seats"), "all seats games",
+                       "all seats lo", "all seats hi")
+               .with_columns((pl.col(c) * 100).round(1) for c in ("all seats", "all seats lo", "all seats hi")))
     matrix = matrix.join(overall, on="strategy", how="left").sort("all seats", descending=True)
-    pair = pairwise_win_matrix(p, by=None) if not by else pairwise_win_matrix(p.rename({group: "run"}))
-    bt = bradley_terry(p.rename({group: "run"}) if by else p).sort("elo", descending=True)
+    pair = (pairwise_win_matrix(p, by=None) if not by else
+            pairwise_win_matrix(p.rename({group: "run"}), cluster="game_index"))
+    bt = (bradley_terry(p.rename({group: "run"}), cluster="game_index") if by else
+          bradley_terry(p)).sort("elo", descending=True)
     from analysis.ratings import dominance
 
     return {"seat_counts": counts, "win_share_by_seat": adv, "win_share_matrix": matrix,
@@ -151,21 +160,23 @@ def compare_section(rs: RunSet, title="Strategy comparison") -> Section:
                                                         f"{per[0]:,}–{per[-1]:,})")
     fig_r = F.ratings(t["ratings"], caption=(
         f"Bradley–Terry strength from within-game finishing order (each pair of players one comparison, "
-        f"ties half), Elo scale, cluster-robust 95% CIs. {gt}."))
+        f"ties half), Elo scale, 95% CIs clustered by seed (game i of every lineup shares one). {gt}."))
     fig_m = F.win_matrix(t["pairwise"], caption=f"Share of within-game pairs the row strategy finished ahead of "
-                                                 f"the column strategy. {gt}.")
+                                                 f"the column strategy (ties half). {gt}.")
     fig_s = F.win_share_by_seat(t["win_share_by_seat"], series="strategy", title="Win share by strategy and seat",
-                                caption=f"Mean win share of each strategy in each seat (95% Wilson CIs); "
-                                        f"dashed: fair share. {gt}.")
+                                caption=f"Mean win share of each strategy in each seat (a k-way tie for first "
+                                        f"counts 1/k; 95% CIs clustered by seed); dashed: fair share. {gt}.")
     balanced = bool(t["seat_counts"]["balanced"].all())
     sec = Section(title, paragraphs=[
         f"Every strategy played every seat ({'balanced: equally often' if balanced else 'NOT balanced'}); "
         f"{n_lineups} lineups, all from the same run seed (common random numbers). Ratings are "
         f"Bradley–Terry strengths; 1500 is the average strategy of this field.", dominance_text(t["dominance"])],
         tables=[Table("compare_ratings", t["ratings"], "Bradley–Terry ratings (Elo scale, 95% CIs)."),
-                Table("compare_win_share_matrix", t["win_share_matrix"], "Win share (%) per strategy and seat."),
+                Table("compare_win_share_matrix", t["win_share_matrix"], "Win share (%) per strategy and seat (a "
+                      "k-way tie for first counts 1/k; 95% CIs clustered by seed)."),
                 Table("compare_seat_counts", t["seat_counts"], "Games per strategy and seat."),
-                Table("compare_pairwise", t["pairwise"], "Head-to-head: share of pairs finished ahead."),
+                Table("compare_pairwise", t["pairwise"], "Head-to-head: share of pairs finished ahead (ties half; "
+                      "95% CIs clustered by seed)."),
                 Table("compare_dominance", t["dominance"], "Per strategy: opponents it beats / loses to "
                       "head-to-head (whole 95% CI above / below ½), its weakest match-up, and whether it "
                       "beats every other strategy."),

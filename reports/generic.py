@@ -33,7 +33,8 @@ def seat_section(rs: RunSet, series=False) -> Section:
     eq = collected(seat_equality_from_sums(sums, by=rs.group))      # no second pass over the players
     fig = F.win_share_by_seat(
         adv, facet=None if series else _facet(rs), series=rs.group if series and len(rs.runs) > 1 else None,
-        caption=(f"Mean win share of each seat (a k-way tie counts 1/k) with 95% Wilson intervals; "
+        caption=(f"Mean win share of each seat (a k-way tie counts 1/k) with 95% intervals (Wilson on the observed "
+                 f"variance of the per-game shares); "
                  f"dashed line: the fair share 1/n. {rs.games_text()}."))
     sec = Section("Seat advantage", paragraphs=[
         "Does the first player (seat 0) win more than its fair share? `win_share` is the mean win "
@@ -100,17 +101,21 @@ def category_section(rs: RunSet, fit=None) -> Section:
     cf = collected(counterfactual_from_counts(add_up(counts, [*keys, "category"]), cats, by=rs.group))
     fig = F.category_weights(logit, prof, series=rs.group if len(rs.runs) > 1 else None, caption=(
         f"Left: winners' mean points per category. Right: standardized logistic-regression "
-        f"coefficient of winning on all categories at once (cluster-robust 95% CIs). {rs.games_text()}.{note}"))
+        f"coefficient of the win share on all categories at once (cluster-robust 95% CIs). In both panels a "
+        f"k-way tie for first counts 1/k of a win, as in the seat tables. {rs.games_text()}.{note}"))
     return Section("Scoring categories", paragraphs=[
         "Which categories make the winner: the standardized coefficient is the change in log-odds "
         "of winning per standard deviation of a category's points, the others held fixed; the "
-        "counterfactual says how often the winner would not win if the category did not count."]
+        "counterfactual says how much of the win would change hands if the category did not count. "
+        "Everywhere a k-way tie for first counts 1/k of a win (the seat tables' definition)."]
         + ([f"{', '.join(f'`{c}`' for c in flat)}: the same score for every player in every game of a run (no "
             f"variance), so no coefficient there; those rows are left out of the regression table and "
             f"figure."] if flat else []),
         tables=[Table("category_logit", logit, "Standardized logit coefficients per category." + note),
-                Table("category_counterfactual", cf, "Winners lost if a category did not count."),
-                Table("category_profile", prof, "Mean points per category for winners, others, all.",
+                Table("category_counterfactual", cf, "Share of the win that changes hands if a category did "
+                      "not count (a k-way tie counts 1/k; 95% CIs)."),
+                Table("category_profile", prof, "Mean points per category for winners, others, all (a tied "
+                      "winner counts 1/k as a winner).",
                       show=False)],
         figures=[Fig("category_weights", fig, caption_of(fig))])
 
@@ -167,7 +172,7 @@ def run_sections(rs: RunSet, figures=None) -> list:
 
 def variant_section(rs: RunSet, baseline=None, title="Variant comparison") -> Section:
     """Each headline statistic per variant, the difference to the baseline and its CI."""
-    from analysis.summary import headline_stats, variant_differences
+    from analysis.summary import headline_pairs, headline_stats, variant_differences
 
     head = [collected(headline_stats(rs.scan("players"), by=rs.group, categories=rs.categories))]
     extra = plugin(rs.game).HEADLINES
@@ -177,11 +182,14 @@ def variant_section(rs: RunSet, baseline=None, title="Variant comparison") -> Se
     head += outcome_headlines(rs)
     head = pl.concat([h.with_columns(pl.col(rs.group).cast(pl.String)) for h in head], how="vertical_relaxed")
     baseline = baseline or rs.labels[0]
-    diff = variant_differences(head, variant=rs.group, baseline=baseline)
+    # game i of every variant is played from one seed: the built-in headlines are paired by game (issue 37)
+    paired = headline_pairs(rs.scan("players"), variant=rs.group, baseline=baseline, categories=rs.categories)
+    diff = variant_differences(head, variant=rs.group, baseline=baseline, paired=paired)
     wide = head.pivot(on=rs.group, index=["n_players", "statistic", "item"], values="estimate")
     fig = F.variant_differences(diff, variant=rs.group, title=f"Variant minus baseline '{baseline}'", caption=(
-        f"Each headline statistic of the variant minus the baseline '{baseline}', with 95% CIs "
-        f"(z test for shares, Welch t for means). {rs.games_text()}."))
+        f"Each headline statistic of the variant minus the baseline '{baseline}', with 95% CIs: paired by "
+        f"game (t on the per-game differences; game i of every variant has one seed) where every game "
+        f"pairs, else z test for shares, Welch t for means. {rs.games_text()}."))
     rows = []
     for r in diff.iter_rows(named=True):
         scale = F.UNITS.get(r["statistic"], ("", "", 1.0))[2]
@@ -192,8 +200,9 @@ def variant_section(rs: RunSet, baseline=None, title="Variant comparison") -> Se
     variants = ", ".join(x for x in rs.labels if x != baseline)
     sec = Section(title, paragraphs=[
         f"Variants: {', '.join(rs.labels)} (baseline '{baseline}'). The variants are played on the same "
-        f"game seeds (common random numbers), so the independent-sample intervals below are conservative; "
-        f"p-values are Holm-corrected per variant."],
+        f"game seeds (common random numbers), so the built-in headline statistics are compared game by "
+        f"game (paired: `paired = true`); the others as independent samples (docs/intervals.md); p-values "
+        f"are Holm-corrected per variant."],
         tables=[Table("headline_by_variant", wide, "Headline statistics per variant."),
                 Table("variant_differences", diff, f"Differences to '{baseline}' (95% CIs, Holm p-values).")],
         figures=[Fig("variant_differences", fig, caption_of(fig))])

@@ -73,7 +73,7 @@ def iterations_of(strategy) -> int:
     """Playouts (MCTS iterations) a strategy runs per decision: 0 for random and the heuristics."""
     from simcore._contract import SEARCH_DEFAULTS
 
-    if strategy.kind != "mcts":
+    if not strategy.searches:
         return 0
     return int(strategy.search.get("iterations", SEARCH_DEFAULTS["iterations"]))
 
@@ -194,7 +194,7 @@ class LadderPlan:
 
     @property
     def searching(self):
-        return {n for n, s in self.pool.items() if s.kind == "mcts"}
+        return {n for n, s in self.pool.items() if s.searches}
 
     def seatings(self):
         return design(list(self.pool), self.players, self.games, self.searching)
@@ -222,10 +222,8 @@ class LadderPlan:
 
 
 def check_plan(plan: LadderPlan):
-    """ValueError for a ladder that cannot be played (bad players, skill level not in the pool)."""
-    from simcore.run import check_players
-
-    check_players(plan.game, plan.players)
+    """ValueError for a ladder that cannot be played (a skill level not in the pool); its game and
+    player count are the command's, checked once by ``reports.cli``."""
     for n in plan.skill:
         level_name(plan.pool, n)
     if len(plan.skill) == 1:
@@ -243,7 +241,7 @@ def estimate_seconds(plan: LadderPlan, workers):
     top = max(plan.pool, key=lambda n: iterations_of(plan.pool[n]))
     if iterations_of(plan.pool[top]) == 0:
         return None
-    cheap = [n for n in plan.pool if plan.pool[n].kind != "mcts"] or [top]
+    cheap = [n for n in plan.pool if not plan.pool[n].searches] or [top]
     lineup = [top] + [cheap[i % len(cheap)] for i in range(plan.players - 1)]
     probe = plan_run(plan.game, plan.players, 1, plan.seed, strategies=[plan.pool[n].to_dict() for n in lineup],
                      variant=plan.variant)
@@ -323,7 +321,7 @@ def play_skill(plan: LadderPlan, base, workers=None, log=print):
         folder = os.path.join(base, _slug(level))
         seats = [plan.pool[level].to_dict()] * plan.players
         simulate(plan.game, players=plan.players, games=games, seed=plan.seed, out=folder, strategies=seats,
-                 variant=dict(plan.variant), workers=workers, progress=plan.pool[level].kind == "mcts")
+                 variant=dict(plan.variant), workers=workers, progress=plan.pool[level].searches)
         dirs[level] = folder
         log(f"skill: {level} in every seat, {games:,} games ({_eta(time.perf_counter() - t0)})")
     return RunSet.from_dirs(dirs, group="level", title=f"{plan.game} skill levels")
@@ -412,7 +410,7 @@ def skill_sections(skill_rs, ratings: pl.DataFrame) -> list:
     games = skill_rs.n_games()
     n_text = ", ".join(f"{lv} {games[lv]:,}" for lv in levels)
     fig = seat_share_vs_rating(shares, trend, caption=(
-        f"Mean win share of each seat (a k-way tie counts 1/k; 95% Wilson CIs) with every seat at one level, "
+        f"Mean win share of each seat (a k-way tie counts 1/k; 95% CIs, Wilson on the observed variance) with every seat at one level, "
         f"against that level's ladder rating; lines: the fitted trend (fractional logit of the seat's win share "
         f"on the rating); dashed: the fair share. Games per level: {n_text}."))
     tie = collected(skill_rs.scan("players").filter(pl.col("seat") == 0)

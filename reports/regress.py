@@ -37,6 +37,7 @@ import datetime as _dt
 import glob
 import hashlib
 import json
+import math
 import os
 import tempfile
 import time
@@ -83,9 +84,9 @@ class Study:
         s = d["strategies"]
         if not isinstance(s, list) or not all(isinstance(x, str) for x in s):
             raise BaselineError(f"{where}: study.strategies must be a list of strategy names, one per seat")
-        for key in ("players", "seed", "games"):
-            if isinstance(d[key], bool) or not isinstance(d[key], int):
-                raise BaselineError(f"{where}: study.{key} must be an integer, not {d[key]!r}")
+        for key, low, high in (("players", 1, 64), ("seed", 0, 2 ** 63 - 1), ("games", 1, 10 ** 9)):
+            if isinstance(d[key], bool) or not isinstance(d[key], int) or not low <= d[key] <= high:
+                raise BaselineError(f"{where}: study.{key} must be an integer {low}..{high:,}, not {d[key]!r}")
         variant = d.get("variant") or {}
         if not isinstance(variant, dict):
             raise BaselineError(f"{where}: study.variant must be an object of KEY: VALUE settings")
@@ -170,6 +171,10 @@ def run_study(study, workers=1):
                                      study.game, study.players, seat_strategies=list(study.strategies)),
                                  variant=dict(study.variant),
                                  workers=workers, events=False, progress=False)
+        from simcore._check import check_folder
+        problems, _ = check_folder(out)          # every part the one the runner listed
+        if problems:
+            raise ValueError(f"regress: {problems[0]}")
         games_t = _read_table(out, "games")
         players_t = _read_table(out, "players")
     wall = time.perf_counter() - t0
@@ -282,13 +287,11 @@ def record(study, workers=1, outcome=None):
 
 
 def write_baseline(path, doc):
+    from simcore._data import write_text_atomic
+
     d = os.path.dirname(os.path.abspath(path))
     os.makedirs(d, exist_ok=True)
-    tmp = f"{path}.tmp-{os.getpid()}"
-    with open(tmp, "w") as f:
-        json.dump(doc, f, indent=1, sort_keys=False)
-        f.write("\n")
-    os.replace(tmp, path)
+    write_text_atomic(path, json.dumps(doc, indent=1, sort_keys=False) + "\n")
 
 
 def load_baseline(path):
@@ -331,7 +334,31 @@ def load_baseline(path):
         if any(isinstance(x, bool) or not isinstance(x, (int, float)) for x in nums) or r["n"] < 1:
             raise BaselineError(f"{where}: statistics[{i}] ({r['statistic']} {r['item']}) has a non-numeric "
                                 f"or empty n/estimate/sd")
+        _check_row(r, f"{where}: statistics[{i}] ({r['statistic']} {r['item']})", doc["study"])
     return doc
+
+
+MAX_ESTIMATE = 1e15      # a mean of points, turns or coins: the engines count them in at most 32 bits
+
+
+def _check_row(r, where, study):
+    """A statistic's numbers within what they can be: n a whole count of the study's rows, finite values."""
+    cap = study["games"] * study["players"]
+    n = r["n"]
+    if not float(n).is_integer() or not 1 <= n <= cap:
+        raise BaselineError(f"{where}: n must be a whole number 1..{cap:,} (the study's games x players), "
+                            f"not {n!r}; re-record it with --update")
+    for key in ("estimate", "sd"):
+        v = r[key]
+        if not math.isfinite(v) or abs(v) > MAX_ESTIMATE or (key == "sd" and v < 0):
+            raise BaselineError(f"{where}: {key} must be a finite number{' >= 0' if key == 'sd' else ''} "
+                                f"within 1e15, not {v!r}; re-record it with --update")
+    if r["kind"] == "share":
+        s = r["successes"]
+        if not 0 <= r["estimate"] <= 1 or not 0 <= s <= n or abs(s / n - r["estimate"]) > 1e-9:
+            raise BaselineError(f"{where}: a share needs 0 <= successes <= n and estimate = successes / n "
+                                f"in [0, 1] (successes {s!r}, n {n!r}, estimate {r['estimate']!r}); "
+                                f"re-record it with --update")
 
 
 # ---------------------------------------------------------------- check

@@ -75,3 +75,31 @@ def data_file(key, value, allowed=("default",)):
     if p.is_dir():
         raise ValueError(f"{key}: {value} is a folder, not a JSON file (give {names} or a JSON file)")
     raise ValueError(f"{key}: file not found: {value} (give {names} or a JSON file path)")
+
+
+def write_text_atomic(path, text):
+    """Write ``text`` (UTF-8) to ``path`` through a temporary name in its folder, fsync and rename.
+
+    A full disk or a killed process leaves ``path`` as it was (no 0-byte or
+    half-written file) and no temporary file behind; an ``OSError`` names
+    ``path`` itself.
+    """
+    import uuid
+
+    path = os.fspath(path)
+    directory = os.path.dirname(os.path.abspath(path))
+    tmp = os.path.join(directory, f".{os.path.basename(path)}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}")
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(exc, OSError) and exc.errno is not None:
+            raise OSError(exc.errno, exc.strerror, path) from None
+        raise

@@ -49,6 +49,28 @@ def _v3_path(game):
     return None
 
 
+def _built(folder, stem="_engine"):
+    return any(os.path.exists(os.path.join(folder, stem + suffix))
+               for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+
+
+def check_built(game):
+    """``ImportError`` in one line when ``simcore/<game>/`` holds no compiled engine.
+
+    The usual cause: Python runs in a clone's root after ``pip install .``, so the source
+    tree (no compiled files) shadows the installed package."""
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), game)
+    if _built(here):
+        return
+    root = os.path.dirname(os.path.dirname(here))
+    if os.path.exists(os.path.join(root, "setup.py")):
+        raise ImportError(f"boardlab: the {game} engine is not compiled in the source tree {root}, which "
+                          f"hides the installed boardlab: run Python from another folder, or build in "
+                          f"place with `python setup.py build_ext --inplace`")
+    raise ImportError(f"boardlab: the {game} engine is not compiled in {here}: reinstall boardlab "
+                      f"(`pip install .` in its checkout)")
+
+
 def load_engine(game):
     """Choose the build of ``simcore.<game>._engine`` (once per process); returns its name."""
     name = f"simcore.{game}._engine"
@@ -61,6 +83,7 @@ def load_engine(game):
         why = "was not built" if path is None else "needs a CPU with AVX2 and BMI2"
         raise ValueError(f"BOARDLAB_ISA=x86-64-v3: the x86-64-v3 build of the {game} engine {why}; "
                          f"unset BOARDLAB_ISA to take the baseline build")
+    check_built(game)       # a source tree without compiled files: say so in one line
     if runs:
         # the same module name as the baseline's: its init function (PyInit__engine) and its
         # types' qualified names are the baseline's too (one C source)

@@ -4,10 +4,21 @@ Kept apart from ``simcore._results`` (the Parquet writing, which imports
 pyarrow) so that reading a folder's manifest (``boardlab report``, replay)
 costs no pyarrow import.
 """
+import hashlib
 import json
 import os
+import re
 
 MANIFEST = "manifest.json"
+# what determines a run's tables, digested into its run_id (chunking aside)
+RUN_ID_KEYS = ("format", "game", "players", "strategies", "settings", "seed", "games", "events")
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def run_id_of(spec):
+    """The run id of a run's spec (a plan's, or a manifest as read back): equal ids, equal tables."""
+    blob = json.dumps({k: spec.get(k) for k in RUN_ID_KEYS}, sort_keys=True).encode()
+    return hashlib.sha256(blob).hexdigest()[:16]
 
 
 def _is_int(v, low):
@@ -49,7 +60,31 @@ def check_manifest(doc, path):
                          f"{doc['players']} players")
     if not isinstance(doc.get("variant", {}), dict):
         raise ValueError(f"{path}: key 'variant' must be an object, not {json.dumps(doc['variant'])}")
+    _check_parts(doc, path)
+    if "run_id" in doc and run_id_of(doc) != doc["run_id"]:
+        raise ValueError(f"{path}: the run it describes (game, players, strategies, settings, seed, games) "
+                         f"does not match its run_id {json.dumps(doc['run_id'])}: the manifest was edited; "
+                         f"restore it, or play the run again into a new folder")
     return doc
+
+
+def _check_parts(doc, path):
+    """The ``parts`` entries (written by the runner since parts have checksums), if any."""
+    parts = doc.get("parts")
+    if parts is None:
+        return
+    if not isinstance(parts, dict):
+        raise ValueError(f"{path}: key 'parts' must be an object, not {json.dumps(parts)[:60]}")
+    n = doc["chunking"]["n_chunks"]
+    names = re.compile(r"(games|players|events)/part-(\d+)\.parquet")
+    for rel, e in parts.items():
+        m = names.fullmatch(rel)
+        ok = (m is not None and isinstance(e, dict) and isinstance(e.get("sha256"), str)
+              and _SHA256.fullmatch(e["sha256"]) and _is_int(e.get("bytes"), 1) and _is_int(e.get("rows"), 0)
+              and _is_int(e.get("chunk"), 0) and e["chunk"] < n and int(m.group(2)) == e["chunk"])
+        if not ok:
+            raise ValueError(f"{path}: part entry {json.dumps(rel)[:80]} is malformed (need a table/part-N.parquet "
+                             f"name and sha256, bytes, rows, chunk 0..{n - 1}); restore the manifest")
 
 
 def read_manifest(out):

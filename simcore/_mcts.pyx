@@ -32,6 +32,7 @@ from ``seed``: the same position, seat view and seed give the same search.
 from libc.math cimport log, sqrt
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
+from cpython.exc cimport PyErr_CheckSignals
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_New
 
 import numpy as np
@@ -40,12 +41,43 @@ from simcore._contract import SearchPolicy, check_search_settings
 from simcore._game_ops cimport DECIDER_CAPSULE, GAME_OPS_CAPSULE, Decider, GameOps
 from simcore._game_ops cimport decision_seed as _decision_seed
 from simcore._model cimport PRIOR_CAPSULE, Prior
-from simcore._rng cimport rng_below, rng_seed
+from simcore._rng cimport SEARCH_SALT, rng_below, rng_seed
 from simcore._types cimport int32_t, uint64_t
 
-cdef uint64_t SEARCH_SALT = 0x6D637473          # "mcts": the search's own stream
 cdef uint64_t SHUFFLE_STEP = 0x9E3779B97F4A7C15ULL
 DEF MAXP = 8
+DEF POLL_EVERY = 256        # iterations between two looks at the process's signals (a power of 2)
+
+# Signals (Ctrl-C, SIGTERM) during a search: the search runs without the GIL, where Python's
+# handlers cannot run. It looks every POLL_EVERY iterations and before each decision; a handler
+# that raised stops it, the exception is kept, every later decision returns at once (the games
+# left are garbage) and raise_if_interrupted() raises it where Python runs again.
+cdef int _interrupted = 0
+_pending = None
+
+
+cdef int _poll_signals() noexcept nogil:
+    global _interrupted
+    with gil:
+        try:
+            PyErr_CheckSignals()
+        except BaseException as exc:
+            global _pending
+            _pending = exc
+            _interrupted = 1
+    return _interrupted
+
+
+def raise_if_interrupted():
+    """Raise the exception a signal handler raised during a search (KeyboardInterrupt...), if any.
+
+    Call it after a kernel with search seats returns: its games after the
+    signal were not searched, and must not be kept.
+    """
+    global _interrupted, _pending
+    if _interrupted:
+        exc, _pending, _interrupted = _pending, None, 0
+        raise exc
 
 
 ctypedef struct Node:
@@ -104,6 +136,8 @@ cdef int _search(const GameOps* ops, const void* cfg, const void* root, void* bl
     nodes[0].reward = 0.0
     nodes[0].prior = 0.0
     for it in range(iterations):
+        if (it & (POLL_EVERY - 1)) == POLL_EVERY - 1 and _poll_signals():
+            break
         memcpy(work, root, ops.state_size)
         ops.determinize(cfg, work, observer, seed + <uint64_t>(it + 1) * SHUFFLE_STEP)
         ops.policy_new_game(block)
@@ -278,7 +312,7 @@ cdef int _best(const Node* nodes) noexcept nogil:
 cdef int _decide(void* ctx, const void* cfg, const void* s, uint64_t seed) noexcept nogil:
     # Decider.decide: search the seat's decision at s and return the move to play
     cdef SearchCtx* x = <SearchCtx*>ctx
-    if x.ops.legal_actions(cfg, s, x.legal) == 1:
+    if x.ops.legal_actions(cfg, s, x.legal) == 1 or _interrupted or _poll_signals():
         return x.legal[0]
     _run(x, cfg, s, seed)
     return x.nodes[_best(x.nodes)].action
@@ -346,6 +380,7 @@ def search(state, int iterations, double c=0.7, policies=None, seed=0, double bi
             x.prior = <const Prior*>PyCapsule_GetPointer(keep.capsule(), PRIOR_CAPSULE)
         with nogil:
             n_nodes = _run(&x, cfg, s, base)
+        raise_if_interrupted()
         rows = []
         ch = x.nodes[0].first_child
         while ch >= 0:

@@ -6,6 +6,7 @@ A run folder holds ``manifest.json`` and one directory per table
 fsynced and renamed into place, so a reader never sees a half-written part.
 See ``docs/results.md`` for the columns.
 """
+import hashlib
 import json
 import os
 import uuid
@@ -57,11 +58,14 @@ def atomic_write_bytes(path, data):
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(exc, OSError) and exc.errno is not None:
+            # name the file meant, not its temporary name (ENOSPC, EACCES, ENAMETOOLONG, ELOOP ...)
+            raise OSError(exc.errno, exc.strerror, path) from None
         raise
     _fsync_dir(directory)
 
@@ -70,24 +74,51 @@ def write_json(path, obj):
     atomic_write_bytes(path, (json.dumps(obj, indent=2, sort_keys=False) + "\n").encode())
 
 
-def write_parquet(path, table):
-    """Write ``table`` to ``path`` atomically (temp name, fsync, rename)."""
-    directory = os.path.dirname(path)
-    tmp = os.path.join(directory, f".{os.path.basename(path)}{TMP_MARK}{os.getpid()}-{uuid.uuid4().hex[:8]}")
-    try:
-        with open(tmp, "wb") as f:
-            pq.write_table(table, f, compression="zstd", use_dictionary=True,
-                           write_statistics=True)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    _fsync_dir(directory)
+IDENTITY_KEY = b"boardlab.part"     # key of a part's identity in its Parquet metadata
+
+
+def part_identity(run_id, seed, config_hash, chunk, table):
+    """What a part says of itself (in its Parquet key-value metadata): whose run, which chunk, which table."""
+    return {"run_id": run_id, "seed": int(seed), "config_hash": config_hash, "chunk": int(chunk),
+            "table": table}
+
+
+def write_parquet(path, table, identity=None):
+    """Write ``table`` to ``path`` atomically (temp name, fsync, rename); return its manifest entry.
+
+    ``identity`` (:func:`part_identity`) goes into the file's metadata. The
+    entry is ``{"sha256", "bytes", "rows"}`` of the bytes written, so a reader
+    can tell this part from a damaged or foreign one.
+    """
+    import io
+
+    if identity is not None:
+        meta = dict(table.schema.metadata or {})
+        meta[IDENTITY_KEY] = json.dumps(identity, sort_keys=True).encode()
+        table = table.replace_schema_metadata(meta)
+    buf = io.BytesIO()
+    pq.write_table(table, buf, compression="zstd", use_dictionary=True, write_statistics=True)
+    data = buf.getbuffer()
+    atomic_write_bytes(path, data)
+    return {"sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data), "rows": table.num_rows}
+
+
+def file_sha256(path):
+    """sha256 of the file ``path`` (read in 4-MB blocks)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while True:
+            block = f.read(1 << 22)
+            if not block:
+                return h.hexdigest()
+            h.update(block)
+
+
+def read_identity(path):
+    """The identity dict a part carries (``None`` for a part written before parts had one)."""
+    meta = pq.read_schema(path).metadata or {}
+    raw = meta.get(IDENTITY_KEY)
+    return None if raw is None else json.loads(raw)
 
 
 def remove_temp_files(out):

@@ -1,6 +1,21 @@
 # xoshiro256** seeded by splitmix64; mirrored in plain Python by simcore/rng.py.
 from libc.stdint cimport uint64_t
 
+# The salts of the streams, written once (simcore/rng.py mirrors the first two): a game seed
+# xor a salt seeds one stream, so chance, policy noise, a determinization and a search never
+# share draws. Compile-time constants.
+cdef extern from *:
+    """
+    #define BOARDLAB_CHANCE_SALT 0x6368616E6365ULL        /* ASCII chance: set-up, shuffles, draws */
+    #define BOARDLAB_POLICY_SALT 0x706F6C696379ULL        /* ASCII policy: the built-in policies' noise */
+    #define BOARDLAB_DETERMINIZE_SALT 0x64657465726DULL   /* ASCII determ: a determinization's reshuffles */
+    #define BOARDLAB_SEARCH_SALT 0x6D637473ULL            /* ASCII mcts: a search's own stream */
+    """
+    const uint64_t CHANCE_SALT "BOARDLAB_CHANCE_SALT"
+    const uint64_t POLICY_SALT "BOARDLAB_POLICY_SALT"
+    const uint64_t DETERMINIZE_SALT "BOARDLAB_DETERMINIZE_SALT"
+    const uint64_t SEARCH_SALT "BOARDLAB_SEARCH_SALT"
+
 
 cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:
     x[0] += <uint64_t>0x9E3779B97F4A7C15ULL

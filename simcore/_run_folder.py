@@ -3,6 +3,8 @@
 Part of the runner (``simcore.run``).
 """
 import datetime as _dt
+import errno
+import fcntl
 import functools
 import json
 import os
@@ -16,12 +18,68 @@ from simcore import _results as R
 from simcore._manifest import read_manifest
 from simcore._run_plan import SPEC_KEYS, RunMismatch, _jsonable
 
+LOCK = ".lock"
+
+
+def lock_folder(out):
+    """Take the folder's writer lock (an ``flock`` on ``out/.lock``) and return its descriptor.
+
+    One writer at a time: a second ``simulate`` on the same folder is refused
+    at once, naming the process that holds it. The operating system drops the
+    lock when the holder dies (even with ``kill -9``); close the descriptor to
+    release it earlier.
+    """
+    os.makedirs(out, exist_ok=True)
+    path = os.path.join(out, LOCK)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        try:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+        except OSError:
+            holder = "?"
+        os.close(fd)
+        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            raise RunMismatch(f"{out} is being written by another boardlab process (pid {holder}); "
+                              f"wait for it to end, or use another output folder") from None
+        raise
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
+
+
+def unlock_folder(fd):
+    try:
+        os.close(fd)
+    except OSError:
+        pass
+
+
 def _win_summary(win_share, n, players):
     return {"games": n, "win_share": win_share.reshape(n, players).sum(axis=0).tolist()}
 
 
-def _chunk_done(out, plan, chunk):
-    """A chunk is finished when every part exists and its games part has the right row count."""
+def _chunk_done(out, plan, chunk, parts=None):
+    """A chunk is finished when every part exists and matches its entry in the manifest.
+
+    ``parts``: the manifest's ``parts`` (``{"games/part-00000.parquet":
+    {"sha256", "bytes", "rows", "chunk"}}``). A part on disk that the manifest
+    does not list (its writer died before the manifest was updated, or it
+    was copied in) is not finished: the chunk is played again. A listed part
+    that differs from its checksum is refused (``RunMismatch`` naming it).
+    A folder from before checksums (``parts`` None) is judged by row counts.
+    """
+    if parts is not None:
+        tables = R.TABLES if plan.events else ("games", "players")
+        name = R.part_name(chunk, plan.digits)
+        for t in tables:
+            rel = f"{t}/{name}"
+            if rel not in parts or not os.path.exists(os.path.join(out, rel)):
+                return False
+        for t in tables:
+            verify_part(out, f"{t}/{name}", parts[f"{t}/{name}"])
+        return True
     import pyarrow.parquet as pq
 
     name = R.part_name(chunk, plan.digits)
@@ -40,6 +98,21 @@ def _chunk_done(out, plan, chunk):
         if t == "players" and rows != (stop - start) * plan.players:
             return False
     return True
+
+
+def verify_part(out, rel, entry):
+    """Check part ``rel`` of folder ``out`` against its manifest ``entry``; ``RunMismatch`` naming it."""
+    path = os.path.join(out, rel)
+    fix = (f"delete {path} and rerun the same `boardlab simulate` command (its chunk is played again), "
+           f"or `boardlab check {out}` for the whole folder")
+    try:
+        size = os.path.getsize(path)
+        digest = R.file_sha256(path) if size == entry.get("bytes") else None
+    except OSError as exc:
+        raise RunMismatch(f"part {path} is unreadable ({exc.strerror}); {fix}") from None
+    if digest is None or digest != entry.get("sha256"):
+        raise RunMismatch(f"part {path} does not match its checksum in the manifest (damaged, or copied "
+                          f"from another run); {fix}")
 
 
 def _summary_from_parts(out, plan, chunk):
@@ -79,12 +152,22 @@ def _git_commit():
         commit = subprocess.run(["git", "-C", here, "rev-parse", "HEAD"], capture_output=True,
                                 text=True, timeout=5)
         if commit.returncode != 0:
-            return None, None
+            return _built_commit()
         dirty = subprocess.run(["git", "-C", here, "status", "--porcelain", "--untracked-files=no"],
                                capture_output=True, text=True, timeout=5)
         return commit.stdout.strip(), bool(dirty.stdout.strip())
     except (OSError, subprocess.SubprocessError):
+        return _built_commit()
+
+
+def _built_commit():
+    """(commit, dirty) recorded by setup.py when this copy was built (an install from a checkout,
+    outside any git tree); (None, None) without a record."""
+    try:
+        from simcore import _build_info
+    except ImportError:
         return None, None
+    return getattr(_build_info, "COMMIT", None), getattr(_build_info, "DIRTY", None)
 
 
 def _now():
@@ -140,6 +223,7 @@ def _open_folder(out, plan):
         "wall_seconds": None,
         "games_per_second": None,
         "sessions": [],
+        "parts": {},        # "table/part-N.parquet" -> sha256, bytes, rows, chunk (R.write_parquet)
     }
     R.write_json(path, manifest)
     return manifest, False

@@ -13,7 +13,8 @@ import numpy as np
 
 import simcore
 from simcore import _results as R
-from simcore._contract import SEARCH_DEFAULTS, policy_argument, random_strategy
+from simcore._contract import SEARCH_DEFAULTS, policy_argument, random_strategy, searches
+from simcore._manifest import run_id_of
 
 BACKENDS = ("loky", "threading", "dask")
 DEFAULT_MAX_CHUNK = 100_000
@@ -56,13 +57,13 @@ def default_chunk_size(games, strategies=()):
     """Chunk size from the game count and the seats' strategies only, so a resumed run (any workers)
     finds the same parts.
 
-    Seats that search (kind "mcts") make a game thousands of times dearer:
+    Seats that search (a searching kind) make a game thousands of times dearer:
     then a chunk holds about ``SEARCH_CHUNK_WORK`` iterations per decision
     summed over the seats' games (MCTS-400 in one seat: 10 games, a few
     seconds), and at most 500 chunks in all.
     """
     work = sum(int(s.get("iterations", SEARCH_DEFAULTS["iterations"])) for s in strategies
-               if s.get("kind") == "mcts")
+               if searches(s))
     if work:
         return int(min(games, max(1, SEARCH_CHUNK_WORK // work, math.ceil(games / 500))))
     return int(min(DEFAULT_MAX_CHUNK, max(DEFAULT_MIN_CHUNK, math.ceil(games / 64)), games))
@@ -126,12 +127,21 @@ class RunPlan:
         }
 
     @property
+    def config_hash(self):
+        """A digest of what a game is played with (game, players, strategies, settings), not seed or count."""
+        return config_hash(self.manifest_spec())
+
+    @property
     def run_id(self):
         """A digest of what determines the results (not chunking): equal ids, equal tables."""
-        spec = self.manifest_spec()
-        spec.pop("chunking")
-        blob = json.dumps(spec, sort_keys=True).encode()
-        return hashlib.sha256(blob).hexdigest()[:16]
+        return run_id_of(self.manifest_spec())
+
+
+def config_hash(spec):
+    """What the games are played with, digested: game, players, strategies, settings, events."""
+    keys = ("format", "game", "players", "strategies", "settings", "events")
+    blob = json.dumps({k: spec.get(k) for k in keys}, sort_keys=True).encode()
+    return hashlib.sha256(blob).hexdigest()[:16]
 
 
 def plan_run(game, players, games, seed, strategies=None, variant=None, chunk_size=None, events=True):
@@ -147,8 +157,8 @@ def plan_run(game, players, games, seed, strategies=None, variant=None, chunk_si
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games <= 0:
         raise ValueError(f"number of games must be a positive integer, not {games}")
     games = int(games)
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, not {seed}")
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or not 0 <= seed < 2 ** 63:
+        raise ValueError(f"seed must be an integer 0..2^63-1, not {seed}")
     if chunk_size is not None and (not isinstance(chunk_size, (int, np.integer)) or chunk_size <= 0):
         raise ValueError(f"chunk size must be a positive integer, not {chunk_size}")
 

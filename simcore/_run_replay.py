@@ -7,8 +7,25 @@ import os
 from simcore import _results as R
 from simcore._contract import policy_argument
 from simcore._manifest import read_manifest
+from simcore._run_folder import verify_part
 from simcore._run_plan import _get_game
 from simcore.rng import game_seeds
+
+DECISIONS = "decisions.json"       # a folder's recorded decisions per game (written by boardlab play)
+
+
+def recorded_decisions(out, game_index):
+    """The decisions ``decisions.json`` of a results folder records for ``game_index``, or None."""
+    import json
+
+    path = os.path.join(out, DECISIONS)
+    if not os.path.isfile(path):
+        return None
+    with open(path) as f:
+        doc = json.load(f)
+    acts = doc.get("games", {}).get(str(int(game_index))) if isinstance(doc, dict) else None
+    return None if acts is None else [int(a) for a in acts]
+
 
 def replay(out, game_index):
     """Replay game ``game_index`` of the run in ``out`` from its seed.
@@ -34,17 +51,29 @@ def replay(out, game_index):
     stored = None
     ppath = os.path.join(out, "players", name)
     gpath = os.path.join(out, "games", name)
-    if os.path.exists(gpath) and os.path.exists(ppath):
-        gtab = pq.read_table(gpath, columns=["game_index", "seed"]).to_pandas()
+    parts = manifest.get("parts")
+    listed = parts is None or all(f"{t}/{name}" in parts for t in ("games", "players"))
+    if os.path.exists(gpath) and os.path.exists(ppath) and listed:
+        for t in ("games", "players") if parts is not None else ():
+            verify_part(out, f"{t}/{name}", parts[f"{t}/{name}"])
+        try:
+            gtab = pq.read_table(gpath, columns=["game_index", "seed"]).to_pandas()
+            ptab = pq.read_table(ppath).to_pandas()
+        except Exception as exc:       # pyarrow's errors on a damaged file (ArrowInvalid, OSError)
+            raise ValueError(f"part {gpath} or {ppath} is unreadable ({' '.join(str(exc).split())[:120]}); "
+                             f"delete it and rerun the run's `boardlab simulate` command") from None
         row = gtab[gtab.game_index == game_index]
         if len(row) and int(row.seed.iloc[0]) != seed:
             raise ValueError(f"{out}: stored seed of game {game_index} ({int(row.seed.iloc[0])}) "
                              f"differs from the one derived from the run seed ({seed})")
-        ptab = pq.read_table(ppath).to_pandas()
         stored = ptab[ptab.game_index == game_index].sort_values("seat").to_dict("records")
-    policies = [policy_argument(mod, d) for d in manifest["strategies"]]
     config = mod.make_config(players, **manifest.get("variant", {}))
-    state = mod.replay_game(players, seed, policies=policies, config=config)
+    recorded = recorded_decisions(out, game_index)       # a game played in the browser (boardlab play)
+    if recorded is not None:
+        state = mod.replay(players, seed, recorded, config=config)
+    else:
+        policies = [policy_argument(mod, d) for d in manifest["strategies"]]
+        state = mod.replay_game(players, seed, policies=policies, config=config)
     transcript = state.transcript()
     scores = state.scores()
     mismatches = []

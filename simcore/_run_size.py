@@ -8,7 +8,8 @@ import shutil
 import time
 
 from simcore import _results as R
-from simcore._contract import policy_argument
+from simcore._contract import SEARCH_DEFAULTS, policy_argument, searches
+from simcore._mcts import raise_if_interrupted as _raise_if_interrupted
 from simcore._run_plan import BIG_RUN, SEARCH_ESTIMATE_RUN, _config
 from simcore.rng import chunk_seeds
 
@@ -31,8 +32,15 @@ def _duration(s):
 
 def _probe_games(plan, games=2000):
     """How many games the size probe plays: ``games``, or 2 when a seat searches."""
-    searching = any(s.get("kind") == "mcts" for s in plan.strategies)
+    searching = any(searches(s) for s in plan.strategies)
     return min(2 if searching else games, plan.games)
+
+
+PROBE_ITERATIONS = 200      # a search seat's iterations a decision in the size probe
+
+
+def _iterations(strategy):
+    return int(strategy.get("iterations", SEARCH_DEFAULTS["iterations"]))
 
 
 def _probe(plan):
@@ -45,10 +53,17 @@ def _probe(plan):
     n = _probe_games(plan)
     seeds = chunk_seeds(plan.seed, 0, n)
     config = _config(plan.module, plan.players, tuple(sorted(plan.variant.items())))
+    # a search seat is probed at PROBE_ITERATIONS at most, and its time scaled up: the probe of a
+    # search of 10^7 iterations a decision must not take hours itself
+    probed = [dict(s, iterations=min(_iterations(s), PROBE_ITERATIONS)) if searches(s) else s
+              for s in plan.strategies]
+    full = sum(_iterations(s) for s in plan.strategies if searches(s))
+    scale = full / sum(min(_iterations(s), PROBE_ITERATIONS) for s in probed if searches(s)) if full else 1
     t0 = time.perf_counter()
-    out = mod.play_batch(plan.players, seeds, policies=[policy_argument(mod, s) for s in plan.strategies],
+    out = mod.play_batch(plan.players, seeds, policies=[policy_argument(mod, s) for s in probed],
                          config=config, events=plan.events)
-    seconds = time.perf_counter() - t0
+    _raise_if_interrupted()
+    seconds = (time.perf_counter() - t0) * scale
     idx = R.index_dtype(plan.games)
     tables = [R.games_table(out["games"], 0, seeds, plan.run_id, idx),
               R.players_table(out["players"], 0, n, plan.players, [s["name"] for s in plan.strategies], idx)]
@@ -66,11 +81,11 @@ def check_size(plan, out, workers):
     """For a run of ``BIG_RUN`` games or more: refuse it if its folder cannot fit on the disk.
 
     Returns a line with the estimated time and disk (``None`` for a smaller
-    run), measured on a small batch. A run with a searching seat (kind
-    "mcts") of ``SEARCH_ESTIMATE_RUN`` games or more gets the line too: it
+    run), measured on a small batch. A run with a searching seat (a
+    searching kind) of ``SEARCH_ESTIMATE_RUN`` games or more gets the line too: it
     is thousands of times slower a game.
     """
-    searching = any(s.get("kind") == "mcts" for s in plan.strategies)
+    searching = any(searches(s) for s in plan.strategies)
     if plan.games < (SEARCH_ESTIMATE_RUN if searching else BIG_RUN):
         return None
     per_second, per_bytes = _probe(plan)

@@ -14,16 +14,16 @@ True
 """
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy
+from cpython.exc cimport PyErr_CheckSignals
 from cpython.pycapsule cimport PyCapsule_GetPointer
 
 import numpy as np
 
 from simcore._types cimport int32_t, uint64_t
-from simcore._rng cimport rng_seed
+from simcore._rng cimport rng_seed, POLICY_SALT
 from simcore._game_ops cimport GameOps, GAME_OPS_CAPSULE
 
-# the engines' policy-noise salt: a playout's noise is drawn as play_batch draws a game's
-cdef uint64_t POLICY_SALT = 0x706F6C696379ULL
+# a playout's noise is drawn from the engines' policy stream (POLICY_SALT), as play_batch draws a game's
 cdef uint64_t SHUFFLE_STEP = 0x9E3779B97F4A7C15ULL    # playout j determinizes from seed + j * this
 cdef uint64_t NOISE_STEP = 0xBF58476D1CE4E5B9ULL      # ... and draws its noise from seed ^ (j + 1) * this
 
@@ -119,6 +119,9 @@ def playout_values(state, policies, int playouts, seed):
             for i in range(n):
                 total = 0.0
                 for j in range(playouts):
+                    if (j & 255) == 255:
+                        with gil:               # Ctrl-C, SIGTERM: raise here (a long valuation stops)
+                            PyErr_CheckSignals()
                     memcpy(work, s, ops.state_size)
                     ops.determinize(cfg, work, p, base + <uint64_t>j * SHUFFLE_STEP)
                     rng_seed(prng, base ^ (<uint64_t>(j + 1) * NOISE_STEP), POLICY_SALT)

@@ -1,4 +1,5 @@
-"""The checks every game's ``make_config`` starts with: the player count and the settings' names."""
+"""The checks every game's ``make_config`` starts with, written once: the player count, the settings'
+names, each value (by the game's own test of one value) and the seat-compensation vectors."""
 
 
 def player_count(game, players, allowed):
@@ -25,6 +26,30 @@ def defaults_and_checked_names(game, settings, table):
 # Seat compensation (issue 20): the same two settings in every engine.
 SEAT_SETTINGS = ("seat_bonus", "seat_points")
 SEAT_POINTS_MAX = 100       # a total stays far inside the engines' int16 scores
+
+
+def checked_settings(game, players, allowed, settings, table, check_value, bonus_range):
+    """``(players, kw)``: the settings loop of every game's ``make_config``.
+
+    ``players`` is checked against ``allowed``, every name of ``settings``
+    against ``table`` (setting -> (help, default, ...)); ``kw`` holds the
+    defaults, then each given value as ``check_value(key, value, players)``
+    returns it (the game's own test and parsing of one value; ValueError
+    naming it), then ``seat_bonus`` and ``seat_points`` as per-seat tuples:
+    the bonus in the range ``bonus_range(kw)`` gives, ``(lo, hi, why)``
+    (it may depend on the other settings), the points in
+    ``-SEAT_POINTS_MAX..SEAT_POINTS_MAX``.
+    """
+    players = player_count(game, players, allowed)
+    kw = defaults_and_checked_names(game, settings, table)
+    for key, value in settings.items():
+        # the seat settings are checked last, against the player count
+        kw[key] = value if key in SEAT_SETTINGS else check_value(key, value, players)
+    lo, hi, why = bonus_range(kw)
+    kw["seat_bonus"] = seat_vector("seat_bonus", kw["seat_bonus"], players, lo, hi, why)
+    kw["seat_points"] = seat_vector("seat_points", kw["seat_points"], players, -SEAT_POINTS_MAX,
+                                    SEAT_POINTS_MAX, "points added to a seat's final total")
+    return players, kw
 
 
 def seat_vector(key, value, players, lo, hi, why):

@@ -1,22 +1,9 @@
 # The step API and the C-level game contract, written once for every engine.
 #
-# Included by simcore/<game>/_engine.pyx after its rules, policies and CConfig. The engine
-# supplies, under these common names (docs/game_ops.md):
-#
-#   ctypedef GState, GCfg        its position and compiled-config structs
-#   ctypedef GAction             the element type of its legal-action buffer
-#   ctypedef GPolicies           the seats' built-in policies (and their memos) as one struct
-#   G_NAME                       the game's name (a C string)
-#   MAXLEGAL, G_MAXP             its legal-buffer size and most seats (enum constants)
-#   legal_actions(c, s, buf), apply_action(c, s, a)    its rules
-#   g_over(s), g_current(s), g_n_players(c, s)         queries
-#   g_determinize(c, s, seat, seed), g_returns(c, s, out), g_points(c, s, out)
-#   g_load_policies(block, policies, players), g_policy_new_game(block),
-#   g_policy_action(c, s, block, prng, buf, n)
-#   class CConfig (field c: GCfg, py: the Python config)
-#
-# and its State (a subclass of StepState below) overrides the three text hooks
-# _setup_entries, _logged_step and _end_entry, and has a ``phase`` property.
+# Included by simcore/<game>/_engine.pyx, with simcore/_engine_shell.pxi, after its rules,
+# policies, CConfig and hooks; docs/adding_a_game.md ("A compiled engine's hooks") lists what
+# the engine supplies. Its State (a subclass of StepState below) overrides the three text
+# hooks _setup_entries, _logged_step and _end_entry, and has a ``phase`` property.
 #
 # Speed: a step records only its action (an int in a C array). The transcript's texts are
 # made when transcript() is asked for, by re-playing the recorded actions from the position
@@ -35,8 +22,6 @@ cdef enum:
     LOG_CONTINUED = 2       # ... where an earlier segment ended
     ILLEGAL_SHOWN = 20      # legal actions an illegal-action error lists
 
-
-cdef uint64_t DETERMINIZE_SALT = 0x64657465726DULL   # "determ": the stream a determinization draws from
 
 ctypedef fused _small_int:
     int8_t
@@ -63,16 +48,10 @@ cdef inline void sort_and_shuffle(_small_int* a, int n, uint64_t* r) noexcept no
 
 
 cdef inline int settle(const GCfg* c, GState* s) noexcept nogil:
-    """Apply the forced steps (one legal action) up to the next real decision or the end;
+    """Apply the forced steps up to the next real decision or the end (``advance``);
     return the number of legal actions then (0 when over)."""
     cdef GAction buf[MAXLEGAL]
-    cdef int n
-    while not g_over(s):
-        n = legal_actions(c, s, buf)
-        if n != 1:
-            return n
-        apply_action(c, s, buf[0])
-    return 0
+    return advance(c, s, buf, NULL)
 
 
 cdef class StepState:
@@ -89,6 +68,16 @@ cdef class StepState:
 
     def __dealloc__(self):
         free(self._acts)
+
+    @classmethod
+    def new(cls, config, seed):
+        """A new game of ``config`` from ``seed`` (set-up drawn, forced steps applied)."""
+        cdef StepState st = <StepState>cls.__new__(cls)
+        st.cc = compiled(config)
+        st.seed = int(seed)
+        setup(&st.cc.c, &st.s, <uint64_t>st.seed)
+        st._begin(LOG_SETUP)
+        return st
 
     @property
     def config(self):
@@ -303,7 +292,7 @@ cdef void _op_points(const void* c, const void* s, double* out) noexcept nogil:
 
 
 cdef int _op_load_policies(void* block, object policies, int players) except -1:
-    g_load_policies(<GPolicies*>block, policies, players)
+    make_policies(<GPolicies*>block, policies, players)
     return 0
 
 

@@ -7,11 +7,12 @@ game of a run through the step API, takes the same snapshots, and reduces
 them the same way, so a reader can see one game's lead round by round and
 the tests can check the kernel against it.
 
-A snapshot is every seat's total as ``State.scores()`` gives it ("the score
-if the game ended now"; Akrotiri: without the goals, which are secret and
-score at the end only) at the first decision after a round ended, and the
-final score. A round is a Hellas or Yamataï round, an Akrotiri pair of turns
-(seat 0's, then seat 1's; its set-up, turn 0, is none).
+A snapshot is every seat's total "if the game ended now" (the game
+contract's ``running_scores``; Akrotiri's leaves out the goals, which are
+secret and score at the end only) at the first decision after a round ended
+(the contract's ``round_number`` changed, from a round: a set-up is round
+-1), and the final score. A round is a Hellas or Yamataï round, an Akrotiri
+pair of turns (seat 0's, then seat 1's).
 
 Examples
 --------
@@ -24,21 +25,7 @@ Examples
 from __future__ import annotations
 
 import simcore
-
-
-def _round_of(game, state):
-    if game == "akrotiri":
-        return state.turns()[0] if callable(state.turns) else state.turns[0]
-    return state.round() if callable(state.round) else state.round
-
-
-def _running_total(game, state):
-    """The seats' totals now: ``scores()["total"]``; for Akrotiri without the goals (kept secret and
-    scored at the end only; the kernel leaves them to the final score)."""
-    sc = state.scores()
-    if game == "akrotiri":
-        return [t - g for t, g in zip(sc["total"], sc["goals"])]
-    return list(sc["total"])
+from simcore._contract import round_number, running_scores
 
 
 def score_snapshots(game, players, seed, policies=None, config=None, **settings):
@@ -52,12 +39,13 @@ def score_snapshots(game, players, seed, policies=None, config=None, **settings)
     cfg = config if config is not None else mod.make_config(players, **settings)
     actions = mod.play_actions(players, seed, policies=policies, config=cfg)
     st = mod.new_game(players=players, seed=seed, config=cfg)
-    snaps, rnd = [], _round_of(game, st)
+    snaps, rnd = [], round_number(mod, st)
     for a in actions:
-        if _round_of(game, st) != rnd:
-            if game != "akrotiri" or rnd > 0:      # Akrotiri's turn 0 is the set-up, not a round
-                snaps.append(_running_total(game, st))
-            rnd = _round_of(game, st)
+        now = round_number(mod, st)
+        if now != rnd:
+            if rnd >= 0:                # a round ended (not a set-up: round -1)
+                snaps.append(running_scores(mod, st))
+            rnd = now
         st.apply(a)
     if not st.is_over():
         raise RuntimeError(f"{game} seed {seed}: the replay did not reach the end")

@@ -1,16 +1,17 @@
 """Strategies: named policy parameters per game, presets, Python agents, tuning.
 
 A :class:`Strategy` is a game, a policy kind (``random``, ``heuristic`` or
-``mcts``), one weight per feature of the game's built-in heuristic (the names
-are ``simcore.<game>.FEATURES``) and noise (softmax ``temperature``,
-``epsilon``). A ``mcts`` strategy searches each decision (ISMCTS in the
-kernel, ``simcore/_mcts.pyx``) with the settings ``iterations``, ``c``,
-``bias``, ``cutoff``, ``points`` (the point share's weight in the reward)
-and ``rollout`` (a heuristic or random strategy, played with
-``rollout_epsilon`` noise in the rollouts), each defaulting to the game's
-(``simcore._contract.search_defaults``); it is named ``mcts`` or
-``mcts:iterations=800,c=0.5`` (``resolve``), or is a preset file table with
-``kind = "mcts"``.
+``mcts``: the kind objects of ``simcore._contract``, which check a strategy's
+settings and make its kernel argument), one weight per feature of the game's
+built-in heuristic (the names are ``simcore.<game>.FEATURES``) and noise
+(softmax ``temperature``, ``epsilon``). A search strategy (kind ``mcts``)
+searches each decision (ISMCTS in the kernel, ``simcore/_mcts.pyx``) with the
+settings ``iterations``, ``c``, ``bias``, ``cutoff``, ``points`` (the point
+share's weight in the reward) and ``rollout`` (a heuristic or random
+strategy, played with ``rollout_epsilon`` noise in the rollouts), each
+defaulting to the game's (``simcore._contract.search_defaults``); it is named
+``mcts`` or ``mcts:iterations=800,c=0.5`` (``resolve``), or is a preset file
+table of that kind.
 Presets live in ``strategies/presets/<game>.toml`` (and any
 ``<game>_*.toml`` beside it, e.g. the output of ``boardlab tune``); a name may
 also be a path to a TOML file of the same format.
@@ -22,13 +23,13 @@ Examples
 >>> s.kind, s.as_policy().shape
 ('heuristic', (24,))
 """
-import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import simcore
-from simcore._contract import check_search_settings, policy_argument, random_strategy, search_defaults
+from simcore._contract import (HEURISTIC, KINDS, LEARNED, PLAYOUT_KINDS, RANDOM, SEARCH, SEARCH_TYPES,
+                               policy_argument, policy_kind, random_strategy, search_defaults)
 
 PRESET_DIR = Path(__file__).resolve().parent / "presets"
 
@@ -39,13 +40,23 @@ class Strategy:
 
     game: str
     name: str
-    kind: str = "random"          # "random", "heuristic" or "mcts"
+    kind: str = "random"          # the name of its policy kind (simcore._contract.KINDS)
     weights: dict = field(default_factory=dict)
     temperature: float = 0.0
     epsilon: float = 0.0
     description: str = ""
-    search: dict = field(default_factory=dict)      # kind "mcts": its settings (SEARCH_DEFAULTS' keys)
-    model: dict = field(default_factory=dict)       # kind "learned": players -> {file, sha256} (learned.py)
+    search: dict = field(default_factory=dict)      # a search's settings (SEARCH_DEFAULTS' keys)
+    models: dict = field(default_factory=dict)      # a learned strategy's: players -> {file, sha256}
+
+    @property
+    def policy_kind(self):
+        """Its :class:`simcore._contract.PolicyKind`."""
+        return policy_kind(self.kind)
+
+    @property
+    def searches(self):
+        """Whether its seats search each decision (a search strategy)."""
+        return self.policy_kind.searches
 
     def as_policy(self):
         """The argument ``play_batch`` takes for one seat (``None`` = uniform random)."""
@@ -55,10 +66,10 @@ class Strategy:
         d = {"game": self.game, "name": self.name, "kind": self.kind,
              "weights": dict(self.weights), "temperature": self.temperature,
              "epsilon": self.epsilon, "description": self.description}
-        if self.kind == "mcts":
+        if self.searches:
             d.update(_search_dict(self.game, self.name, self.search))
-        if self.kind == "learned":
-            d["models"] = {k: dict(v) for k, v in self.model.items()}
+        if self.policy_kind is LEARNED:
+            d["models"] = {k: dict(v) for k, v in self.models.items()}
         return d
 
     def with_noise(self, temperature=None, epsilon=None, name=None):
@@ -66,11 +77,7 @@ class Strategy:
         return Strategy(game=self.game, name=name or self.name, kind=self.kind, weights=dict(self.weights),
                         temperature=self.temperature if temperature is None else float(temperature),
                         epsilon=self.epsilon if epsilon is None else float(epsilon),
-                        description=self.description, search=dict(self.search), model=dict(self.model))
-
-
-_SEARCH_TYPES = {"iterations": int, "c": float, "bias": float, "cutoff": int, "rollout": str,
-                 "rollout_epsilon": float, "points": float, "prior": str}
+                        description=self.description, search=dict(self.search), models=dict(self.models))
 
 
 def _search_defaults(game):
@@ -88,7 +95,7 @@ def _search_dict(game, name, search):
         d["prior"] = dict(prior)
     elif prior != "none":                       # a learned model as the search's prior (docs/learned.md)
         p = resolve(game, prior)
-        if p.kind != "learned":
+        if p.policy_kind is not LEARNED:
             raise ValueError(f"strategy {name!r}: its prior {prior!r} must be a learned strategy "
                              f"(learned or learned:FILE.json), not {p.kind}")
         d["prior"] = p.to_dict()
@@ -96,36 +103,13 @@ def _search_dict(game, name, search):
         d["rollout"] = dict(rollout)
         return d
     r = resolve(game, rollout)
-    if r.kind not in ("random", "heuristic"):
-        raise ValueError(f"strategy {name!r}: its rollout {rollout!r} must be a random or heuristic strategy, "
-                         f"not {r.kind}")
-    if r.kind == "heuristic":
+    if r.policy_kind not in PLAYOUT_KINDS:
+        raise ValueError(f"strategy {name!r}: its rollout {rollout!r} must be a "
+                         f"{' or '.join(k.name for k in PLAYOUT_KINDS)} strategy, not {r.kind}")
+    if r.policy_kind is HEURISTIC:
         r = r.with_noise(epsilon=eps)
     d["rollout"] = r.to_dict()
     return d
-
-
-def _check_search(game, name, search):
-    """ValueError naming the strategy and its first bad search setting; the checked settings."""
-    out = {}
-    for key, value in search.items():
-        if key not in _SEARCH_TYPES:
-            raise ValueError(f"strategy {name!r}: unknown search setting {key!r} "
-                             f"(known: {', '.join(_SEARCH_TYPES)})")
-        out[key] = value
-    defaults = _search_defaults(game)
-    try:
-        check_search_settings(*(out.get(k, defaults[k]) for k in ("iterations", "c", "bias", "cutoff", "points")))
-    except ValueError as e:
-        raise ValueError(f"strategy {name!r}: {e}") from None
-    eps = out.get("rollout_epsilon", 0.0)
-    if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0 <= eps <= 1:
-        raise ValueError(f"strategy {name!r}: rollout_epsilon must be a number in [0, 1], not {eps!r}")
-    if not isinstance(out.get("prior", ""), (str, dict)):
-        raise ValueError(f"strategy {name!r}: prior must be 'none' or a learned strategy name, not {out['prior']!r}")
-    if not isinstance(out.get("rollout", ""), (str, dict)):
-        raise ValueError(f"strategy {name!r}: rollout must be a strategy name, not {out['rollout']!r}")
-    return out
 
 
 def search_name(settings, game=None):
@@ -134,7 +118,7 @@ def search_name(settings, game=None):
     defaults = _search_defaults(game) if game is not None else search_defaults(None)
     diff = [f"{k}={_fmt(settings[k])}" for k in defaults if k in settings
             and settings[k] != defaults[k]]
-    return "mcts" + (":" + ",".join(diff) if diff else "")
+    return SEARCH.name + (":" + ",".join(diff) if diff else "")
 
 
 def _fmt(v):
@@ -148,17 +132,19 @@ def parse_search(game, text):
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = part.partition("=")
         key = key.strip()
-        if not eq or key not in _SEARCH_TYPES:
+        if not eq or key not in SEARCH_TYPES:
             raise ValueError(f"strategy {text!r}: {part!r} is not a search setting "
-                             f"(give key=value with key one of {', '.join(_SEARCH_TYPES)})")
-        kind = _SEARCH_TYPES[key]
+                             f"(give key=value with key one of {', '.join(SEARCH_TYPES)})")
+        if key in settings:
+            raise ValueError(f"strategy {text!r}: {key} given twice; give each search setting once")
+        kind = SEARCH_TYPES[key]
         try:
             settings[key] = kind(value.strip()) if kind is not float else float(value)
         except ValueError:
             raise ValueError(f"strategy {text!r}: {key} must be {'a whole number' if kind is int else 'a number'}"
                              f", not {value.strip()!r}") from None
-    settings = _check_search(game, text, settings)
-    s = Strategy(game=game, name=search_name(settings, game), kind="mcts",
+    settings = SEARCH.check(_game_module(game), f"strategy {text!r}", settings)
+    s = Strategy(game=game, name=search_name(settings, game), kind=SEARCH.name,
                  description=f"ISMCTS, {settings.get('iterations', _search_defaults(game)['iterations'])} iterations "
                              f"per decision", search=settings)
     s.to_dict()                 # the rollout strategy resolves (or a one-line error)
@@ -170,29 +156,31 @@ def split_names(text):
     ``"mcts:iterations=800,c=0.5,balanced"`` -> ``["mcts:iterations=800,c=0.5", "balanced"]``."""
     out = []
     for part in (p.strip() for p in str(text).split(",")):
-        if out and "=" in part and ":" not in part.partition("=")[0] and out[-1].startswith("mcts:"):
+        if out and "=" in part and ":" not in part.partition("=")[0] and _is_search_name(out[-1]):
             out[-1] += "," + part
         else:
             out.append(part)
     return out
 
 
+def _is_search_name(text):
+    """Whether a strategy name is a search's: ``mcts`` or ``mcts:key=value,...``."""
+    return str(text).partition(":")[0] == SEARCH.name
+
+
 def from_dict(d):
     """The strategy of ``Strategy.to_dict()`` (as stored in a run's manifest), validated."""
     d = dict(d)
     d.setdefault("description", "")
-    if d.get("kind") == "mcts":
-        d["search"] = {k: d.pop(k) for k in list(d) if k in _SEARCH_TYPES}
-    if d.get("kind") == "learned":
-        d["model"] = d.pop("models", {})
+    kind = policy_kind(d.get("kind", RANDOM.name))
+    where = f"strategy {d.get('name')!r}"
+    if kind.searches:
+        d["search"] = {k: d.pop(k) for k in list(d) if k in SEARCH_TYPES}
+        kind.check(_module_or_none(d.get("game")), where, d["search"])
+    else:
+        kind.check(_module_or_none(d.get("game")), where, d)
     s = Strategy(**d)
-    if s.kind == "learned":
-        s.as_policy()
-    if s.kind == "mcts":
-        _check_search(s.game, s.name, s.search)
-        s.as_policy()
-    if s.kind == "heuristic":
-        _check_weights(s.game, s.weights, f"strategy {s.name!r}")
+    if kind is not RANDOM:
         s.as_policy()
     return s
 
@@ -201,44 +189,24 @@ def _game_module(game):
     return simcore.games[game]
 
 
-def _features(game):
+def _module_or_none(game):
     try:
-        return tuple(_game_module(game).FEATURES)
-    except (KeyError, AttributeError):
+        return simcore.games[game]
+    except KeyError:
         return None
-
-
-def _optional(game):
-    """Features that may be left out of a weight table: the game's ``OPTIONAL_FEATURES``."""
-    return dict(getattr(_game_module(game), "OPTIONAL_FEATURES", {}))
-
-
-def _check_weights(game, weights, where):
-    names = _features(game)
-    if names is None:
-        raise ValueError(f"{where}: game {game!r} has no heuristic features")
-    for key, value in weights.items():
-        if key not in names:
-            raise ValueError(f"{where}: unknown feature {key!r} (known: {', '.join(names)})")
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise ValueError(f"{where}: weight {key!r} must be a finite number, not {value!r}")
-    optional = _optional(game)
-    missing = [k for k in names if k not in weights and k not in optional]
-    if missing:
-        raise ValueError(f"{where}: missing weight for feature {missing[0]!r} "
-                         f"(every feature needs one: {', '.join(names)})")
 
 
 def load_presets(path, game=None):
     """Read a preset TOML file: ``{name: Strategy}``.
 
     Each top-level table is one strategy: ``kind`` (default ``heuristic``),
-    ``description``, ``temperature``, ``epsilon`` and a ``weights`` table with
-    one number per feature; or ``kind = "mcts"`` with the search settings
-    (``iterations``, ``c``, ``bias``, ``cutoff``, ``rollout``,
-    ``rollout_epsilon``: the rollout is resolved when the strategy is used). ``game`` defaults to the file's ``game`` key or
-    its name (``hellas.toml``, ``hellas_tuned.toml`` -> ``hellas``). Errors
-    name the file and the key.
+    ``description`` and the kind's settings (``simcore._contract``'s kind
+    objects check them): ``temperature``, ``epsilon`` and a ``weights`` table
+    with one number per feature; or, for a search (kind ``mcts``),
+    ``iterations``, ``c``, ``bias``, ``cutoff``, ``rollout``,
+    ``rollout_epsilon`` (the rollout is resolved when the strategy is used).
+    ``game`` defaults to the file's ``game`` key or its name (``hellas.toml``,
+    ``hellas_tuned.toml`` -> ``hellas``). Errors name the file and the key.
     """
     from simcore._data import read_toml
 
@@ -251,35 +219,21 @@ def load_presets(path, game=None):
         where = f"{path}: [{name}]"
         if not isinstance(table, dict):
             raise ValueError(f"{where} must be a table of settings, not {table!r}")
-        kind = table.get("kind", "heuristic")
-        if kind not in ("random", "heuristic", "mcts"):
-            raise ValueError(f"{where}: kind must be 'random', 'heuristic' or 'mcts', not {kind!r}")
-        allowed = {"kind", "description"} | (set(_SEARCH_TYPES) if kind == "mcts" else
-                                             {"temperature", "epsilon", "weights"})
+        name_of_kind = table.get("kind", HEURISTIC.name)
+        if name_of_kind not in KINDS:
+            raise ValueError(f"{where}: kind must be {', '.join(map(repr, KINDS))}, not {name_of_kind!r}")
+        kind = KINDS[name_of_kind]
+        allowed = {"kind", "description"} | set(kind.keys)
         extra = [k for k in table if k not in allowed]
         if extra:
             raise ValueError(f"{where}: unknown key {extra[0]!r} (known: {', '.join(sorted(allowed))})")
-        if kind == "mcts":
-            search = _check_search(game, f"{path}: [{name}]", {k: v for k, v in table.items() if k in _SEARCH_TYPES})
-            out[name] = Strategy(game=game, name=name, kind="mcts", search=search,
-                                 description=str(table.get("description", "")))
-            continue
-        noise = {}
-        for key in ("temperature", "epsilon"):
-            v = table.get(key, 0.0)
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
-                raise ValueError(f"{where}: {key} must be a number >= 0, not {v!r}")
-            noise[key] = float(v)
-        if noise["epsilon"] > 1:
-            raise ValueError(f"{where}: epsilon must be <= 1, not {noise['epsilon']}")
-        weights = table.get("weights", {})
-        if kind == "heuristic":
-            if not isinstance(weights, dict):
-                raise ValueError(f"{where}: weights must be a table")
-            _check_weights(game, weights, f"{path}: [{name}.weights]")
-            weights = {k: float(v) for k, v in weights.items()}
-        out[name] = Strategy(game=game, name=name, kind=kind, weights=weights,
-                             description=str(table.get("description", "")), **noise)
+        settings = kind.check(_module_or_none(game), where, {k: v for k, v in table.items() if k in kind.keys},
+                              weights_where=f"{path}: [{name}.weights]")
+        description = str(table.get("description", ""))
+        if kind.searches:
+            out[name] = Strategy(game=game, name=name, kind=kind.name, search=settings, description=description)
+        else:
+            out[name] = Strategy(game=game, name=name, kind=kind.name, description=description, **settings)
     return out
 
 
@@ -317,9 +271,9 @@ def resolve(game, name):
     if isinstance(name, Strategy):
         return name
     text = str(name)
-    if text == "mcts" or text.startswith("mcts:"):
+    if _is_search_name(text):
         return parse_search(game, text)
-    if text == "learned" or text.startswith("learned:"):
+    if text.partition(":")[0] == LEARNED.name:
         from strategies.learned import resolve_learned
         return resolve_learned(game, text)
     if text.endswith(".toml") or ".toml:" in text or os.sep in text:
@@ -347,7 +301,7 @@ def resolve(game, name):
 
 def _usable(s):
     # a search strategy's rollout is resolved when it is first used: here (a one-line error if unknown)
-    if s.kind == "mcts":
+    if s.searches:
         s.to_dict()
     return s
 

@@ -51,6 +51,7 @@ from pathlib import Path
 import numpy as np
 
 import strategies
+from simcore._contract import HEURISTIC, RANDOM, SEARCH
 
 #: L2 strengths (on weights standardized by each feature's spread) tried on the held-out games.
 L2_GRID = (0.1, 1.0, 10.0, 100.0, 1000.0)
@@ -60,6 +61,8 @@ OFFSET_TEMPERATURES = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 #: Fits in all: the first with the start preset's features, then with the fitted weights' features.
 ROUNDS = 3
 TARGETS = ("visits", "best")
+#: The teacher when none is named: the search at the game's default settings.
+DEFAULT_TEACHER = SEARCH.name
 
 
 def supports(game):
@@ -71,25 +74,21 @@ def supports(game):
 def action_features(game, state, policy):
     """``(actions, matrix, offsets)``: the heuristic's features of every legal action at ``state``.
 
-    The heuristic's score of action ``i`` is ``matrix[i] @ weights + offsets[i]``
-    (``weights``: the first ``len(FEATURES)`` entries of ``policy``; the
-    offset is the part of the score no weight multiplies, 0 in Hellas and
-    Yamataï); ``policy`` matters only for features that depend on the weights
-    (Hellas' ``space_value``).
+    The game contract's ``policy_features(state, policy)``: the heuristic's score
+    of action ``i`` is ``matrix[i] @ weights + offsets[i]`` (``weights``: the
+    first ``len(FEATURES)`` entries of ``policy``; the offset is the part of the
+    score no weight multiplies, 0 in Hellas and Yamataï); ``policy`` matters only
+    for features that depend on the weights (Hellas' ``space_value``).
     """
     import simcore
     mod = simcore.games[game]
     if not supports(game):
         raise ValueError(f"{game}'s heuristic has no per-action feature accessor (policy_features): "
                          f"imitation works for {', '.join(g for g in simcore.games if supports(g))}")
-    if game == "yamatai":         # one call per action
-        actions = state.legal_actions()
-        return actions, np.array([mod.policy_features(state, a) for a in actions], dtype=float).reshape(
-            len(actions), len(mod.FEATURES)), np.zeros(len(actions))
-    out = mod.policy_features(state, policy)       # one call for the whole legal list
-    actions = list(out[0])
-    off = np.asarray(out[2], dtype=float) if len(out) > 2 else np.zeros(len(actions))
-    return actions, np.asarray(out[1], dtype=float), off
+    actions, matrix, offsets = mod.policy_features(state, policy)
+    actions = list(actions)
+    return (actions, np.asarray(matrix, dtype=float).reshape(len(actions), len(mod.FEATURES)),
+            np.asarray(offsets, dtype=float))
 
 
 def _teacher(game, teacher, seed):
@@ -98,7 +97,7 @@ def _teacher(game, teacher, seed):
     from strategies.agents import decision_seed
     from strategies.mcts import MCTSAgent
 
-    if teacher.kind == "mcts":
+    if teacher.searches:
         agent = MCTSAgent(game=game, seed=seed, **teacher.search)
 
         def decide(state):
@@ -110,7 +109,7 @@ def _teacher(game, teacher, seed):
                 visits[where[int(a)]] = v
             return actions, visits / visits.sum(), int(r["best"])
         return decide
-    if teacher.kind != "heuristic":
+    if teacher.policy_kind is not HEURISTIC:
         raise ValueError(f"the teacher must be a search (mcts:...) or a heuristic preset, not {teacher.kind!r}")
     policy = teacher.as_policy()
 
@@ -123,7 +122,7 @@ def _teacher(game, teacher, seed):
     return decide
 
 
-def collect(game, players, teacher="mcts", positions=5000, seed=0, log=print):
+def collect(game, players, teacher=DEFAULT_TEACHER, positions=5000, seed=0, log=print):
     """Play ``positions`` decisions with ``teacher`` in every seat; return the record.
 
     Returns
@@ -284,7 +283,7 @@ def agreement(mats, best_index, w, offsets=None):
     return hits / len(mats)
 
 
-def imitate(game="hellas", players=3, teacher="mcts", positions=5000, seed=0, start="balanced",
+def imitate(game="hellas", players=3, teacher=DEFAULT_TEACHER, positions=5000, seed=0, start="balanced",
             target="best", eval_games=2000, log=print):
     """Collect the teacher's decisions and fit the heuristic's weights to them; return a result dict.
 
@@ -315,10 +314,10 @@ def imitate(game="hellas", players=3, teacher="mcts", positions=5000, seed=0, st
     mod = simcore.games[game]
     names = list(mod.FEATURES)
     base = strategies.resolve(game, start)
-    if base.kind != "heuristic":
+    if base.policy_kind is not HEURISTIC:
         raise ValueError(f"--start must be a heuristic preset, not {start!r}")
     teach = teacher if isinstance(teacher, strategies.Strategy) else strategies.resolve(game, teacher)
-    if teach.kind == "random":
+    if teach.policy_kind is RANDOM:
         raise ValueError("the teacher must be a search (mcts:...) or a heuristic preset, not random")
     teacher_name = teach.name if isinstance(teacher, strategies.Strategy) else str(teacher)
     log = log or (lambda line: None)

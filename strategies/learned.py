@@ -60,6 +60,7 @@ def manifest(game, players):
 
 def resolve_learned(game, text):
     """The :class:`strategies.Strategy` of ``learned`` or ``learned:FILE.json``."""
+    from simcore._contract import LEARNED
     from strategies import Strategy
 
     head, _, rest = text.partition(":")
@@ -75,5 +76,5 @@ def resolve_learned(game, text):
         models = {p: _ref(path) for p, path in files.items()}
         desc = (f"learned models ({', '.join(f'{p}p' for p in sorted(models))}) trained from search, "
                 f"strategies/models/")
-    return Strategy(game=game, name=text, kind="learned", description=desc,
-                    model={str(p): ref for p, ref in sorted(models.items())})
+    return Strategy(game=game, name=text, kind=LEARNED.name, description=desc,
+                    models={str(p): ref for p, ref in sorted(models.items())})

@@ -10,6 +10,7 @@ same draws for every action (common random numbers). Works for every game.
 """
 import numpy as np
 
+from simcore._contract import HEURISTIC
 from simcore._search import playout_values
 from strategies.agents import decision_seed
 
@@ -36,7 +37,7 @@ class FlatMonteCarloAgent:
         self.playouts = int(playouts)
         self.game = game
         strat = strategies.resolve(game, rollout)
-        if strat.kind == "heuristic" and rollout_epsilon is not None:
+        if strat.policy_kind is HEURISTIC and rollout_epsilon is not None:
             strat = strat.with_noise(epsilon=rollout_epsilon)
         self.rollout = strat
         self.policy = strat.as_policy()

@@ -8,7 +8,7 @@ visited action. The search is seeded from the agent's seed and the
 position's public progress (:func:`strategies.agents.decision_seed`), so a
 game replays exactly.
 """
-from simcore._contract import check_search_settings, search_defaults
+from simcore._contract import HEURISTIC, check_search_settings, search_defaults
 from simcore._mcts import search
 
 from strategies.agents import decision_seed
@@ -57,7 +57,7 @@ class MCTSAgent:
         self.cutoff, self.points = int(cutoff), float(points)
         self.iterations, self.c, self.bias, self.game, self.seed = iterations, float(c), float(bias), game, seed
         strat = strategies.resolve(game, rollout)
-        if strat.kind == "heuristic" and rollout_epsilon is not None:
+        if strat.policy_kind is HEURISTIC and rollout_epsilon is not None:
             strat = strat.with_noise(epsilon=rollout_epsilon)
         self.rollout = strat
         self.policy = strat.as_policy()

@@ -35,6 +35,7 @@ from pathlib import Path
 import numpy as np
 
 import strategies
+from simcore._contract import HEURISTIC
 
 
 MAX_BATCH = 10_000_000       # games per candidate per generation: one in-memory batch
@@ -50,7 +51,7 @@ def default_field(game):
     path = strategies.PRESET_DIR / f"{game}.toml"
     if not path.exists():
         raise ValueError(f"no preset file for {game!r} ({path}): give the opponents with --field")
-    names = [name for name, s in strategies.load_presets(path, game).items() if s.kind == "heuristic"]
+    names = [name for name, s in strategies.load_presets(path, game).items() if s.policy_kind is HEURISTIC]
     if not names:
         raise ValueError(f"{path} has no heuristic preset: give the opponents with --field")
     return ",".join(names)
@@ -112,7 +113,7 @@ def cem(game="hellas", players=3, budget=50_000, population=12, games=None, fiel
     players = check_players(game, players)
     names = list(mod.FEATURES)
     base = strategies.resolve(game, start)
-    if base.kind != "heuristic":
+    if base.policy_kind is not HEURISTIC:
         raise ValueError(f"--start must be a heuristic preset, not {start!r}")
     if field is None:
         field = default_field(game)
@@ -152,7 +153,7 @@ def cem(game="hellas", players=3, budget=50_000, population=12, games=None, fiel
     last_log = t0
     log(f"CEM: {generations} generations x {population} candidates x {games} games, "
         f"{players} players, field: {', '.join(field_names)}")
-    searching = any(s.kind == "mcts" for s in field_strats)
+    searching = any(s.searches for s in field_strats)
     for gen in range(generations):
         seeds = _seeds(seed, 10_000_000 + gen * games, games)
         cands = mu + sigma * rng.standard_normal((population, len(names)))

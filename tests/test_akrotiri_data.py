@@ -67,7 +67,7 @@ def test_a_maps_file_changes_the_points_scored(tmp_path):
     ("maps", lambda d: d["cards"][0].pop("cost"), ["maps file", "cost"]),
     ("goals", lambda d: d["cards"].reverse(), ["goals file", "in order"]),
     ("market", lambda d: d.update(square_values=[1, 2, 3]), ["market file", "square_values"]),
-    ("player_board", lambda d: d.update(boat_capacity=9), ["player_board file", "boat_capacity 1..3"]),
+    ("player_board", lambda d: d.update(boat_capacity=9), ["player_board file", "field boat_capacity", "allowed 1..3"]),
 ])
 def test_bad_component_files_name_the_problem(tmp_path, key, change, words):
     doc = _doc(f"{key}.json")

@@ -20,9 +20,13 @@ def test_gap_interval_is_simultaneous_and_holds_the_truth():
     # 60/40 on 10,000 games: gap 0.1, an interval around it that excludes 0
     g, lo, hi = gap_interval([6000.0, 4000.0], 10_000)
     assert g == pytest.approx(0.1) and 0.08 < lo < 0.1 < hi < 0.12
-    # simultaneous over seats: wider than one seat's own 95% Wilson interval
+    # 2 seats: both gaps are one number, so seat 0's own 95% interval is already simultaneous (issue 37)
     r = seat_rows([6000.0, 4000.0], 10_000)
-    assert hi - g > r[0]["hi"] - r[0]["share"]
+    assert hi - g == pytest.approx(r[0]["hi"] - r[0]["share"]) and g - lo == pytest.approx(r[0]["share"] - r[0]["lo"])
+    # 3 seats: simultaneous over seats, wider than one seat's own 95% interval
+    g3, lo3, hi3 = gap_interval([4000.0, 3000.0, 3000.0], 10_000)
+    r3 = seat_rows([4000.0, 3000.0, 3000.0], 10_000)
+    assert hi3 - g3 > r3[0]["hi"] - r3[0]["share"]
     # coverage on a known 3-seat game: the true gap 0.02 lies in >= 95% of the intervals
     rng = np.random.default_rng(1)
     p = np.array([0.3533, 0.3333, 0.3134])

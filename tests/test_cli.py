@@ -237,8 +237,9 @@ def test_parser_registers_only_the_command_run():
         return set(next(a for a in parser._actions if a.dest == "command").choices)
     assert commands(cli.build_parser(["report", "x"])) == {"report"}
     assert commands(cli.build_parser(["--help"])) == commands(cli.build_parser([])) == {
-        "simulate", "replay", "tune", "regress", "report", "compare", "study", "demo", "balance", "bench", "ladder"}
-    assert len(commands(cli.build_parser(["nonsense"]))) == 11
+        "simulate", "replay", "tune", "regress", "report", "compare", "study", "demo", "balance", "bench", "ladder",
+        "check"}
+    assert len(commands(cli.build_parser(["nonsense"]))) == 12
 
 
 def test_report_console_exit_flushes_everything(tmp_path):

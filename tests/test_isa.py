@@ -56,3 +56,20 @@ def test_both_builds_play_the_same_games(game):
     auto, base = digest(game, 120, "auto"), digest(game, 120, "baseline")
     assert len(auto) == 64
     assert auto == base
+
+
+def test_a_source_tree_without_compiled_engines_says_what_to_do(tmp_path):
+    # python started in a clone's root after `pip install .`: the uncompiled source tree shadows
+    # the installed package; the import names the cause and the two ways out in one line
+    import shutil
+    import subprocess
+    root = os.path.dirname(os.path.dirname(os.path.abspath(_isa.__file__)))
+    shutil.copytree(os.path.join(root, "simcore"), tmp_path / "simcore",
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
+    (tmp_path / "setup.py").write_text("")
+    r = subprocess.run([sys.executable, "-c", "from simcore import hellas"], cwd=tmp_path,
+                       capture_output=True, text=True, env={**os.environ, "PYTHONPATH": ""})
+    assert r.returncode != 0
+    last = r.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: boardlab: the hellas engine is not compiled in the source tree")
+    assert "run Python from another folder" in last and "build_ext --inplace" in last

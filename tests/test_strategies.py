@@ -5,6 +5,7 @@ import copy
 import numpy as np
 import pytest
 
+import simcore
 import strategies
 from simcore import hellas
 from simcore.hellas import _engine
@@ -46,7 +47,7 @@ def test_policy_vector_validates():
         hellas.policy_vector({**w, "nope": 1.0})
     with pytest.raises(ValueError, match="missing weight for feature 'cost'"):
         hellas.policy_vector({k: v for k, v in w.items() if k != "cost"})
-    with pytest.raises(TypeError, match="weight 'cost' must be a number"):
+    with pytest.raises(ValueError, match="weight 'cost' must be a finite number"):
         hellas.policy_vector({**w, "cost": "cheap"})
     with pytest.raises(ValueError, match="policy vector has 24 numbers"):
         hellas.play_batch(2, _seeds(2), [np.zeros(3), None])
@@ -59,7 +60,7 @@ def test_fast_scores_equal_features_times_weights():
         for g in range(4):
             st = hellas.new_game(3, seed=g)
             while not st.is_over():
-                actions, feats = hellas.policy_features(st, pol)
+                actions, feats, offsets = hellas.policy_features(st, pol)
                 actions2, scores = hellas.policy_scores(st, pol)
                 assert actions == actions2 == st.legal_actions()
                 np.testing.assert_allclose(feats @ pol[:-2], scores, atol=1e-9, err_msg=st.phase)
@@ -269,3 +270,28 @@ def test_tune_smoke_writes_a_loadable_preset(tmp_path):
     out = tune.write_preset(tmp_path / "hellas_t.toml", "t", res)
     s = strategies.resolve("hellas", str(out))
     assert s.weights == res["weights"]
+
+
+def test_policy_kinds_are_objects_that_check_their_settings():
+    from simcore._contract import HEURISTIC, KINDS, RANDOM, SEARCH, policy_kind, searches
+    assert set(KINDS.values()) == {RANDOM, HEURISTIC, SEARCH} and [k for k in KINDS.values() if k.searches] == [SEARCH]
+    for game in simcore.BUILTIN_GAMES:
+        for name, s in strategies.presets(game).items():
+            assert s.policy_kind is policy_kind(s.to_dict()) is KINDS[s.kind]
+            assert s.searches is searches(s.to_dict()) is False
+        s = strategies.resolve(game, "mcts:iterations=7")
+        assert s.searches and searches(s.to_dict()) and s.as_policy().iterations == 7
+        assert strategies.from_dict(s.to_dict()).to_dict() == s.to_dict()
+    with pytest.raises(ValueError, match="unknown kind 'oracle'"):
+        policy_kind({"kind": "oracle"})
+    mod = simcore.games["hellas"]
+    w = dict.fromkeys(hellas.FEATURES, 1.0)
+    # each kind checks its own settings, in one place, naming where
+    assert HEURISTIC.check(mod, "here", {"weights": w, "epsilon": 0.1})["epsilon"] == 0.1
+    with pytest.raises(ValueError, match=r"^here: epsilon must be in \[0, 1\]"):
+        HEURISTIC.check(mod, "here", {"weights": w, "epsilon": 2})
+    with pytest.raises(ValueError, match=r"^here: unknown search setting 'depth'"):
+        SEARCH.check(mod, "here", {"depth": 3})
+    with pytest.raises(ValueError, match=r"^here: missing weight for feature 'cost'"):
+        HEURISTIC.check(mod, "here", {"weights": {k: v for k, v in w.items() if k != "cost"}})
+    assert RANDOM.argument(mod, {}) is None

@@ -67,7 +67,7 @@ F = {name: k for k, name in enumerate(yamatai.FEATURES)}
 
 
 def _feature(st, action, name):
-    return yamatai.policy_features(st, action)[F[name]]
+    return yamatai.action_feature_values(st, action)[F[name]]
 
 
 def test_ability_build_scores_the_fleet8_swap_that_makes_a_build():
@@ -151,7 +151,7 @@ def test_kernel_plays_the_first_best_action_of_the_features(players):
             legal = st.legal_actions()
             best, arg = -1e300, None
             for x in legal:
-                f = yamatai.policy_features(st, x)
+                f = yamatai.action_feature_values(st, x)
                 sc = 0.0
                 for k in range(len(w)):
                     sc += w[k] * f[k]

@@ -1363,8 +1363,8 @@ def test_hidden_information_does_not_move_the_heuristic():
                         # the one place the deck may be read (its user looks at it): the features
                         # do see a changed deck there, so this check can see one
                         f = dict(e, deck=e["deck"][::-1])
-                        peeked += any(list(yamatai.policy_features(yamatai.State.from_dict(f), x))
-                                      != list(yamatai.policy_features(st, x)) for x in st.legal_actions())
+                        peeked += any(list(yamatai.action_feature_values(yamatai.State.from_dict(f), x))
+                                      != list(yamatai.action_feature_values(st, x)) for x in st.legal_actions())
                     rnd.shuffle(e["spec_deck"])
                     down = e["track"][e["face_up"]:]
                     rnd.shuffle(down)
@@ -1372,7 +1372,7 @@ def test_hidden_information_does_not_move_the_heuristic():
                     other = yamatai.State.from_dict(e)
                     assert other.legal_actions() == st.legal_actions()
                     for x in st.legal_actions():
-                        assert list(yamatai.policy_features(other, x)) == list(yamatai.policy_features(st, x)), (
+                        assert list(yamatai.action_feature_values(other, x)) == list(yamatai.action_feature_values(st, x)), (
                             players, seed, k, st.stage, x)
                     checked += 1
                 st.apply(a)

@@ -30,5 +30,6 @@ NAMES = [
     "balance",
     "bench",
     "ladder",
+    "check",
     "train",
 ]

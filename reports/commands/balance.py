@@ -32,7 +32,7 @@ def add(sub):
     p.add_argument("--workers", type=_positive_int, default=None, help="threads (default: all cores)")
     p.add_argument("--json", default=None, metavar="FILE", help="write the result as JSON")
     p.add_argument("--out", default=None, metavar="DIR", help="write a report (report.html, report.md, CSV, figures)")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, resumes=False)     # balance writes no chunks to resume
     return p
 
 
@@ -45,8 +45,8 @@ def run(args):
     r = balance(p, workers=args.workers)
     print(table_text(r))
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump(to_json(r), fh, indent=1)
+        from simcore._data import write_text_atomic
+        write_text_atomic(args.json, json.dumps(to_json(r), indent=1))
         print(f"wrote {args.json}")
     if args.out:
         paths = write(r, args.out, command="boardlab " + " ".join(sys.argv[1:]))

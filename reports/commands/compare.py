@@ -33,6 +33,9 @@ def run(args):
     names = [s for s in strategies.split_names(args.strategies) if s]
     if len(names) < 2:
         raise ValueError(f"--strategies needs at least two names, not '{args.strategies}'")
+    if len(set(names)) != len(names):
+        twice = next(n for n in names if names.count(n) > 1)
+        raise ValueError(f"--strategies lists {twice} twice; give each strategy once")
     out = check_out_folder(args.out or f"compare-{args.game}-{args.players}p")
     variant = parse_variant(args.variant)
     resolved = {name: strategies.resolve(args.game, name) for name in names}   # fails before any output

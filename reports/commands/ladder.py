@@ -55,6 +55,9 @@ def plan_from_args(args) -> LadderPlan:
 
     levels = parse_levels(args.levels)
     names = None if args.strategies is None else [s for s in split_names(args.strategies) if s]
+    if names is not None and len(set(names)) != len(names):
+        twice = next(n for n in names if names.count(n) > 1)
+        raise ValueError(f"--strategies lists {twice} twice; give each strategy of the pool once")
     pool = default_pool(args.game, levels, names)
     variant = parse_variant(args.variant)
     args.game_module.make_config(args.players, **variant)     # a bad setting fails before any game

@@ -35,7 +35,7 @@ def add(sub):
     g.add_argument("--strategy", default=None, help="strategy for every seat")
     g.add_argument("--seat-strategies", default=None, help="comma-separated strategy per seat")
     g.add_argument("--variant", action="append", default=None, metavar="KEY=VALUE", help="engine setting, repeatable")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, resumes=False)     # its run folder is temporary
 
 
 def _study_for_update(args):
@@ -93,19 +93,25 @@ def run(args):
         if getattr(args, flag):
             raise ValueError(f"--{flag.replace('_', '-')} changes the study: use it with --update "
                              f"(a check reruns the baseline's study; --games and --seed may vary)")
-    for name, value in (("--effect-share", args.effect_share), ("--effect-sd", args.effect_sd)):
-        if not value > 0:
-            raise ValueError(f"{name} must be positive, not {value}")
+    for name, value, low, high in (("--effect-share", args.effect_share, 1e-4, 1.0),
+                                   ("--effect-sd", args.effect_sd, 1e-3, 100.0)):
+        if not low <= value <= high:
+            raise ValueError(f"{name} must be {low:g}..{high:g}, not {value!r}")
     baseline = load_baseline(args.baseline)
-    res = check(baseline, games=args.games, seed=args.seed, workers=args.workers, alpha=args.alpha,
-                effect_share=args.effect_share, effect_sd=args.effect_sd)
+    try:
+        res = check(baseline, games=args.games, seed=args.seed, workers=args.workers, alpha=args.alpha,
+                    effect_share=args.effect_share, effect_sd=args.effect_sd)
+    except BaselineError:
+        raise
+    except ValueError as exc:        # its study no longer runs (a strategy or setting gone): name the file
+        raise BaselineError(f"baseline {args.baseline}: {exc}") from None
     print(format_text(res))
+    from simcore._data import write_text_atomic
     if args.md:
-        with open(args.md, "w") as f:
-            f.write(format_markdown(res))
+        write_text_atomic(args.md, format_markdown(res))
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"verdict": res.verdict, "exit_code": res.exit_code, "identical": res.identical,
-                       "digest": res.outcome.digest, "study": res.study.to_dict(), "notes": res.notes,
-                       "rows": res.rows}, f, indent=1)
+        write_text_atomic(args.json, json.dumps(
+            {"verdict": res.verdict, "exit_code": res.exit_code, "identical": res.identical,
+             "digest": res.outcome.digest, "study": res.study.to_dict(), "notes": res.notes,
+             "rows": res.rows}, indent=1))
     return res.exit_code

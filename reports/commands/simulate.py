@@ -8,7 +8,8 @@ def add(sub):
                                    "(games, players, events) to --out. Rerunning the same command "
                                    "on an interrupted folder plays only the missing chunks.")
     add_game(p)
-    p.add_argument("--games", type=_positive_int, required=True, help="number of games (1e6 and 1_000_000 work)")
+    p.add_argument("--games", type=_positive_int, default=None,
+                   help="number of games (1e6 and 1_000_000 work); required unless --precision")
     p.add_argument("--strategy", default=None, help="strategy for every seat (default: random)")
     p.add_argument("--seat-strategies", default=None,
                    help="comma-separated strategy per seat, e.g. balanced,city_builder,random")
@@ -25,6 +26,18 @@ def add(sub):
     p.add_argument("--no-events", action="store_true", help="do not write the events table")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--out", required=True, help="results folder")
+    p.add_argument("--precision", type=float, default=None, metavar="PP",
+                   help="play until every seat's 95%% interval is within ± PP percentage points "
+                        "(docs/precision.md); --games, if given, is the budget")
+    p.add_argument("--budget", default=None, metavar="GAMES|TIME",
+                   help="with --precision: stop after this many games (20000) or this time (90s, 30m, 1h)")
+    p.add_argument("--control", default=None, metavar="STRATEGY",
+                   help="with --precision: a cheap strategy played on the same seeds as a control variate")
+    p.add_argument("--control-games", type=_positive_int, default=100_000,
+                   help="games of the control (default 100000)")
+    p.add_argument("--interval", choices=("cs", "fixed"), default="cs",
+                   help="with --precision: confidence sequence (default, valid at any stop) or the "
+                        "fixed-n interval with the Chow-Robbins width rule")
     p.set_defaults(func=run)
 
 
@@ -37,6 +50,12 @@ def run(args):
     if args.scheduler and args.backend not in ("loky", "dask"):
         raise ValueError(f"--scheduler needs --backend dask, not {args.backend}")
     seats = strategies.resolve_seats(args.game, args.players, args.strategy, seat)
+    if args.precision is not None or args.budget is not None or args.control is not None:
+        from reports.sequential import run_command
+
+        return run_command(args, seats)
+    if args.games is None:
+        raise ValueError("simulate needs --games N (or --precision PP)")
     result = simrun.simulate(args.game, players=args.players, games=args.games, seed=args.seed,
                              out=args.out, strategies=seats,
                              variant=args.variant, workers=args.workers, chunk_size=args.chunk_size,
@@ -64,4 +83,7 @@ def run_table(result):
         name = plan.strategies[seat]["name"]
         lines.append(f"{seat:>4}  {name:<16}{p:>10.4f}  [{lo[seat]:.4f}, {hi[seat]:.4f}]")
     lines.append(f"n = {result.games:,} games; ties: {simcore.games[plan.game].TIE_RULE}")
+    if all(s["name"] == "random" for s in plan.strategies):
+        lines.append("random play: every seat picks uniformly among its legal moves (a floor, not how people "
+                     "play); --strategy balanced for a heuristic player")
     return "\n".join(lines)

@@ -57,6 +57,10 @@ def run(args):
             raise ValueError(f"{cem_flags[0]} is a CEM setting: --imitate fits to the teacher's decisions "
                              f"(size it with --positions)")
     args.name = args.name or ("tuned" if args.imitate is None else "imitated")
+    import re
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]{0,63}", args.name):
+        raise ValueError(f"--name {args.name!r} is not a preset name: a letter, then up to 63 letters, "
+                         f"digits, '_' or '-'")
     out = Path(args.out or f"{args.game}_{args.name}.toml")
     if out.exists() and not args.force:
         raise ValueError(f"{out} exists: pass --force to overwrite it, or another --out")

@@ -80,6 +80,8 @@ def players_of(value, where, allowed):
         if isinstance(v, bool) or not isinstance(v, int) or (allowed and v not in allowed):
             raise StudyError(f"{where} must be a player count ({', '.join(map(str, allowed))}) "
                              f"or a list of them, not {value!r}")
+    if len(set(vals)) != len(vals):
+        raise StudyError(f"{where} lists a player count twice ({value!r}); give each once")
     return vals
 
 

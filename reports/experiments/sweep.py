@@ -120,7 +120,8 @@ def sweep_sections(part, rs):
     caption = (f"Largest seat gap per cell in percentage points; n.s. and hatched: equal seat shares not rejected "
                f"(chi-square p ≥ 0.05). {games}.")
     figs = [balance_surface(table, spec, caption=caption)]
-    figs.append(share_lines(table, spec, n, caption=f"Each seat's win share with its 95% Wilson band; dashed: "
+    figs.append(share_lines(table, spec, n, caption=f"Each seat's win share (a k-way tie counts 1/k) with its 95% band (Wilson on the observed "
+                                                      f"variance of the per-game shares); dashed: "
                                                       f"the fair share 1/{n}. {games}."))
     figs.append(share_lines(table, spec, n, title="Largest seat gap across the sweep", gap=True,
                             caption="The largest |win share − fair share| over the seats with that seat's 95% "
@@ -128,7 +129,8 @@ def sweep_sections(part, rs):
     names = ["balance_surface", "seat_shares", "seat_gap"]
     sec = Section("Sweep", paragraphs=paras,
                   tables=[Table("sweep_cells", table, "Every cell: setting values, games, each seat's win share "
-                                "with its 95% Wilson interval, the largest gap and its seat and interval, the "
+                                "with its 95% interval (Wilson on the observed variance), the largest gap and "
+                                "its seat and interval, the "
                                 "chi-square test of equal seats.", show=table.height <= 40)],
                   figures=[Fig(nm, f, f.boardlab_caption) for nm, f in zip(names, figs)])
     rows = [[r["cell"], f"{r['n']:,}", f"{r['gap'] * 100:.1f}", f"{r['p']:.2g}",

@@ -143,20 +143,20 @@ def win_share_by_seat(table: pl.DataFrame, facet: str | None = None, series: str
             ax.bar(x, y, width=width * 0.9, color=COLORS[i % 10], alpha=0.75,
                    label=_label(sv, series) or None)
             ax.errorbar(x, y, yerr=err, fmt="none", ecolor="black", capsize=3, linewidth=1)
-        for fair in sorted(set(part["fair_share"].to_list())):
+        fairs = sorted(set(part["fair_share"].to_list()))
+        for fair in fairs:
             ax.axhline(fair * 100, color="#444444", linestyle="--", linewidth=1)
-            ax.text(ax.get_xlim()[1], fair * 100, f" fair share {fair * 100:.1f}%", va="bottom",
-                    ha="right", fontsize=8, color="#444444")
+        if len(fairs) == 1:     # named on the axis, right of the plot: never over a bar
+            ax.annotate(f"fair\n{fairs[0] * 100:.1f}%", xy=(1.0, fairs[0] * 100),
+                        xycoords=("axes fraction", "data"), xytext=(3, 0), textcoords="offset points",
+                        va="center", ha="left", fontsize=8, color="#444444")
         seats = sorted(part["seat"].unique().to_list())
-        ax.set_xticks(seats)
-        ax.set_xlabel("seat (0 = first player)")
+        _seat_ticks(ax, seats)
         ax.set_ylabel("win share (% of games, 95% CI)")
         if fv is not None:
             _subtitle(ax, _label(fv, facet))
-        if series and len(names) > 4 and ax is axes[0][-1]:     # many series: beside the last panel
-            ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
-        elif series and 1 < len(names) <= 4:
-            ax.legend(fontsize=8, loc="lower left")
+        if series and len(names) > 1 and ax is axes[0][-1]:     # beside the last panel, over no bar
+            ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.12, 1.0), borderaxespad=0, frameon=False)
     return _finish(fig, title, caption)
 
 
@@ -175,12 +175,13 @@ def score_distributions(dist: pl.DataFrame, facet: str | None = None, value: str
         for seat in sorted(part["seat"].unique().to_list()):
             d = part.filter(pl.col("seat") == seat).sort(value)
             ax.step(d[value].to_numpy(), d["share"].to_numpy() * 100, where="mid",
-                    color=COLORS[seat % 10], label=f"seat {seat}", linewidth=1.3)
+                    color=COLORS[seat % 10], label=f"P{seat + 1}" + (" (starts)" if seat == 0 else ""),
+                    linewidth=1.3)
         ax.set_xlabel("final score (points)")
         ax.set_ylabel("share of games (%)")
         if fv is not None:
             _subtitle(ax, _label(fv, facet))
-        ax.legend(fontsize=8)
+    _legend_outside(axes[0][-1])
     return _finish(fig, title, caption)
 
 
@@ -232,13 +233,37 @@ def category_weights(logit: pl.DataFrame, profile: pl.DataFrame | None = None,
     return _finish(fig, title, caption)
 
 
+#: above this many distinct x values, several series are drawn as outlines, not side-by-side bars
+#: (thin interleaved bars turn into a moiré at a report's resolution)
+MAX_GROUPED_VALUES = 12
+
+
 def _grouped_bars(ax, frame, x, y, series, names):
+    """Bars per x value, one colour per series; many values with several series: step outlines."""
+    values = frame[x].n_unique() if frame.height else 0
+    if len(names) > 1 and values > MAX_GROUPED_VALUES:
+        for i, sv in enumerate(names):
+            d = _sel(frame, series, sv).sort(x)
+            xs, ys = d[x].to_numpy(), d[y].to_numpy() * 100
+            ax.step(xs, ys, where="mid", color=COLORS[i % 10], linewidth=1.6, label=_label(sv, series) or None)
+        return
     w = 0.8 / max(1, len(names))
     for i, sv in enumerate(names):
         d = _sel(frame, series, sv).sort(x)
         xs = d[x].to_numpy() + (i - (len(names) - 1) / 2) * w
         ax.bar(xs, d[y].to_numpy() * 100, width=w * 0.95, color=COLORS[i % 10], alpha=0.8,
                label=_label(sv, series) or None)
+
+
+def _legend_outside(ax, **kw):
+    """The legend right of the axes, where it covers no bar or line."""
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0, frameon=False, **kw)
+
+
+def _seat_ticks(ax, seats):
+    """Seat axis in the words a person reads (reports/words.py): P1 (starts), P2, ..."""
+    ax.set_xticks(seats, [f"P{s + 1}" + ("\n(starts)" if s == 0 else "") for s in seats])
+    ax.set_xlabel("player, in turn order")
 
 
 def convergence(conv: pl.DataFrame, facet: str | None = None,
@@ -258,7 +283,7 @@ def convergence(conv: pl.DataFrame, facet: str | None = None,
         for seat in sorted(part["seat"].unique().to_list()):
             d = part.filter(pl.col("seat") == seat).sort("games")
             g = d["games"].to_numpy()
-            top.plot(g, d["win_share"].to_numpy() * 100, color=COLORS[seat % 10], label=f"seat {seat}")
+            top.plot(g, d["win_share"].to_numpy() * 100, color=COLORS[seat % 10], label=f"P{seat + 1}" + (" (starts)" if seat == 0 else ""))
             top.fill_between(g, d["lo"].to_numpy() * 100, d["hi"].to_numpy() * 100,
                              color=COLORS[seat % 10], alpha=0.15, linewidth=0)
             bottom.plot(g, d["half_width"].to_numpy() * 100, color=COLORS[seat % 10], marker=".")
@@ -391,26 +416,27 @@ def outcome_distributions(dist: pl.DataFrame, series: str | None = None, unit: s
     """
     dist = _eager(dist)
     panels = [(m, xl, t) for m, xl, t in (
-        ("margin", "winner's total minus the next total (points; 30 = 30 or more)", "winning margin"),
-        ("lead_changes", "lead changes in the game (20 = 20 or more)", "lead changes"),
-        ("led_from", f"first of the {unit} the winner led to the end (1 = throughout; 30 = 30+)", "winner led for good from"))
+        ("margin", "winner's total minus the next total (points)", "winning margin"),
+        ("lead_changes", "lead changes in the game", "lead changes"),
+        ("led_from", f"first of the {unit} the winner led to the end (1 = throughout)", "winner led for good from"))
         if dist.filter(pl.col("metric") == m).height]
     fig, axes = _panels(max(1, len(panels)), width=4.4)
     names = _values(dist, series)
     for ax, (metric, xlabel, sub) in zip(axes[0], panels):
         d = dist.filter(pl.col("metric") == metric)
-        if metric in ("margin", "led_from", "lead_changes"):
-            cap = 20 if metric == "lead_changes" else 30
+        cap = 20 if metric == "lead_changes" else 30
+        if d.height and d["value"].max() > cap:     # the long tail in one last bar, and the axis says so
             keys = [k for k in ([series] if series in d.columns else [])]
             d = (d.with_columns(pl.col("value").clip(upper_bound=cap))
                  .group_by([*keys, "value"]).agg(pl.col("share").sum()))
+            xlabel = xlabel[:-1] + f"; {cap} = {cap} or more)"
         _grouped_bars(ax, d, "value", "share", series, names)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(xlabel, fontsize=8)
         ax.set_ylabel("share of games (%)")
         _subtitle(ax, sub)
     if series and len(names) > 1:
-        axes[0][0].legend(fontsize=8)
+        _legend_outside(axes[0][-1])
     return _finish(fig, title, caption)
 
 

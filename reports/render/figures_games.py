@@ -7,7 +7,8 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
-from reports.render.figures import COLORS, _eager, _err, _finish, _grouped_bars, _label, _panels, _sel, _subtitle, _values
+from reports.render.figures import (COLORS, _eager, _err, _finish, _grouped_bars, _label, _legend_outside, _panels,
+                                     _sel, _subtitle, _values)
 
 
 def quarry_distributions(yields: pl.DataFrame, closures: pl.DataFrame, series: str | None = None,
@@ -30,7 +31,7 @@ def quarry_distributions(yields: pl.DataFrame, closures: pl.DataFrame, series: s
     axes[0][1].set_ylabel("share of games (%)")
     _subtitle(axes[0][1], "closures per game")
     if series and len(names) > 1:
-        axes[0][0].legend(fontsize=8)
+        _legend_outside(axes[0][-1])
     return _finish(fig, title, caption)
 
 
@@ -162,7 +163,7 @@ def game_length(dist: pl.DataFrame, triggers: pl.DataFrame | None = None, series
         ax.set_ylabel("games ended by it (%, 95% CI)")
         _subtitle(ax, "end triggers (a game may set several)")
     if series and len(names) > 1:
-        axes[0][0].legend(fontsize=8)
+        _legend_outside(axes[0][-1])
     return _finish(fig, title, caption)
 
 
@@ -178,5 +179,5 @@ def price_distribution(dist: pl.DataFrame, label: str = "colour", title: str = "
     _grouped_bars(ax, dist, "price", "share", label, _values(dist, label))
     ax.set_xlabel("price realised (drachmas per cube)")
     ax.set_ylabel("share of the colour's cubes sold (%)")
-    ax.legend(fontsize=8, title=label)
+    _legend_outside(ax, title=label)
     return _finish(fig, title, caption)

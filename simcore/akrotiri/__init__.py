@@ -47,6 +47,19 @@ EVENT_SCHEMA = {      # one row per map bought or excavated, goal kept or scored
 
 
 new_game, replay_game, replay = game_face("Akrotiri", make_config, State, play_actions, default_players=DEFAULT_PLAYERS)
+ROUND_NAME = "rounds (turn pairs)"
+
+
+def round_number(state):
+    """The round of the game contract: a pair of turns (seat 0's, then seat 1's); -1 during the set-up (turn 0)."""
+    return state.turns[0] - 1
+
+
+def running_scores(state):
+    """The seats' totals as the position stands, without the goals: they are secret and score at the end
+    only (the kernel's lead snapshots leave them to the final score, ``running_total`` in _engine.pyx)."""
+    sc = state.scores()
+    return [t - g for t, g in zip(sc["total"], sc["goals"])]
 
 
 def invariant_violations(state):

@@ -12,7 +12,7 @@ import numpy as np
 cimport numpy as cnp
 
 from simcore._types cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
-from simcore._rng cimport rng_seed, rng_next, rng_below, rng_uniform
+from simcore._rng cimport rng_seed, rng_next, rng_below, rng_uniform, CHANCE_SALT, POLICY_SALT, DETERMINIZE_SALT
 from simcore.akrotiri._state cimport *
 from simcore._lead cimport Snaps, snap_take, lead_stats
 from simcore._settings import add_seat_points
@@ -22,8 +22,6 @@ from simcore.akrotiri.config import (BUY_CODES, COLOURS, DECKS, GOAL_KEYS, LANDM
 
 cnp.import_array()
 
-cdef uint64_t CHANCE_SALT = 0x6368616E6365ULL
-cdef uint64_t POLICY_SALT = 0x706F6C696379ULL
 cdef int MARKET[8]
 MARKET[:] = [1, 2, 2, 3, 3, 4, 4, 5]
 cdef int PURCHASE[4]
@@ -98,27 +96,6 @@ cdef class CConfig:
             c.seat_points[p] = cfg.seat_points[p]
 
 
-_compiled = {}
-
-
-cdef CConfig compiled(cfg):
-    cc = _compiled.get(cfg)
-    if cc is None or cc.py is not cfg:
-        cc = CConfig(cfg)
-        _compiled[cfg] = cc
-    return cc
-
-
-def _resolve_config(players, config, settings):
-    if config is None:
-        return make_config(2 if players is None else players, **settings)
-    if settings:
-        raise ValueError("give either a config or settings, not both")
-    if players is not None and int(players) != config.players:
-        raise ValueError(f"akrotiri takes 2 players, not {players}")
-    return config
-
-
 def _rc(int q):
     return [(q >> 5) - 16, (q & 31) - 16]
 
@@ -128,7 +105,7 @@ def _qi(rc):
     return (int(r) + 16) * 32 + int(c) + 16
 
 
-# ------------------------------------------------------------------ step API
+# ------------------------------------------------------------------ the shell's hooks (docs/adding_a_game.md)
 
 ctypedef AState GState
 ctypedef ACfg GCfg
@@ -136,7 +113,7 @@ ctypedef int16_t GAction
 cdef enum:
     G_MAXP = 2
 cdef const char* G_NAME = "akrotiri"
-ctypedef struct GPolicies:
+ctypedef struct GPolicies:     # the seats' policies (their hooks in _policy_api.pxi)
     Policy pol[2]
     Ctx ctx             # the policies' shared context (caches of one game)
 
@@ -149,6 +126,10 @@ cdef inline int g_current(const AState* s) noexcept nogil:
 cdef inline int g_n_players(const ACfg* c, const AState* s) noexcept nogil:
     return 2
 
+cdef inline int g_legal_play(const ACfg* c, AState* s, int16_t* buf, const bint* cut) noexcept nogil:
+    return legal_actions(c, s, buf)         # (no shortened list)
+
+include "../_engine_shell.pxi"
 include "../_step_api.pxi"
 
 
@@ -164,16 +145,6 @@ cdef class State(StepState):
     >>> sorted(st.scores())
     ['goals', 'maps', 'money', 'total']
     """
-
-    @staticmethod
-    def new(config, seed):
-        """A new game of ``config`` from ``seed`` (set-up drawn, forced steps applied)."""
-        cdef State st = State.__new__(State)
-        st.cc = compiled(config)
-        st.seed = int(seed)
-        setup(&st.cc.c, &st.s, <uint64_t>st.seed)
-        st._begin(LOG_SETUP)
-        return st
 
     cdef list _setup_entries(self):
         log = [{"kind": "setup", "seed": self.seed, "text": f"set-up from seed {self.seed}"}]
@@ -312,16 +283,16 @@ cdef class State(StepState):
         """A readable multi-line summary of the position."""
         d = self.to_dict()
         sc = self.scores()
-        lines = [f"Akrotiri, phase {d['phase']}" + ("" if d["phase"] == "over" else f", seat {d['current']} to decide")
+        lines = [f"Akrotiri, phase {d['phase']}" + ("" if d["phase"] == "over" else f", player {d['current'] + 1} to decide")
                  + f", {len(d['tiles'])} tiles placed, market out {d['market_out']}"]
         for p, x in enumerate(d["seats"]):
-            lines.append(f"  seat {p}: turn {x['turns']}, port {_port_name(x['port'])}, cargo {x['cargo']}, "
+            lines.append(f"  player {p + 1} (seat {p}): turn {x['turns']}, port {_port_name(x['port'])}, cargo {x['cargo']}, "
                          f"{x['drachmas']} drachmas, temples {len(x['temples'])}, maps in hand {len(x['hand'])}, "
                          f"score now {sc['total'][p]}")
         return "\n".join(lines)
 
     def __repr__(self):
-        return f"<akrotiri.State {PHASES[self.s.phase]} seat {self.s.current}>"
+        return f"<akrotiri.State {PHASES[self.s.phase]} player {self.s.current + 1} (seat {self.s.current})>"
 
     # -- position dictionary
     def to_dict(self):
@@ -529,10 +500,10 @@ cdef inline void running_total(const ACfg* c, const AState* s, int16_t out[2]) n
                 out[p] += c.card_points[k]
 
 
-cdef int play_game(const ACfg* c, AState* s, uint64_t seed, const Policy* pol,
-                   int16_t* record, int max_record, Ctx* ctx, Decider** ext, Snaps* snaps=NULL) noexcept nogil:
-    """Play one whole game with the seats' policies (ctx: a context made by ctx_reset, reused from
-    game to game); return the number of decisions. A seat with an external decider (``ext`` not
+cdef int play_game(const ACfg* c, AState* s, uint64_t seed, GPolicies* block,
+                   int16_t* record, int max_record, Decider** ext, Snaps* snaps=NULL) noexcept nogil:
+    """Play one whole game with the seats' policies (``block``: loaded by make_policies, its
+    context reused from game to game); return the number of decisions. A seat with an external decider (``ext`` not
     NULL and its entry set: a search agent) takes its decisions from it, seeded by the game seed
     and the decision's number. When ``snaps`` is not NULL, the seats' running totals after each round
     (seat 1's turn: :func:`running_total` at seat 0's next decision, simcore/_lead.pxd) are recorded
@@ -541,10 +512,12 @@ cdef int play_game(const ACfg* c, AState* s, uint64_t seed, const Policy* pol,
     cdef uint64_t prng[4]
     cdef int n, a, k = 0, rnd
     cdef int16_t now[2]
+    cdef const Policy* pol = block.pol
+    cdef Ctx* ctx = &block.ctx
     ctx_new_game(ctx)
     setup(c, s, seed)
     rng_seed(prng, seed, POLICY_SALT)
-    n = advance(c, s, buf)
+    n = advance(c, s, buf, NULL)
     rnd = s.turns[0]
     if snaps != NULL:
         snaps.n = 0
@@ -563,31 +536,8 @@ cdef int play_game(const ACfg* c, AState* s, uint64_t seed, const Policy* pol,
         k += 1
         apply_action(c, s, a)
         s.decisions += 1
-        n = advance(c, s, buf)
+        n = advance(c, s, buf, NULL)
     return k
-
-
-cdef void load_policy(Policy* pol, spec) except *:
-    memset(pol, 0, sizeof(Policy))
-    if spec is None:
-        pol.kind = POL_RANDOM
-        return
-    v = np.asarray(spec, dtype=np.float64).reshape(-1)
-    if v.shape[0] != NFEAT + 1:
-        raise ValueError(f"an akrotiri policy vector has {NFEAT + 1} entries (weights, then epsilon), not {v.shape[0]}")
-    pol.kind = POL_HEURISTIC
-    for i in range(NFEAT):
-        pol.w[i] = v[i]
-    pol.eps = v[NFEAT]
-
-
-cdef void make_policies(Policy* pol, policies) except *:
-    if policies is None:
-        policies = [None, None]
-    if len(policies) != 2:
-        raise ValueError(f"policies must give one entry per seat (2), not {len(policies)}")
-    for p in range(2):
-        load_policy(&pol[p], policies[p])
 
 
 def play_batch(players, seeds, policies=None, config=None, events=True, **settings):
@@ -618,11 +568,8 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
     cdef cnp.uint64_t[::1] sd = np.ascontiguousarray(seeds, dtype=np.uint64).reshape(-1)
     cdef Py_ssize_t G = sd.shape[0], g, e = 0
     cdef int p, k, i, nwin, better
-    cdef Policy pol[2]
     cdef Decider* ext[2]
-    plain, keep = load_deciders(ext, policies, 2)
-    make_policies(pol, plain)
-    cdef Decider** dx = ext if keep is not None else NULL
+    cdef Decider** dx = NULL
     cdef bint want_events = bool(events)
     cdef Py_ssize_t E_max = G * (MAXEV + 2 * NGOAL) if want_events else 0
     sc_arr = np.zeros((N_SC, G, 2), dtype=np.int16)
@@ -660,7 +607,7 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
     cdef int8_t[::1] ev_colour = ev_cols["colour"], ev_price = ev_cols["price"], ev_qty = ev_cols["quantity"]
     cdef int8_t[::1] ev_goal = ev_cols["goal"]
     cdef AState* st = <AState*>malloc(sizeof(AState))
-    cdef Ctx* ctx = <Ctx*>malloc(sizeof(Ctx))
+    cdef GPolicies* pols = <GPolicies*>malloc(sizeof(GPolicies))
     cdef int16_t out[N_SC][2]
     cdef int16_t gout[2][NGOAL]
     cdef Event* ev
@@ -668,12 +615,14 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
     lead_a = np.zeros((3, G), dtype=np.int16)
     cdef int16_t[:, ::1] lead = lead_a
     try:
-        if st == NULL or ctx == NULL:
+        if st == NULL or pols == NULL:
             raise MemoryError()
-        ctx_reset(ctx)
+        keep = load_seats(pols, ext, policies, 2)
+        if keep is not None:
+            dx = ext
         with nogil:
             for g in range(G):
-                g_dec[g] = play_game(c, st, sd[g], pol, NULL, 0, ctx, dx, &snaps)
+                g_dec[g] = play_game(c, st, sd[g], pols, NULL, 0, dx, &snaps)
                 score(c, st, out, gout)
                 nwin = 0
                 for p in range(2):
@@ -737,7 +686,7 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
                                 e += 1
     finally:
         free(st)
-        free(ctx)
+        free(pols)
     games = {"seed": np.asarray(sd).copy(), "decisions": g_dec_a, "turns": g_turns_a,
              "end_trigger": g_trig_a, "tiles_placed": g_tiles_a, "winners": g_win_a, "n_winners": g_nwin_a,
              "events_dropped": g_drop_a,
@@ -751,151 +700,4 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
     return {"games": games, "players": pl, "events": evd}
 
 
-def play_actions(players, seed, policies=None, config=None, **settings):
-    """The decisions the built-in policies take in the game of ``seed`` (same as ``play_batch``)."""
-    cfg = _resolve_config(players, config, settings)
-    cdef CConfig cc = compiled(cfg)
-    cdef Policy pol[2]
-    cdef Decider* ext[2]
-    plain, keep = load_deciders(ext, policies, 2)
-    make_policies(pol, plain)
-    rec = np.zeros(65536, dtype=np.int16)
-    cdef int16_t[::1] r = rec
-    cdef AState* st = <AState*>malloc(sizeof(AState))
-    cdef Ctx ctx
-    cdef int n
-    ctx_reset(&ctx)
-    try:
-        n = play_game(&cc.c, st, <uint64_t>int(seed), pol, &r[0], 65536, &ctx, ext if keep is not None else NULL)
-    finally:
-        free(st)
-    return [int(x) for x in rec[:min(n, 65536)]]
-
-
-# ------------------------------------------------------------------ the C-level game contract
-
-cdef void g_determinize(const ACfg* c, AState* s, int seat, uint64_t seed) noexcept nogil:
-    # spec 15.4: a seat sees the public table and its own hand, goals and tile; the draw pile's
-    # order, the map and goal decks' orders, the opponent's maps, goals and tile (and, while it
-    # chooses a goal, the pair it was dealt) are hidden, as is the chance to come. The pools are
-    # redealt keeping every count: the opponent's maps per deck, its goals, its tile. Not
-    # kept: which goal the seat itself put at the bottom of the goal deck. Not changed: the
-    # records no rule reads (the event log, the set-up deal once set-up is over).
-    cdef uint64_t r[4]
-    cdef uint8_t pool[64]
-    cdef int o = 1 - seat, n, k, d, i, x, held, own_options
-    rng_seed(r, seed, DETERMINIZE_SALT)
-    # tiles: the draw pile and the opponent's tile
-    n = 0
-    for i in range(s.pile_pos, s.pile_n):
-        pool[n] = s.pile[i]
-        n += 1
-    held = s.tile[o] != NO_TILE
-    if held:
-        pool[n] = s.tile[o]
-        n += 1
-    sort_and_shuffle(pool, n, r)
-    k = 0
-    if held:
-        s.tile[o] = pool[0]
-        k = 1
-    for i in range(s.pile_pos, s.pile_n):
-        s.pile[i] = pool[k]
-        k += 1
-    # maps: per deck, the deck and the opponent's maps from it
-    for d in range(3):
-        n = 0
-        for i in range(s.deck_pos[d], s.deck_n[d]):
-            pool[n] = s.deck[d][i]
-            n += 1
-        held = 0
-        for x in range(NCARD):
-            if (s.hand[o] >> x) & 1 and c.card_deck[x] == d:
-                pool[n] = x
-                n += 1
-                held += 1
-                s.hand[o] &= ~((<uint64_t>1) << x)
-        sort_and_shuffle(pool, n, r)
-        for i in range(held):
-            s.hand[o] |= (<uint64_t>1) << pool[i]
-        k = held
-        for i in range(s.deck_pos[d], s.deck_n[d]):
-            s.deck[d][i] = pool[k]
-            k += 1
-    # goals: the goal deck, the opponent's goals, the options it chooses from, its pending deal
-    n = 0
-    for i in range(s.goal_head, s.goal_tail):
-        pool[n] = s.goal_deck[i]
-        n += 1
-    held = 0
-    for x in range(NGOAL):
-        if (s.goals[o] >> x) & 1:
-            pool[n] = x
-            n += 1
-            held += 1
-    s.goals[o] = 0
-    own_options = (s.phase == PH_GOAL and s.current == o
-                   and not (c.strategist and s.stage == ST_PLAY))    # (the strategist display is public)
-    if own_options:
-        for i in range(s.n_options):
-            pool[n] = s.options[i]
-            n += 1
-    if s.phase == PH_GOAL and s.stage == ST_SETUP and s.current == 0 and seat == 0:
-        for i in range(2):
-            pool[n] = s.deal[1][i]
-            n += 1
-    sort_and_shuffle(pool, n, r)
-    for i in range(held):
-        s.goals[o] |= <uint16_t>(1 << pool[i])
-    k = held
-    if own_options:
-        for i in range(s.n_options):
-            s.options[i] = pool[k]
-            if s.stage == ST_SETUP:
-                s.deal[o][i] = pool[k]
-            k += 1
-    if s.phase == PH_GOAL and s.stage == ST_SETUP and s.current == 0 and seat == 0:
-        for i in range(2):
-            s.deal[1][i] = pool[k]
-            k += 1
-    for i in range(s.goal_head, s.goal_tail):
-        s.goal_deck[i] = pool[k]
-        k += 1
-    rng_seed(s.rng, rng_next(r), CHANCE_SALT)
-
-
-cdef void g_returns(const ACfg* c, const AState* s, double* out) noexcept nogil:
-    # the best (total, drachmas) wins; a tie on both is a shared win (spec 11)
-    cdef int16_t sc[N_SC][2]
-    cdef int16_t gsc[2][NGOAL]
-    cdef int p
-    score(c, s, sc, gsc)
-    for p in range(2):
-        out[p] = 1.0 if (sc[SC_TOTAL][p] > sc[SC_TOTAL][1 - p]
-                         or (sc[SC_TOTAL][p] == sc[SC_TOTAL][1 - p] and s.drachmas[p] > s.drachmas[1 - p])) else 0.0
-    if out[0] == 0.0 and out[1] == 0.0:
-        out[0] = out[1] = 0.5
-
-
-cdef void g_points(const ACfg* c, const AState* s, double* out) noexcept nogil:
-    # both seats' totals as the position stands
-    cdef int16_t sc[N_SC][2]
-    cdef int16_t gsc[2][NGOAL]
-    cdef int p
-    score(c, s, sc, gsc)
-    for p in range(2):
-        out[p] = sc[SC_TOTAL][p]
-
-
-cdef void g_load_policies(GPolicies* block, policies, int players) except *:
-    make_policies(block.pol, policies)
-    ctx_reset(&block.ctx)
-
-
-cdef inline void g_policy_new_game(GPolicies* block) noexcept nogil:
-    ctx_new_game(&block.ctx)        # its caches hold for one game (keyed by the state's version)
-
-
-cdef inline int g_policy_action(const ACfg* c, const AState* s, GPolicies* block, uint64_t* prng,
-                                const int16_t* buf, int n) noexcept nogil:
-    return choose_action(c, s, &block.pol[s.current], prng, buf, n, &block.ctx)
+include "_policy_api.pxi"

@@ -583,84 +583,15 @@ cdef int choose_action(const ACfg* c, const AState* s, const Policy* pol, uint64
     return buf[x.tie[rng_below(prng, ties)]]
 
 
-# -- Python face: the heuristic's features and scores per legal action (imitation, tests)
-#
-# action_value() is the heuristic's score of one action; the decision loop (choose_place,
-# choose_act) computes the same scores with shared terms. Each score is sum_k w[k] * F[k]
-# plus an offset no weight multiplies: -5 for a purchase the heuristic rules out (2 or more
-# live maps in hand, or under 2 drachmas left after it), -0.5 per drachma a purchase costs,
-# -3 for an unload; 0 for every other action. Being linear in the weights, the features are
-# read off action_value() itself: the offset is its score with every weight 0, F[k] its score
-# with weight k alone at 1, less the offset (exact: the terms are small integers, halves and
-# tenths times 1 or 0). So there is one statement of the heuristic; this runs outside the
-# decision loop (NFEAT + 1 evaluations an action).
-
-cdef double action_features(const ACfg* c, const AState* s, Ctx* x, int a, double* F) noexcept nogil:
-    """The features of action ``a`` into ``F`` (NFEAT entries); returns the offset.
-
-    ``x`` is a reset Ctx; it is emptied before each evaluation, since it caches
-    weighted terms (the destinations' and the movement costs') for one policy."""
-    cdef Policy unit
-    cdef double off
-    cdef int k
-    memset(&unit, 0, sizeof(Policy))
-    unit.kind = POL_HEURISTIC
-    ctx_new_game(x)
-    ctx_init(c, s, x)
-    off = action_value(c, s, &unit, x, a)
-    for k in range(NFEAT):
-        unit.w[k] = 1.0
-        ctx_new_game(x)
-        ctx_init(c, s, x)
-        F[k] = action_value(c, s, &unit, x, a) - off
-        unit.w[k] = 0.0
-    return off
-
-
-def policy_features(State st, policy=None):
-    """The heuristic's features at ``st``: ``(actions, matrix, offsets)``, one row per legal action.
-
-    The heuristic's score of action ``i`` is ``matrix[i] @ weights + offsets[i]``
-    (``weights``: the first ``len(FEATURES)`` entries of a policy vector); the
-    offset is the part of the score no weight multiplies (a purchase the
-    heuristic rules out -5, a purchase -0.5 per drachma, an unload -3, else 0).
-    No feature depends on the weights: ``policy`` is accepted for the common
-    calling convention (Hellas' ``policy_features(state, policy)``) and unused.
-    """
-    cdef int16_t buf[MAXLEGAL]
-    cdef double F[NFEAT]
-    cdef Ctx x
-    cdef int n, i, k
-    if st.s.phase == PH_OVER:
-        return [], np.zeros((0, NFEAT)), np.zeros(0)
-    n = legal_actions(&st.cc.c, &st.s, buf)
-    ctx_reset(&x)
-    out = np.zeros((n, NFEAT))
-    off = np.zeros(n)
-    for i in range(n):
-        off[i] = action_features(&st.cc.c, &st.s, &x, buf[i], F)
-        for k in range(NFEAT):
-            out[i, k] = F[k]
-    return [int(buf[i]) for i in range(n)], out, off
-
-
-def policy_scores(State st, policy):
-    """``(actions, scores)``: action_value(), the heuristic's score of each legal action at ``st``
-    (the decision loop computes the same scores with shared terms; it takes their argmax, exact ties
-    broken by the policy stream, with epsilon noise). Equals ``features @ weights + offsets``."""
-    cdef int16_t buf[MAXLEGAL]
-    cdef Policy pol
-    cdef Ctx x
-    cdef int n, i
-    load_policy(&pol, policy)
-    if pol.kind != POL_HEURISTIC:
-        raise ValueError("policy_scores needs a heuristic policy vector, not None")
-    if st.s.phase == PH_OVER:
-        return [], np.zeros(0)
-    n = legal_actions(&st.cc.c, &st.s, buf)
-    ctx_reset(&x)
-    ctx_init(&st.cc.c, &st.s, &x)
-    sc = np.zeros(n)
-    for i in range(n):
-        sc[i] = action_value(&st.cc.c, &st.s, &pol, &x, buf[i])
-    return [int(buf[i]) for i in range(n)], sc
+cdef void load_policy(Policy* pol, spec) except *:
+    memset(pol, 0, sizeof(Policy))
+    if spec is None:
+        pol.kind = POL_RANDOM
+        return
+    v = np.asarray(spec, dtype=np.float64).reshape(-1)
+    if v.shape[0] != NFEAT + 1:
+        raise ValueError(f"an akrotiri policy vector has {NFEAT + 1} entries (weights, then epsilon), not {v.shape[0]}")
+    pol.kind = POL_HEURISTIC
+    for i in range(NFEAT):
+        pol.w[i] = v[i]
+    pol.eps = v[NFEAT]

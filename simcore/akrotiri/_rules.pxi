@@ -944,17 +944,6 @@ cdef void apply_action(const ACfg* c, AState* s, int a) noexcept nogil:
         return
 
 
-cdef int advance(const ACfg* c, AState* s, int16_t* buf) noexcept nogil:
-    """Apply forced steps; return the number of legal actions of the next real decision (0: over)."""
-    cdef int n
-    while s.phase != PH_OVER:
-        n = legal_actions(c, s, buf)
-        if n != 1:
-            return n
-        apply_action(c, s, buf[0])
-    return 0
-
-
 # ------------------------------------------------------------------ scoring
 
 cdef int components(const AState* s, int16_t* comp, int without_start) noexcept nogil:

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from simcore._settings import (SEAT_POINTS_MAX, SEAT_SETTINGS, defaults_and_checked_names, player_count,
-                               seat_settings, seat_start_check, seat_vector)
+from simcore._settings import SEAT_SETTINGS, checked_settings, seat_settings, seat_start_check
 from simcore._data import data_file, data_stamp, read_json
+from simcore._schema import Arr, Int, Map, Obj, Str, validate
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 PLAYERS = (2,)
@@ -76,12 +76,37 @@ def _parse_value(key, value):
     return value
 
 
+# ---- the declared schema of each data file: ranges from the engine's integer widths (_state.pxd:
+# card cost and points are 8-bit, logged as int8; goal points int16; a tile's land an 8-bit mask)
+_QUARTER = Str("NW", "NE", "SW", "SE")
+_NODE = Str()
+TILES_SCHEMA = Obj(tiles=Arr(Obj(
+    landmark=Str(*("lake", "tree", "mountain", "volcano")), landmark_quarter=_QUARTER,
+    land=Arr(_QUARTER, 1, 4, "a tile has 1 to 4 land quarters, its landmark's among them"),
+    ports=Arr(Obj(id=Str(), quarter=_QUARTER), 0, 4, "the engine keeps 4 ports a tile"),
+    routes=Arr(Arr(_NODE, 2, 2), 0, 8, "the engine keeps 8 routes a tile")), 36, 36, "the rules have 36 tiles"))
+_CARD_NUMBER = Int(0, 100, "map card numbers are 8-bit in the engine (and logged as int8)")
+MAPS_SCHEMA = Obj(cards=Arr(Obj(
+    id=Str(), deck=Str("easy", "medium", "hard"), cost=_CARD_NUMBER, points=_CARD_NUMBER,
+    require=Map(Map(Int(1, 4, "a side asks for 1 to 4 of a landmark"), keys={"lake", "tree", "mountain", "volcano"}),
+                keys={"N", "E", "S", "W"})), 36, 36, "the rules have 36 map cards"))
+GOALS_SCHEMA = Obj(cards=Arr(Obj(key=Str(), points_by_edition=Obj(
+    hu=Int(0, 100, "goal points are 16-bit; 12 goals of at most 100 keep a total in range"),
+    en1=Int(0, 100, "goal points are 16-bit; 12 goals of at most 100 keep a total in range"))), 12, 12))
+PLAYER_BOARD_SCHEMA = Obj(start_drachmas=Int(0, 100, "drachmas are counted in 16 bits over a game of sales"),
+                          boat_capacity=Int(1, 3, "the boat has 3 holds"))
+SCHEMAS = {"tiles.json": TILES_SCHEMA, "maps.json": MAPS_SCHEMA, "goals.json": GOALS_SCHEMA,
+           "player_board.json": PLAYER_BOARD_SCHEMA}
+
+
 def _read(name, path=None):
-    """A data file: ``path``, or ``data/<name>`` when it is None or "default"."""
+    """A data file: ``path``, or ``data/<name>`` when it is None or "default"; checked against its schema."""
     path = DATA_DIR / name if path in (None, "default") else Path(path)
     doc = read_json(path, name)
     if not isinstance(doc, dict):
         raise ValueError(f"{name} file {path} must hold a JSON object")
+    if name in SCHEMAS:
+        validate(doc, SCHEMAS[name], path, name.removesuffix(".json"))
     return doc
 
 
@@ -123,6 +148,9 @@ def load_data(tiles="default", maps="default", goals="default", market="default"
         layouts = []
         for t in tiles_doc:
             lm = LANDMARKS.index(t["landmark"])
+            if t["landmark_quarter"] not in t["land"]:
+                raise ValueError(f"{where['tiles']}: tile {t.get('id')}: its landmark_quarter "
+                                 f"{t['landmark_quarter']} is not one of its land quarters {t['land']}")
             port_ids = [p["id"] for p in t["ports"]]
             per_rot = []
             for rot in range(4):
@@ -242,6 +270,20 @@ class AkrotiriConfig:
         return out
 
 
+def _check_value(key, value, players):
+    value = _parse_value(key, value)
+    if key in DATA_FILES:
+        value = str(value).strip()
+        return value if value == "default" else data_file(key, value)
+    if key == "turn_cap":
+        # any positive number of turns (spec 13); the engines count turns in 16 bits
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= TURN_CAP_MAX:
+            raise ValueError(f"turn_cap must be a whole number 1..{TURN_CAP_MAX:,}, not {value!r}")
+    elif value not in SETTINGS[key][2]:
+        raise ValueError(f"{key} must be one of {', '.join(map(str, SETTINGS[key][2]))}, not {value!r}")
+    return value
+
+
 def make_config(players=2, **settings):
     """Validated :class:`AkrotiriConfig`.
 
@@ -257,29 +299,9 @@ def make_config(players=2, **settings):
     ValueError
         Naming the bad key or value and what is allowed.
     """
-    players = player_count("akrotiri", players, PLAYERS)
-    kw = defaults_and_checked_names("akrotiri", settings, SETTINGS)
-    for key, value in settings.items():
-        if key in SEAT_SETTINGS:        # checked below, against the player count
-            kw[key] = value
-            continue
-        value = _parse_value(key, value)
-        if key in DATA_FILES:
-            value = str(value).strip()
-            if value != "default":
-                value = data_file(key, value)
-        elif key == "turn_cap":
-            # any positive number of turns (spec 13); the engines count turns in 16 bits
-            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= TURN_CAP_MAX:
-                raise ValueError(f"turn_cap must be a whole number 1..{TURN_CAP_MAX:,}, not {value!r}")
-        elif value not in SETTINGS[key][2]:
-            raise ValueError(f"{key} must be one of {', '.join(map(str, SETTINGS[key][2]))}, not {value!r}")
-        kw[key] = value
-    # the range depends on the start amount in the player-board file: checked in _make (seat_start_check)
-    kw["seat_bonus"] = seat_vector("seat_bonus", kw["seat_bonus"], players, -32768, 32767,
-                                   "the engines count drachmas in 16 bits")
-    kw["seat_points"] = seat_vector("seat_points", kw["seat_points"], players, -SEAT_POINTS_MAX,
-                                    SEAT_POINTS_MAX, "points added to a seat's final total")
+    # the bonus's range depends on the start amount in the data: checked in _make (seat_start_check)
+    players, kw = checked_settings("akrotiri", players, PLAYERS, settings, SETTINGS, _check_value,
+                                   lambda kw: (-32768, 32767, "the engines count drachmas in 16 bits"))
     stamp = data_stamp(DATA_DIR, [kw[k] for k in DATA_FILES])
     return _make(players, tuple(sorted(kw.items())) + (("data_stamp", stamp),))
 

@@ -14,7 +14,7 @@ cimport numpy as cnp
 
 from simcore._types cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t, u128
 from simcore._types cimport bit128, popcount128, ctz128, has128
-from simcore._rng cimport rng_seed, rng_next, rng_below, rng_uniform
+from simcore._rng cimport rng_seed, rng_next, rng_below, rng_uniform, CHANCE_SALT, POLICY_SALT, DETERMINIZE_SALT
 from simcore.hellas._state cimport *
 from simcore._lead cimport Snaps, snap_take, lead_stats
 
@@ -23,9 +23,6 @@ from simcore._settings import add_seat_points
 from simcore import _search
 
 cnp.import_array()
-
-cdef uint64_t CHANCE_SALT = 0x6368616E6365ULL
-cdef uint64_t POLICY_SALT = 0x706F6C696379ULL
 
 include "_rules.pxi"
 include "_policy.pxi"
@@ -142,28 +139,7 @@ cdef class CConfig:
         self.splits = tuple(tuple(table.get(i, ())) for i in range(MAXCOL + 1))
 
 
-_compiled = {}
-
-
-cdef CConfig compiled(cfg):
-    cc = _compiled.get(cfg)
-    if cc is None or cc.py is not cfg:
-        cc = CConfig(cfg)
-        _compiled[cfg] = cc
-    return cc
-
-
-def _resolve_config(players, config, settings):
-    if config is None:
-        return make_config(players, **settings)
-    if settings:
-        raise ValueError("give either a config or settings, not both")
-    if players is not None and int(players) != config.players:
-        raise ValueError(f"config is for {config.players} players, not {players}")
-    return config
-
-
-# ------------------------------------------------------------------ step API
+# ------------------------------------------------------------------ the shell's hooks (docs/adding_a_game.md)
 
 ctypedef HState GState
 ctypedef HCfg GCfg
@@ -171,7 +147,7 @@ ctypedef int16_t GAction
 cdef enum:
     G_MAXP = MAXP
 cdef const char* G_NAME = "hellas"
-ctypedef struct GPolicies:     # the seats' policies (hooks in _policy_api.pxi)
+ctypedef struct GPolicies:     # the seats' policies (their hooks in _policy_api.pxi)
     Policy pol[MAXP]
     SMemo sm                   # their shared decision context (pol[p].x.sm points here)
 
@@ -184,6 +160,10 @@ cdef inline int g_current(const HState* s) noexcept nogil:
 cdef inline int g_n_players(const HCfg* c, const HState* s) noexcept nogil:
     return s.n_players
 
+cdef inline int g_legal_play(const HCfg* c, HState* s, int16_t* buf, const bint* cut) noexcept nogil:
+    return legal_actions(c, s, buf)         # (no shortened list)
+
+include "../_engine_shell.pxi"
 include "../_step_api.pxi"
 
 
@@ -199,16 +179,6 @@ cdef class State(StepState):
     >>> sorted(st.scores())
     ['city', 'marble', 'monuments', 'rings', 'temples', 'total']
     """
-
-    @staticmethod
-    def new(config, seed):
-        """A new game of ``config`` from ``seed`` (set-up drawn, forced steps applied)."""
-        cdef State st = State.__new__(State)
-        st.cc = compiled(config)
-        st.seed = int(seed)
-        setup(&st.cc.c, &st.s, <uint64_t>st.seed)
-        st._begin(LOG_SETUP)
-        return st
 
     cdef list _setup_entries(self):
         quarries = [(f, self.s.quarry_top[f]) for f in self._quarry_fields()
@@ -330,10 +300,10 @@ cdef class State(StepState):
         sc = self.scores()
         lines = [f"Hellas, {d['config']['players']} players, board {self.cc.py.board_name}, "
                  f"round {min(d['round'], 2) + 1} of 3, phase {d['phase']}"
-                 + ("" if d["phase"] == "over" else f", seat {self.s.current} to decide")]
+                 + ("" if d["phase"] == "over" else f", player {self.s.current + 1} to decide")]
         for p in range(self.s.n_players):
             pieces = [x for x in d["pieces"] if x["owner"] == p]
-            lines.append(f"  seat {p}: marble {d['marble'][p]}, rings {d['rings'][p]}, cubes {d['cubes_left'][p]}, "
+            lines.append(f"  player {p + 1} (seat {p}): marble {d['marble'][p]}, rings {d['rings'][p]}, cubes {d['cubes_left'][p]}, "
                          f"houses {sum(x['kind'] == 'house' for x in pieces)}, "
                          f"agoras {sum(x['kind'] == 'agora' for x in pieces)}, "
                          f"palaces {sum(x['kind'] == 'palace' for x in pieces)}; score now {sc['total'][p]}")
@@ -344,7 +314,9 @@ cdef class State(StepState):
         return "\n".join(lines)
 
     def __repr__(self):
-        return f"<hellas.State {PHASES[self.s.phase]} round {self.s.round} seat {self.s.current}>"
+        # as describe() and the reports say them: round 1 of 3, player 1 = seat 0 (docs/results.md)
+        return (f"<hellas.State {PHASES[self.s.phase]} round {min(self.s.round, 2) + 1} of 3, "
+                f"player {self.s.current + 1} (seat {self.s.current})>")
 
     # -- position dictionary
     def to_dict(self):
@@ -654,7 +626,7 @@ SPACE_KIND_COLUMNS = ("space_house", "space_house_or_agora", "space_palace", "sp
                       "space_monument", "space_three_marble")
 
 
-cdef int play_game(const HCfg* c, HState* s, uint64_t seed, const Policy* pol,
+cdef int play_game(const HCfg* c, HState* s, uint64_t seed, GPolicies* block,
                    int16_t* record, int max_record, Decider** ext, Snaps* snaps=NULL,
                    uint8_t* took=NULL) noexcept nogil:
     """Play one whole game with the seats' policies; return the number of decisions.
@@ -672,6 +644,7 @@ cdef int play_game(const HCfg* c, HState* s, uint64_t seed, const Policy* pol,
     cdef int n, a, k = 0, ph, rnd = 0
     cdef u128 fields
     cdef int16_t now[N_SC][MAXP]
+    cdef const Policy* pol = block.pol
     setup(c, s, seed)
     rng_seed(prng, seed, POLICY_SALT)
     if snaps != NULL:
@@ -714,17 +687,6 @@ cdef int play_game(const HCfg* c, HState* s, uint64_t seed, const Policy* pol,
     return k
 
 
-cdef void make_policies(Policy* pol, int players, policies, SMemo* sm) except *:
-    # the seats' policies, sharing the decision context's common part sm
-    memset(sm, 0, sizeof(SMemo))
-    if policies is None:
-        policies = [None] * players
-    if len(policies) != players:
-        raise ValueError(f"policies must give one entry per seat ({players}), not {len(policies)}")
-    for p in range(players):
-        load_policy(&pol[p], policies[p], sm)
-
-
 def play_batch(players, seeds, policies=None, config=None, events=True, **settings):
     """Play one game per seed with the built-in policies; return columnar results.
 
@@ -755,11 +717,9 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
     cdef Py_ssize_t G = sd.shape[0], g, e = 0
     cdef int P = cfg.players, p, k, i, most, nwin
     cdef Snaps snaps
-    cdef Policy pol[MAXP]
-    cdef SMemo sm
+    cdef GPolicies pols
     cdef Decider* ext[MAXP]
-    plain, keep = load_deciders(ext, policies, P)
-    make_policies(pol, P, plain, &sm)
+    keep = load_seats(&pols, ext, policies, P)
     cdef Decider** dx = ext if keep is not None else NULL
     cdef int n_quarry_spaces = sum(1 for sp in cfg.spaces if sp["action"] == "quarry")
     cdef Py_ssize_t E_max = G * min(3 * n_quarry_spaces, MAXQLOG) if events else 0
@@ -816,7 +776,7 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
     cdef bint want_events = bool(events)
     with nogil:
         for g in range(G):
-            play_game(c, &st, sd[g], pol, NULL, 0, dx, &snaps, &took[g, 0])
+            play_game(c, &st, sd[g], &pols, NULL, 0, dx, &snaps, &took[g, 0])
             score(c, &st, out)
             snap_take(&snaps, &out[SC_TOTAL][0], P)
             most = -1
@@ -887,21 +847,6 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
           "n_revealed": ev_nrev_a[:e], "tiles": ev_tiles_a[:e], "dest": ev_dest_a[:e],
           "opened": ev_opened_a[:e], "closed": ev_closed_a[:e], "worker_to": ev_worker_a[:e]}
     return {"games": games, "players": pl, "events": ev}
-
-
-def play_actions(players, seed, policies=None, config=None, **settings):
-    """The decisions the built-in policies take in the game of ``seed`` (same as ``play_batch``)."""
-    cfg = _resolve_config(players, config, settings)
-    cdef CConfig cc = compiled(cfg)
-    cdef Policy pol[MAXP]
-    cdef SMemo sm
-    cdef Decider* ext[MAXP]
-    plain, keep = load_deciders(ext, policies, cfg.players)
-    make_policies(pol, cfg.players, plain, &sm)
-    cdef int16_t rec[4096]
-    cdef HState st
-    cdef int n = play_game(&cc.c, &st, <uint64_t>int(seed), pol, rec, 4096, ext if keep is not None else NULL)
-    return [int(rec[i]) for i in range(min(n, 4096))]
 
 
 include "_policy_api.pxi"

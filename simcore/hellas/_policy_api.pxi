@@ -1,7 +1,7 @@
-# Python face of the built-in policies over a State (included at the end of
-# _engine.pyx): feature inspection and one policy decision; and Hellas' hooks of
-# the C-level game contract (determinize, returns, policies), which
-# simcore/_search.pyx's determinized and flat Monte Carlo use.
+# Hellas' hooks of the engine shell and the C-level game contract (determinize, returns,
+# points, the seats' policies: docs/adding_a_game.md), and the Python face of the built-in
+# policies over a State: feature inspection and one policy decision. Included at the end of
+# _engine.pyx.
 
 cdef void reshuffle_stack(HState* s, uint64_t seed) noexcept nogil:
     # hidden information: the face-down tiles in a fresh order drawn from seed
@@ -40,8 +40,12 @@ cdef void g_points(const HCfg* c, const HState* s, double* out) noexcept nogil:
         out[o] = sc[SC_TOTAL][o]
 
 
-cdef void g_load_policies(GPolicies* block, policies, int players) except *:
-    make_policies(block.pol, players, policies, &block.sm)
+cdef inline void g_policies_reset(GPolicies* block) noexcept:
+    memset(&block.sm, 0, sizeof(SMemo))         # the seats share it: zeroed before the first seat's load
+
+
+cdef inline void g_load_policy(GPolicies* block, int seat, obj) except *:
+    load_policy(&block.pol[seat], obj, &block.sm)
 
 
 cdef inline void g_policy_new_game(GPolicies* block) noexcept nogil:
@@ -54,8 +58,10 @@ cdef inline int g_policy_action(const HCfg* c, const HState* s, GPolicies* block
 
 
 def policy_features(State st, policy):
-    """The heuristic's feature matrix at ``st``: ``(actions, matrix)``, one row per legal action.
+    """The heuristic's features at ``st``: ``(actions, matrix, offsets)``, one row per legal action.
 
+    The contract's signature (every game's): the heuristic's score of action ``i``
+    is ``matrix[i] @ weights + offsets[i]``; the offsets are 0 in Hellas.
     ``policy`` (a policy vector) matters for choose_space, whose ``space_value``
     is the seat's own weighted score of the best follow-up.
     """
@@ -67,7 +73,7 @@ def policy_features(State st, policy):
     memset(&sm, 0, sizeof(SMemo))
     load_policy(&pol, policy, &sm)
     if st.s.phase == PH_OVER:
-        return [], np.zeros((0, NF))
+        return [], np.zeros((0, NF)), np.zeros(0)
     n = legal_actions(&st.cc.c, &st.s, buf)
     make_ctx(&st.cc.c, &st.s, &pol.x, &pol)
     for i in range(6):
@@ -77,7 +83,7 @@ def policy_features(State st, policy):
         action_features(&st.cc.c, &st.s, &pol.x, &pol, buf[i], F, cache)
         for k in range(NF):
             out[i, k] = F[k]
-    return [int(buf[i]) for i in range(n)], out
+    return [int(buf[i]) for i in range(n)], out, np.zeros(n)
 
 
 def policy_action(State st, policy, seed):
@@ -132,8 +138,8 @@ def memo_check(players, seed, policies, config=None, **settings):
     cdef CConfig cc = compiled(cfg)
     cdef const HCfg* c = &cc.c
     cdef HState s
-    cdef Policy pol[MAXP]
-    cdef SMemo sm
+    cdef GPolicies pols
+    cdef Policy* pol = pols.pol
     cdef Policy fresh
     cdef SMemo fresh_sm
     cdef uint64_t r1[4]
@@ -145,10 +151,10 @@ def memo_check(players, seed, policies, config=None, **settings):
     cdef uint64_t prng[4]
     cdef int n, a, i, p, checked = 0
     cdef double worst = 0.0, d
-    make_policies(pol, cfg.players, policies, &sm)
+    make_policies(&pols, policies, cfg.players)
     setup(c, &s, <uint64_t>int(seed))
     rng_seed(prng, <uint64_t>int(seed), POLICY_SALT)
-    n = advance(c, &s, buf)
+    n = advance(c, &s, buf, NULL)
     while n > 0:
         p = s.current
         if pol[p].kind == 1:
@@ -178,5 +184,5 @@ def memo_check(players, seed, policies, config=None, **settings):
         a = choose_action(c, &s, &pol[p], prng, buf, n)
         apply_action(c, &s, a)
         s.decisions += 1
-        n = advance(c, &s, buf)
+        n = advance(c, &s, buf, NULL)
     return checked, worst, mismatches

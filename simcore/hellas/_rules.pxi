@@ -524,17 +524,6 @@ cdef void apply_action(const HCfg* c, HState* s, int a) noexcept nogil:
         end_turn(c, s)
 
 
-cdef int advance(const HCfg* c, HState* s, int16_t* buf) noexcept nogil:
-    """Apply forced steps; return the number of legal actions now in buf (0 = game over)."""
-    cdef int n
-    while s.phase != PH_OVER:
-        n = legal_actions(c, s, buf)
-        if n != 1:
-            return n
-        apply_action(c, s, buf[0])
-    return 0
-
-
 # ---------------------------------------------------------------- set-up
 
 cdef void setup(const HCfg* c, HState* s, uint64_t seed) noexcept nogil:

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from simcore._settings import (SEAT_POINTS_MAX, SEAT_SETTINGS, defaults_and_checked_names, player_count,
-                               seat_settings, seat_vector)
+from simcore._settings import SEAT_POINTS_MAX, SEAT_SETTINGS, checked_settings, seat_settings
 from simcore._data import data_file, data_stamp, read_json
+from simcore._schema import Arr, Bool, Int, Map, Obj, Str, validate
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 PLAYERS = (2, 3, 4)
@@ -67,6 +67,28 @@ def _read_json(path, what):
     return read_json(path, what)
 
 
+# ---- the declared schema of each data file: ranges from the engine's integer widths (_state.pxd)
+_FIELD_ID = Int(0, MAX_FIELDS - 1, f"field ids are 8-bit, {MAX_FIELDS} kept free")
+BOARD_SCHEMA = Obj(fields=Arr(Obj(
+    id=_FIELD_ID, kind=Str("building", "quarry", "temple"), coast=Bool(),
+    neighbors=Arr(_FIELD_ID),             # (how many, and whether both ways: load_board)
+    temple_size=Int(1, 20, "a temple's columns; the rules' largest has 8"), _optional=("temple_size",)),
+    ))                                    # (how many: load_board)
+TILES_SCHEMA = Obj(tiles=Arr(Obj(number=Int(1, 255, "tile numbers are 8-bit"),
+                                 marble=Int(0, 100, "marble is counted in 16 bits over a game's 40 tiles")),
+                             7, MAX_TILES, f"the engine takes 7 to {MAX_TILES} tiles"))
+_COST = Int(0, 100, "marble is counted in 16 bits")
+_COUNT = Int(0, 100, "pieces and cubes are counted in 8 bits")
+ACTIONS_SCHEMA = Obj(
+    spaces=Arr(Obj(id=Int(0, MAX_SPACES - 1), action=Str()), 1, MAX_SPACES),
+    costs=Obj(house=Obj(coast=_COST, inland=_COST), agora=Obj(coast=_COST, inland=_COST),
+              palace=Obj(coast=_COST, inland=_COST), monument=Obj(inland=_COST)),
+    cubes_per_player=Map(Arr(Int(0, MAX_SPACES, "cubes placed on the action spaces"), 3, 3)),
+    start_marble=Int(0, 1000, "marble is counted in 16 bits"),
+    pieces_per_player=Obj(house=_COUNT, agora=_COUNT, palace=_COUNT),
+    supply=Obj(columns=_COUNT, rings=_COUNT, monuments=_COUNT))
+
+
 def _is_assumed(doc):
     status = str(doc.get("status", "")).lower()
     return "assumed" in status
@@ -97,6 +119,10 @@ def load_board(spec):
     path = DATA_DIR / f"board_{spec}.json" if spec in ("minotaur", "pegasus") else Path(spec)
     doc = _read_json(path, "board")
     where = f"board file {path}"
+    fl = doc.get("fields") if isinstance(doc, dict) else None
+    if isinstance(fl, list) and not 0 < len(fl) <= MAX_FIELDS:
+        raise ValueError(f"{where}: {len(fl)} fields; the engine takes 1 to {MAX_FIELDS}")
+    validate(doc, BOARD_SCHEMA, path, "board")
     try:
         fields = doc["fields"]
     except (KeyError, TypeError):
@@ -145,7 +171,7 @@ def load_tiles(spec):
     """Load and check quarry tiles: ``rising``, ``falling`` or a path to a tile JSON."""
     names = {"rising": "quarry_tiles.json", "falling": "quarry_tiles_falling.json"}
     path = DATA_DIR / names[spec] if spec in names else Path(spec)
-    doc = _read_json(path, "quarry tile")
+    doc = validate(_read_json(path, "quarry tile"), TILES_SCHEMA, path, "quarry tile")
     where = f"quarry tile file {path}"
     try:
         tiles = [(int(t["number"]), int(t["marble"])) for t in doc["tiles"]]
@@ -251,7 +277,8 @@ def _make(players, items):
     board_spec = kw["board"]
     if board_spec == "auto":
         board_spec = "pegasus" if players == 2 else "minotaur"
-    actions = _read_json(DATA_DIR / "actions.json", "action")
+    actions = validate(_read_json(DATA_DIR / "actions.json", "action"), ACTIONS_SCHEMA,
+                       DATA_DIR / "actions.json", "action")
     _check_actions(actions, players)
     cfg = HellasConfig(players=players, **kw, board_data=load_board(board_spec),
                        tiles=load_tiles(kw["quarry_yields"]), actions=actions)
@@ -267,6 +294,24 @@ def _make(players, items):
             raise ValueError(f"a temple space gives {c} columns over {len(cfg.board_data.temple_fields)} "
                              f"temples: too many splits for the engine")
     return cfg
+
+
+def _check_value(key, value, players):
+    value = _parse_value(key, value)
+    allowed = SETTINGS[key][2]
+    if key == "start_player" and isinstance(value, int) and not isinstance(value, bool):
+        if not 0 <= value < players:
+            raise ValueError(f"start_player must be 'random' or a seat 0..{players - 1}, not {value}")
+    elif key in ("board", "quarry_yields") and value not in allowed:
+        value = data_file(key, value, allowed)
+    elif value not in allowed:
+        raise ValueError(f"{key} must be one of {', '.join(map(str, allowed))}, not {value!r}")
+    return value
+
+
+def _bonus_range(kw):
+    start = int(_read_json(DATA_DIR / "actions.json", "action")["start_marble"]) if kw["seat_bonus"] else 0
+    return -start, SEAT_POINTS_MAX, f"no seat starts below 0 marble, the rules give {start}"
 
 
 def make_config(players=3, **settings):
@@ -285,26 +330,6 @@ def make_config(players=3, **settings):
     ValueError
         Naming the bad key or value and what is allowed.
     """
-    players = player_count("hellas", players, PLAYERS)
-    kw = defaults_and_checked_names("hellas", settings, SETTINGS)
-    for key, value in settings.items():
-        if key in SEAT_SETTINGS:        # checked below, against the player count
-            kw[key] = value
-            continue
-        value = _parse_value(key, value)
-        allowed = SETTINGS[key][2]
-        if key == "start_player" and isinstance(value, int) and not isinstance(value, bool):
-            if not 0 <= value < players:
-                raise ValueError(f"start_player must be 'random' or a seat 0..{players - 1}, not {value}")
-        elif key in ("board", "quarry_yields") and value not in allowed:
-            value = data_file(key, value, allowed)
-        elif value not in allowed:
-            raise ValueError(f"{key} must be one of {', '.join(map(str, allowed))}, not {value!r}")
-        kw[key] = value
-    start = int(_read_json(DATA_DIR / "actions.json", "action")["start_marble"]) if kw["seat_bonus"] else 0
-    kw["seat_bonus"] = seat_vector("seat_bonus", kw["seat_bonus"], players, -start, SEAT_POINTS_MAX,
-                                   f"no seat starts below 0 marble, the rules give {start}")
-    kw["seat_points"] = seat_vector("seat_points", kw["seat_points"], players, -SEAT_POINTS_MAX,
-                                    SEAT_POINTS_MAX, "points added to a seat's final total")
+    players, kw = checked_settings("hellas", players, PLAYERS, settings, SETTINGS, _check_value, _bonus_range)
     stamp = data_stamp(DATA_DIR, [kw[k] for k in ("board", "quarry_yields")])
     return _make(players, tuple(sorted(kw.items())) + (("data_stamp", stamp),))

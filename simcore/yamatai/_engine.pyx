@@ -16,7 +16,7 @@ cimport numpy as cnp
 
 from simcore._types cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t, u128
 from simcore._types cimport bit128, popcount128, ctz128, has128
-from simcore._rng cimport rng_seed, rng_next, rng_below, rng_uniform
+from simcore._rng cimport rng_seed, rng_next, rng_below, rng_uniform, CHANCE_SALT, POLICY_SALT, DETERMINIZE_SALT
 from simcore.yamatai._state cimport *
 from simcore._lead cimport Snaps, snap_take, lead_stats
 from simcore._settings import add_seat_points
@@ -30,9 +30,6 @@ cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
     int __builtin_popcountll(unsigned long long) nogil
     int __builtin_popcount(unsigned int) nogil
-
-cdef uint64_t CHANCE_SALT = 0x6368616E6365ULL
-cdef uint64_t POLICY_SALT = 0x706F6C696379ULL
 
 cdef int PAY3[20][3]
 cdef uint32_t PAY3_OK[64]       # by the token types held (bits): bit k if three-type payment k is payable
@@ -129,27 +126,6 @@ cdef class CConfig:
                     c.arr[k][i][j] = x
 
 
-_compiled = {}
-
-
-cdef CConfig compiled(cfg):
-    cc = _compiled.get(cfg)
-    if cc is None or cc.py is not cfg:
-        cc = CConfig(cfg)
-        _compiled[cfg] = cc
-    return cc
-
-
-def _resolve_config(players, config, settings):
-    if config is None:
-        return make_config(players, **settings)
-    if settings:
-        raise ValueError("give either a config or settings, not both")
-    if players is not None and int(players) != config.players:
-        raise ValueError(f"config is for {config.players} players, not {players}")
-    return config
-
-
 def _need(cond, msg):
     if not cond:
         raise ValueError(f"bad yamatai position: {msg}")
@@ -216,7 +192,7 @@ def action_text(int a, tiles=None, spec_names=None, token_names=None):
 include "_policy.pxi"
 
 
-# ------------------------------------------------------------------ step API
+# ------------------------------------------------------------------ the shell's hooks (docs/adding_a_game.md)
 
 ctypedef YState GState
 ctypedef YCfg GCfg
@@ -224,7 +200,7 @@ ctypedef int32_t GAction
 cdef enum:
     G_MAXP = MAXP
 cdef const char* G_NAME = "yamatai"
-ctypedef struct GPolicies:
+ctypedef struct GPolicies:     # the seats' policies (their hooks in _policy_api.pxi)
     Policy pol[MAXP]
 
 cdef inline bint g_over(const YState* s) noexcept nogil:
@@ -236,6 +212,11 @@ cdef inline int g_current(const YState* s) noexcept nogil:
 cdef inline int g_n_players(const YCfg* c, const YState* s) noexcept nogil:
     return s.n_players
 
+cdef inline int g_legal_play(const YCfg* c, YState* s, int32_t* buf, const bint* cut) noexcept nogil:
+    # a seat flagged in cut (a deterministic heuristic) gets the shortened list (legal_actions_cut)
+    return legal_actions_cut(c, s, buf, cut != NULL and cut[me(s)])
+
+include "../_engine_shell.pxi"
 include "../_step_api.pxi"
 
 
@@ -251,16 +232,6 @@ cdef class State(StepState):
     >>> sorted(st.scores())[:3]
     ['buildings', 'coins', 'pp_tokens']
     """
-
-    @staticmethod
-    def new(config, seed):
-        """A new game of ``config`` from ``seed`` (set-up drawn, forced steps applied)."""
-        cdef State st = State.__new__(State)
-        st.cc = compiled(config)
-        st.seed = int(seed)
-        setup(&st.cc.c, &st.s, <uint64_t>st.seed)
-        st._begin(LOG_SETUP)
-        return st
 
     cdef list _setup_entries(self):
         d = self.to_dict()
@@ -356,7 +327,7 @@ cdef class State(StepState):
         sc = self.scores()
         cfg = self.cc.py
         lines = [f"Yamatai, {cfg.players} players, round {d['round'] + 1}, stage {d['stage']}"
-                 + ("" if d["stage"] == "over" else f", seat {self.current_player()} to decide")]
+                 + ("" if d["stage"] == "over" else f", player {self.current_player() + 1} to decide")]
         lines.append(f"  fleets face up {d['track'][:d['face_up']]}; building row "
                      f"{[cfg.tiles[t].name if t >= 0 else '-' for t in d['row']]}; specialists "
                      + ", ".join(f"{cfg.spec_names[x]} ({k})" if x >= 0 else "-"
@@ -365,7 +336,7 @@ cdef class State(StepState):
                      f"{sum(x >= 0 for x in d['sea'])} boats on the board")
         for p in range(cfg.players):
             specs = [cfg.spec_names[k] for k in range(NSPEC) if d["spec_owner"][k] == p]
-            lines.append(f"  seat {p}: coins {d['coins'][p]}, PP tokens {d['pp_tokens'][p]}, pieces {d['pieces'][p]}, "
+            lines.append(f"  player {p + 1} (seat {p}): coins {d['coins'][p]}, PP tokens {d['pp_tokens'][p]}, pieces {d['pieces'][p]}, "
                          f"tokens {d['tokens'][p]}, port {d['port'][p]}, set aside {d['set_aside'][p]}, "
                          f"built {[cfg.tiles[t].name for t in d['built'][p]]}, specialists {specs}; "
                          f"score now {sc['total'][p]}")
@@ -374,7 +345,9 @@ cdef class State(StepState):
         return "\n".join(lines)
 
     def __repr__(self):
-        return f"<yamatai.State {STAGES[self.s.stage]} round {self.s.round} seat {self.current_player()}>"
+        # as describe() and the reports say them: round and player from 1 (docs/results.md)
+        return (f"<yamatai.State {STAGES[self.s.stage]} round {self.s.round + 1}, "
+                f"player {self.current_player() + 1} (seat {self.current_player()})>")
 
     # -- position dictionary
     def to_dict(self):
@@ -578,7 +551,7 @@ cdef class State(StepState):
 
 # ------------------------------------------------------------------ batch kernel
 
-cdef int play_game(const YCfg* c, YState* s, uint64_t seed, const Policy* pol,
+cdef int play_game(const YCfg* c, YState* s, uint64_t seed, GPolicies* block,
                    int32_t* record, int max_record, Decider** ext, Snaps* snaps=NULL) noexcept nogil:
     """Play one whole game with the seats' policies; return the number of decisions.
 
@@ -595,6 +568,7 @@ cdef int play_game(const YCfg* c, YState* s, uint64_t seed, const Policy* pol,
     cdef bint cut[MAXP]
     cdef int rnd = 0
     cdef int16_t now[N_SC][MAXP]
+    cdef const Policy* pol = block.pol
     if snaps != NULL:
         snaps.n = 0
     for p in range(c.n_players):
@@ -602,7 +576,7 @@ cdef int play_game(const YCfg* c, YState* s, uint64_t seed, const Policy* pol,
         cut[p] = pol[p].kind != 0 and pol[p].epsilon <= 0.0 and pol[p].temperature <= 0.0
     setup(c, s, seed)
     rng_seed(prng, seed, POLICY_SALT)
-    n = advance_cut(c, s, buf, cut)
+    n = advance(c, s, buf, cut)
     while n > 0:
         if snaps != NULL and s.round != rnd:
             rnd = s.round
@@ -617,17 +591,8 @@ cdef int play_game(const YCfg* c, YState* s, uint64_t seed, const Policy* pol,
         k += 1
         apply_action(c, s, a)
         s.decisions += 1
-        n = advance_cut(c, s, buf, cut)
+        n = advance(c, s, buf, cut)
     return k
-
-
-cdef void make_policies(Policy* pol, int players, policies) except *:
-    if policies is None:
-        policies = [None] * players
-    if len(policies) != players:
-        raise ValueError(f"policies must give one entry per seat ({players}), not {len(policies)}")
-    for p in range(players):
-        load_policy(&pol[p], policies[p])
 
 
 def play_batch(players, seeds, policies=None, config=None, events=True, **settings):
@@ -657,10 +622,9 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
     cdef cnp.uint64_t[::1] sd = np.ascontiguousarray(seeds, dtype=np.uint64).reshape(-1)
     cdef Py_ssize_t G = sd.shape[0], g, e = 0, E_cap
     cdef int P = cfg.players, p, k, i, w, r
-    cdef Policy pol[MAXP]
+    cdef GPolicies pols
     cdef Decider* ext[MAXP]
-    plain, keep = load_deciders(ext, policies, P)
-    make_policies(pol, P, plain)
+    keep = load_seats(&pols, ext, policies, P)
     cdef Decider** dx = ext if keep is not None else NULL
     names = SCORE_CATEGORIES + ("total",)
     sc_arr = np.zeros((N_SC, G, P), dtype=np.int16)
@@ -705,7 +669,7 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
     cdef int n_ev
     for g in range(G):
         with nogil:
-            play_game(c, &st, sd[g], pol, NULL, 0, dx, &snaps)
+            play_game(c, &st, sd[g], &pols, NULL, 0, dx, &snaps)
             score(c, &st, out)
             w = winner(&st, out)
             g_win[g] = w
@@ -801,21 +765,6 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
     return {"games": games, "players": pl, "events": events_out}
 
 
-def play_actions(players, seed, policies=None, config=None, **settings):
-    """The decisions the built-in policies take in the game of ``seed`` (same as ``play_batch``)."""
-    cfg = _resolve_config(players, config, settings)
-    cdef CConfig cc = compiled(cfg)
-    cdef Policy pol[MAXP]
-    cdef Decider* ext[MAXP]
-    plain, keep = load_deciders(ext, policies, cfg.players)
-    make_policies(pol, cfg.players, plain)
-    rec_a = np.zeros(65536, dtype=np.int32)
-    cdef int32_t[::1] rec = rec_a
-    cdef YState st
-    cdef int n = play_game(&cc.c, &st, <uint64_t>int(seed), pol, &rec[0], 65536, ext if keep is not None else NULL)
-    return [int(x) for x in rec_a[:min(n, 65536)]]
-
-
 FLEET_ABILITY_BLOCK = A_SWAPTOK     # the fleet 6/4/8 actions (SWAPTOK, SLIDE, SWAPBOATS) sort last
 FLEET4_SLIDES = A_SLIDE
 FLEET8_SWAPS = A_SWAPBOATS
@@ -845,51 +794,4 @@ def _legal_cut_check(State st, policy):
     return [int(buf[i]) for i in range(n)], [int(buf2[i]) for i in range(n2)], int(a), int(a2)
 
 
-# ------------------------------------------------------------------ the C-level game contract
-
-cdef void g_determinize(const YCfg* c, YState* s, int seat, uint64_t seed) noexcept nogil:
-    # Y-D38: the building deck, the specialist deck and the face-down fleets are hidden from
-    # every seat, and so is the chance to come (the returned fleets' shuffles). A seat that can
-    # use fleet 3's peek now sees the deck's top three (its later knowledge of where it put
-    # them is not kept: the deck is reshuffled below them).
-    cdef uint64_t r[4]
-    cdef int seen = 0
-    if seat == g_current(s) and not (s.used & U_FLEET) and s.fleet == 3:
-        seen = s.n_deck if s.n_deck < 3 else 3
-    rng_seed(r, seed, DETERMINIZE_SALT)
-    sort_and_shuffle(&s.deck[seen], s.n_deck - seen, r)
-    sort_and_shuffle(s.spec_deck, s.n_spec_deck, r)
-    sort_and_shuffle(&s.track[s.face_up], s.n_track - s.face_up, r)
-    rng_seed(s.rng, rng_next(r), CHANCE_SALT)
-
-
-cdef void g_returns(const YCfg* c, const YState* s, double* out) noexcept nogil:
-    # one winner: ties go to the earliest pawn of the last round (Y-D35)
-    cdef int16_t sc[N_SC][MAXP]
-    cdef int p, w
-    score(c, s, sc)
-    w = winner(s, sc)
-    for p in range(s.n_players):
-        out[p] = 1.0 if p == w else 0.0
-
-
-cdef void g_points(const YCfg* c, const YState* s, double* out) noexcept nogil:
-    # every seat's total as the position stands
-    cdef int16_t sc[N_SC][MAXP]
-    cdef int p
-    score(c, s, sc)
-    for p in range(s.n_players):
-        out[p] = sc[SC_TOTAL][p]
-
-
-cdef void g_load_policies(GPolicies* block, policies, int players) except *:
-    make_policies(block.pol, players, policies)
-
-
-cdef inline void g_policy_new_game(GPolicies* block) noexcept nogil:
-    pass                # the policies keep nothing from one decision to the next
-
-
-cdef inline int g_policy_action(const YCfg* c, const YState* s, GPolicies* block, uint64_t* prng,
-                                const int32_t* buf, int n) noexcept nogil:
-    return choose_action(c, s, &block.pol[me(s)], prng, buf, n)
+include "_policy_api.pxi"

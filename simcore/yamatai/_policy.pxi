@@ -1099,13 +1099,3 @@ cdef int choose_action(const YCfg* c, const YState* s, const Policy* pol, uint64
         if r < 0.0:
             return buf[i]
     return buf[arg]
-
-
-def policy_features(State st, int action):
-    """The heuristic's feature values of ``action`` in position ``st`` (``FEATURES`` order)."""
-    cdef double F[NF]
-    cdef Ctx x
-    x.ready = 0
-    memset(F, 0, sizeof(F))
-    mask = action_features(&st.cc.c, &st.s, &x, action, F)
-    return [float(F[k]) if (mask >> k) & 1 else 0.0 for k in range(NF)]

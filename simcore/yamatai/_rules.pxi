@@ -929,20 +929,6 @@ cdef void apply_action(const YCfg* c, YState* s, int a) noexcept nogil:
         return
 
 
-cdef int advance_cut(const YCfg* c, YState* s, int32_t* buf, const bint* cut) noexcept nogil:
-    """Apply forced steps; return the number of legal actions now in buf (0 = game over).
-
-    ``cut`` (NULL or one flag per seat) asks legal_actions_cut for the seats flagged.
-    """
-    cdef int n
-    while s.stage != ST_OVER:
-        n = legal_actions_cut(c, s, buf, cut != NULL and cut[me(s)])
-        if n != 1:
-            return n
-        apply_action(c, s, buf[0])
-    return 0
-
-
 # ---------------------------------------------------------------- set-up
 
 cdef void setup(const YCfg* c, YState* s, uint64_t seed) noexcept nogil:

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from simcore._settings import (SEAT_POINTS_MAX, SEAT_SETTINGS, defaults_and_checked_names, player_count,
-                               seat_settings, seat_start_check, seat_vector)
+from simcore._settings import SEAT_SETTINGS, checked_settings, seat_settings, seat_start_check
 from simcore._data import data_file, data_stamp, read_json
+from simcore._schema import Arr, Bool, Int, Map, Nullable, Obj, Str, validate
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 PLAYERS = (2, 3, 4)
@@ -58,6 +58,49 @@ def _read_json(path, what):
     return read_json(path, what)
 
 
+# ---- the declared schema of each data file. Coins, points, supplies and hands are 16-bit in the
+# engine (_state.pxd: coins, pp, supply, hand are int16_t), pieces, ports and tokens 8-bit; each
+# range keeps a whole game inside them: 32 tiles x 50 points + 18 specialists x 50 + coins / 1 <
+# 32,767, and coins from at most 120 rounds of sales at 20 and 1,000 at the start.
+_PP = Int(0, 50, "points are counted in 16 bits: 32 tiles and 18 specialists of at most 50 keep a total "
+                 "below 32,767")
+_PRICE = Int(0, 20, "coins are counted in 16 bits over up to 120 rounds of trade")
+_ISL = Int(0, MAX_ISLANDS - 1, f"the engine's islands are 0..{MAX_ISLANDS - 1} (a 64-bit mask)")
+_SEA = Int(0, MAX_SEA - 1, f"the engine's sea spaces are 0..{MAX_SEA - 1} (a 128-bit mask)")
+_BOATS = Arr(Int(0, 4, "a tile asks for at most 4 boats of a colour"), 5, 5, "one count per colour")
+BOARD_SCHEMA = Obj(
+    islands=Arr(Obj(id=_ISL, island_neighbours=Arr(_ISL), sea_neighbours=Arr(_SEA)), 1, MAX_ISLANDS),
+    sea=Arr(Obj(id=_SEA, sea_neighbours=Arr(_SEA), island_neighbours=Arr(_ISL), edge=Bool(),
+                _optional=("edge",)), 1, MAX_SEA))
+BUILDINGS_SCHEMA = Obj(tiles=Arr(Obj(id=Str(), kind=Str("standard", "torii", "palace"), boat_vector=_BOATS, pp=_PP,
+                                     trading_post=Bool(), _optional=("trading_post",)),
+                                 5, MAX_TILES, f"the engine takes 5..{MAX_TILES} tiles"))
+SPECIALISTS_SCHEMA = Obj(tiles=Arr(Obj(id=Int(0, N_SPECIALISTS - 1), name=Str(), ability=Str(*ABILITIES), pp=_PP),
+                                   N_SPECIALISTS, N_SPECIALISTS, f"the rules have {N_SPECIALISTS} specialists"))
+# (the tiles' count, order and abilities are checked by load_fleets, which names the spec's order)
+FLEETS_SCHEMA = Obj(tiles=Arr(Obj(number=Int(1, len(FLEET_ABILITIES)), ability=Str(),
+                                  boat_vector=Arr(Int(0, 2, "a fleet tile gives at most 2 boats a colour")))))
+_TOKENS = Int(0, MAX_ISLANDS, "one culture token an island")
+TOKENS_SCHEMA = Obj(types=Arr(Obj(id=Int(0, N_TYPES - 1), name=Str(), count=_TOKENS, mountain_tokens=_TOKENS),
+                              N_TYPES, N_TYPES, f"the rules have {N_TYPES} token types"),
+                    blank=Obj(count=_TOKENS, mountain_tokens=_TOKENS))
+_TRADE = Obj(buy=_PRICE, sell=_PRICE)
+_PER_PLAYERS = {str(p) for p in PLAYERS}
+PLAYER_BOARD_SCHEMA = Obj(
+    trade=Obj(bamboo=_TRADE, wood=_TRADE, stone=_TRADE, clay=_TRADE, gold=Nullable(_TRADE)),
+    transactions_per_turn=Int(1, 10, "transactions a turn"), izanagi_transactions_per_turn=Int(1, 10),
+    tomoe_gold_price=_TRADE, susanoo_sell_price=Map(_PRICE, keys=set(COLOURS)),
+    port_capacity=Int(0, 20, "boats a port holds (8-bit counts, and a bonus on top)"),
+    riu_port_bonus=Int(0, 20, "boats a port holds (8-bit counts)"),
+    coins_per_pp=Int(1, 100, "coins are divided by it at the end (0 would divide by zero)"),
+    fu_hsi_coins_per_pp=Int(1, 100, "coins are divided by it at the end (0 would divide by zero)"),
+    setup=Obj(start_coins=Int(0, 1000, "coins are counted in 16 bits"),
+              standard_buildings_per_player=Map(Int(1, MAX_ISLANDS, "one building an island"), keys=_PER_PLAYERS),
+              pawns_per_player=Map(Int(1, 2, "the engine seats at most 4 pawns"), keys=_PER_PLAYERS),
+              boat_supply=Obj(**{c: Int(0, 1000, "boats are counted in 16 bits") for c in COLOURS}),
+              sacred_site_tokens=Int(0, MAX_ISLANDS, "at most one an island (8-bit count)")))
+
+
 def _assumed(doc):
     return "assumed" in str(doc.get("status", "")).lower()
 
@@ -76,7 +119,7 @@ class Board:
 
 
 def load_board(path):
-    doc = _read_json(path, "board")
+    doc = validate(_read_json(path, "board"), BOARD_SCHEMA, path, "board")
     where = f"board file {path}"
     try:
         isl, sea = doc["islands"], doc["sea"]
@@ -93,6 +136,9 @@ def load_board(path):
             raise ValueError(f"{where}: island and sea ids must be dense 0..n-1 in order")
         for s in sea:
             for i in s["island_neighbours"]:
+                if not 0 <= int(i) < ni:
+                    raise ValueError(f"{where}: field sea[{s['id']}].island_neighbours names island {i}; "
+                                     f"the board's islands are 0..{ni - 1}")
                 if int(s["id"]) not in isea[int(i)]:
                     raise ValueError(f"{where}: sea {s['id']} and island {i} disagree on adjacency")
     except (KeyError, TypeError) as exc:
@@ -105,6 +151,9 @@ def load_board(path):
             raise ValueError(f"{where}: sea space {a} has a bad or one-way neighbour")
     if not entries:
         raise ValueError(f"{where}: no entry space")
+    for a, sn in enumerate(isea):
+        if any(not 0 <= b < ns for b in sn):
+            raise ValueError(f"{where}: field islands[{a}].sea_neighbours names a sea space beyond 0..{ns - 1}")
     return Board(str(path), _assumed(doc), ni, ns, inb, isea, snb, entries, edges)
 
 
@@ -118,7 +167,7 @@ class Tile:
 
 
 def load_buildings(path):
-    doc = _read_json(path, "buildings")
+    doc = validate(_read_json(path, "buildings"), BUILDINGS_SCHEMA, path, "buildings")
     where = f"buildings file {path}"
     kinds = {"standard": 0, "torii": 1, "palace": 2}
     try:
@@ -135,7 +184,7 @@ def load_buildings(path):
 
 
 def load_specialists(path):
-    doc = _read_json(path, "specialists")
+    doc = validate(_read_json(path, "specialists"), SPECIALISTS_SCHEMA, path, "specialists")
     where = f"specialists file {path}"
     try:
         tiles = sorted(doc["tiles"], key=lambda t: int(t["id"]))
@@ -152,7 +201,7 @@ def load_specialists(path):
 
 def load_fleets(path):
     """Boats of fleet tiles 1..10 (one count per colour each), checked against the abilities."""
-    doc = _read_json(path, "fleets")
+    doc = validate(_read_json(path, "fleets"), FLEETS_SCHEMA, path, "fleets")
     where = f"fleets file {path}"
     try:
         tiles = sorted(doc["tiles"], key=lambda t: int(t["number"]))
@@ -177,7 +226,7 @@ def load_culture_tokens(path):
     ``mountain_tokens`` have the border calling a mountain tile, then the
     blank tokens the same way (the order the set-up shuffle starts from).
     """
-    doc = _read_json(path, "culture tokens")
+    doc = validate(_read_json(path, "culture tokens"), TOKENS_SCHEMA, path, "culture tokens")
     where = f"culture tokens file {path}"
     try:
         types = sorted(doc["types"], key=lambda t: int(t["id"]))
@@ -276,7 +325,8 @@ def _make(players, items):
     board = load_board(cfg._path("board"))
     tiles, t_assumed = load_buildings(cfg._path("buildings"))
     names, pp, s_assumed = load_specialists(cfg._path("specialists"))
-    pb = _read_json(cfg._path("player_board"), "player board")
+    pb = validate(_read_json(cfg._path("player_board"), "player board"), PLAYER_BOARD_SCHEMA,
+                  cfg._path("player_board"), "player board")
     try:
         for c in COLOURS[:4]:
             int(pb["trade"][c]["buy"]), int(pb["trade"][c]["sell"])
@@ -287,6 +337,9 @@ def _make(players, items):
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"player board file {cfg._path('player_board')}: missing or bad {exc}") from None
     seat_start_check(kw["seat_bonus"], int(pb["setup"]["start_coins"]), "coins")
+    if players * int(pb["setup"]["pawns_per_player"][str(players)]) > 4:
+        raise ValueError(f"player board file {cfg._path('player_board')}: field setup.pawns_per_player.{players} "
+                         f"gives {players} players more than the engine's 4 pawns")
     fleet_boats, f_assumed = load_fleets(cfg._path("fleets"))
     bag, token_names, c_assumed = load_culture_tokens(cfg._path("culture_tokens"))
     if board.n_islands != len(bag):
@@ -297,6 +350,19 @@ def _make(players, items):
     return YamataiConfig(players=players, **kw, board_data=board, tiles=tiles, spec_names=names,
                          spec_pp=pp, pb=pb, fleet_boats=fleet_boats, token_bag=bag, token_names=token_names,
                          assumed=assumed)
+
+
+def _check_value(key, value, players):
+    if key == "round_cap":
+        try:
+            value = int(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"round_cap must be a whole number, not {value!r}") from None
+        if not 1 <= value <= 120:
+            raise ValueError(f"round_cap must be 1..120, not {value}")
+        return value
+    value = str(value).strip()
+    return value if value == "default" else data_file(key, value)
 
 
 def make_config(players=3, **settings):
@@ -316,28 +382,9 @@ def make_config(players=3, **settings):
     ValueError
         Naming the bad key or value and what is allowed.
     """
-    players = player_count("yamatai", players, PLAYERS)
-    kw = defaults_and_checked_names("yamatai", settings, SETTINGS)
-    for key, value in settings.items():
-        if key in SEAT_SETTINGS:        # checked below, against the player count
-            kw[key] = value
-            continue
-        if key == "round_cap":
-            try:
-                value = int(value)
-            except (TypeError, ValueError):
-                raise ValueError(f"round_cap must be a whole number, not {value!r}") from None
-            if not 1 <= value <= 120:
-                raise ValueError(f"round_cap must be 1..120, not {value}")
-        else:
-            value = str(value).strip()
-            if value != "default":
-                value = data_file(key, value)
-        kw[key] = value
-    # the range depends on the start amount in the player-board file: checked in _make (seat_start_check)
-    kw["seat_bonus"] = seat_vector("seat_bonus", kw["seat_bonus"], players, -32768, 32767,
-                                   "the engines count coins in 16 bits")
-    kw["seat_points"] = seat_vector("seat_points", kw["seat_points"], players, -SEAT_POINTS_MAX,
-                                    SEAT_POINTS_MAX, "points added to a seat's final total")
+    # the bonus's range depends on the start amount in the player-board file: checked in _make
+    # (seat_start_check)
+    players, kw = checked_settings("yamatai", players, PLAYERS, settings, SETTINGS, _check_value,
+                                   lambda kw: (-32768, 32767, "the engines count coins in 16 bits"))
     stamp = data_stamp(DATA_DIR, [kw[k] for k in DEFAULT_FILES])
     return _make(players, tuple(sorted(kw.items())) + (("data_stamp", stamp),))

@@ -17,7 +17,7 @@ def test_doctests():
 
 def test_profile_shares_and_winner_means():
     p = make_players(2000, 3, seed=21)
-    prof = cat.category_profile(p.lazy()).collect()
+    prof = cat.category_profile(p.lazy(), CATS).collect()
     assert prof.height == 3 * len(CATS)
     for role in ("winner", "other", "all"):
         assert prof.filter(pl.col("role") == role)["share"].sum() == pytest.approx(1.0)
@@ -33,7 +33,7 @@ def test_logit_coefficients_scale_with_spread():
     # the winner is decided by the plain total, so every point counts the same:
     # standardized coefficients are proportional to each category's SD
     p = make_players(4000, 3, seed=22, means=(12.0, 2.0, 6.0, 4.0, 1.0))
-    out = cat.category_logit(p)
+    out = cat.category_logit(p, CATS)
     assert (out["method"] == "mle").all() and not out["separated"].any()
     per_point = (out["coef"] / out["sd"]).to_numpy()
     assert per_point.max() / per_point.min() < 1.2
@@ -45,11 +45,11 @@ def test_logit_coefficients_scale_with_spread():
 
 def test_decisive_category():
     p = make_players(1500, 3, seed=23, decide="temples")
-    cf = cat.category_counterfactual(p).filter(pl.col("category") == "temples")
+    cf = cat.category_counterfactual(p, CATS).filter(pl.col("category") == "temples")
     assert cf["p_lost"].item() == 1.0 and cf["lost"].item() == 1500
-    others = cat.category_counterfactual(p).filter(pl.col("category") != "temples")
+    others = cat.category_counterfactual(p, CATS).filter(pl.col("category") != "temples")
     assert (others["p_lost"] < 0.5).all()
-    lg = cat.category_logit(p)
+    lg = cat.category_logit(p, CATS)
     assert lg["separated"].all() and (lg["method"] == "firth").all()
     assert lg["coef"].is_finite().all()
     assert lg.sort("coef", descending=True)["category"][0] == "temples"
@@ -65,8 +65,9 @@ def test_counterfactual_ties_are_explicit():
     a = out.filter(pl.col("category") == "a").row(0, named=True)
     b = out.filter(pl.col("category") == "b").row(0, named=True)
     assert (a["kept"], a["shared"], a["lost"]) == (1, 0, 1)
-    assert (b["kept"], b["shared"], b["lost"]) == (1, 1, 0)
-    assert b["p_changed"] == 0.5
+    # a k-way tie counts 1/k: the sole winner caught to a 2-way tie loses half the win
+    assert (b["kept"], b["shared"], b["lost"]) == (1, 1, 0.5)
+    assert b["p_changed"] == 0.5 and b["p_lost"] == 0.25
 
 
 def test_grouping_and_zero_variance_category():
@@ -74,7 +75,7 @@ def test_grouping_and_zero_variance_category():
         pl.lit(0).cast(pl.Int16).alias("marble"),
         (pl.col("game_index") % 2).alias("variant"),
     )
-    out = cat.category_logit(p, by="variant")
+    out = cat.category_logit(p, CATS, by="variant")
     assert out.height == 10
     assert out.filter(pl.col("category") == "marble")["coef"].is_nan().all()
     assert out.filter(pl.col("category") != "marble")["coef"].is_finite().all()

@@ -17,7 +17,7 @@ import analysis.games.hellas as qy
 import analysis.ratings as rt
 import analysis.seats as seats
 import analysis.games.yamatai as ym
-from _analysis_synth import make_component_games, make_players
+from _analysis_synth import CATS, make_component_games, make_players
 from test_analysis_game_adapters import _akrotiri_events, _yamatai_events
 from test_analysis_hellas import make_events
 
@@ -50,9 +50,9 @@ CALLS = [
     (seats.seat_equality_test, PLAYERS),
     (seats.with_margin, PLAYERS),
     (seats.add_strategy_mix, PLAYERS),
-    (cat.category_profile, PLAYERS),
-    (cat.category_logit, PLAYERS),
-    (cat.category_counterfactual, PLAYERS),
+    (lambda f: cat.category_profile(f, CATS), PLAYERS),
+    (lambda f: cat.category_logit(f, CATS), PLAYERS),
+    (lambda f: cat.category_counterfactual(f, CATS), PLAYERS),
     (rt.pairwise_comparisons, PLAYERS),
     (rt.pairwise_win_matrix, PLAYERS),
     (rt.bradley_terry, PLAYERS),

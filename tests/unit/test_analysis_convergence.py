@@ -8,7 +8,7 @@ import pytest
 
 import analysis.convergence as cv
 from analysis.seats import seat_advantage
-from analysis.stats import wilson_bounds
+from analysis.stats import observed_share_bounds
 from _analysis_synth import make_players
 
 
@@ -38,8 +38,9 @@ def test_seat_curve_ends_at_full_estimate_and_shrinks_like_root_n():
     # each checkpoint matches a direct computation on the first N games
     n = s0["games"][3]
     first = p.filter((pl.col("game_index") < n) & (pl.col("seat") == 0))
-    lo, hi = wilson_bounds(first["win_share"].sum(), n)
-    assert s0["lo"][3] == pytest.approx(float(lo)) and s0["hi"][3] == pytest.approx(float(hi))
+    w = first["win_share"].to_numpy()
+    lo, hi = observed_share_bounds([w.sum()], n, [(w * w).sum()])      # the seat table's interval (issue 37)
+    assert s0["lo"][3] == pytest.approx(float(lo[0])) and s0["hi"][3] == pytest.approx(float(hi[0]))
 
 
 def test_mean_kind_matches_t_interval():

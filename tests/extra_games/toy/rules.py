@@ -9,6 +9,7 @@ Score: the sum of your cards, plus ``bonus`` points to each player with the
 most sixes (if anyone has one). Ties for first share the win. Hands are
 public; the only hidden information is the order of the deck.
 """
+from simcore._features import check_noise, check_weights
 from simcore.rng import CHANCE_SALT, POLICY_SALT, Xoshiro256
 
 PLAYERS = (2, 3, 4)
@@ -61,13 +62,11 @@ def shuffled_deck(config, seed):
 
 
 def policy_vector(weights, temperature=0.0, epsilon=0.0):
-    """The per-seat policy ``play_batch`` takes: [offer_value, blind_value, epsilon]."""
-    unknown = sorted(set(weights) - set(FEATURES))
-    if unknown:
-        raise ValueError(f"unknown feature {unknown[0]!r} for toy (known: {', '.join(FEATURES)})")
-    if not 0.0 <= float(epsilon) <= 1.0:
-        raise ValueError(f"epsilon must be in [0, 1], not {epsilon}")
-    return (float(weights.get("offer_value", 0.0)), float(weights.get("blind_value", 0.0)), float(epsilon))
+    """The per-seat policy ``play_batch`` takes: [offer_value, blind_value, epsilon] (a weight left out is 0;
+    argmax play, the temperature is not used)."""
+    w = check_weights(FEATURES, weights, optional=dict.fromkeys(FEATURES, 0.0), where="toy")
+    _, e = check_noise(temperature, epsilon)
+    return (w.get("offer_value", 0.0), w.get("blind_value", 0.0), e)
 
 
 def policy_rng(seed):

@@ -1,0 +1,63 @@
+"""The words a person reads: one numbering convention for seats and rounds, and the glossary.
+
+Data keep their own numbering: the ``seat`` column of the Parquet tables, the frames of
+``reports.api`` and the CSV tables count seats from 0 (seat 0 starts). Everything written for
+a person (report text, figure axes, terminal tables) counts from 1: seat 0 is "player 1
+(starts)", seat 1 "player 2"; round 0 of the engines is "round 1".
+"""
+
+
+def player_name(seat, starts=True) -> str:
+    """``0`` -> ``"player 1 (starts)"``, ``1`` -> ``"player 2"`` (``starts=False``: no note on player 1)."""
+    seat = int(seat)
+    return f"player {seat + 1}" + (" (starts)" if starts and seat == 0 else "")
+
+
+def player_label(seat) -> str:
+    """Short form for axes and table cells: ``0`` -> ``"P1"``."""
+    return f"P{int(seat) + 1}"
+
+
+def round_name(round_index) -> str:
+    """An engine's 0-based round -> ``"round 1"``."""
+    return f"round {int(round_index) + 1}"
+
+
+#: Every statistic and column a report uses, in plain words (the report's glossary).
+GLOSSARY = {
+    "player 1 (starts)": "The player who takes the first turn (seat 0 in the data files); player 2 "
+                         "plays next, and so on.",
+    "win share": "The share of games a player wins; a k-way tie counts 1/k of a win for each of the k "
+                 "players. Fair share: 1/n for n players.",
+    "fair share": "1/n of the games for n players: what every player would win if the seats were equal.",
+    "deviation, pp": "A win share minus the fair share, in percentage points (pp): +3 pp means 3 more "
+                     "games won in 100 than the fair share.",
+    "largest seat gap": "The largest distance of any player's win share from the fair share, in pp, with "
+                        "a 95% interval that holds for all players at once.",
+    "95% CI / interval": "The range that holds the true value in 95% of repeated experiments; `lo`/`hi` "
+                         "columns (`win_lo`, `win_hi`, `dev_lo`, ...) are its ends. Two intervals that "
+                         "overlap do not show a difference.",
+    "Wilson interval": "The 95% interval of a share used for win shares (good near 0% and 100% and for "
+                       "small counts).",
+    "n, games": "How many games an estimate rests on; more games, narrower intervals.",
+    "compensation": "Points (seat_points: added to a player's final total) or starting resources "
+                    "(seat_bonus) given per seat to even out the seats; searched on common seeds and "
+                    "verified on fresh games.",
+    "verified": "Checked on games the search never saw, the same seeds with and without the compensation.",
+    "chi-square test, p": "Whether all seats win equally often: a small p (below 0.05) means the seats "
+                          "differ by more than chance explains.",
+    "coef, logit": "The change in the log-odds of winning per point of a score category (a logistic "
+                   "regression); larger means that category decides more games.",
+    "uplift": "The difference in win share between players who took a component and comparable players "
+              "who did not (a regression with the other choices held fixed).",
+    "Bradley–Terry rating, Elo": "A strength per strategy from who finished ahead of whom; 1500 is the "
+                                 "field's average, +100 means ahead in about 64% of pairs.",
+    "margin": "The winner's score minus the runner-up's.",
+    "lead changes, comeback": "How often the leader changed during a game; a comeback is a win by a player "
+                              "who trailed at the chosen point.",
+    "random play": "Every player picks uniformly among its legal moves: a floor, not how people play; "
+                   "seat advantages under random play say little about real games.",
+    "quick run": "A small run (--quick) to try the pipeline: its intervals are wide and its findings are "
+                 "not settled.",
+    "under-powered": "Too few games for the interval to tell the effect from zero (or from the target).",
+}
