@@ -34,7 +34,7 @@ import numpy as np
 from analysis.precision import SequentialControl
 from simcore import _results as R
 from simcore import run as simrun
-from simcore._contract import SEARCH_DEFAULTS
+from simcore._contract import SEARCH_DEFAULTS, searches
 from simcore._manifest import read_manifest
 
 #: the planned games of a run stopped on precision or seconds only
@@ -157,7 +157,7 @@ def simulate_to_precision(game, players, seed, out, strategies=None, variant=Non
         seats = simrun.plan_run(game, players, planned, seed, strategies=strategies, variant=variant,
                                 events=events).strategies
         work = sum(int(s.get("iterations", SEARCH_DEFAULTS["iterations"]))
-                   for s in seats if s.get("kind") == "mcts")
+                   for s in seats if searches(s))
         if work:
             chunk_size = max(1, getattr(simrun, 'SEARCH_CHUNK_WORK', 4000) // work) * 4
         else:

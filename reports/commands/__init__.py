@@ -32,4 +32,7 @@ NAMES = [
     "bench",
     "ladder",
     "check",
+    "view",
+    "play",
+    "train",
 ]
