@@ -31,5 +31,7 @@ NAMES = [
     "bench",
     "ladder",
     "check",
+    "view",
+    "play",
     "train",
 ]

@@ -100,6 +100,10 @@ def _rc(int q):
     return [(q >> 5) - 16, (q & 31) - 16]
 
 
+# the quarters of Thera (data/thera.json, piece "thera"): no temple stands there
+_THERA_QUARTERS = frozenset((-1 + i // 2, -1 + i % 2) for i in range(4))
+
+
 def _qi(rc):
     r, c = rc
     return (int(r) + 16) * 32 + int(c) + 16
@@ -446,6 +450,11 @@ cdef State _from_dict(d, config):
             for k, rc in enumerate(x["temples"]):
                 s.temple_q[p][k] = _qi(rc)
                 _need(0 <= s.temple_q[p][k] < NQ, f"seat {p}: temple {rc} outside the window")
+                # a temple stands on a land quarter of a tile's island, one a quarter (spec: excavate)
+                _need((int(rc[0]), int(rc[1])) not in _THERA_QUARTERS,
+                      f"seat {p}: temple {list(rc)} is on Thera, where no temple can stand")
+                _need(s.land[s.temple_q[p][k]], f"seat {p}: temple {list(rc)} is not on land")
+                _need(not s.temple_at[s.temple_q[p][k]], f"temple {list(rc)} is there twice")
                 s.temple_at[s.temple_q[p][k]] = 1
             s.hand[p] = 0
             for k in x["hand"]:

@@ -425,7 +425,9 @@ cdef class State(StepState):
             for key in ("order", "last_order", "pawn_owner", "fleet_taken"):
                 _need(len(d[key]) == c.n_pawns, f"'{key}' must list {c.n_pawns} pawns")
             _need(sorted(d["order"]) == list(range(c.n_pawns)), "'order' must be a permutation of the pawns")
-            _need(0 <= s.turn < c.n_pawns, "'turn' out of range")
+            # a finished game has passed its last pawn: turn == the pawn count (to_dict of a game over)
+            _need(0 <= s.turn < c.n_pawns or (s.stage == ST_OVER and s.turn == c.n_pawns),
+                  f"'turn' must be 0..{c.n_pawns - 1} ({c.n_pawns} once the game is over), not {s.turn}")
             for k in range(c.n_pawns):
                 s.order[k] = d["order"][k]
                 s.last_order[k] = d["last_order"][k]
