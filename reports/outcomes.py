@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import polars as pl
 
+import simcore
 from reports.render import figures as F
 from reports.render.sections import Fig, Section, Table, caption_of, text_table
+from simcore._contract import round_name
 
 
 def collected(frame):
@@ -77,7 +79,7 @@ def outcome_section(rs, max_series=None) -> Section:
     summary = outcome_summary(total, by=rs.group, length=length)
     dist = outcome_distribution(total, ["margin", "lead_changes", "led_from", "max_deficit"], by=rs.group)
     has_lead = set(LEAD_COLUMNS) <= set(rs.columns("games"))
-    unit = "rounds" if rs.game != "akrotiri" else "rounds (turn pairs)"
+    unit = round_name(simcore.games[rs.game]) if rs.game in simcore.games else "rounds"
     where = SNAPSHOT.get(rs.game, "the end of each round, scored as if the game ended there")
     sec.paragraphs.append(
         "How games end, whoever wins (Ludii's outcome metrics). The *margin* is the winner's total minus the "

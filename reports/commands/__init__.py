@@ -33,4 +33,5 @@ NAMES = [
     "check",
     "view",
     "play",
+    "train",
 ]

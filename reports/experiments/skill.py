@@ -55,7 +55,7 @@ def parse_skill_part(part, t, where, players, variant):
             s = strategies.resolve(part.game, name)
         except (ValueError, KeyError, FileNotFoundError) as exc:
             raise StudyError(f"{where}: levels: {exc}") from None
-        if s.kind == "mcts":              # the name as written: mcts:iterations=400 stays that, not "mcts"
+        if s.searches:                    # the name as written: mcts:iterations=400 stays that
             s = dataclasses.replace(s, name=name.strip())
         if s.name in pool:
             raise StudyError(f"{where}: levels lists {s.name!r} twice")
@@ -70,7 +70,7 @@ def parse_skill_part(part, t, where, players, variant):
         if v <= 0:
             raise StudyError(f"{where}: {key} must be a positive integer, not {v}")
         counts[key] = v
-    if "search_games" not in counts and any(s.kind == "mcts" for s in pool.values()):
+    if "search_games" not in counts and any(s.searches for s in pool.values()):
         raise StudyError(f"{where}: missing key 'search_games' (self-play games of each level that searches; "
                          f"such a game costs thousands of heuristic ones, so give it explicitly)")
     search = counts.get("search_games", counts["games"])
