@@ -238,8 +238,8 @@ def test_parser_registers_only_the_command_run():
     assert commands(cli.build_parser(["report", "x"])) == {"report"}
     assert commands(cli.build_parser(["--help"])) == commands(cli.build_parser([])) == {
         "simulate", "replay", "tune", "regress", "report", "compare", "study", "demo", "balance", "bench", "ladder",
-        "check", "view", "play"}
-    assert len(commands(cli.build_parser(["nonsense"]))) == 14
+        "check", "view", "play", "train"}
+    assert len(commands(cli.build_parser(["nonsense"]))) == 15
 
 
 def test_report_console_exit_flushes_everything(tmp_path):
