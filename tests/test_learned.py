@@ -43,7 +43,7 @@ def test_action_features_are_the_heuristics():
     pol = CTX.as_policy()
     for st in _positions():
         acts, A, S = features(st, pol)
-        acts2, F = hellas.policy_features(st, pol)
+        acts2, F = hellas.policy_features(st, pol)[:2]
         assert acts == acts2 == st.legal_actions()
         np.testing.assert_array_equal(A[:, :F.shape[1]], F)
         # the heuristic's score and the score less the decision's best
@@ -100,6 +100,7 @@ def test_missing_models_are_named(tmp_path):
     with pytest.raises(ValueError, match="not a model file"):
         strategies.resolve("hellas", f"learned:{bad}")
     d = s.to_dict()
+    assert strategies.from_dict(d).to_dict() == d and strategies.from_dict(d).policy_kind.name == "learned"
     p.write_text(p.read_text() + " ")                 # any change to the file
     with pytest.raises(ValueError, match="SHA-256"):
         strategies.from_dict(d)
