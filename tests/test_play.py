@@ -181,24 +181,29 @@ def test_a_human_game_played_to_its_end_by_clicking(tmp_path, game, seats):
     try:
         drv.get(srv.url)
         t0 = time.time()
+        pick = ("const rows = [...document.querySelectorAll('#legal tr.pick')].filter((r) => r.style.display !== 'none');"
+                "return rows.length ? rows[arguments[0] % rows.length] : null;")
+        spot = ("const t = [...document.querySelectorAll('#board .tg')];"
+                "return t.length ? t[arguments[0] % t.length] : null;")
         while not drv.find_elements(By.ID, "final-line"):
-            assert time.time() - t0 < 400, f"{game}: not over after {clicks} clicks ({session.error})"
+            assert time.time() - t0 < 900, f"{game}: not over after {clicks} clicks ({session.error})"
             try:
-                picks = [p for p in drv.find_elements(By.CSS_SELECTOR, "#legal tr.pick") if p.is_displayed()]
-                if not picks:
+                row = drv.execute_script(pick, clicks)
+                if row is None:
                     time.sleep(0.05)
                     continue
-                targets = drv.find_elements(By.CSS_SELECTOR, "#board .tg")
                 before = len(session.decisions())
-                if targets and clicks % 2 == 0:
-                    drv.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))",
-                                       targets[clicks % len(targets)])
+                target = drv.execute_script(spot, clicks) if clicks % 2 == 0 else None
+                if target is not None:
+                    # a click on the board: one action there is taken; several: the list keeps only them
+                    drv.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", target)
                     board_clicks += 1
-                    shown = [p for p in drv.find_elements(By.CSS_SELECTOR, "#legal tr.pick") if p.is_displayed()]
-                    if len(session.decisions()) == before and shown:
-                        shown[0].click()          # several actions on that spot: one from the list
+                    if len(session.decisions()) == before:
+                        row = drv.execute_script(pick, 0)
+                        if row is not None:
+                            row.click()
                 else:
-                    picks[clicks % len(picks)].click()
+                    row.click()
                 clicks += 1
                 deadline = time.time() + 10
                 while len(session.decisions()) == before and time.time() < deadline:

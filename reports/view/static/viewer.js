@@ -17,7 +17,7 @@
 
   function seatName(p) {
     const n = D.seats[p];
-    return "seat " + p + (n ? " (" + n + ")" : "");
+    return "player " + (p + 1) + " (seat " + p + (n ? ", " + n : "") + ")";      // as the reports count them
   }
 
   function swatch(p) {
