@@ -874,7 +874,7 @@ class RefState:
         cfg = self.cfg
         lines = [f"Hellas, {cfg.players} players, board {cfg.board_name}, "
                  f"round {min(self.round + 1, ROUNDS)}/{ROUNDS}, phase {self.phase}"
-                 + ("" if self.is_over() else f", seat {self.current_player()} to decide")]
+                 + ("" if self.is_over() else f", player {self.current_player() + 1} to decide")]
         if self.space is not None:
             lines.append(f"action: space {self.space} ({cfg.spaces[self.space]['action']}) "
                          f"by seat {self.active}")
@@ -885,7 +885,7 @@ class RefState:
             mine = [k for k, o in self.pieces.values() if o == seat]
             sizes = sorted((len(c) for c in cities(cfg, self.pieces, seat)), reverse=True)
             lines.append(
-                f"seat {seat}: marble {self.marble[seat]}, rings {self.rings[seat]}, "
+                f"player {seat + 1} (seat {seat}): marble {self.marble[seat]}, rings {self.rings[seat]}, "
                 f"cubes {self.cubes_left[seat]}, houses {mine.count('house')}, "
                 f"agoras {mine.count('agora')}, palaces {mine.count('palace')}, "
                 f"cities {sizes}, score {sc['total'][seat]}")
