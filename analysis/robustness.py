@@ -30,7 +30,7 @@ import math
 import numpy as np
 import polars as pl
 
-from analysis.stats import norm_ppf
+from analysis.stats import norm_ppf, share_interval
 
 __all__ = ["advantage_rows", "robustness_table", "sentences"]
 
@@ -40,16 +40,15 @@ def _z(level):
 
 
 def advantage_rows(shares, level: float = 0.95) -> list:
-    """Per seat: share, its advantage ``share - 1/N`` and a normal interval from the per-game variance."""
+    """Per seat: share, its advantage ``share - 1/N`` and its interval (``analysis.stats.share_interval``:
+    the observed variance of the per-game shares, games independent)."""
     w = np.asarray(shares, dtype=float)
     n, p = w.shape
-    z = _z(level)
     out = []
     for s in range(p):
-        m = float(w[:, s].mean())
-        se = float(w[:, s].std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
-        out.append({"seat": s, "n": n, "share": m, "advantage": m - 1 / p, "se": se,
-                    "lo": m - 1 / p - z * se, "hi": m - 1 / p + z * se})
+        ci = share_interval(w[:, s], level=level)
+        out.append({"seat": s, "n": n, "share": ci.estimate, "advantage": ci.estimate - 1 / p, "se": ci.se,
+                    "lo": ci.lo - 1 / p, "hi": ci.hi - 1 / p})
     return out
 
 

@@ -241,8 +241,8 @@ def headline_stats(
     return like(out, players)
 
 
-def headline_pairs(players: Frame, variant: str = "variant", baseline: str | None = None,
-                   categories: Sequence[str] | None = HELLAS_CATEGORIES, level: float = 0.95) -> pl.DataFrame:
+def headline_pairs(players: Frame, variant: str = "variant", baseline: str | None = None, *,
+                   categories: Sequence[str] | None, level: float = 0.95) -> pl.DataFrame:
     """Paired differences of the :func:`headline_stats` statistics, game *i* of a variant against game *i*
     of the baseline (``analysis.stats.paired_differences``).
 

@@ -42,10 +42,18 @@ def _gap(rows):
     return text
 
 
+def knob_words(game, knob, n=2):
+    """"points" or the game's starting resource (its report plug-in names it), as reports/balance.py says."""
+    if knob == "seat_points":
+        return "point" if abs(n) == 1 else "points"
+    from reports.games import plugin
+
+    one, many = plugin(game).SEAT_BONUS_UNIT or ("resource", "resources")
+    return "starting " + (one if abs(n) == 1 else many)
+
+
 def _change(r):
     """The verified compensation of a compensation result ``r`` (reports/balance.py), in a designer's words."""
-    from reports.balance import knob_words
-
     comp = list(r["compensation"])
     ga, gb = r["gap_after"], r["gap_before"]
     given = [(s, c) for s, c in enumerate(comp) if c]

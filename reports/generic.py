@@ -37,20 +37,20 @@ def seat_section(rs: RunSet, series=False) -> Section:
                  f"variance of the per-game shares); "
                  f"dashed line: the fair share 1/n. {rs.games_text()}."))
     sec = Section("Seat advantage", paragraphs=[
-        "Does the first player (seat 0) win more than its fair share? `win_share` is the mean win "
-        "share of the seat, `deviation` its difference from 1/n; the chi-square test asks whether "
-        "all seats are equal."],
+        "Does player 1 (who starts: seat 0 in the tables) win more than its fair share? Look for a bar "
+        "whose interval misses the dashed fair-share line. `win_share` is the mean win share of the seat, "
+        "`deviation` its difference from 1/n; the chi-square test asks whether all seats are equal."],
         tables=[Table("seat_advantage", adv, "Win share, score and margin per seat (95% CIs)."),
                 Table("seat_equality_test", eq, "Multinomial goodness-of-fit test of equal seats.")],
         figures=[Fig("win_share_by_seat", fig, caption_of(fig))])
     rows = []
     for r in adv.iter_rows(named=True):
         half = (r["win_hi"] - r["win_lo"]) / 2 * 100
-        rows.append([str(r[rs.group]), str(r["n_players"]), str(r["seat"]),
+        rows.append([str(r[rs.group]), str(r["n_players"]), f"{r['seat'] + 1}" + (" (starts)" if r["seat"] == 0 else ""),
                      f"{r['win_share'] * 100:.1f}% ±{half:.1f}", f"{r['deviation'] * 100:+.1f}",
                      f"{r['mean_total']:.1f}", f"{r['n']:,}"])
-    sec.terminal = "Win share by seat (95% CI)\n" + text_table(
-        [rs.group, "players", "seat", "win share", "vs fair (pp)", "mean score", "games"], rows)
+    sec.terminal = "Win share by player (95% CI)\n" + text_table(
+        [rs.group, "players", "player", "win share", "vs fair (pp)", "mean score", "games"], rows)
     return sec
 
 
@@ -63,8 +63,12 @@ def score_section(rs: RunSet) -> Section:
     dist = score_distribution_from_counts(counts, by=rs.group)
     summary = score_summary_from_counts(counts, by=rs.group)
     fig = F.score_distributions(dist, facet=_facet(rs), caption=(
-        f"Share of games in which each seat finished with each total score. {rs.games_text()}."))
-    return Section("Score distributions",
+        f"Share of games in which each player finished with each total score: look for a curve shifted "
+        f"from the others. {rs.games_text()}."))
+    return Section("Score distributions", paragraphs=[
+        "How the final scores spread, per player: curves that lie on each other mean the seats score "
+        "alike; a curve shifted right is a player who scores more. The table gives each player's mean and "
+        "spread."],
                    tables=[Table("score_summary", summary, "Final score per seat (points)."),
                            Table("score_distribution", dist, "Share of games per final score and seat.",
                                  show=False)],

@@ -67,7 +67,7 @@ def play(game, players, cond, games, seed, workers=1, piece=2000):
     strat = strategies.resolve(game, cond["strategy"])
     pol = policy_argument(mod, strat.to_dict())
     config = mod.make_config(players, **cond["settings"])
-    if strat.kind == "mcts":
+    if strat.searches:
         piece = 10
 
     def one(a):
@@ -87,11 +87,13 @@ def play(game, players, cond, games, seed, workers=1, piece=2000):
 def run(game, players, games=20_000, search_games=200, seed=0, strategy="balanced", bots=None, rules=True,
         workers=None, log=None):
     """Play every condition; return ``(table, sentences, conditions)``."""
+    import strategies
+
     workers = workers or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
     conds = conditions(game, players, strategy, bots, rules)
     shares, kinds = {}, {}
     for c in conds:
-        n = search_games if "mcts" in c["strategy"] else games
+        n = search_games if strategies.resolve(game, c["strategy"]).searches else games
         t0 = time.perf_counter()
         shares[c["label"]] = play(game, players, c, n, seed, workers)
         kinds[c["label"]] = c["kind"]

@@ -2,7 +2,7 @@
 import polars as pl
 
 from reports.firstscreen import at_a_glance, glossary_section, mark_quick, with_first_screen
-from reports.render.html import render_html
+from reports.render.html import _anchor, render_html
 from reports.render.sections import Fig, Report, Section
 from reports.study import load_study, run_study, study_report
 
@@ -55,6 +55,13 @@ def test_every_player_count_gets_its_seats_and_its_answer(tmp_path):
     html = render_html(Report("t", sections=sections))
     assert html.index("At a glance") < html.index("What was run")
     assert 'href="#top"' in html and "<details>" in html
+    # a folded section still shows its first figure or table before the fold
+    for sec in sections[1:]:
+        items = len(sec.figures) + len(sec.tables)
+        if items > 2 and sec.title != "Glossary":
+            part = html[html.index(f'id="{_anchor(sec.title)}"'):]
+            part = part[:part.index("<details>")]
+            assert "<figure" in part or "<table" in part, sec.title
 
 
 def test_a_quick_run_says_so_first_and_beside_each_figure():

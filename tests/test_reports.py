@@ -39,7 +39,7 @@ def test_report_writes_every_figure_and_states_provenance(small_run, tmp_path, c
     out = str(tmp_path / "rep")
     assert cli.main(["report", small_run, "--out", out]) == 0
     printed = capsys.readouterr().out
-    assert "Win share by seat" in printed and "report.html" in printed
+    assert "Win share by player" in printed and "report.html" in printed
     html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
     md = open(os.path.join(out, "report.md"), encoding="utf-8").read()
     for name in FIGURES:
@@ -127,7 +127,7 @@ def test_figures_are_notebook_friendly(small_run):
     assert isinstance(fig, Figure)
     ax = fig.axes[0]
     assert "player" in ax.get_xlabel() and "%" in ax.get_ylabel()
-    assert fig._suptitle.get_text() == "Win share by seat"
+    assert fig._suptitle.get_text() == "Win share by player"
 
 
 def test_quarry_tiles_by_round_reads_runner_columns(small_run):
@@ -249,7 +249,7 @@ def test_game_report_has_component_values(game, tmp_path, capsys):
              progress=False, workers=1)
     out = str(tmp_path / "rep")
     assert cli.main(["report", run, "--out", out]) == 0
-    assert "Win share by seat" in capsys.readouterr().out
+    assert "Win share by player" in capsys.readouterr().out
     html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
     generic = [f for f in FIGURES if f != "quarry_distributions"]
     for name in generic + figures:

@@ -143,3 +143,29 @@ def test_view_page_in_chromium_steps_to_the_final_scores(runs, game, tmp_path):
         assert str(max(totals)) in final
     finally:
         drv.quit()
+
+
+def test_report_links_telling_games_to_their_pages(tmp_path):
+    run = _run(str(tmp_path), "hellas", 3, ["balanced", "random", "random"], games=12, seed=5)
+    out = str(tmp_path / "rep")
+    assert main(["report", run, "--out", out]) == 0
+    md = open(os.path.join(out, "report.md"), encoding="utf-8").read()
+    html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
+    links = re.findall(r"\[([^\]]+): game (\d+)\]\((games/game-\d+\.html)\)", md)
+    assert links and len({g for _, g, _ in links}) == len(links)
+    for title, gi, href in links:
+        assert os.path.exists(os.path.join(out, href)) and f'<a href="{href}">' in html
+    # the closest finish is the smallest margin among games with a sole winner, as the tables say
+    p = pd.read_parquet(os.path.join(run, "players"))
+    rows = []
+    for gi, g in p.groupby("game_index"):
+        t = sorted(g["total"], reverse=True)
+        if (g["win_share"] == 1).sum() == 1:
+            rows.append((t[0] - t[1], gi))
+    want = min(rows)[1]
+    assert ("closest finish", str(want)) in [(t, g) for t, g, _ in links]
+    # random seats are the weaker strategy here: the linked game is one a random seat won outright
+    weak = [int(g) for t, g, _ in links if t == "the weaker strategy won"]
+    for gi in weak:
+        won = p[(p.game_index == gi) & (p.win_share == 1)]
+        assert list(won.seat) and all(s in (1, 2) for s in won.seat)

@@ -46,8 +46,7 @@ def session_from_args(args, log=print):
                        os.path.abspath(args.resume), decisions=saved["decisions"], bot_delay=args.bot_delay, log=log)
     if not args.game:
         raise ValueError("name the game (e.g. boardlab play hellas --seats human,balanced,balanced) or give --resume FOLDER")
-    if args.game not in simcore.games:
-        raise ValueError(f"unknown game '{args.game}' (known: {', '.join(simcore.games)})")
+    simcore.get_game(args.game)            # a game simcore does not know: its own one-line error
     if not args.seats:
         raise ValueError("give --seats, one per seat, with at least one 'human', e.g. --seats human,balanced,balanced")
     seats = split_names(args.seats)

@@ -78,6 +78,7 @@ def _inline(text: str) -> str:
         if i % 2:
             out.append(f"<code>{part[1:-1]}</code>")
             continue
+        part = re.sub(r"\[([^\]]+)\]\(([\w./-]+\.html)\)", r'<a href="\2">\1</a>', part)   # a local page
         part = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", part)
         out.append(re.sub(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])", r"<em>\1</em>", part))
     return "".join(out)
@@ -170,6 +171,7 @@ def _section_html(sec):
         more_f, more_t = (nf - 1, nt) if nf else (0, nt - 1)
         what = " and ".join(x for x in (f"{more_f} more figure{'s' * (more_f != 1)}" if more_f else "",
                                         f"{more_t} table{'s' * (more_t != 1)}" if more_t else "") if x)
+        body.append(items[0])
         body.append(f"<details><summary>Show {what}</summary>" + "\n".join(items[1:]) + "</details>")
     return body
 

@@ -66,14 +66,14 @@ class BackgroundFigures:
         """A line when a section takes longer than the progress interval (the analysis holds no lock)."""
         while not self._stop.wait(0.5):
             if time.perf_counter() - self.last >= PROGRESS_SECONDS + 0.5:
-                self._progress(f"report: still working, after {self._current}", force=True)
+                self._progress(f"report: still working ({self._current})", force=True)
 
     def add(self, sections):
         """Queue the figures of ``sections`` for the workers."""
         self.add_figures([f for sec in sections for f in sec.figures])
         self.n_sections += len(sections)
         if sections:
-            self._current = f"\"{sections[-1].title}\""
+            self._current = f"last built: \"{sections[-1].title}\""
             self._progress(f"report: {sections[-1].title} ({self.n_sections} sections built, "
                            f"{len(self.stems)} figures queued)")
 
@@ -113,6 +113,7 @@ class BackgroundFigures:
         self._progress(f"report: {self.n_sections} sections built; drawing the figures", force=True)
 
         def drawn():
+            self._current = f"{len(mine | ok)} of {total} figures drawn"
             self._progress(f"report: {len(mine | ok)} of {total} figures drawn "
                            f"({100 * len(mine | ok) // max(total, 1)} %)")
         if self.procs:

@@ -35,8 +35,12 @@
     const cells = pos.tiles.map((t) => [t[1], t[2]]).concat([[-1, -1], [0, 0]]);
     (o.targets || new Set()).forEach((t) => { if (t[0] === "c") cells.push(t.slice(1).split(",").map(Number)); });
     if (o.hl && o.hl[0] === "c") cells.push(o.hl.slice(1).split(",").map(Number));
-    const x0 = (Math.min(...cells.map((c) => c[0])) - 0.3) * S, y0 = (Math.min(...cells.map((c) => c[1])) - 0.3) * S;
-    const x1 = (Math.max(...cells.map((c) => c[0])) + 1.3) * S, y1 = (Math.max(...cells.map((c) => c[1])) + 1.3) * S;
+    let cx0 = Math.min(...cells.map((c) => c[0])), cy0 = Math.min(...cells.map((c) => c[1]));
+    let cx1 = Math.max(...cells.map((c) => c[0])) + 1, cy1 = Math.max(...cells.map((c) => c[1])) + 1;
+    // at least 8 x 6 cells in view, so a board of a few tiles is not drawn huge
+    const padx = Math.max(0, 8 - (cx1 - cx0)) / 2, pady = Math.max(0, 6 - (cy1 - cy0)) / 2;
+    const x0 = (cx0 - padx - 0.3) * S, y0 = (cy0 - pady - 0.3) * S;
+    const x1 = (cx1 + padx + 0.3) * S, y1 = (cy1 + pady + 0.3) * S;
     let s = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="' + [x0, y0, x1 - x0, y1 - y0].map((v) => v.toFixed(0)).join(" ") +
       '"><rect x="' + x0 + '" y="' + y0 + '" width="' + (x1 - x0) + '" height="' + (y1 - y0) + '" fill="#cfe3ef"/>';
     let routes = "", top = "";

@@ -123,7 +123,8 @@
     renderPlayers(f);
     renderDecision(f);
     const last = D.frames.length - 1;
-    $("stepinfo").textContent = (f.legal ? "decision " + (at + 1) : "end") + " / " + last;
+    const decided = D.frames[last].legal ? last + 1 : last;        // play: the newest frame waits for its decision
+    $("stepinfo").textContent = (f.legal ? "decision " + (at + 1) : "end") + " / " + decided;
     $("slider").max = String(last);
     $("slider").value = String(at);
     const log = (at > 0 ? (D.frames[at - 1].log || []) : (D.setup || []));
