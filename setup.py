@@ -100,6 +100,10 @@ extensions.append(Extension("simcore._search", ["simcore/_search.pyx"],
 extensions.append(Extension("simcore._mcts", ["simcore/_mcts.pyx"],
                             include_dirs=[numpy.get_include(), "simcore"], define_macros=macros,
                             extra_compile_args=cflags))
+# learned models evaluated over the games' feature hooks (simcore/_model.pxd)
+extensions.append(Extension("simcore._model", ["simcore/_model.pyx"],
+                            include_dirs=[numpy.get_include(), "simcore"], define_macros=macros,
+                            extra_compile_args=cflags))
 extensions = cythonize(extensions, compiler_directives=directives,
                        annotate=os.environ.get("BOARDLAB_ANNOTATE") == "1")
 

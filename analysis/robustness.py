@@ -30,7 +30,7 @@ import math
 import numpy as np
 import polars as pl
 
-from analysis.stats import norm_ppf
+from analysis.stats import norm_ppf, share_interval
 
 __all__ = ["advantage_rows", "robustness_table", "sentences"]
 
@@ -40,16 +40,15 @@ def _z(level):
 
 
 def advantage_rows(shares, level: float = 0.95) -> list:
-    """Per seat: share, its advantage ``share - 1/N`` and a normal interval from the per-game variance."""
+    """Per seat: share, its advantage ``share - 1/N`` and its interval (``analysis.stats.share_interval``:
+    the observed variance of the per-game shares, games independent)."""
     w = np.asarray(shares, dtype=float)
     n, p = w.shape
-    z = _z(level)
     out = []
     for s in range(p):
-        m = float(w[:, s].mean())
-        se = float(w[:, s].std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
-        out.append({"seat": s, "n": n, "share": m, "advantage": m - 1 / p, "se": se,
-                    "lo": m - 1 / p - z * se, "hi": m - 1 / p + z * se})
+        ci = share_interval(w[:, s], level=level)
+        out.append({"seat": s, "n": n, "share": ci.estimate, "advantage": ci.estimate - 1 / p, "se": ci.se,
+                    "lo": ci.lo - 1 / p, "hi": ci.hi - 1 / p})
     return out
 
 
@@ -121,7 +120,7 @@ def sentences(table: pl.DataFrame) -> list:
         parts = []
         by = {}
         for r in rows:
-            by.setdefault(r["status"], []).append(r)
+            by.setdefault("same" if r["same_games"] else r["status"], []).append(r)
         for st in ("holds", "fair"):
             if by.get(st):
                 parts.append(f"holds across {_join(r['condition'] for r in by[st])}")
@@ -132,5 +131,7 @@ def sentences(table: pl.DataFrame) -> list:
                              f"(to {r['advantage_pp']:+.1f} pp)")
         if by.get("unclear"):
             parts.append(f"is not told from fair under {_join(r['condition'] for r in by['unclear'])}")
+        if by.get("same"):
+            parts.append(f"no game changed under {_join(r['condition'] for r in by['same'])}")
         out.append(head + ": " + "; ".join(parts) + "." if parts else head + ".")
     return out

@@ -38,7 +38,7 @@ from analysis._common import (
     whole_numbers,
     with_n_players,
 )
-from analysis.stats import holm, two_proportion_ztest, welch_ttest, wilson_exprs
+from analysis.stats import holm, paired_differences, two_proportion_ztest, welch_ttest, wilson_exprs
 
 __all__ = [
     "score_distribution",
@@ -48,6 +48,7 @@ __all__ = [
     "headline_stats",
     "mean_stat",
     "variant_differences",
+    "headline_pairs",
     "seat_strategy_counts",
     "win_share_by_seat",
 ]
@@ -240,6 +241,46 @@ def headline_stats(
     return like(out, players)
 
 
+def headline_pairs(players: Frame, variant: str = "variant", baseline: str | None = None, *,
+                   categories: Sequence[str] | None, level: float = 0.95) -> pl.DataFrame:
+    """Paired differences of the :func:`headline_stats` statistics, game *i* of a variant against game *i*
+    of the baseline (``analysis.stats.paired_differences``).
+
+    Variants of a study are played from one seed, so their game *i* meets the
+    same tiles; a statistic's per-game values (a seat's win share, a seat's
+    total, the winning score, the tie indicator, the players' mean points in a
+    category) are paired by ``game_index``. Returns one row per (variant,
+    n_players, statistic, item) with ``n_pairs``, ``n_side``, ``n_base``,
+    ``diff``, ``diff_lo``, ``diff_hi``, ``p_value`` and ``corr``; pass it to
+    :func:`variant_differences` as ``paired``.
+    """
+    cats = list(categories or [])
+    require(players, [variant, "game_index", "seat", "total", "win_share", *cats], "headline_pairs")
+    lf = with_n_players(as_lazy(players), [variant])
+    names = sorted(lf.select(pl.col(variant).cast(pl.String)).unique().collect()[variant].to_list())
+    baseline = names[0] if baseline is None and names else baseline
+    keys = [pl.col(variant).cast(pl.String), "n_players", "game_index"]
+    ws = pl.col("win_share").cast(pl.Float64)
+    seat = pl.format("seat {}", pl.col("seat"))
+    parts = [
+        lf.select(*keys, pl.lit("win_share").alias("statistic"), seat.alias("item"), ws.alias("value")),
+        lf.select(*keys, pl.lit("mean_score").alias("statistic"), seat.alias("item"),
+                  pl.col("total").cast(pl.Float64).alias("value")),
+    ]
+    game = lf.group_by(*keys).agg(pl.col("total").max().cast(pl.Float64).alias("__best"),
+                                   ((ws > 0) & (ws < 1)).any().cast(pl.Float64).alias("__tie"),
+                                   *[pl.col(c).cast(pl.Float64).mean().alias(f"__c_{c}") for c in cats])
+    parts.append(game.select(variant, "n_players", "game_index", pl.lit("winning_score").alias("statistic"),
+                             pl.lit("all").alias("item"), pl.col("__best").alias("value")))
+    parts.append(game.select(variant, "n_players", "game_index", pl.lit("tie_rate").alias("statistic"),
+                             pl.lit("all").alias("item"), pl.col("__tie").alias("value")))
+    parts += [game.select(variant, "n_players", "game_index", pl.lit("category_points").alias("statistic"),
+                          pl.lit(c).alias("item"), pl.col(f"__c_{c}").alias("value")) for c in cats]
+    long = pl.concat(parts, how="vertical_relaxed")
+    return paired_differences(long, variant, baseline, "game_index", ["n_players", "statistic", "item"],
+                              level=level)
+
+
 def mean_stat(
     frame: Frame,
     value: str | pl.Expr,
@@ -287,15 +328,20 @@ def variant_differences(
     baseline: str | None = None,
     level: float = 0.95,
     alpha: float = 0.05,
+    paired: pl.DataFrame | None = None,
 ) -> Frame:
     """Each headline statistic of every variant minus the baseline variant's.
 
     Proportions are compared with the two-proportion z test
     (:func:`analysis.stats.two_proportion_ztest`), means with Welch's t test
-    (:func:`analysis.stats.welch_ttest`). The samples are treated as
-    independent; variants played on the same seeds (common random numbers)
-    are positively correlated, which makes these intervals conservative.
-    p-values are Holm-corrected within each (variant, n_players) family.
+    (:func:`analysis.stats.welch_ttest`), the samples taken as independent.
+    Variants played on the same seeds (common random numbers) are not: a
+    score-only change keeps game *i* nearly the same (per-game win shares
+    correlate 0.9), so those intervals are 3-4 times too wide. ``paired``
+    (:func:`headline_pairs`) gives the paired differences of the statistics it
+    covers; a row whose every game of both variants is paired then takes its
+    interval and p-value (``paired = true``). p-values are Holm-corrected
+    within each (variant, n_players) family.
 
     Parameters
     ----------
@@ -358,13 +404,26 @@ def variant_differences(
         out = pl.concat([o.select(cols) for o in outs], how="vertical_relaxed")
     else:
         out = pl.DataFrame(schema={c: pl.Float64 for c in cols})
-    out = out.with_columns(pl.lit(baseline).alias("baseline"))
+    out = out.with_columns(pl.lit(baseline).alias("baseline"), pl.lit(False).alias("paired"))
+    if paired is not None and paired.height and out.height:
+        on_p = [variant, *[k for k in on if k in paired.columns and k != "kind"]]
+        ok = paired.filter((pl.col("n_pairs") == pl.col("n_side")) & (pl.col("n_pairs") == pl.col("n_base"))
+                           & pl.col("diff_lo").is_not_null())
+        ok = ok.select(*on_p, pl.col("diff_lo").alias("__lo"), pl.col("diff_hi").alias("__hi"),
+                       pl.col("p_value").alias("__p"))
+        out = (out.with_columns(pl.col(variant).cast(pl.String))
+               .join(ok.with_columns(pl.col(variant).cast(pl.String)), on=on_p, how="left")
+               .with_columns(pl.col("__lo").is_not_null().alias("paired"))
+               .with_columns(pl.coalesce("__lo", "diff_lo").alias("diff_lo"),
+                             pl.coalesce("__hi", "diff_hi").alias("diff_hi"),
+                             pl.coalesce("__p", "p_value").alias("p_value"))
+               .drop("__lo", "__hi", "__p"))
     out = holm(out, "p_value", alpha, by=[variant, *[k for k in other_keys if k == "n_players"]])
     # back to the headline order
     order = df.select(*on).unique(maintain_order=True).with_row_index("__o")
     out = (out.join(order, on=on, how="left").sort([variant, "__o"]).drop("__o")
            .select(variant, "baseline", *on, "n", "base_estimate", "estimate", "diff", "diff_lo",
-                   "diff_hi", "p_value", "p_holm", "reject"))
+                   "diff_hi", "p_value", "p_holm", "reject", "paired"))
     return like(out, headline)
 
 

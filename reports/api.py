@@ -128,7 +128,7 @@ class Results:
 
         adv = self.seats()
         return F.win_share_by_seat(adv, facet=self._rs.group if len(self.labels) > 1 else None,
-                                   title=title or f"{self.game.capitalize()}: win share by seat",
+                                   title=title or f"{self.game.capitalize()}: win share by player",
                                    caption=f"95% Wilson intervals; dashed: the fair share. {self._rs.games_text()}.")
 
     def report(self, out=None, progress=False):

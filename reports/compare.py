@@ -92,8 +92,11 @@ def run_compare(game, players, strategies, games, seed, out, variant=None, worke
                  progress=progress)
         dirs["|".join(lineup)] = folder
         if log and (len(seats) <= 12 or (i + 1) % 10 == 0 or i + 1 == len(seats)):
+            spent = time.perf_counter() - t0
+            left = spent * (len(seats) - i - 1) / (i + 1)
             log(f"  lineup {i + 1}/{len(seats)} {' / '.join(lineup)}: {per:,} games "
-                f"({time.perf_counter() - t0:.0f} s)")
+                f"({100 * (i + 1) // len(seats)} % of the seatings, {spent:.0f} s so far"
+                + (f", about {left:.0f} s left)" if i + 1 < len(seats) else ")"))
     return RunSet.from_dirs(dirs, group="lineup", title=f"{game} {players} players: {', '.join(strategies)}")
 
 

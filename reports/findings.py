@@ -9,6 +9,7 @@ from __future__ import annotations
 import polars as pl
 
 from reports.render.sections import Section, Table
+from reports.words import player_name
 
 def _pct(x):
     return f"{x * 100:.1f}%"
@@ -38,11 +39,15 @@ def findings_section(sections) -> Section | None:
                 s0 = part.row(0, named=True)
                 worst = max(part.iter_rows(named=True), key=lambda r: abs(r["deviation"]))
                 where = ", ".join(x for x in (context, str(key)) if x)
-                text = (f"**{where}** ({s0['n']:,} games): seat 0 wins {_pct(s0['win_share'])} "
+                fav = max(part.iter_rows(named=True), key=lambda r: r["win_share"])
+                text = (f"**{where}** ({s0['n']:,} games): {player_name(0)} wins {_pct(s0['win_share'])} "
                         f"[{_pct(s0['win_lo'])}, {_pct(s0['win_hi'])}] against a fair {_pct(s0['fair_share'])} "
                         f"({_pp(s0['deviation'])} pp [{_pp(s0['dev_lo'])}, {_pp(s0['dev_hi'])}])")
-                if worst["seat"] != 0:
-                    text += (f"; the largest gap is seat {worst['seat']}, {_pct(worst['win_share'])} "
+                if fav["seat"] != 0:
+                    text += (f"; the most favoured is {player_name(fav['seat'])}, {_pct(fav['win_share'])} "
+                             f"[{_pct(fav['win_lo'])}, {_pct(fav['win_hi'])}] ({_pp(fav['deviation'])} pp)")
+                if worst["seat"] not in (0, fav["seat"]):
+                    text += (f"; the largest gap is {player_name(worst['seat'])}, {_pct(worst['win_share'])} "
                              f"({_pp(worst['deviation'])} pp [{_pp(worst['dev_lo'])}, {_pp(worst['dev_hi'])}])")
                 p_value = None
                 if eq is not None and group in eq.columns:
@@ -70,11 +75,17 @@ def findings_section(sections) -> Section | None:
             r = ratings.sort("elo", descending=True)
             a, b = r.row(0, named=True), r.row(1, named=True)
             sure = a["elo_lo"] > b["elo_hi"]
-            paras.append(f"**{context or 'Strategies'}**: strongest {a['strategy']}, Elo {a['elo']:,.0f} "
+            dominant = dom is not None and dom.filter(pl.col("dominant") & (pl.col("strategy") == a["strategy"])).height
+            if sure:
+                tail = " (their 95% intervals do not overlap)."
+            elif dominant:      # the head-to-head test is the sharper one; say which answer stands
+                tail = (" (their rating intervals overlap, but head-to-head each pair's interval is above ½: "
+                        f"{a['strategy']} is the stronger, as the line above says).")
+            else:
+                tail = " (their 95% intervals overlap: which of the two is stronger is not shown)."
+            paras.append(f"**{context or 'Strategies'}**: highest rated {a['strategy']}, Elo {a['elo']:,.0f} "
                          f"[{a['elo_lo']:,.0f}, {a['elo_hi']:,.0f}] over {a['n_games']:,} games; next "
-                         f"{b['strategy']}, {b['elo']:,.0f} [{b['elo_lo']:,.0f}, {b['elo_hi']:,.0f}]"
-                         + (" (their 95% intervals do not overlap)." if sure else
-                            " (their 95% intervals overlap)."))
+                         f"{b['strategy']}, {b['elo']:,.0f} [{b['elo_lo']:,.0f}, {b['elo_hi']:,.0f}]" + tail)
         cells = next((f for n, f in tables.items() if n.endswith("sweep_cells")), None)
         if cells is not None and cells.height:      # a [[sweep]] part (reports.sweep)
             best = cells.sort(["gap", "p"], descending=[False, True]).row(0, named=True)
@@ -90,8 +101,9 @@ def findings_section(sections) -> Section | None:
              "below give every seat, the tests and the figures. All figures hold for the data and "
              "strategies listed under \"What was run\".")
     return Section("Findings at a glance", paragraphs=[intro] + paras,
-                   tables=[Table("findings_seats", pl.DataFrame(rows), "Seat 0 and the largest seat gap, per run "
-                                 "(shares as fractions, gaps in percentage points).")] if rows else [])
+                   tables=[Table("findings_seats", pl.DataFrame(rows), "Seat 0 (player 1, who starts) and the largest "
+                                 "seat gap, per run (shares as fractions, gaps in percentage points; seats "
+                                 "counted from 0 as in the data files).")] if rows else [])
 
 
 #: above this many runs in one outcome table, the findings point to the section instead of a line each

@@ -37,20 +37,20 @@ def seat_section(rs: RunSet, series=False) -> Section:
                  f"variance of the per-game shares); "
                  f"dashed line: the fair share 1/n. {rs.games_text()}."))
     sec = Section("Seat advantage", paragraphs=[
-        "Does the first player (seat 0) win more than its fair share? `win_share` is the mean win "
-        "share of the seat, `deviation` its difference from 1/n; the chi-square test asks whether "
-        "all seats are equal."],
+        "Does player 1 (who starts: seat 0 in the tables) win more than its fair share? Look for a bar "
+        "whose interval misses the dashed fair-share line. `win_share` is the mean win share of the seat, "
+        "`deviation` its difference from 1/n; the chi-square test asks whether all seats are equal."],
         tables=[Table("seat_advantage", adv, "Win share, score and margin per seat (95% CIs)."),
                 Table("seat_equality_test", eq, "Multinomial goodness-of-fit test of equal seats.")],
         figures=[Fig("win_share_by_seat", fig, caption_of(fig))])
     rows = []
     for r in adv.iter_rows(named=True):
         half = (r["win_hi"] - r["win_lo"]) / 2 * 100
-        rows.append([str(r[rs.group]), str(r["n_players"]), str(r["seat"]),
+        rows.append([str(r[rs.group]), str(r["n_players"]), f"{r['seat'] + 1}" + (" (starts)" if r["seat"] == 0 else ""),
                      f"{r['win_share'] * 100:.1f}% ±{half:.1f}", f"{r['deviation'] * 100:+.1f}",
                      f"{r['mean_total']:.1f}", f"{r['n']:,}"])
-    sec.terminal = "Win share by seat (95% CI)\n" + text_table(
-        [rs.group, "players", "seat", "win share", "vs fair (pp)", "mean score", "games"], rows)
+    sec.terminal = "Win share by player (95% CI)\n" + text_table(
+        [rs.group, "players", "player", "win share", "vs fair (pp)", "mean score", "games"], rows)
     return sec
 
 
@@ -63,8 +63,12 @@ def score_section(rs: RunSet) -> Section:
     dist = score_distribution_from_counts(counts, by=rs.group)
     summary = score_summary_from_counts(counts, by=rs.group)
     fig = F.score_distributions(dist, facet=_facet(rs), caption=(
-        f"Share of games in which each seat finished with each total score. {rs.games_text()}."))
-    return Section("Score distributions",
+        f"Share of games in which each player finished with each total score: look for a curve shifted "
+        f"from the others. {rs.games_text()}."))
+    return Section("Score distributions", paragraphs=[
+        "How the final scores spread, per player: curves that lie on each other mean the seats score "
+        "alike; a curve shifted right is a player who scores more. The table gives each player's mean and "
+        "spread."],
                    tables=[Table("score_summary", summary, "Final score per seat (points)."),
                            Table("score_distribution", dist, "Share of games per final score and seat.",
                                  show=False)],
@@ -172,7 +176,7 @@ def run_sections(rs: RunSet, figures=None) -> list:
 
 def variant_section(rs: RunSet, baseline=None, title="Variant comparison") -> Section:
     """Each headline statistic per variant, the difference to the baseline and its CI."""
-    from analysis.summary import headline_stats, variant_differences
+    from analysis.summary import headline_pairs, headline_stats, variant_differences
 
     head = [collected(headline_stats(rs.scan("players"), by=rs.group, categories=rs.categories))]
     extra = plugin(rs.game).HEADLINES
@@ -182,11 +186,14 @@ def variant_section(rs: RunSet, baseline=None, title="Variant comparison") -> Se
     head += outcome_headlines(rs)
     head = pl.concat([h.with_columns(pl.col(rs.group).cast(pl.String)) for h in head], how="vertical_relaxed")
     baseline = baseline or rs.labels[0]
-    diff = variant_differences(head, variant=rs.group, baseline=baseline)
+    # game i of every variant is played from one seed: the built-in headlines are paired by game (issue 37)
+    paired = headline_pairs(rs.scan("players"), variant=rs.group, baseline=baseline, categories=rs.categories)
+    diff = variant_differences(head, variant=rs.group, baseline=baseline, paired=paired)
     wide = head.pivot(on=rs.group, index=["n_players", "statistic", "item"], values="estimate")
     fig = F.variant_differences(diff, variant=rs.group, title=f"Variant minus baseline '{baseline}'", caption=(
-        f"Each headline statistic of the variant minus the baseline '{baseline}', with 95% CIs "
-        f"(z test for shares, Welch t for means). {rs.games_text()}."))
+        f"Each headline statistic of the variant minus the baseline '{baseline}', with 95% CIs: paired by "
+        f"game (t on the per-game differences; game i of every variant has one seed) where every game "
+        f"pairs, else z test for shares, Welch t for means. {rs.games_text()}."))
     rows = []
     for r in diff.iter_rows(named=True):
         scale = F.UNITS.get(r["statistic"], ("", "", 1.0))[2]
@@ -197,9 +204,9 @@ def variant_section(rs: RunSet, baseline=None, title="Variant comparison") -> Se
     variants = ", ".join(x for x in rs.labels if x != baseline)
     sec = Section(title, paragraphs=[
         f"Variants: {', '.join(rs.labels)} (baseline '{baseline}'). The variants are played on the same "
-        f"game seeds (common random numbers); the intervals below treat them as independent samples, "
-        f"right as far as a game's outcomes under two variants are uncorrelated (measured |r| < 0.05 in "
-        f"Hellas: docs/intervals.md); p-values are Holm-corrected per variant."],
+        f"game seeds (common random numbers), so the built-in headline statistics are compared game by "
+        f"game (paired: `paired = true`); the others as independent samples (docs/intervals.md); p-values "
+        f"are Holm-corrected per variant."],
         tables=[Table("headline_by_variant", wide, "Headline statistics per variant."),
                 Table("variant_differences", diff, f"Differences to '{baseline}' (95% CIs, Holm p-values).")],
         figures=[Fig("variant_differences", fig, caption_of(fig))])

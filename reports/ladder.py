@@ -222,10 +222,8 @@ class LadderPlan:
 
 
 def check_plan(plan: LadderPlan):
-    """ValueError for a ladder that cannot be played (bad players, skill level not in the pool)."""
-    from simcore.run import check_players
-
-    check_players(plan.game, plan.players)
+    """ValueError for a ladder that cannot be played (a skill level not in the pool); its game and
+    player count are the command's, checked once by ``reports.cli``."""
     for n in plan.skill:
         level_name(plan.pool, n)
     if len(plan.skill) == 1:
@@ -296,18 +294,33 @@ def play_ladder(plan: LadderPlan, base, workers=None, log=print):
     else:
         results = (_play_one(plan.game, plan.players, [dicts[n] for n in lineup], games, plan.seed, folder,
                              plan.variant) for _, _, lineup, games, folder in order)
-    for folder, _secs in results:
-        w, _, lineup, games, _ = by_folder[folder]
-        done_work += w
-        done_games += games
-        done += 1
-        now = time.perf_counter()
-        if now - last >= 15 or done == len(tasks):
-            last = now
-            left = (now - t0) * (total_work - done_work) / done_work if done_work else float("nan")
-            log(f"ladder: {done}/{len(tasks)} seatings, {done_games:,} of {total_games:,} games, "
-                f"{100 * done_work / total_work:.0f}% of the work, {_eta(now - t0)}"
-                + (f", about {_eta(left)} to go" if done < len(tasks) else ""))
+    import threading
+
+    stop, clock = threading.Event(), [t0]
+
+    def heartbeat():        # a seating of search games may take minutes: a line every few seconds meanwhile
+        while not stop.wait(0.5):
+            if time.perf_counter() - clock[0] >= 3:
+                clock[0] = time.perf_counter()
+                log(f"ladder: {done}/{len(tasks)} seatings done, playing the next ({_eta(clock[0] - t0)})")
+
+    beat = threading.Thread(target=heartbeat, daemon=True)
+    beat.start()
+    try:
+        for folder, _secs in results:
+            w, _, lineup, games, _ = by_folder[folder]
+            done_work += w
+            done_games += games
+            done += 1
+            now = time.perf_counter()
+            if now - last >= 2 or done == len(tasks):
+                last = clock[0] = now
+                left = (now - t0) * (total_work - done_work) / done_work if done_work else float("nan")
+                log(f"ladder: {done}/{len(tasks)} seatings, {done_games:,} of {total_games:,} games, "
+                    f"{100 * done_work / total_work:.0f}% of the work, {_eta(now - t0)}"
+                    + (f", about {_eta(left)} to go" if done < len(tasks) else ""))
+    finally:
+        stop.set()
     dirs = {"|".join(lineup): folder for _, _, lineup, _, folder in tasks}
     return RunSet.from_dirs(dirs, group="lineup", title=f"{plan.game} ladder")
 

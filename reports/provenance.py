@@ -65,7 +65,8 @@ def provenance_section(rs: RunSet, extra=None, commands=None) -> Section:
             "seed": m.get("seed"), "games": m.get("games"), "run_id": m.get("run_id"),
             "status": m.get("status"), "wall_s": m.get("wall_seconds"),
             "boardlab": (m.get("versions") or {}).get("boardlab"),
-            "git_commit": ((m.get("git_commit") or "none")[:10] + (" (dirty)" if m.get("git_dirty") else "")),
+            "git_commit": ((m.get("git_commit") or "")[:10] or "unknown (no checkout)")
+            + (" (dirty)" if m.get("git_dirty") else ""),
         })
         for comp, d in (m.get("data_status") or {}).items():
             d = d if isinstance(d, dict) else {"value": d}
@@ -126,7 +127,7 @@ def provenance_without_runs(extra, commands):
     import simcore
     from simcore.run import _git_commit
 
-    paras = list(extra) + [f"boardlab {simcore.__version__}, git commit {(_git_commit()[0] or 'none')[:10]}."]
+    paras = list(extra) + [f"boardlab {simcore.__version__}, git commit {(_git_commit()[0] or '')[:10] or 'unknown (no checkout)'}."]
     if commands:
         paras.append("To reproduce it:\n\n```\n" + "\n".join(commands) + "\n```")
     return Section("What was run", paragraphs=paras)

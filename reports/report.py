@@ -45,6 +45,14 @@ def run_report(run_dir, label=None, partial=False, figures=None) -> Report:
     n = rs.n_games()[label]
     played = f"{m['games']:,} games" if n == m["games"] else \
         f"{n:,} of {m['games']:,} games (interrupted run: finished chunks only)"
+    names = [s["name"] for s in m.get("strategies", [])]
+    strat = "random play" if names and set(names) == {"random"} else strat
     title = f"{m['game'].capitalize()} — {m['players']} players, {played} ({strat})"
-    return Report(title, sections=with_findings([provenance_section(rs)] + run_sections(rs, figures)))
+    report = Report(title, sections=with_findings([provenance_section(rs)] + run_sections(rs, figures)))
+    from reports.firstscreen import glossary_section, random_note
+
+    report.sections.append(glossary_section())
+    if strat == "random play":
+        random_note(report)
+    return report
 

@@ -12,8 +12,8 @@ when a run is resumed with a bigger budget).
 Intervals (``analysis.precision``):
 
 * ``method="cs"`` (default): the normal-mixture confidence sequence, tuned to
-  the games the target needs by the first batch's variance; it covers at any
-  stopping time.
+  the games the target needs with the largest variance a win share can have
+  (fixed before any game); it covers at any stopping time.
 * ``method="fixed"``: the fixed-n interval with the Chow-Robbins width rule
   (stop on the width only); narrower, valid for this stopping rule.
 * ``control=STRATEGY``: a cheap control played first on the same game seeds
@@ -181,8 +181,9 @@ def simulate_to_precision(game, players, seed, out, strategies=None, variant=Non
         if prefix > seen:
             new = np.concatenate([_seat_shares(out, plan, c) for c in range(seen, prefix)])
             if seq is None:
-                var0 = float(np.nanvar(new, ddof=1)) if len(new) > 1 else 0.25
-                n_planned = max(len(new), (Z95 * math.sqrt(max(var0, 1e-4)) / precision) ** 2 * 2.4)
+                # tuned before any game: a win share's variance is at most 1/4 (tuning on the data
+                # would make the sequence's mixture depend on it)
+                n_planned = n_guess if method == "cs" else 1000.0
                 cm = cov = None
                 if control_x is not None:
                     cm = control_x.mean(axis=0)[:, None]
@@ -229,6 +230,14 @@ def simulate_to_precision(game, players, seed, out, strategies=None, variant=Non
             want = min(want, max(1.0, (budget_seconds - elapsed) * games_per_s))
         batch = max(n_workers, int(math.ceil(want / plan.chunk_size)))
         batch = int(math.ceil(batch / n_workers) * n_workers)
+        if budget_seconds is not None and games_per_s > 0 and rows:
+            # a round of chunks that would end well past the budget is not started
+            if elapsed + batch * plan.chunk_size / games_per_s > 1.1 * budget_seconds:
+                stop = "seconds"
+                reason = (f"budget of {_duration(budget_seconds)} reached after {n:,} games (the next round of "
+                          f"chunks would overrun it); widest seat ±{max(r['half'] for r in rows) * 100:.2f} pp, "
+                          f"target ±{precision * 100:g}")
+                break
         t0 = time.perf_counter()
         res = simrun.simulate(game, players, planned, seed, out, strategies=plan.strategies, variant=variant,
                               workers=workers, chunk_size=plan.chunk_size, backend=backend, events=events,
@@ -263,10 +272,11 @@ def precision_table(res) -> str:
         c = res["control"]
         lines.append(f"control  {', '.join(sorted(set(c['strategies'])))} on the same seeds "
                      f"({c['games']:,} games, {c['folder']})")
-    lines += ["", f"{'seat':>4}  {'strategy':<16}{'win share':>10}  {'± pp':>6}  {'interval':>17}  "
+    w = max([16] + [len(r["strategy"]) + 2 for r in res["rows"]])
+    lines += ["", f"{'seat':>4}  {'strategy':<{w}}{'win share':>10}  {'± pp':>6}  {'interval':>17}  "
                   f"{'n':>8}  {'effective n':>11}"]
     for r in res["rows"]:
-        lines.append(f"{r['seat']:>4}  {r['strategy']:<16}{r['mean']:>10.4f}  {r['half'] * 100:>6.2f}  "
+        lines.append(f"{r['seat']:>4}  {r['strategy']:<{w}}{r['mean']:>10.4f}  {r['half'] * 100:>6.2f}  "
                      f"[{r['lo']:.4f}, {r['hi']:.4f}]  {r['n']:>8,}  {r['effective_n']:>11,.0f}")
     lines.append("effective n: the plain games (no control) the same interval would need")
     return "\n".join(lines)

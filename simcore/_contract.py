@@ -87,10 +87,10 @@ RANDOM_DESCRIPTION = "uniformly random legal actions"
 #: The settings of a search seat and their defaults (``docs/game_ops.md``); a game may
 #: override some in its own ``SEARCH_DEFAULTS`` (:func:`search_defaults`).
 SEARCH_DEFAULTS = {"iterations": 400, "c": 0.7, "bias": 10.0, "cutoff": 0, "rollout": "balanced",
-                   "rollout_epsilon": 0.05, "points": 0.0}
+                   "rollout_epsilon": 0.05, "points": 0.0, "prior": "none"}
 #: The type of each search setting (a strategy name's ``key=value`` text is read with it).
 SEARCH_TYPES = {"iterations": int, "c": float, "bias": float, "cutoff": int, "rollout": str,
-                "rollout_epsilon": float, "points": float}
+                "rollout_epsilon": float, "points": float, "prior": str}
 
 
 def search_defaults(module):
@@ -113,6 +113,7 @@ class SearchPolicy(NamedTuple):
     cutoff: int
     rollout: object
     points: float = 0.0
+    prior: object = None        # a learned model as the search's prior (simcore._model.LearnedPolicy)
 
 
 # A search keeps one tree node (40 bytes) and one path slot (4 bytes) per iteration, and counts
@@ -224,6 +225,8 @@ class _SearchKind(PolicyKind):
             raise ValueError(f"{where}: rollout_epsilon must be a number in [0, 1], not {eps!r}")
         if not isinstance(out.get("rollout", ""), (str, dict)):
             raise ValueError(f"{where}: rollout must be a strategy name, not {out['rollout']!r}")
+        if not isinstance(out.get("prior", ""), (str, dict)):
+            raise ValueError(f"{where}: prior must be 'none' or a learned strategy name, not {out['prior']!r}")
         return out
 
     def argument(self, module, strategy):
@@ -241,13 +244,37 @@ class _SearchKind(PolicyKind):
             check_search_settings(**v)
         except ValueError as e:
             raise ValueError(f"strategy {name!r}: {e}") from None
+        prior = strategy.get("prior")
+        if prior is not None and _kind_or_none(prior) is not LEARNED:
+            raise ValueError(f"strategy {name!r}: its prior must be a learned strategy, not {prior!r}")
         return SearchPolicy(int(v["iterations"]), float(v["c"]), float(v["bias"]), int(v["cutoff"]),
-                            policy_argument(module, rollout), float(v["points"]))
+                            policy_argument(module, rollout), float(v["points"]),
+                            policy_argument(module, prior) if prior is not None else None)
 
 
-RANDOM, HEURISTIC, SEARCH = _RandomKind(), _HeuristicKind(), _SearchKind()
+class _LearnedKind(PolicyKind):
+    """A model trained from search, evaluated in the kernel (``simcore/_model.pyx``, docs/learned.md)."""
+    name = "learned"
+    keys = ("models",)
+
+    def check(self, module, where, table, weights_where=None):
+        models = table.get("models")
+        if not isinstance(models, dict) or not models:
+            raise ValueError(f"{where}: a learned strategy names its model files (models: players -> "
+                             f"file and sha256), not {models!r}")
+        for players, ref in models.items():
+            if not isinstance(ref, dict) or not isinstance(ref.get("file"), str):
+                raise ValueError(f"{where}: the model for {players} players must give its file, not {ref!r}")
+        return {"models": {str(p): dict(r) for p, r in models.items()}}
+
+    def argument(self, module, strategy):
+        from simcore._model import learned_policy
+        return learned_policy(module, strategy)
+
+
+RANDOM, HEURISTIC, SEARCH, LEARNED = _RandomKind(), _HeuristicKind(), _SearchKind(), _LearnedKind()
 #: Every policy kind by name.
-KINDS = {k.name: k for k in (RANDOM, HEURISTIC, SEARCH)}
+KINDS = {k.name: k for k in (RANDOM, HEURISTIC, SEARCH, LEARNED)}
 POLICY_KINDS = tuple(KINDS)
 #: The kinds a search's rollouts may play (the kernel's built-in policies).
 PLAYOUT_KINDS = (RANDOM, HEURISTIC)

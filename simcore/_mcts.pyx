@@ -40,6 +40,7 @@ import numpy as np
 from simcore._contract import SearchPolicy, check_search_settings
 from simcore._game_ops cimport DECIDER_CAPSULE, GAME_OPS_CAPSULE, Decider, GameOps
 from simcore._game_ops cimport decision_seed as _decision_seed
+from simcore._model cimport PRIOR_CAPSULE, Prior
 from simcore._rng cimport SEARCH_SALT, rng_below, rng_seed
 from simcore._types cimport int32_t, uint64_t
 
@@ -106,13 +107,18 @@ cdef inline int _index(const int32_t* sorted_legal, int n, int32_t a) noexcept n
 cdef int _search(const GameOps* ops, const void* cfg, const void* root, void* block, Node* nodes,
                  int max_nodes, int iterations, double c, double bias, int cutoff, double points, int observer,
                  uint64_t seed,
-                 int32_t* legal, int32_t* untried, char* has_child, int32_t* path, void* work) noexcept nogil:
+                 int32_t* legal, int32_t* untried, char* has_child, int32_t* path, void* work,
+                 const Prior* prior=NULL, double* pr=NULL) noexcept nogil:
     """Run ``iterations`` iterations into ``nodes`` (node 0 is the root); return the node count.
 
     ``cutoff`` > 0: a rollout stops after that many decisions and the position
     is scored as it stands (``GameOps.returns`` of an unfinished game: the seats
     leading on points now share the win). ``points`` > 0: each seat's reward is
-    ``(1 - points) * win share + points * its share of the points``."""
+    ``(1 - points) * win share + points * its share of the points``. ``prior`` not NULL (a learned
+    model, simcore/_model.pxd; ``pr``: room for max_legal doubles): a node's untried actions are
+    expanded in the order of the prior's probabilities and the progressive bias of each is
+    ``bias * p / p_max`` (the model's favourite gets the whole bias), in place of the built-in
+    policy's choice first and the rest at random."""
     cdef int n_nodes = 1, it, depth, v, n, m, i, p, k, best, h, steps
     cdef int players = ops.n_players(cfg, root)
     cdef int32_t ch
@@ -159,11 +165,24 @@ cdef int _search(const GameOps* ops, const void* cfg, const void* root, void* bl
             if m > 0 and n_nodes < max_nodes:
                 k = n_nodes
                 n_nodes += 1
-                # progressive bias: the built-in policy's choice is expanded first, the others at random
-                h = ops.policy_action(cfg, work, block, prng, legal, n)
-                i = _index(legal, n, h)
-                nodes[k].action = h if not has_child[i] else untried[rng_below(prng, m)]
-                nodes[k].prior = 1.0 if nodes[k].action == h else 0.0
+                if prior != NULL:
+                    # the learned prior: its most probable untried action, bias in proportion
+                    prior.probs(prior.ctx, cfg, work, legal, n, pr)
+                    best = -1
+                    top = 0.0
+                    for i in range(n):
+                        if pr[i] > top:
+                            top = pr[i]
+                        if not has_child[i] and (best < 0 or pr[i] > pr[best]):
+                            best = i
+                    nodes[k].action = legal[best]
+                    nodes[k].prior = pr[best] / top if top > 0.0 else 0.0
+                else:
+                    # progressive bias: the built-in policy's choice is expanded first, the others at random
+                    h = ops.policy_action(cfg, work, block, prng, legal, n)
+                    i = _index(legal, n, h)
+                    nodes[k].action = h if not has_child[i] else untried[rng_below(prng, m)]
+                    nodes[k].prior = 1.0 if nodes[k].action == h else 0.0
                 nodes[k].player = p
                 nodes[k].first_child = -1
                 nodes[k].next_sibling = nodes[v].first_child
@@ -232,6 +251,8 @@ ctypedef struct SearchCtx:
     char* has_child
     void* block             # the rollout policies of every seat
     void* work              # the position an iteration plays on
+    const Prior* prior      # a learned prior (NULL: the built-in policy's choice first)
+    double* pr              # max_legal: the prior's probabilities at a node
     Decider decider
 
 
@@ -245,7 +266,8 @@ cdef int _ctx_open(SearchCtx* x, const GameOps* ops, int iterations, int cap, do
     x.has_child = <char*>malloc(ops.max_legal)
     x.block = malloc(ops.policy_size)
     x.work = malloc(ops.state_size)
-    if not (x.nodes and x.legal and x.path and x.has_child and x.block and x.work):
+    x.pr = <double*>malloc(ops.max_legal * sizeof(double))
+    if not (x.nodes and x.legal and x.path and x.has_child and x.block and x.work and x.pr):
         raise MemoryError()
     memset(x.block, 0, ops.policy_size)
     ops.load_policies(x.block, list(policies) if policies is not None else [None] * players, players)
@@ -261,13 +283,14 @@ cdef void _ctx_close(SearchCtx* x) noexcept:
     free(x.has_child)
     free(x.block)
     free(x.work)
+    free(x.pr)
     memset(x, 0, sizeof(SearchCtx))
 
 
 cdef int _run(SearchCtx* x, const void* cfg, const void* s, uint64_t seed) noexcept nogil:
     return _search(x.ops, cfg, s, x.block, x.nodes, x.cap, x.iterations, x.c, x.bias, x.cutoff, x.points,
                    x.ops.current_player(cfg, s), seed, x.legal, x.legal + x.ops.max_legal, x.has_child, x.path,
-                   x.work)
+                   x.work, x.prior, x.pr)
 
 
 cdef int _best(const Node* nodes) noexcept nogil:
@@ -296,7 +319,7 @@ cdef int _decide(void* ctx, const void* cfg, const void* s, uint64_t seed) noexc
 
 
 def search(state, int iterations, double c=0.7, policies=None, seed=0, double bias=10.0, max_nodes=None,
-           int cutoff=0, double points=0.0):
+           int cutoff=0, double points=0.0, prior=None):
     """ISMCTS for the seat to decide at ``state``: the root's children after ``iterations`` iterations.
 
     Parameters
@@ -324,6 +347,9 @@ def search(state, int iterations, double c=0.7, policies=None, seed=0, double bi
     points : float in [0, 1]
         Weight of each seat's share of the points in its reward (0: the win
         share alone; 1: the point share alone).
+    prior : simcore._model.LearnedPolicy, optional
+        A learned model as the search's prior (expansion order and progressive
+        bias, :func:`_search`); None: the built-in policy's choice.
 
     Returns
     -------
@@ -347,8 +373,11 @@ def search(state, int iterations, double c=0.7, policies=None, seed=0, double bi
     cdef uint64_t base = <uint64_t>int(seed)
     cdef SearchCtx x
     cdef int n_nodes = 0, ch
+    keep = prior.prior(handles[0], players) if prior is not None else None
     try:
         _ctx_open(&x, ops, iterations, cap, c, bias, cutoff, points, policies, players)
+        if keep is not None:
+            x.prior = <const Prior*>PyCapsule_GetPointer(keep.capsule(), PRIOR_CAPSULE)
         with nogil:
             n_nodes = _run(&x, cfg, s, base)
         raise_if_interrupted()
@@ -381,6 +410,7 @@ cdef class SearchDecider:
     """
     cdef SearchCtx x
     cdef object spec
+    cdef object prior           # the learned prior's owner (None: none)
 
     def __cinit__(self, ops_capsule, spec, int players):
         memset(&self.x, 0, sizeof(SearchCtx))
@@ -391,6 +421,9 @@ cdef class SearchDecider:
         self.spec = spec
         _ctx_open(&self.x, ops, spec.iterations, spec.iterations + 1, spec.c, spec.bias, spec.cutoff,
                   spec.points, [spec.rollout] * players, players)
+        self.prior = spec.prior.prior(ops_capsule, players) if spec.prior is not None else None
+        if self.prior is not None:
+            self.x.prior = <const Prior*>PyCapsule_GetPointer(self.prior.capsule(), PRIOR_CAPSULE)
 
     def __dealloc__(self):
         _ctx_close(&self.x)
@@ -406,13 +439,19 @@ def external_deciders(ops_capsule, policies, int players):
     ``None`` (what the built-in policies load); ``deciders`` is ``None`` when no
     seat searches, else one entry per seat: a :class:`SearchDecider` or ``None``.
     """
-    if policies is None or not any(isinstance(p, SearchPolicy) for p in policies):
+    if policies is None or not any(_external(p) for p in policies):
         return policies, None
     if len(policies) != players:
         raise ValueError(f"policies must give one entry per seat ({players}), not {len(policies)}")
-    plain = [None if isinstance(p, SearchPolicy) else p for p in policies]
-    return plain, [SearchDecider(ops_capsule, p, players) if isinstance(p, SearchPolicy) else None
-                   for p in policies]
+    plain = [None if _external(p) else p for p in policies]
+    return plain, [SearchDecider(ops_capsule, p, players) if isinstance(p, SearchPolicy)
+                   else p.decider(ops_capsule, players) if _external(p) else None for p in policies]
+
+
+def _external(p):
+    # a seat decided outside the built-in policies: a search, or an object that makes its own
+    # Decider (a learned model: simcore._model.LearnedPolicy.decider)
+    return isinstance(p, SearchPolicy) or hasattr(p, "decider")
 
 
 def rollout(state, policies, seed, determinize=True):

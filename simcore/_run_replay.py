@@ -11,6 +11,22 @@ from simcore._run_folder import verify_part
 from simcore._run_plan import _get_game
 from simcore.rng import game_seeds
 
+DECISIONS = "decisions.json"       # a folder's recorded decisions per game (written by boardlab play)
+
+
+def recorded_decisions(out, game_index):
+    """The decisions ``decisions.json`` of a results folder records for ``game_index``, or None."""
+    import json
+
+    path = os.path.join(out, DECISIONS)
+    if not os.path.isfile(path):
+        return None
+    with open(path) as f:
+        doc = json.load(f)
+    acts = doc.get("games", {}).get(str(int(game_index))) if isinstance(doc, dict) else None
+    return None if acts is None else [int(a) for a in acts]
+
+
 def replay(out, game_index):
     """Replay game ``game_index`` of the run in ``out`` from its seed.
 
@@ -51,9 +67,13 @@ def replay(out, game_index):
             raise ValueError(f"{out}: stored seed of game {game_index} ({int(row.seed.iloc[0])}) "
                              f"differs from the one derived from the run seed ({seed})")
         stored = ptab[ptab.game_index == game_index].sort_values("seat").to_dict("records")
-    policies = [policy_argument(mod, d) for d in manifest["strategies"]]
     config = mod.make_config(players, **manifest.get("variant", {}))
-    state = mod.replay_game(players, seed, policies=policies, config=config)
+    recorded = recorded_decisions(out, game_index)       # a game played in the browser (boardlab play)
+    if recorded is not None:
+        state = mod.replay(players, seed, recorded, config=config)
+    else:
+        policies = [policy_argument(mod, d) for d in manifest["strategies"]]
+        state = mod.replay_game(players, seed, policies=policies, config=config)
     transcript = state.transcript()
     scores = state.scores()
     mismatches = []

@@ -34,7 +34,7 @@ from simcore._run_plan import (  # noqa: F401
     SPEC_KEYS, RunMismatch, RunPlan, RunResult, _config, _get_game, check_players, default_chunk_size,
     parse_variant, plan_run, seat_strategy_dicts)
 from simcore._run_pools import _check_dask, _Pool, _resolve_workers, _watch_parent  # noqa: F401
-from simcore._run_replay import replay  # noqa: F401
+from simcore._run_replay import DECISIONS, recorded_decisions, replay  # noqa: F401
 from simcore._run_size import _duration, _probe, _probe_games, _size, check_size  # noqa: F401
 from simcore._mcts import raise_if_interrupted as _raise_if_interrupted
 from simcore.rng import chunk_seeds, game_seeds  # noqa: F401

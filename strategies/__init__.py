@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import simcore
-from simcore._contract import (HEURISTIC, KINDS, PLAYOUT_KINDS, RANDOM, SEARCH, SEARCH_TYPES, policy_argument,
-                               policy_kind, random_strategy, search_defaults)
+from simcore._contract import (HEURISTIC, KINDS, LEARNED, PLAYOUT_KINDS, RANDOM, SEARCH, SEARCH_TYPES,
+                               policy_argument, policy_kind, random_strategy, search_defaults)
 
 PRESET_DIR = Path(__file__).resolve().parent / "presets"
 
@@ -46,6 +46,7 @@ class Strategy:
     epsilon: float = 0.0
     description: str = ""
     search: dict = field(default_factory=dict)      # a search's settings (SEARCH_DEFAULTS' keys)
+    models: dict = field(default_factory=dict)      # a learned strategy's: players -> {file, sha256}
 
     @property
     def policy_kind(self):
@@ -67,6 +68,8 @@ class Strategy:
              "epsilon": self.epsilon, "description": self.description}
         if self.searches:
             d.update(_search_dict(self.game, self.name, self.search))
+        if self.policy_kind is LEARNED:
+            d["models"] = {k: dict(v) for k, v in self.models.items()}
         return d
 
     def with_noise(self, temperature=None, epsilon=None, name=None):
@@ -74,7 +77,7 @@ class Strategy:
         return Strategy(game=self.game, name=name or self.name, kind=self.kind, weights=dict(self.weights),
                         temperature=self.temperature if temperature is None else float(temperature),
                         epsilon=self.epsilon if epsilon is None else float(epsilon),
-                        description=self.description, search=dict(self.search))
+                        description=self.description, search=dict(self.search), models=dict(self.models))
 
 
 def _search_defaults(game):
@@ -87,6 +90,15 @@ def _search_dict(game, name, search):
     d = {k: search.get(k, v) for k, v in _search_defaults(game).items()}
     rollout = d.pop("rollout")
     eps = d.pop("rollout_epsilon")
+    prior = d.pop("prior")
+    if isinstance(prior, dict):                 # already resolved (a manifest's dict)
+        d["prior"] = dict(prior)
+    elif prior != "none":                       # a learned model as the search's prior (docs/learned.md)
+        p = resolve(game, prior)
+        if p.policy_kind is not LEARNED:
+            raise ValueError(f"strategy {name!r}: its prior {prior!r} must be a learned strategy "
+                             f"(learned or learned:FILE.json), not {p.kind}")
+        d["prior"] = p.to_dict()
     if isinstance(rollout, dict):               # already resolved (a manifest's dict)
         d["rollout"] = dict(rollout)
         return d
@@ -144,7 +156,7 @@ def split_names(text):
     ``"mcts:iterations=800,c=0.5,balanced"`` -> ``["mcts:iterations=800,c=0.5", "balanced"]``."""
     out = []
     for part in (p.strip() for p in str(text).split(",")):
-        if out and "=" in part and ":" not in part and _is_search_name(out[-1]):
+        if out and "=" in part and ":" not in part.partition("=")[0] and _is_search_name(out[-1]):
             out[-1] += "," + part
         else:
             out.append(part)
@@ -261,6 +273,9 @@ def resolve(game, name):
     text = str(name)
     if _is_search_name(text):
         return parse_search(game, text)
+    if text.partition(":")[0] == LEARNED.name:
+        from strategies.learned import resolve_learned
+        return resolve_learned(game, text)
     if text.endswith(".toml") or ".toml:" in text or os.sep in text:
         if ".toml" not in text:
             raise ValueError(f"strategy {text!r} looks like a path but is not a .toml file "

@@ -89,7 +89,7 @@ def test_simulate_table_mismatch_and_replay(fakegame, tmp_path, capsys):
                                  "--variant", "bonus=1"), capsys)
     assert rc == 0
     assert "games    200" in text and "games/s" in text and "95% CI (Wilson)" in text
-    assert len([line for line in text.splitlines() if line.strip().startswith(("0 ", "1 ", "2 "))]) == 3
+    assert len([line for line in text.splitlines() if line.strip().startswith(("1 (starts) ", "2 ", "3 "))]) == 3
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["variant"] == {"bonus": "1"} and manifest["settings"]["bonus"] == 1
 
@@ -238,8 +238,8 @@ def test_parser_registers_only_the_command_run():
     assert commands(cli.build_parser(["report", "x"])) == {"report"}
     assert commands(cli.build_parser(["--help"])) == commands(cli.build_parser([])) == {
         "simulate", "replay", "tune", "regress", "report", "compare", "study", "demo", "balance", "bench", "ladder",
-        "check"}
-    assert len(commands(cli.build_parser(["nonsense"]))) == 12
+        "check", "view", "play"}
+    assert len(commands(cli.build_parser(["nonsense"]))) == 14
 
 
 def test_report_console_exit_flushes_everything(tmp_path):
@@ -254,7 +254,7 @@ def test_report_console_exit_flushes_everything(tmp_path):
                           env={**os.environ, "PYTHONPATH": ROOT}, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.rstrip().endswith("tables (CSV) in " + os.path.join(out, "report", "tables"))
-    assert "Win share by seat" in proc.stdout
+    assert "Win share by player" in proc.stdout
     assert os.path.isfile(os.path.join(out, "report", "report.html"))
 
 

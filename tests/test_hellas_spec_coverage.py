@@ -682,7 +682,7 @@ def test_marble_is_public(eng):
     d = st.to_dict()
     assert d["marble"] == [1, 2, 4] and d["quarry_log"][-1]["income"] == [0, 0, 1]
     text = st.describe()
-    assert all(f"seat {s}: marble {m}" in text for s, m in enumerate(d["marble"]))
+    assert all(f"player {s + 1} (seat {s}): marble {m}" in text for s, m in enumerate(d["marble"]))
 
 
 # ------------------------------------------------------- cities and scoring (6, 7)

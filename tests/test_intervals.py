@@ -279,3 +279,52 @@ def test_category_figures_count_a_tie_as_a_fraction():
     top = alt == alt.max(axis=1, keepdims=True)
     moved = np.clip(w.reshape(-1, 3) - top / top.sum(axis=1, keepdims=True), 0, None).sum(axis=1)
     assert slow.filter(pl.col("category") == "b")["p_lost"].item() == pytest.approx(moved.mean())
+
+
+# ---------------------------------------------------------------- variants on one seed: paired
+
+def test_paired_variant_difference_keeps_coverage_at_the_valid_width():
+    # a score-only change: game i of the variant ends as under the baseline 85% of the time
+    from analysis.stats import paired_differences, two_proportion_ztest
+
+    rng = np.random.default_rng(3707)
+    games = 2000
+    yb = (rng.random((RERUNS, games)) < 0.4).astype(float)
+    keep = rng.random((RERUNS, games)) < 0.85
+    yv = np.where(keep, yb, (rng.random((RERUNS, games)) < 0.5).astype(float))
+    true_diff, var_d = 0.15 * 0.1, 0.15 * 0.5 - (0.15 * 0.1) ** 2
+    valid = 2 * Z * math.sqrt(var_d / games)
+    t = pl.DataFrame({"variant": np.repeat(["base", "var"], RERUNS * games),
+                      "rerun": np.tile(np.repeat(np.arange(RERUNS), games), 2),
+                      "game_index": np.tile(np.arange(games), 2 * RERUNS),
+                      "value": np.concatenate([yb.reshape(-1), yv.reshape(-1)])})
+    out = paired_differences(t, "variant", "base", "game_index", "rerun")
+    assert (out["n_pairs"] == games).all() and out["corr"].mean() > 0.6
+    assert 0.93 <= _cover(out["diff_lo"], out["diff_hi"], true_diff) <= 0.97
+    assert 0.97 <= float((out["diff_hi"] - out["diff_lo"]).mean()) / valid <= 1.03
+    # the independent-samples interval: valid, but far wider than it need be
+    ind = two_proportion_ztest(pl.DataFrame({"x1": yb.sum(1), "n1": games, "x2": yv.sum(1), "n2": games}),
+                               "x1", "n1", "x2", "n2")
+    assert float((ind["diff_hi"] - ind["diff_lo"]).mean()) / valid > 2.0
+
+
+def test_variant_differences_use_the_paired_interval():
+    from analysis.summary import headline_pairs, headline_stats, variant_differences
+
+    p = _tie_heavy_players(games=1500)
+    # a score-only variant: 1 point more for seat 2 (winners and ties recomputed)
+    tot = p["total"].to_numpy().reshape(-1, 3) + np.array([0, 0, 1])
+    top = tot == tot.max(axis=1, keepdims=True)
+    v = p.with_columns(pl.Series("total", tot.reshape(-1)),
+                       pl.Series("win_share", (top / top.sum(axis=1, keepdims=True)).reshape(-1)))
+    both = pl.concat([p.with_columns(pl.lit("base").alias("variant")), v.with_columns(pl.lit("plus").alias("variant"))])
+    head = headline_stats(both, by="variant", categories=["a", "b", "c"])
+    plain = variant_differences(head, baseline="base")
+    paired = variant_differences(head, baseline="base",
+                                 paired=headline_pairs(both, baseline="base", categories=["a", "b", "c"]))
+    assert paired["paired"].all() and not plain["paired"].any()
+    assert paired["diff"].to_list() == plain["diff"].to_list()
+    w2 = paired.filter((pl.col("statistic") == "win_share") & (pl.col("item") == "seat 2")).row(0, named=True)
+    i2 = plain.filter((pl.col("statistic") == "win_share") & (pl.col("item") == "seat 2")).row(0, named=True)
+    assert w2["diff_hi"] - w2["diff_lo"] < 0.6 * (i2["diff_hi"] - i2["diff_lo"])
+    assert w2["diff_lo"] <= w2["diff"] <= w2["diff_hi"]

@@ -260,3 +260,13 @@ def test_the_checker_sees_a_cycle_hidden_by_import_module():
     finally:
         os.unlink(a)
         os.unlink(b)
+
+
+#: issue 31: no grab-bag module in the application layer
+MAX_REPORTS_LINES = 500
+
+
+def test_no_reports_module_is_a_grab_bag():
+    long = {f"{path.relative_to(ROOT)}: {n}" for path in (ROOT / "reports").rglob("*.py")
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_REPORTS_LINES}
+    assert not long, f"reports/ modules over {MAX_REPORTS_LINES} lines: {sorted(long)}"

@@ -29,7 +29,8 @@ def test_status_and_sentences():
     assert st[("fair rule", 0)]["status"] == "unclear"
     said = sentences(t)
     assert said[0].startswith("Seat 0 is favoured (+6")
-    assert "holds across same and other bot" in said[0]
+    assert "holds across other bot;" in said[0]
+    assert "no game changed under same" in said[0]
     assert "flips under flipped rule by -1" in said[0]
     assert "not told from fair under fair rule" in said[0]
 

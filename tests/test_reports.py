@@ -39,7 +39,7 @@ def test_report_writes_every_figure_and_states_provenance(small_run, tmp_path, c
     out = str(tmp_path / "rep")
     assert cli.main(["report", small_run, "--out", out]) == 0
     printed = capsys.readouterr().out
-    assert "Win share by seat" in printed and "report.html" in printed
+    assert "Win share by player" in printed and "report.html" in printed
     html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
     md = open(os.path.join(out, "report.md"), encoding="utf-8").read()
     for name in FIGURES:
@@ -70,7 +70,7 @@ def test_report_writes_every_figure_and_states_provenance(small_run, tmp_path, c
     s0 = seats.row(0, named=True)
     p = pl.read_csv(os.path.join(out, "tables", "seat_equality_test.csv"))["p_value"][0]
     verdict = "rejected" if p < 0.05 else "not rejected at the 5% level"
-    assert (f"(300 games): seat 0 wins {s0['win_share'] * 100:.1f}% [{s0['win_lo'] * 100:.1f}%, "
+    assert (f"(300 games): player 1 (starts) wins {s0['win_share'] * 100:.1f}% [{s0['win_lo'] * 100:.1f}%, "
             f"{s0['win_hi'] * 100:.1f}%] against a fair 33.3%") in md
     assert f"Equal seats: {verdict} (chi-square p = {p:.2g})" in md
     found = pl.read_csv(os.path.join(out, "tables", "findings_seats.csv"))
@@ -127,7 +127,7 @@ def test_figures_are_notebook_friendly(small_run):
     assert isinstance(fig, Figure)
     ax = fig.axes[0]
     assert "player" in ax.get_xlabel() and "%" in ax.get_ylabel()
-    assert fig._suptitle.get_text() == "Win share by seat"
+    assert fig._suptitle.get_text() == "Win share by player"
 
 
 def test_quarry_tiles_by_round_reads_runner_columns(small_run):
@@ -184,7 +184,7 @@ def test_compare_every_strategy_every_seat(tmp_path, capsys):
     assert html.count("data:image/png;base64,") == 3
     top = ratings.sort("elo", descending=True).row(0, named=True)
     assert html.index("Findings at a glance") < html.index("What was run")
-    assert f"strongest {top['strategy']}, Elo {top['elo']:,.0f} [{top['elo_lo']:,.0f}, {top['elo_hi']:,.0f}]" in html
+    assert f"highest rated {top['strategy']}, Elo {top['elo']:,.0f} [{top['elo_lo']:,.0f}, {top['elo_hi']:,.0f}]" in html
     # dominance: the counts of opponents beaten / lost to agree with the pairwise CIs
     dom = pl.read_csv(os.path.join(out, "tables", "compare_dominance.csv"))
     for r in dom.iter_rows(named=True):
@@ -249,7 +249,7 @@ def test_game_report_has_component_values(game, tmp_path, capsys):
              progress=False, workers=1)
     out = str(tmp_path / "rep")
     assert cli.main(["report", run, "--out", out]) == 0
-    assert "Win share by seat" in capsys.readouterr().out
+    assert "Win share by player" in capsys.readouterr().out
     html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
     generic = [f for f in FIGURES if f != "quarry_distributions"]
     for name in generic + figures:

@@ -273,8 +273,9 @@ def test_tune_smoke_writes_a_loadable_preset(tmp_path):
 
 
 def test_policy_kinds_are_objects_that_check_their_settings():
-    from simcore._contract import HEURISTIC, KINDS, RANDOM, SEARCH, policy_kind, searches
-    assert set(KINDS.values()) == {RANDOM, HEURISTIC, SEARCH} and [k for k in KINDS.values() if k.searches] == [SEARCH]
+    from simcore._contract import HEURISTIC, KINDS, LEARNED, RANDOM, SEARCH, policy_kind, searches
+    assert set(KINDS.values()) == {RANDOM, HEURISTIC, SEARCH, LEARNED}
+    assert [k for k in KINDS.values() if k.searches] == [SEARCH]
     for game in simcore.BUILTIN_GAMES:
         for name, s in strategies.presets(game).items():
             assert s.policy_kind is policy_kind(s.to_dict()) is KINDS[s.kind]

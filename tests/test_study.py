@@ -45,9 +45,15 @@ def test_example_and_demo_files_parse():
     # parts of one game together, in file order: Hellas, Yamatai, Akrotiri
     assert [(p.game, p.kind) for p in demo.parts] == [
         ("hellas", "balance"), ("hellas", "variants"), ("hellas", "compare"),
-        ("hellas", "compensation"), ("hellas", "skill"),
+        ("hellas", "compensation"), ("hellas", "compensation"), ("hellas", "compensation"), ("hellas", "skill"),
         ("yamatai", "balance"), ("yamatai", "compare"), ("yamatai", "compensation"),
+        ("yamatai", "compensation"), ("yamatai", "compensation"),
         ("akrotiri", "balance"), ("akrotiri", "compensation")]
+    # "what to change" at every player count of every game's balance part (the first screen)
+    comp = {(p.game, p.settings["players"]) for p in demo.parts if p.kind == "compensation"}
+    for p in demo.parts:
+        if p.kind == "balance":
+            assert {(p.game, r.players) for r in p.runs} <= comp, p.name
     assert demo.quick_games > 0
     by_part = {(p.game, p.kind): p for p in demo.parts}
     assert 0 < by_part["yamatai", "compare"].quick_games < demo.quick_games   # the part's own cap
@@ -165,7 +171,7 @@ def test_demo_quick_end_to_end(tmp_path, capsys):
     assert cli.main(["demo", "--quick", "--out", out]) == 0
     printed = capsys.readouterr().out
     assert os.path.abspath(os.path.join(out, "report.html")) in printed
-    assert "Win share by seat" in printed and "rating" in printed and "falling" in printed
+    assert "Win share by player" in printed and "rating" in printed and "falling" in printed
     # compact table, not raw floats
     assert not re.search(r"\d\.\d{6,}", printed), printed
     html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
@@ -190,7 +196,13 @@ def test_demo_quick_end_to_end(tmp_path, capsys):
     glance = next(c for c in md.split("\n## ") if c.startswith("Findings at a glance"))
     for game in ("Hellas, 2 players", "Yamatai, 3 players", "Akrotiri, 2 players"):
         assert f"{game} — what to change" in glance, game
-    assert sum("compensation_before_after" in f for f in pngs) == 3
+    assert sum("compensation_before_after" in f for f in pngs) == 7      # every game's player counts
+    # the first screen: per game, every player count with its answer; a quick run says so first
+    first = md.split("\n## ")[1]
+    assert first.startswith("At a glance: Hellas, Yamataï, Akrotiri")
+    assert md.split("\n## ")[0].count("Quick run (--quick)") == 1
+    rows = [line for line in first.splitlines() if line.startswith("| ") and "games)" in line]
+    assert len(rows) == 7 and not any("not searched" in line for line in rows)
 
 
 def test_a_run_planned_twice_is_played_once(tmp_path, capsys):

@@ -31,4 +31,7 @@ NAMES = [
     "bench",
     "ladder",
     "check",
+    "view",
+    "play",
+    "train",
 ]

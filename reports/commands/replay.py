@@ -9,17 +9,25 @@ def add(sub):
     p.add_argument("run_dir", help="results folder")
     p.add_argument("--game", type=_seed, required=True, help="game index in the run")
     p.add_argument("--quiet", action="store_true", help="scores only, no transcript")
+    p.add_argument("--states", action="store_true",
+                   help="print the readable position (State.describe()) after every decision")
     p.set_defaults(func=run, resumes=False)
 
 
 def run(args):
     from simcore import run as simrun
 
+    if args.states and args.quiet:
+        raise ValueError("--states prints the positions of the transcript: drop --quiet")
     rep = simrun.replay(args.run_dir, args.game)
     m = rep["manifest"]
     print(f"{m['game']}, {m['players']} players, run seed {m['seed']}, game {args.game}, "
           f"game seed {rep['seed']}")
-    if not args.quiet:
+    if args.states:
+        from reports.view.positions import transcript_with_states
+        for line in transcript_with_states(rep):
+            print(line)
+    elif not args.quiet:
         for step in rep["transcript"]:
             print(step["text"] if isinstance(step, dict) else str(step))
     scores = rep["scores"]

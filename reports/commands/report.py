@@ -2,7 +2,7 @@
 import os
 
 from reports._args import check_out_folder
-from reports.commands._shell import print_report
+from reports.commands._shell import log, print_report  # noqa: F401
 
 
 def add(sub):
@@ -20,13 +20,15 @@ def run(args):
     from reports.render.workers import BackgroundFigures
     from reports.render.write import write_report
     from reports.report import run_report
+    from reports.view.telling import games_section
 
     if not os.path.isdir(args.run_dir):
         raise ValueError(f"{args.run_dir}: no such results folder")
     out = check_out_folder(args.out or os.path.join(args.run_dir, "report"))
-    figures = BackgroundFigures()      # figures render on the second core while the sections are computed
+    figures = BackgroundFigures(log=log)      # figures render on the second core while the sections are computed
     try:
         report = run_report(args.run_dir, partial=args.partial, figures=figures)
+        report.sections += [s for s in [games_section(args.run_dir, out)] if s is not None]   # viewer pages
         paths = write_report(report, out, figures=figures)
     finally:
         figures.close()

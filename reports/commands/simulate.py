@@ -76,14 +76,15 @@ def run_table(result):
              f"wall     {result.wall_seconds:.2f} s",
              f"speed    {result.games_per_second:,.0f} games/s",
              "",
-             f"{'seat':>4}  {'strategy':<16}{'win share':>10}  {'95% CI (Wilson)':>18}"]
+             f"{'player':<12}  {'strategy':<16}{'win share':>10}  {'95% CI (Wilson)':>18}"]
     lo, hi = wilson_bounds(result.win_share, max(result.games, 1))
     for seat, ws in enumerate(result.win_share):
         p = ws / result.games if result.games else float("nan")
         name = plan.strategies[seat]["name"]
-        lines.append(f"{seat:>4}  {name:<16}{p:>10.4f}  [{lo[seat]:.4f}, {hi[seat]:.4f}]")
-    lines.append(f"n = {result.games:,} games; ties: {simcore.games[plan.game].TIE_RULE}")
+        who = f"{seat + 1}" + (" (starts)" if seat == 0 else "")       # player 1 = seat 0 (docs/results.md)
+        lines.append(f"{who:<12}  {name:<16}{p:>10.4f}  [{lo[seat]:.4f}, {hi[seat]:.4f}]")
     if all(s["name"] == "random" for s in plan.strategies):
         lines.append("random play: every seat picks uniformly among its legal moves (a floor, not how people "
                      "play); --strategy balanced for a heuristic player")
+    lines.append(f"n = {result.games:,} games; ties: {simcore.games[plan.game].TIE_RULE}")
     return "\n".join(lines)

@@ -70,5 +70,8 @@ def command_report(part, rs):
 
     sec = compare_section(rs)
     outcomes = outcome_section(rs, max_series=MAX_OUTCOME_SERIES)
+    if len(rs.runs) > MAX_OUTCOME_SERIES:       # a line per seating and statistic would bury the ratings
+        outcomes.terminal = (f"Outcome metrics of the {len(rs.runs)} seatings: the report's section "
+                             f"\"{outcomes.title}\" and tables/outcome_metrics.csv.")
     return Report(f"{part.game.capitalize()}: strategy comparison at {part.players} players",
                   sections=with_findings([provenance_section(rs), sec, outcomes]))

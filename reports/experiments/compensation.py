@@ -78,7 +78,7 @@ def run_part(part, folder, workers=None, log=print):
         except (OSError, ValueError):
             pass
     t0 = time.perf_counter()
-    r = balance(part_plan(part.settings), workers=workers, log=lambda line: None)
+    r = balance(part_plan(part.settings), workers=workers, log=_every(2.0, log, f"  {part.title}: "))
     os.makedirs(folder, exist_ok=True)
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as fh:
@@ -126,3 +126,15 @@ def parse_part(t, where, study, game):
 def part_games(settings):
     """The games a part plays at most: the search budget and the verification before and after."""
     return settings["budget"] + 2 * settings["verify"]
+
+
+def _every(seconds, log, prefix=""):
+    """``log`` for the search's lines, at most one every ``seconds`` (a line that starts a phase always)."""
+    last = [time.perf_counter()]
+
+    def write(line):
+        now = time.perf_counter()
+        if now - last[0] >= seconds or line.startswith(("verifying ", "search:")):
+            last[0] = now
+            log(prefix + line)
+    return write

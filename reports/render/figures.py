@@ -113,7 +113,7 @@ def _label(value, col):
 
 
 def win_share_by_seat(table: pl.DataFrame, facet: str | None = None, series: str | None = None,
-                      title: str = "Win share by seat", caption: str | None = None) -> Figure:
+                      title: str = "Win share by player", caption: str | None = None) -> Figure:
     """Mean win share per seat with its confidence interval and the fair-share line.
 
     Parameters

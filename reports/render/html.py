@@ -18,8 +18,8 @@ import polars as pl
 MAX_ROWS = 60
 
 CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:1100px;
-margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
+body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:1080px;
+margin:1em auto;padding:0 1em;color:#222;line-height:1.45}
 h1{font-size:1.6em;border-bottom:2px solid #1f77b4;padding-bottom:.2em}
 h2{font-size:1.25em;margin-top:2em;border-bottom:1px solid #ddd}
 .scroll{overflow-x:auto;margin:.5em 0 1.2em;max-width:100%}
@@ -31,7 +31,20 @@ figure{margin:1em 0}figure img{max-width:100%;border:1px solid #eee}
 figcaption,.cap{font-size:.85em;color:#555}
 pre{background:#f6f8fa;padding:.6em;overflow-x:auto;font-size:.85em}
 .status{background:#fff6e0;border-left:4px solid #f0a000;padding:.5em 1em}
-nav ol{columns:2;column-gap:3.5em}nav li{break-inside:avoid;margin-bottom:.15em}
+nav.toc{position:fixed;top:0;left:0;bottom:0;width:250px;overflow-y:auto;background:#f7f9fb;
+border-right:1px solid #e3e7ec;padding:.8em .6em .8em .9em;font-size:.8em;line-height:1.3;box-sizing:border-box}
+nav.toc ol{padding-left:1.3em;margin:.3em 0}nav.toc li{margin-bottom:.25em}nav.toc a{color:#1a4f7a;text-decoration:none}
+nav.toc a:hover{text-decoration:underline}nav.toc .toc-title{font-weight:bold;color:#333}
+@media (min-width:1000px){body{margin-left:280px}}
+@media (max-width:999px){nav.toc{position:static;width:auto;border:1px solid #e3e7ec;margin:1em 0}}
+h2 .top{font-size:.7em;font-weight:normal;margin-left:.8em;color:#888;text-decoration:none}
+table.glance{font-size:.78em;width:100%}table.glance td{white-space:normal;text-align:left;vertical-align:top;
+padding:2px 6px}table.glance th{text-align:left}table.glance td:nth-child(1){white-space:nowrap}
+table.glance td:nth-child(2){width:31%}table.glance td:nth-child(3){width:24%}
+.glance-cap{font-size:.88em;margin:.5em 0 .15em}.glance .scroll{margin:.2em 0 .4em}
+h1{margin:.2em 0 .4em}section.first h2,h2.first{margin-top:.6em}p.status{margin:.4em 0}
+details{margin:.6em 0 1em}details>summary{cursor:pointer;color:#1a4f7a;font-size:.92em}
+p.first{font-size:1.02em}
 """
 
 
@@ -65,6 +78,7 @@ def _inline(text: str) -> str:
         if i % 2:
             out.append(f"<code>{part[1:-1]}</code>")
             continue
+        part = re.sub(r"\[([^\]]+)\]\(([\w./-]+\.html)\)", r'<a href="\2">\1</a>', part)   # a local page
         part = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", part)
         out.append(re.sub(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])", r"<em>\1</em>", part))
     return "".join(out)
@@ -114,30 +128,67 @@ def _anchor(title):
     return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
 
 
+#: a section with more figures and tables than this shows its first figure and folds the rest
+FOLD_AFTER = 1
+#: "Findings at a glance" shows this many paragraphs and folds the rest
+FINDINGS_SHOWN = 3
+
+
+def _figure_html(f):
+    data = base64.b64encode(getattr(f, "png_bytes", b"")).decode("ascii")
+    return (f'<figure id="fig-{f.name}"><img alt="{html.escape(f.title or f.name)}" '
+            f'src="data:image/png;base64,{data}"><figcaption><strong>{html.escape(f.title)}.'
+            f'</strong> {_inline(f.caption)} (<code>{html.escape(getattr(f, "svg", ""))}</code>)'
+            f'</figcaption></figure>')
+
+
+def _table_html(t):
+    if not t.show:
+        return f'<p class="cap">{_inline(t.caption)} Table: <code>{html.escape(getattr(t, "csv", ""))}</code></p>'
+    if t.name.startswith("glance_"):       # the first screen: a compact table that wraps its cells
+        return (f'<p class="glance-cap">{_inline(t.caption)}</p>'
+                + table_html(t.frame).replace("<table>", '<table class="glance">').replace(' class="long"', ""))
+    return (f'<p class="cap"><strong>{html.escape(t.name)}</strong> — {_inline(t.caption)} '
+            f'(<code>{html.escape(getattr(t, "csv", ""))}</code>)</p>' + table_html(t.frame))
+
+
+def _section_html(sec):
+    first = getattr(sec, "first_screen", False)
+    cls = ' class="first"' if first else ""
+    body = [f'<h2{cls} id="{_anchor(sec.title)}">{html.escape(sec.title)}<a class="top" href="#top">↑ top</a></h2>']
+    paras = list(sec.paragraphs)
+    if sec.title == "Findings at a glance" and len(paras) > FINDINGS_SHOWN + 1:
+        body += [_para_html(p) for p in paras[:FINDINGS_SHOWN + 1]]
+        body.append(f"<details><summary>All {len(paras) - 1} findings</summary>"
+                    + "\n".join(_para_html(p) for p in paras[FINDINGS_SHOWN + 1:]) + "</details>")
+    else:
+        body += [_para_html(p) for p in paras]
+    items = [_figure_html(f) for f in sec.figures] + [_table_html(t) for t in sec.tables]
+    if first or len(items) <= FOLD_AFTER + 1:
+        body += items
+    else:
+        nf, nt = len(sec.figures), len(sec.tables)
+        more_f, more_t = (nf - 1, nt) if nf else (0, nt - 1)
+        what = " and ".join(x for x in (f"{more_f} more figure{'s' * (more_f != 1)}" if more_f else "",
+                                        f"{more_t} table{'s' * (more_t != 1)}" if more_t else "") if x)
+        body.append(items[0])
+        body.append(f"<details><summary>Show {what}</summary>" + "\n".join(items[1:]) + "</details>")
+    return body
+
+
 def render_html(report) -> str:
     now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    body = [f"<h1>{html.escape(report.title)}</h1>", f'<p class="cap">Written {now} by boardlab.</p>']
-    body += [_para_html(p) for p in report.intro]
-    body.append("<nav><ol>" + "".join(f'<li><a href="#{_anchor(s.title)}">{html.escape(s.title)}</a></li>'
-                                      for s in report.sections) + "</ol></nav>")
+    body = [f'<h1 id="top">{html.escape(report.title)}</h1>']
+    body += [_para_html(p).replace("<p>", '<p class="status">', 1) if i == 0 else _para_html(p)
+             for i, p in enumerate(report.intro)]
+    nav = ('<nav class="toc"><div class="toc-title"><a href="#top">Contents</a></div><ol>'
+           + "".join(f'<li><a href="#{_anchor(s.title)}">{html.escape(s.title)}</a></li>' for s in report.sections)
+           + "</ol></nav>")
     for sec in report.sections:
-        body.append(f'<h2 id="{_anchor(sec.title)}">{html.escape(sec.title)}</h2>')
-        body += [_para_html(p) for p in sec.paragraphs]
-        for f in sec.figures:
-            data = base64.b64encode(getattr(f, "png_bytes", b"")).decode("ascii")
-            body.append(f'<figure id="fig-{f.name}"><img alt="{html.escape(f.title or f.name)}" '
-                        f'src="data:image/png;base64,{data}"><figcaption><strong>{html.escape(f.title)}.'
-                        f'</strong> {_inline(f.caption)} (<code>{html.escape(getattr(f, "svg", ""))}</code>)'
-                        f'</figcaption></figure>')
-        for t in sec.tables:
-            if not t.show:
-                body.append(f'<p class="cap">{_inline(t.caption)} Table: <code>{html.escape(t.csv)}</code></p>')
-                continue
-            body.append(f'<p class="cap"><strong>{html.escape(t.name)}</strong> — {_inline(t.caption)} '
-                        f'(<code>{html.escape(getattr(t, "csv", ""))}</code>)</p>')
-            body.append(table_html(t.frame))
+        body += _section_html(sec)
+    body.append(f'<p class="cap">Written {now} by boardlab.</p>')
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{html.escape(report.title)}</title><style>{CSS}</style></head><body>\n"
+            f"<title>{html.escape(report.title)}</title><style>{CSS}</style></head><body>\n" + nav + "\n"
             + "\n".join(body) + "\n</body></html>\n")
 
 

@@ -4,8 +4,13 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
 
 from reports.render import figures as F
+
+#: the report's progress lines come at most this often
+PROGRESS_SECONDS = 2.0
+
 
 class BackgroundFigures:
     """Renders figures in worker processes while this process computes the next sections.
@@ -23,8 +28,12 @@ class BackgroundFigures:
     :meth:`finish`.
     """
 
-    def __init__(self, workers=None):
+    def __init__(self, workers=None, log=None):
         import multiprocessing as mp
+
+        # log: a line of progress (sections built, figures drawn) at most every PROGRESS_SECONDS
+        self.log, self.t0 = log, time.perf_counter()
+        self.last, self.n_sections = self.t0, 0
 
         if workers is None:
             workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
@@ -46,9 +55,33 @@ class BackgroundFigures:
                 proc.start()
                 self.procs.append(proc)
 
+        self._current, self._stop = "the first sections", None
+        if log is not None:          # after the fork above: a thread never forks
+            import threading
+
+            self._stop = threading.Event()
+            threading.Thread(target=self._heartbeat, daemon=True).start()
+
+    def _heartbeat(self):
+        """A line when a section takes longer than the progress interval (the analysis holds no lock)."""
+        while not self._stop.wait(0.5):
+            if time.perf_counter() - self.last >= PROGRESS_SECONDS + 0.5:
+                self._progress(f"report: still working ({self._current})", force=True)
+
     def add(self, sections):
         """Queue the figures of ``sections`` for the workers."""
         self.add_figures([f for sec in sections for f in sec.figures])
+        self.n_sections += len(sections)
+        if sections:
+            self._current = f"last built: \"{sections[-1].title}\""
+            self._progress(f"report: {sections[-1].title} ({self.n_sections} sections built, "
+                           f"{len(self.stems)} figures queued)")
+
+    def _progress(self, line, force=False):
+        now = time.perf_counter()
+        if self.log is not None and (force or now - self.last >= PROGRESS_SECONDS):
+            self.last = now
+            self.log(f"{line}, {now - self.t0:.0f} s")
 
     def add_figures(self, figs):
         """Queue ``figs`` (:class:`Fig`; those queued before are skipped) for the workers."""
@@ -76,6 +109,13 @@ class BackgroundFigures:
         import queue
 
         mine, ok = set(), set()
+        total = len(self.figures)
+        self._progress(f"report: {self.n_sections} sections built; drawing the figures", force=True)
+
+        def drawn():
+            self._current = f"{len(mine | ok)} of {total} figures drawn"
+            self._progress(f"report: {len(mine | ok)} of {total} figures drawn "
+                           f"({100 * len(mine | ok) // max(total, 1)} %)")
         if self.procs:
             while True:              # the workers and this process share what is left, oldest first
                 try:
@@ -84,14 +124,18 @@ class BackgroundFigures:
                     break
                 F.save(self.figures[stem], stem)
                 mine.add(stem)
+                ok |= self._rendered()
+                drawn()
         for stem in self.local:
             F.save(self.figures[stem], stem)
             mine.add(stem)
+            drawn()
         if self.procs:
             for _ in self.procs:
                 self.jobs.put(None)
             while self.procs:        # read the reports while waiting: a worker never blocks on a full pipe
                 ok |= self._rendered()
+                drawn()
                 for proc in self.procs:
                     proc.join(timeout=0.02)
                 self.procs = [proc for proc in self.procs if proc.exitcode is None]
@@ -118,6 +162,8 @@ class BackgroundFigures:
             shutil.move(src + ext, stem + ext)
 
     def close(self):
+        if self._stop is not None:
+            self._stop.set()
         if self.procs:               # finish() was not reached (an error in a section): stop the workers
             for proc in self.procs:
                 proc.terminate()

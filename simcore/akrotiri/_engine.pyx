@@ -100,6 +100,10 @@ def _rc(int q):
     return [(q >> 5) - 16, (q & 31) - 16]
 
 
+# the quarters of Thera (data/thera.json, piece "thera"): no temple stands there
+_THERA_QUARTERS = frozenset((-1 + i // 2, -1 + i % 2) for i in range(4))
+
+
 def _qi(rc):
     r, c = rc
     return (int(r) + 16) * 32 + int(c) + 16
@@ -283,16 +287,16 @@ cdef class State(StepState):
         """A readable multi-line summary of the position."""
         d = self.to_dict()
         sc = self.scores()
-        lines = [f"Akrotiri, phase {d['phase']}" + ("" if d["phase"] == "over" else f", seat {d['current']} to decide")
+        lines = [f"Akrotiri, phase {d['phase']}" + ("" if d["phase"] == "over" else f", player {d['current'] + 1} to decide")
                  + f", {len(d['tiles'])} tiles placed, market out {d['market_out']}"]
         for p, x in enumerate(d["seats"]):
-            lines.append(f"  seat {p}: turn {x['turns']}, port {_port_name(x['port'])}, cargo {x['cargo']}, "
+            lines.append(f"  player {p + 1} (seat {p}): turn {x['turns']}, port {_port_name(x['port'])}, cargo {x['cargo']}, "
                          f"{x['drachmas']} drachmas, temples {len(x['temples'])}, maps in hand {len(x['hand'])}, "
                          f"score now {sc['total'][p]}")
         return "\n".join(lines)
 
     def __repr__(self):
-        return f"<akrotiri.State {PHASES[self.s.phase]} seat {self.s.current}>"
+        return f"<akrotiri.State {PHASES[self.s.phase]} player {self.s.current + 1} (seat {self.s.current})>"
 
     # -- position dictionary
     def to_dict(self):
@@ -446,6 +450,11 @@ cdef State _from_dict(d, config):
             for k, rc in enumerate(x["temples"]):
                 s.temple_q[p][k] = _qi(rc)
                 _need(0 <= s.temple_q[p][k] < NQ, f"seat {p}: temple {rc} outside the window")
+                # a temple stands on a land quarter of a tile's island, one a quarter (spec: excavate)
+                _need((int(rc[0]), int(rc[1])) not in _THERA_QUARTERS,
+                      f"seat {p}: temple {list(rc)} is on Thera, where no temple can stand")
+                _need(s.land[s.temple_q[p][k]], f"seat {p}: temple {list(rc)} is not on land")
+                _need(not s.temple_at[s.temple_q[p][k]], f"temple {list(rc)} is there twice")
                 s.temple_at[s.temple_q[p][k]] = 1
             s.hand[p] = 0
             for k in x["hand"]:

@@ -21,7 +21,7 @@ from simcore._isa import load_engine
 
 load_engine("hellas")     # the x86-64-v3 build of _engine where this CPU runs it
 from simcore.hellas._engine import (FIELD, PASS, PHASES, SPLIT, State, play_actions, play_batch)
-from simcore.hellas._engine import game_ops, policy_action, policy_features, policy_scores
+from simcore.hellas._engine import game_ops, model_ops, policy_action, policy_features, policy_scores
 from simcore._search import determinized, playout_values
 from simcore.hellas.features import FEATURE_DOCS, FEATURES, policy_vector
 from simcore.hellas.features import OPTIONAL as OPTIONAL_FEATURES

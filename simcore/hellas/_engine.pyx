@@ -300,10 +300,10 @@ cdef class State(StepState):
         sc = self.scores()
         lines = [f"Hellas, {d['config']['players']} players, board {self.cc.py.board_name}, "
                  f"round {min(d['round'], 2) + 1} of 3, phase {d['phase']}"
-                 + ("" if d["phase"] == "over" else f", seat {self.s.current} to decide")]
+                 + ("" if d["phase"] == "over" else f", player {self.s.current + 1} to decide")]
         for p in range(self.s.n_players):
             pieces = [x for x in d["pieces"] if x["owner"] == p]
-            lines.append(f"  seat {p}: marble {d['marble'][p]}, rings {d['rings'][p]}, cubes {d['cubes_left'][p]}, "
+            lines.append(f"  player {p + 1} (seat {p}): marble {d['marble'][p]}, rings {d['rings'][p]}, cubes {d['cubes_left'][p]}, "
                          f"houses {sum(x['kind'] == 'house' for x in pieces)}, "
                          f"agoras {sum(x['kind'] == 'agora' for x in pieces)}, "
                          f"palaces {sum(x['kind'] == 'palace' for x in pieces)}; score now {sc['total'][p]}")
@@ -314,7 +314,9 @@ cdef class State(StepState):
         return "\n".join(lines)
 
     def __repr__(self):
-        return f"<hellas.State {PHASES[self.s.phase]} round {self.s.round} seat {self.s.current}>"
+        # as describe() and the reports say them: round 1 of 3, player 1 = seat 0 (docs/results.md)
+        return (f"<hellas.State {PHASES[self.s.phase]} round {min(self.s.round, 2) + 1} of 3, "
+                f"player {self.s.current + 1} (seat {self.s.current})>")
 
     # -- position dictionary
     def to_dict(self):
@@ -848,3 +850,4 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
 
 
 include "_policy_api.pxi"
+include "_model_features.pxi"

@@ -327,7 +327,7 @@ cdef class State(StepState):
         sc = self.scores()
         cfg = self.cc.py
         lines = [f"Yamatai, {cfg.players} players, round {d['round'] + 1}, stage {d['stage']}"
-                 + ("" if d["stage"] == "over" else f", seat {self.current_player()} to decide")]
+                 + ("" if d["stage"] == "over" else f", player {self.current_player() + 1} to decide")]
         lines.append(f"  fleets face up {d['track'][:d['face_up']]}; building row "
                      f"{[cfg.tiles[t].name if t >= 0 else '-' for t in d['row']]}; specialists "
                      + ", ".join(f"{cfg.spec_names[x]} ({k})" if x >= 0 else "-"
@@ -336,7 +336,7 @@ cdef class State(StepState):
                      f"{sum(x >= 0 for x in d['sea'])} boats on the board")
         for p in range(cfg.players):
             specs = [cfg.spec_names[k] for k in range(NSPEC) if d["spec_owner"][k] == p]
-            lines.append(f"  seat {p}: coins {d['coins'][p]}, PP tokens {d['pp_tokens'][p]}, pieces {d['pieces'][p]}, "
+            lines.append(f"  player {p + 1} (seat {p}): coins {d['coins'][p]}, PP tokens {d['pp_tokens'][p]}, pieces {d['pieces'][p]}, "
                          f"tokens {d['tokens'][p]}, port {d['port'][p]}, set aside {d['set_aside'][p]}, "
                          f"built {[cfg.tiles[t].name for t in d['built'][p]]}, specialists {specs}; "
                          f"score now {sc['total'][p]}")
@@ -345,7 +345,9 @@ cdef class State(StepState):
         return "\n".join(lines)
 
     def __repr__(self):
-        return f"<yamatai.State {STAGES[self.s.stage]} round {self.s.round} seat {self.current_player()}>"
+        # as describe() and the reports say them: round and player from 1 (docs/results.md)
+        return (f"<yamatai.State {STAGES[self.s.stage]} round {self.s.round + 1}, "
+                f"player {self.current_player() + 1} (seat {self.current_player()})>")
 
     # -- position dictionary
     def to_dict(self):
@@ -423,7 +425,9 @@ cdef class State(StepState):
             for key in ("order", "last_order", "pawn_owner", "fleet_taken"):
                 _need(len(d[key]) == c.n_pawns, f"'{key}' must list {c.n_pawns} pawns")
             _need(sorted(d["order"]) == list(range(c.n_pawns)), "'order' must be a permutation of the pawns")
-            _need(0 <= s.turn < c.n_pawns, "'turn' out of range")
+            # a finished game has passed its last pawn: turn == the pawn count (to_dict of a game over)
+            _need(0 <= s.turn < c.n_pawns or (s.stage == ST_OVER and s.turn == c.n_pawns),
+                  f"'turn' must be 0..{c.n_pawns - 1} ({c.n_pawns} once the game is over), not {s.turn}")
             for k in range(c.n_pawns):
                 s.order[k] = d["order"][k]
                 s.last_order[k] = d["last_order"][k]

@@ -1,0 +1,27 @@
+"""``boardlab train GAME --players N``: a learned model from a search's decisions (``strategies/train.py``)."""
+from reports._args import _positive_int, _seed, add_game
+
+
+def add(sub):
+    p = sub.add_parser("train", help="train a learned model from a search's decisions",
+                       description="Play games with the teacher in every seat, record its visit shares at "
+                                   "each decision and fit a small network to them (strategies/train.py). "
+                                   "Writes FILE (the weights) and FILE's .manifest.json. The positions are "
+                                   "kept in FILE.chunks/: after Ctrl-C the same command resumes; the same "
+                                   "settings give the same file, bit for bit.")
+    add_game(p)
+    p.add_argument("--teacher", default="mcts:iterations=1600",
+                   help="the strategy whose decisions are learned (default mcts:iterations=1600)")
+    p.add_argument("--positions", type=_positive_int, default=4000,
+                   help="decisions recorded, whole games (default 4000)")
+    p.add_argument("--seed", type=_seed, default=1, help="seed of the games and the fit (default 1)")
+    p.add_argument("--out", required=True, help="the model file, e.g. strategies/models/hellas-3p.json")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    p.set_defaults(func=run)
+
+
+def run(args):
+    from strategies.train import train
+    train(args.game, args.players, teacher=args.teacher, positions=args.positions, seed=args.seed,
+          out=args.out, progress=not args.no_progress)
+    return 0

@@ -1,0 +1,374 @@
+"""Learned models evaluated in C: a small multilayer perceptron over a decision's features.
+
+A model scores each legal action of a decision; the ``learned`` strategy plays
+the best-scored action (ties: the lower action), and a search may take the
+scores' softmax as its prior (``simcore/_mcts.pyx``). The features come from
+the game's :c:type:`ModelOps` hook (``simcore/_model.pxd``): per action
+``n_action`` numbers (the heuristic's features of the action, its score...)
+and per position ``n_state`` numbers. The model is one hidden layer of ReLU
+units over the standardized ``[action features, state features]``::
+
+    z = (x - mean) * scale
+    score = b2 + sum_j w2[j] * max(0, b1[j] + W1[j] . z)
+
+The state part of ``W1 . z`` is the same for every action of a decision: it
+is computed once per decision. Everything runs without Python and without
+allocation (the buffers are the model's, sized once); the sums run in a fixed
+order, so a model gives the same scores on every run. The weights are data
+(``strategies/models/<game>-<N>p.json``, ``strategies/learned.py``).
+"""
+from libc.math cimport exp
+from libc.stdlib cimport free, malloc
+from libc.string cimport memset
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_New
+
+import numpy as np
+
+from simcore._game_ops cimport DECIDER_CAPSULE, GAME_OPS_CAPSULE, Decider, GameOps
+from simcore._model cimport MODEL_OPS_CAPSULE, PRIOR_CAPSULE, ModelOps, Prior
+from simcore._types cimport int32_t, uint64_t
+
+
+ctypedef struct Model:
+    const ModelOps* mops
+    int na, ns, nin, hidden
+    double* mean            # nin
+    double* scale           # nin
+    double* W1              # hidden x nin, row-major
+    double* b1              # hidden
+    double* w2              # hidden
+    double b2
+    double* act             # max_legal x na: a decision's action features
+    double* st              # ns
+    double* hs              # hidden: b1 + the state part of W1 . z
+    double* z               # na
+
+
+cdef void _copy(const double[::1] v, double* out) noexcept:
+    cdef Py_ssize_t i
+    for i in range(v.shape[0]):
+        out[i] = v[i]
+
+
+cdef int model_open(Model* m, const ModelOps* mops, int max_legal, spec) except -1:
+    """Fill ``m`` from ``spec`` (a model document); sizes checked against the game's hook."""
+    memset(m, 0, sizeof(Model))
+    m.mops = mops
+    m.na, m.ns = mops.n_action, mops.n_state
+    m.nin = m.na + m.ns
+    W1 = np.ascontiguousarray(spec["W1"], dtype=np.float64)
+    if W1.ndim != 2 or W1.shape[1] != m.nin:
+        raise ValueError(f"the model takes {W1.shape[-1]} features; this game's engine gives {m.nin} "
+                         f"({m.na} per action, {m.ns} per position): retrain it")
+    m.hidden = W1.shape[0]
+    arrays = [(np.ascontiguousarray(spec[k], dtype=np.float64).reshape(-1), size, k)
+              for k, size in (("mean", m.nin), ("scale", m.nin), ("b1", m.hidden), ("w2", m.hidden))]
+    for a, size, name in arrays:
+        if a.shape != (size,):
+            raise ValueError(f"the model's {name} has shape {a.shape}, not ({size},)")
+    m.mean = <double*>malloc(m.nin * sizeof(double))
+    m.scale = <double*>malloc(m.nin * sizeof(double))
+    m.W1 = <double*>malloc(m.hidden * m.nin * sizeof(double))
+    m.b1 = <double*>malloc(m.hidden * sizeof(double))
+    m.w2 = <double*>malloc(m.hidden * sizeof(double))
+    m.act = <double*>malloc(max_legal * m.na * sizeof(double))
+    m.st = <double*>malloc((m.ns + 1) * sizeof(double))
+    m.hs = <double*>malloc(m.hidden * sizeof(double))
+    m.z = <double*>malloc(m.na * sizeof(double))
+    if not (m.mean and m.scale and m.W1 and m.b1 and m.w2 and m.act and m.st and m.hs and m.z):
+        raise MemoryError()
+    _copy(arrays[0][0], m.mean)
+    _copy(arrays[1][0], m.scale)
+    _copy(arrays[2][0], m.b1)
+    _copy(arrays[3][0], m.w2)
+    _copy(W1.reshape(-1), m.W1)
+    m.b2 = float(spec["b2"])
+    return 0
+
+
+cdef void model_close(Model* m) noexcept:
+    free(m.mean)
+    free(m.scale)
+    free(m.W1)
+    free(m.b1)
+    free(m.w2)
+    free(m.act)
+    free(m.st)
+    free(m.hs)
+    free(m.z)
+    memset(m, 0, sizeof(Model))
+
+
+cdef void model_scores(Model* m, const void* cfg, const void* s, void* block, const int32_t* legal, int n,
+                       double* out) noexcept nogil:
+    """``out[i]``: the model's score of ``legal[i]`` at ``s`` (its turn to decide, n >= 1)."""
+    cdef int i, j, k, na = m.na, nin = m.nin
+    cdef double h, acc
+    cdef const double* w
+    cdef const double* x
+    m.mops.features(cfg, s, block, legal, n, m.act, m.st)
+    for j in range(m.hidden):
+        w = m.W1 + j * nin + na
+        h = m.b1[j]
+        for k in range(m.ns):
+            h += w[k] * ((m.st[k] - m.mean[na + k]) * m.scale[na + k])
+        m.hs[j] = h
+    for i in range(n):
+        x = m.act + i * na
+        for k in range(na):
+            m.z[k] = (x[k] - m.mean[k]) * m.scale[k]
+        acc = m.b2
+        for j in range(m.hidden):
+            w = m.W1 + j * nin
+            h = m.hs[j]
+            for k in range(na):
+                h += w[k] * m.z[k]
+            if h > 0.0:
+                acc += m.w2[j] * h
+        out[i] = acc
+
+
+cdef int model_best(Model* m, const void* cfg, const void* s, void* block, const int32_t* legal, int n,
+                    double* sc) noexcept nogil:
+    """The index in ``legal`` of the best-scored action (ties: the first, the lower action)."""
+    cdef int i, best = 0
+    model_scores(m, cfg, s, block, legal, n, sc)
+    for i in range(1, n):
+        if sc[i] > sc[best]:
+            best = i
+    return best
+
+
+cdef void model_probs(Model* m, const void* cfg, const void* s, void* block, const int32_t* legal, int n,
+                      double* out) noexcept nogil:
+    """``out[i]``: the softmax of the scores (the model's policy; sums to 1)."""
+    cdef int i
+    cdef double top, tot = 0.0
+    model_scores(m, cfg, s, block, legal, n, out)
+    top = out[0]
+    for i in range(1, n):
+        if out[i] > top:
+            top = out[i]
+    for i in range(n):
+        out[i] = exp(out[i] - top)
+        tot += out[i]
+    for i in range(n):
+        out[i] /= tot
+
+
+class LearnedPolicy:
+    """What ``play_batch`` takes for a seat that plays a learned model (kind "learned").
+
+    ``models``: player count -> the model's document (``strategies/models/<game>-<N>p.json``: ``W1``,
+    ``b1``, ``w2``, ``b2``, ``mean``, ``scale`` as in the module docstring, and ``context``, the
+    policy argument of the heuristic whose weighted features the model reads). The kernel makes one
+    :class:`LearnedDecider` per learned seat (:meth:`decider`) for the game's player count.
+    """
+    __slots__ = ("game", "name", "models")
+
+    def __init__(self, game, name, models):
+        self.game, self.name, self.models = game, name, dict(models)
+
+    def __reduce__(self):
+        return (LearnedPolicy, (self.game, self.name, self.models))
+
+    def __repr__(self):
+        return f"LearnedPolicy({self.game!r}, {self.name!r}, players {sorted(self.models)})"
+
+    def model(self, int players):
+        """The model for ``players`` (ValueError naming what is missing)."""
+        if players not in self.models:
+            have = ", ".join(f"{p} players" for p in sorted(self.models)) or "none"
+            raise ValueError(f"strategy {self.name!r}: no learned model of {self.game} for {players} players "
+                             f"(it has: {have}); train one with boardlab train {self.game} --players {players}")
+        return self.models[players]
+
+    def decider(self, ops_capsule, int players):
+        """A :class:`LearnedDecider` of the model for ``players`` (one per seat: it owns its buffers)."""
+        return LearnedDecider(ops_capsule, model_capsule(self.game), self.model(players), players)
+
+    def prior(self, ops_capsule, int players):
+        """A :class:`LearnedPrior` of the model for ``players``: a search's prior (one per search)."""
+        return LearnedPrior(ops_capsule, model_capsule(self.game), self.model(players), players)
+
+
+cdef struct LearnedCtx:
+    const GameOps* ops
+    Model m
+    void* block             # the feature context's policies, one per seat
+    int32_t* legal
+    double* sc
+    Decider decider
+
+
+cdef int _ctx_open(LearnedCtx* x, ops_capsule, model_capsule, spec, int players) except -1:
+    memset(x, 0, sizeof(LearnedCtx))
+    cdef const GameOps* ops = <const GameOps*>PyCapsule_GetPointer(ops_capsule, GAME_OPS_CAPSULE)
+    cdef const ModelOps* mops = <const ModelOps*>PyCapsule_GetPointer(model_capsule, MODEL_OPS_CAPSULE)
+    x.ops = ops
+    model_open(&x.m, mops, ops.max_legal, spec)
+    x.block = malloc(ops.policy_size)
+    x.legal = <int32_t*>malloc(ops.max_legal * sizeof(int32_t))
+    x.sc = <double*>malloc(ops.max_legal * sizeof(double))
+    if not (x.block and x.legal and x.sc):
+        raise MemoryError()
+    memset(x.block, 0, ops.policy_size)
+    ops.load_policies(x.block, [spec["context_policy"]] * players, players)
+    ops.policy_new_game(x.block)
+    x.decider.decide = _decide
+    x.decider.ctx = <void*>x
+    return 0
+
+
+cdef void _ctx_close(LearnedCtx* x) noexcept:
+    model_close(&x.m)
+    free(x.block)
+    free(x.legal)
+    free(x.sc)
+    memset(x, 0, sizeof(LearnedCtx))
+
+
+cdef int _decide(void* ctx, const void* cfg, const void* s, uint64_t seed) noexcept nogil:
+    # Decider.decide: the model's best action (no noise: the seed is not used)
+    cdef LearnedCtx* x = <LearnedCtx*>ctx
+    cdef int n = x.ops.legal_actions(cfg, s, x.legal)
+    if n == 1:
+        return x.legal[0]
+    return x.legal[model_best(&x.m, cfg, s, x.block, x.legal, n, x.sc)]
+
+
+cdef class LearnedDecider:
+    """A learned seat for a kernel's game loop: ``capsule()`` is its :c:type:`Decider`."""
+    cdef LearnedCtx x
+
+    def __cinit__(self, ops_capsule, model_capsule, spec, int players):
+        memset(&self.x, 0, sizeof(LearnedCtx))
+        _ctx_open(&self.x, ops_capsule, model_capsule, spec, players)
+
+    def __dealloc__(self):
+        _ctx_close(&self.x)
+
+    def capsule(self):
+        return PyCapsule_New(<void*>&self.x.decider, DECIDER_CAPSULE, NULL)
+
+
+cdef void _prior_probs(void* ctx, const void* cfg, const void* s, const int32_t* legal, int n,
+                       double* out) noexcept nogil:
+    cdef LearnedCtx* x = <LearnedCtx*>ctx
+    model_probs(&x.m, cfg, s, x.block, legal, n, out)
+
+
+cdef class LearnedPrior:
+    """A model as a search's prior: ``capsule()`` is its :c:type:`Prior` (simcore/_model.pxd)."""
+    cdef LearnedCtx x
+    cdef Prior p
+
+    def __cinit__(self, ops_capsule, model_capsule, spec, int players):
+        memset(&self.x, 0, sizeof(LearnedCtx))
+        _ctx_open(&self.x, ops_capsule, model_capsule, spec, players)
+        self.p.probs = _prior_probs
+        self.p.ctx = <void*>&self.x
+
+    def __dealloc__(self):
+        _ctx_close(&self.x)
+
+    def capsule(self):
+        return PyCapsule_New(<void*>&self.p, PRIOR_CAPSULE, NULL)
+
+
+def features(state, context):
+    """``(actions, action features (n x n_action), state features (n_state,))`` of the decision at
+    ``state``, as the kernel computes them for a model (``context``: the feature context's policy
+    argument). The training data (``strategies/train.py``) come from here."""
+    handles = state._c_handles()
+    cdef const GameOps* ops = <const GameOps*>PyCapsule_GetPointer(handles[0], GAME_OPS_CAPSULE)
+    cdef const void* cfg = PyCapsule_GetPointer(handles[1], b"simcore.GameConfig")
+    cdef const void* s = PyCapsule_GetPointer(handles[2], b"simcore.GameState")
+    mod_caps = _model_capsule(state)
+    cdef const ModelOps* mops = <const ModelOps*>PyCapsule_GetPointer(mod_caps, MODEL_OPS_CAPSULE)
+    if ops.is_over(cfg, s):
+        raise ValueError("the game is over: no decision to describe")
+    cdef int players = ops.n_players(cfg, s), n, i
+    cdef void* block = malloc(ops.policy_size)
+    cdef int32_t* legal = <int32_t*>malloc(ops.max_legal * sizeof(int32_t))
+    act = np.zeros((ops.max_legal, mops.n_action))
+    st = np.zeros(mops.n_state + 1)
+    cdef double[:, ::1] av = act
+    cdef double[::1] sv = st
+    try:
+        if not (block and legal):
+            raise MemoryError()
+        memset(block, 0, ops.policy_size)
+        ops.load_policies(block, [context] * players, players)
+        ops.policy_new_game(block)
+        n = ops.legal_actions(cfg, s, legal)
+        mops.features(cfg, s, block, legal, n, &av[0, 0], &sv[0])
+        return [int(legal[i]) for i in range(n)], act[:n].copy(), st[:mops.n_state].copy()
+    finally:
+        free(block)
+        free(legal)
+
+
+def scores(state, spec):
+    """The model ``spec``'s score of each legal action at ``state``: ``(actions, scores)`` (``spec``:
+    a model document with its ``context_policy``, or a :class:`LearnedPolicy`)."""
+    if isinstance(spec, LearnedPolicy):
+        spec = spec.model(state.players)
+    handles = state._c_handles()
+    cdef const GameOps* ops = <const GameOps*>PyCapsule_GetPointer(handles[0], GAME_OPS_CAPSULE)
+    cdef const void* cfg = PyCapsule_GetPointer(handles[1], b"simcore.GameConfig")
+    cdef const void* s = PyCapsule_GetPointer(handles[2], b"simcore.GameState")
+    if ops.is_over(cfg, s):
+        raise ValueError("the game is over: no decision to score")
+    cdef LearnedCtx x
+    cdef int n, i
+    try:
+        _ctx_open(&x, handles[0], _model_capsule(state), spec, ops.n_players(cfg, s))
+        n = ops.legal_actions(cfg, s, x.legal)
+        model_scores(&x.m, cfg, s, x.block, x.legal, n, x.sc)
+        return [int(x.legal[i]) for i in range(n)], np.array([x.sc[i] for i in range(n)])
+    finally:
+        _ctx_close(&x)
+
+
+def model_capsule(game):
+    """The :c:type:`ModelOps` capsule of ``game`` (ValueError when the game has none)."""
+    import simcore
+    mod = simcore.games[game]
+    if not hasattr(mod, "model_ops"):
+        raise ValueError(f"game {game!r} has no model_ops() (the features a learned model needs: "
+                         f"simcore/_model.pxd)")
+    return mod.model_ops()
+
+
+def _model_capsule(state):
+    import sys
+    mod = sys.modules[type(state).__module__]
+    if not hasattr(mod, "model_ops"):
+        raise ValueError(f"this game has no model_ops() (the features a learned model needs: "
+                         f"simcore/_model.pxd)")
+    return mod.model_ops()
+
+
+def learned_policy(module, strategy):
+    """The :class:`LearnedPolicy` of a resolved ``learned`` strategy dict: each model file read and
+    checked against its SHA-256 (``strategy["models"]``: player count -> ``{"file", "sha256"}``)."""
+    import hashlib
+    import json
+    from simcore._contract import policy_argument
+
+    name = strategy.get("name")
+    models = {}
+    for players, ref in dict(strategy.get("models") or {}).items():
+        path = ref.get("file")
+        try:
+            raw = open(path, "rb").read()
+        except OSError as e:
+            raise ValueError(f"strategy {name!r}: cannot read its model {path}: {e.strerror}") from None
+        if ref.get("sha256") and hashlib.sha256(raw).hexdigest() != ref["sha256"]:
+            raise ValueError(f"strategy {name!r}: {path} is not the model the strategy names "
+                             f"(its SHA-256 differs)")
+        doc = json.loads(raw)
+        doc["context_policy"] = policy_argument(module, doc["context"])
+        models[int(players)] = doc
+    return LearnedPolicy(module.NAME, name, models)

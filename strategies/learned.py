@@ -1,0 +1,80 @@
+"""The ``learned`` strategy: a model trained from a search, played in the kernel.
+
+``learned`` names the models shipped for a game (``strategies/models/<game>-<N>p.json``, one per
+player count, each beside its ``.manifest.json``: teacher, positions, seeds, held-out agreement,
+measured strength); ``learned:FILE.json`` names one model file (e.g. the output of
+``boardlab train``). The seat plays the model's best-scored legal action (``simcore/_model.pyx``):
+no search, no Python in the game loop. The strategy dict a run's manifest stores names each
+model file with its SHA-256, and a run refuses a file whose hash differs.
+
+A search may take the same model as its prior: ``mcts:prior=learned`` (``docs/learned.md``).
+"""
+import hashlib
+import json
+import re
+from pathlib import Path
+
+MODEL_DIR = Path(__file__).resolve().parent / "models"
+_NAME = re.compile(r"^(?P<game>[a-z0-9_]+)-(?P<players>\d+)p\.json$")
+
+
+def shipped(game):
+    """``{players: path}`` of the models shipped for ``game``."""
+    out = {}
+    for path in sorted(MODEL_DIR.glob(f"{game}-*p.json")):
+        m = _NAME.match(path.name)
+        if m and m["game"] == game:
+            out[int(m["players"])] = path
+    return out
+
+
+def _ref(path):
+    raw = Path(path).read_bytes()
+    return {"file": str(Path(path).resolve()), "sha256": hashlib.sha256(raw).hexdigest()}
+
+
+def read_model(path, game=None):
+    """A model file's document; ValueError naming the file when it is not a model (of ``game``)."""
+    path = Path(path)
+    try:
+        doc = json.loads(path.read_text())
+    except OSError as e:
+        raise ValueError(f"cannot read model {path}: {e.strerror}") from None
+    except ValueError:
+        raise ValueError(f"{path} is not a model file (not JSON)") from None
+    if not isinstance(doc, dict) or doc.get("format") != "boardlab-mlp-1":
+        raise ValueError(f"{path} is not a model file (no format boardlab-mlp-1)")
+    if game is not None and doc.get("game") != game:
+        raise ValueError(f"{path} is a model of {doc.get('game')!r}, not of {game!r}")
+    return doc
+
+
+def manifest(game, players):
+    """The manifest of the model shipped for ``game`` and ``players`` (None when there is none)."""
+    path = shipped(game).get(players)
+    if path is None:
+        return None
+    mp = path.with_name(path.name[:-len(".json")] + ".manifest.json")
+    return json.loads(mp.read_text()) if mp.exists() else None
+
+
+def resolve_learned(game, text):
+    """The :class:`strategies.Strategy` of ``learned`` or ``learned:FILE.json``."""
+    from simcore._contract import LEARNED
+    from strategies import Strategy
+
+    head, _, rest = text.partition(":")
+    if rest:
+        doc = read_model(rest, game)
+        models = {int(doc["players"]): _ref(rest)}
+        desc = f"learned model {Path(rest).name}"
+    else:
+        files = shipped(game)
+        if not files:
+            raise ValueError(f"no learned model is shipped for {game}: train one with boardlab train {game} "
+                             f"--players N --out FILE.json and name it learned:FILE.json")
+        models = {p: _ref(path) for p, path in files.items()}
+        desc = (f"learned models ({', '.join(f'{p}p' for p in sorted(models))}) trained from search, "
+                f"strategies/models/")
+    return Strategy(game=game, name=text, kind=LEARNED.name, description=desc,
+                    models={str(p): ref for p, ref in sorted(models.items())})

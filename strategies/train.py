@@ -1,0 +1,340 @@
+"""Train a learned model from a search's decisions (expert iteration, one round).
+
+``boardlab train GAME --players N --teacher mcts:iterations=1600 --positions 4000 --seed 1 --out FILE``
+
+1. **Positions** (:func:`collect`): games played with the teacher in every
+   seat, in chunks of :data:`CHUNK_GAMES` games; game ``i`` is dealt from
+   ``game_seeds(seed, i)`` and the teacher's search at each decision is seeded
+   from the seat's decision (:func:`strategies.agents.decision_seed`), so
+   chunk ``k`` is a function of (game, players, teacher, seed, k) alone. Each
+   decision records the model's features as the kernel computes them
+   (:func:`simcore._model.features`: per legal action and per position), the
+   teacher's visit shares over the legal actions and its chosen action, and
+   at the game's end the deciding seat's win share. Each finished chunk is
+   written to ``FILE.chunks/`` (``.npz``); a rerun after Ctrl-C reads the
+   chunks it has and plays only the rest.
+2. **Fit** (:func:`fit`): a one-hidden-layer ReLU network scores each legal
+   action (``simcore/_model.pyx``); softmax over a decision's legal actions,
+   cross-entropy against the visit shares, an L2 penalty on the weights.
+   Full-batch Adam in numpy, float64, weights initialised from ``seed``: the
+   same data and seed give the same bits (one BLAS thread, as the CLI sets).
+   The games are split: the last :data:`HOLDOUT` of them are held out; the
+   step with the best held-out loss is kept.
+3. **Write**: the model file (JSON: the weights, the feature names, the
+   feature context's weights) and ``FILE`` with ``.manifest.json`` in place of
+   ``.json``: teacher, games, positions, seeds, held-out agreement with the
+   teacher (top-1: the model's best action is the teacher's) beside the
+   feature context heuristic's, the training time and the model file's SHA-256.
+"""
+import hashlib
+import json
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+
+#: Games per chunk file (the unit of resume).
+CHUNK_GAMES = 4
+#: Share of the games held out (the last ones).
+HOLDOUT = 0.2
+#: The network and its fit.
+HIDDEN = 32
+STEPS = 1500
+LEARNING_RATE = 0.003
+L2 = 1e-2
+#: The heuristic whose weighted features the model reads (and the agreement's yardstick).
+CONTEXT = "balanced"
+FORMAT = "boardlab-mlp-1"
+
+
+def _teacher_decide(game, teacher, seed):
+    from strategies.imitate import _teacher
+    return _teacher(game, teacher, seed)
+
+
+def _chunk(game, players, teacher, seed, k, context):
+    """Play chunk ``k``'s games; its arrays (one row per legal action / per decision)."""
+    import simcore
+    from simcore._model import features
+    from simcore.rng import game_seeds
+
+    mod = simcore.games[game]
+    config = mod.make_config(players)
+    decide = _teacher_decide(game, teacher, seed)
+    acts, sts, vis, best, sizes, games, seats, wins = [], [], [], [], [], [], [], []
+    seeds = game_seeds(seed, k * CHUNK_GAMES, (k + 1) * CHUNK_GAMES)
+    for j, gs in enumerate(seeds):
+        g = k * CHUNK_GAMES + j
+        state = mod.State.new(config, int(gs))
+        first = len(sizes)
+        while not state.is_over():
+            legal, A, S = features(state, context)
+            actions, p, a = decide(state)
+            if list(actions) != legal:
+                raise RuntimeError("the teacher's legal actions differ from the model's")
+            acts.append(A)
+            sts.append(S)
+            vis.append(p)
+            best.append(legal.index(a))
+            sizes.append(len(legal))
+            games.append(g)
+            seats.append(state.current_player())
+            state.apply(a)
+        share = _returns(state)
+        wins += [share[s] for s in seats[first:]]
+    return {"act": np.vstack(acts), "state": np.vstack(sts), "visits": np.concatenate(vis),
+            "best": np.array(best, dtype=np.int32), "sizes": np.array(sizes, dtype=np.int32),
+            "game": np.array(games, dtype=np.int32), "seat": np.array(seats, dtype=np.int8),
+            "win": np.array(wins, dtype=np.float64)}
+
+
+def _returns(state):
+    """Each seat's win share at the end (ties shared)."""
+    tot = np.asarray(state.scores()["total"], dtype=float)
+    top = tot.max()
+    w = (tot == top).astype(float)
+    return w / w.sum()
+
+
+def _key(game, players, teacher, seed, context):
+    return {"game": game, "players": players, "teacher": teacher.to_dict(), "seed": seed,
+            "context": context.to_dict(), "chunk_games": CHUNK_GAMES}
+
+
+def collect(game, players, teacher, positions, seed, folder, context, progress=True):
+    """The chunks (read from ``folder`` or played and written there) until ``positions`` decisions."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    key = _key(game, players, teacher, seed, context)
+    kfile = folder / "key.json"
+    if kfile.exists():
+        old = json.loads(kfile.read_text())
+        if old != json.loads(json.dumps(key)):
+            raise ValueError(f"{folder} holds positions of other settings (teacher, seed, players or "
+                             f"context differ): delete it or give another --out")
+    else:
+        kfile.write_text(json.dumps(key, indent=1, sort_keys=True))
+    chunks, have, k = [], 0, 0
+    bar = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=positions, unit="pos", desc=f"{game} {players}p positions", dynamic_ncols=True)
+    t0 = time.perf_counter()
+    seconds = 0.0
+    try:
+        while have < positions:
+            path = folder / f"chunk-{k:05d}.npz"
+            if path.exists():
+                with np.load(path) as z:
+                    c = {n: z[n] for n in z.files}
+                seconds += float(c.pop("seconds"))
+            else:
+                t = time.process_time()
+                c = _chunk(game, players, teacher, seed, k, context.as_policy())
+                cpu = time.process_time() - t
+                seconds += cpu
+                tmp = folder / f"chunk-{k:05d}.tmp.npz"
+                np.savez(tmp, seconds=np.float64(cpu), **c)
+                tmp.replace(path)
+            chunks.append(c)
+            n = len(c["sizes"])
+            have += n
+            if bar is not None:
+                bar.update(min(n, positions - bar.n))
+            k += 1
+    finally:
+        if bar is not None:
+            bar.close()
+    del t0
+    return chunks, seconds
+
+
+def _stack(chunks):
+    out = {n: np.concatenate([c[n] for c in chunks]) for n in chunks[0] if n != "seconds"}
+    return out
+
+
+def _standardize(X):
+    mean = X.mean(axis=0)
+    sd = X.std(axis=0)
+    scale = np.where(sd > 1e-9, 1.0 / np.where(sd > 1e-9, sd, 1.0), 0.0)
+    return mean, scale
+
+
+class _Data:
+    """A set of decisions as the fit needs them: inputs per legal action, targets, segment starts."""
+
+    def __init__(self, d, sel, mean, scale):
+        sizes = d["sizes"][sel]
+        starts_all = np.concatenate([[0], np.cumsum(d["sizes"])[:-1]])
+        rows = np.concatenate([np.arange(s, s + n) for s, n in zip(starts_all[sel], sizes)])
+        dec = np.repeat(np.flatnonzero(sel), sizes)
+        X = np.hstack([d["act"][rows], d["state"][dec]])
+        self.Z = (X - mean) * scale
+        self.t = d["visits"][rows]
+        self.sizes = sizes
+        self.starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        self.group = np.repeat(np.arange(len(sizes)), sizes)
+        self.best = d["best"][sel]
+        self.heur = d["act"][rows][:, -2]         # the context heuristic's score of each action
+        self.n = len(sizes)
+
+
+def _forward(p, data):
+    H = data.Z @ p["W1"].T + p["b1"]
+    R = np.maximum(H, 0.0)
+    s = R @ p["w2"] + p["b2"]
+    return H, R, s
+
+
+def _log_softmax(s, data):
+    m = np.maximum.reduceat(s, data.starts)
+    e = np.exp(s - m[data.group])
+    lse = np.log(np.add.reduceat(e, data.starts)) + m
+    return s - lse[data.group]
+
+
+def _loss(p, data):
+    _, _, s = _forward(p, data)
+    return float(-(data.t * _log_softmax(s, data)).sum() / data.n)
+
+
+def _top1(scores, data):
+    """Share of decisions whose best-scored action (ties: the first) is the teacher's."""
+    hits = 0
+    for i, (a, n) in enumerate(zip(data.starts, data.sizes)):
+        hits += int(np.argmax(scores[a:a + n]) == data.best[i])
+    return hits / max(1, data.n)
+
+
+def fit(d, seed, hidden=None, steps=None, lr=None, l2=None, progress=True):
+    """Fit the network to the decisions ``d``; ``(params, report)`` (settings: the module's by default)."""
+    hidden, steps = hidden or HIDDEN, steps or STEPS
+    lr, l2 = LEARNING_RATE if lr is None else lr, L2 if l2 is None else l2
+    games = np.unique(d["game"])
+    cut = games[int(math.floor(len(games) * (1 - HOLDOUT)))] if len(games) > 1 else games[0] + 1
+    train_sel = d["game"] < cut
+    hold_sel = ~train_sel
+    if not hold_sel.any() or not train_sel.any():
+        raise ValueError(f"{len(games)} games are too few to hold some out: give more --positions")
+    starts_all = np.concatenate([[0], np.cumsum(d["sizes"])[:-1]])
+    rows = np.concatenate([np.arange(s, s + n) for s, n in zip(starts_all[train_sel], d["sizes"][train_sel])])
+    X = np.hstack([d["act"][rows], d["state"][np.repeat(np.flatnonzero(train_sel), d["sizes"][train_sel])]])
+    mean, scale = _standardize(X)
+    tr, ho = _Data(d, train_sel, mean, scale), _Data(d, hold_sel, mean, scale)
+    nin = X.shape[1]
+    rng = np.random.default_rng(np.random.SeedSequence([int(seed), 0x6D6C70]))
+    p = {"W1": rng.normal(0.0, 1.0 / math.sqrt(nin), (hidden, nin)), "b1": np.zeros(hidden),
+         "w2": rng.normal(0.0, 1.0 / math.sqrt(hidden), hidden), "b2": np.zeros(())}
+    m = {k: np.zeros_like(v) for k, v in p.items()}
+    v = {k: np.zeros_like(v) for k, v in p.items()}
+    b1_, b2_ = 0.9, 0.999
+    best = (math.inf, None, -1)
+    bar = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=steps, unit="step", desc="fit", dynamic_ncols=True)
+    for it in range(1, steps + 1):
+        H, R, s = _forward(p, tr)
+        ls = _log_softmax(s, tr)
+        prob = np.exp(ls)
+        tsum = np.add.reduceat(tr.t, tr.starts)[tr.group]
+        ds = (prob * tsum - tr.t) / tr.n                  # d loss / d score
+        g = {"w2": R.T @ ds + l2 * p["w2"], "b2": np.asarray(ds.sum())}
+        dH = np.outer(ds, p["w2"]) * (H > 0)
+        g["W1"] = dH.T @ tr.Z + l2 * p["W1"]
+        g["b1"] = dH.sum(axis=0)
+        for k in p:
+            m[k] = b1_ * m[k] + (1 - b1_) * g[k]
+            v[k] = b2_ * v[k] + (1 - b2_) * g[k] * g[k]
+            p[k] = p[k] - lr * (m[k] / (1 - b1_ ** it)) / (np.sqrt(v[k] / (1 - b2_ ** it)) + 1e-8)
+        if it % 25 == 0 or it == steps:
+            hl = _loss(p, ho)
+            if hl < best[0]:
+                best = (hl, {k: x.copy() for k, x in p.items()}, it)
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
+    p = best[1]
+    report = {"train_decisions": int(tr.n), "held_out_decisions": int(ho.n),
+              "train_games": int(len(np.unique(d["game"][train_sel]))),
+              "held_out_games": int(len(np.unique(d["game"][hold_sel]))),
+              "held_out_loss": round(best[0], 6), "best_step": best[2],
+              "held_out_agreement": round(_top1(_forward(p, ho)[2], ho), 4),
+              "context_agreement": round(_top1(ho.heur, ho), 4),
+              "train_agreement": round(_top1(_forward(p, tr)[2], tr), 4)}
+    return {"W1": p["W1"], "b1": p["b1"], "w2": p["w2"], "b2": float(p["b2"]), "mean": mean,
+            "scale": scale}, report
+
+
+def _floats(a):
+    return [float(x) for x in np.asarray(a).reshape(-1)] if np.ndim(a) <= 1 else [_floats(r) for r in a]
+
+
+def model_document(game, players, params, context):
+    import simcore
+    import sys
+    eng = sys.modules[simcore.games[game].State.__module__]
+    return {"format": FORMAT, "game": game, "players": int(players),
+            "action_features": list(eng.MODEL_ACTION_FEATURES), "state_features": list(eng.MODEL_STATE_FEATURES),
+            "context": context.to_dict(), "hidden": int(np.shape(params["W1"])[0]),
+            "mean": _floats(params["mean"]), "scale": _floats(params["scale"]), "W1": _floats(params["W1"]),
+            "b1": _floats(params["b1"]), "w2": _floats(params["w2"]), "b2": float(params["b2"])}
+
+
+def manifest_path(out):
+    out = Path(out)
+    return out.with_name(out.name[:-len(".json")] + ".manifest.json")
+
+
+def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1, out=None, progress=True,
+          log=print):
+    """Collect (or read) the positions, fit, write the model and its manifest; the manifest dict."""
+    import simcore
+    import strategies
+    from simcore.run import check_players
+
+    if game not in simcore.games:
+        raise ValueError(f"unknown game {game!r} (known: {', '.join(simcore.games)})")
+    players = check_players(game, players)
+    if not hasattr(simcore.games[game], "model_ops"):
+        raise ValueError(f"{game} has no model features yet (model_ops: simcore/_model.pxd)")
+    teach = strategies.resolve(game, teacher)
+    if teach.kind not in ("mcts", "heuristic"):
+        raise ValueError(f"the teacher must be a search (mcts:...) or a heuristic preset, not {teach.kind!r}")
+    if isinstance(positions, bool) or not isinstance(positions, int) or positions < 10:
+        raise ValueError(f"--positions must be a whole number >= 10, not {positions!r}")
+    out = Path(out)
+    if out.suffix != ".json":
+        raise ValueError(f"--out must name a .json file, not {str(out)!r}")
+    context = strategies.resolve(game, CONTEXT)
+    chunks, cpu = collect(game, players, teach, positions, seed, out.with_name(out.name + ".chunks"),
+                          context, progress)
+    d = _stack(chunks)
+    t = time.process_time()
+    params, report = fit(d, seed, progress=progress)
+    fit_cpu = time.process_time() - t
+    doc = model_document(game, players, params, context)
+    text = json.dumps(doc, separators=(",", ":")) + "\n"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text)
+    man = {"model": out.name, "sha256": hashlib.sha256(text.encode()).hexdigest(), "game": game,
+           "players": players, "teacher": teach.name, "teacher_settings": teach.to_dict(),
+           "seed": seed, "positions_asked": positions, "games": int(len(np.unique(d["game"]))),
+           "positions": int(len(d["sizes"])), "hidden": HIDDEN, "steps": STEPS, "learning_rate": LEARNING_RATE,
+           "l2": L2, "holdout": HOLDOUT, "context": CONTEXT, **report,
+           "teacher_cpu_seconds": round(cpu, 1), "fit_cpu_seconds": round(fit_cpu, 1),
+           "reproduce": f"boardlab train {game} --players {players} --teacher {teach.name} "
+                        f"--positions {positions} --seed {seed} --out {out}"}
+    mp = manifest_path(out)
+    old = json.loads(mp.read_text()) if mp.exists() else {}
+    if old.get("sha256") == man["sha256"] and "strength" in old:
+        man["strength"] = old["strength"]            # measured by bench/bench_learned.py
+    mp.write_text(json.dumps(man, indent=1) + "\n")
+    if log:
+        log(f"{out}: {man['positions']} positions from {man['games']} games ({teach.name}); held-out top-1 "
+            f"agreement with the teacher {report['held_out_agreement']:.3f} (the {CONTEXT} heuristic: "
+            f"{report['context_agreement']:.3f}); sha256 {man['sha256'][:12]}")
+    return man

@@ -1,0 +1,90 @@
+"""The first screen of a study's report: per game and player count, the seats and what to change."""
+import polars as pl
+
+from reports.firstscreen import at_a_glance, glossary_section, mark_quick, with_first_screen
+from reports.render.html import _anchor, render_html
+from reports.render.sections import Fig, Report, Section
+from reports.study import load_study, run_study, study_report
+
+STUDY = '''
+[study]
+title = "t"
+game = "hellas"
+seed = 5
+games = 400
+
+[[balance]]
+name = "seats"
+title = "Seats"
+players = [2, 3]
+strategy = "balanced"
+
+[[compensation]]
+name = "fix2"
+title = "Fix at 2"
+players = 2
+budget = 3000
+verify = 400
+'''
+
+
+def test_every_player_count_gets_its_seats_and_its_answer(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text(STUDY)
+    study = load_study(str(path))
+    sets = run_study(study, str(tmp_path / "out"), workers=1, log=lambda line: None)
+    report = study_report(study, sets)
+    sections = with_first_screen(study, sets, report.sections)
+    first = sections[0]
+    assert first.title == "At a glance: Hellas" and sections[-1].title == "Glossary"
+    t = first.tables[0].frame
+    assert t["players"].to_list() == ["2 (400 games)", "3 (400 games)"]
+    two, three = t.row(0, named=True), t.row(1, named=True)
+    assert two["win share per player [95% CI]"].startswith("P1 (starts) ")
+    assert " · P2 " in two["win share per player [95% CI]"] and " · P3 " in three["win share per player [95% CI]"]
+    # the answer of the compensation part at 2 players; none was searched at 3
+    r = sets["fix2"]
+    assert "fresh games" in two["what to change (verified)"] and f"{r['games']:,}" in two["what to change (verified)"]
+    assert three["what to change (verified)"] == "not searched in this study"
+    # the largest gap names the player whose share is farthest from fair, with its sign
+    adv = next(tb.frame for s in report.sections for tb in s.tables if tb.name == "seats_seat_advantage")
+    a3 = adv.filter(pl.col("n_players") == 3).to_dicts()
+    worst = max(a3, key=lambda x: abs(x["deviation"]))
+    assert three["largest gap from fair (pp) [95% CI]"].startswith(f"P{worst['seat'] + 1}")
+    assert "bot: `balanced`" in first.tables[0].caption and "assumed data" in first.tables[0].caption
+    html = render_html(Report("t", sections=sections))
+    assert html.index("At a glance") < html.index("What was run")
+    assert 'href="#top"' in html and "<details>" in html
+    # a folded section still shows its first figure or table before the fold
+    for sec in sections[1:]:
+        items = len(sec.figures) + len(sec.tables)
+        if items > 2 and sec.title != "Glossary":
+            part = html[html.index(f'id="{_anchor(sec.title)}"'):]
+            part = part[:part.index("<details>")]
+            assert "<figure" in part or "<table" in part, sec.title
+
+
+def test_a_quick_run_says_so_first_and_beside_each_figure():
+    from matplotlib.figure import Figure
+    rep = Report("t", sections=[Section("A", figures=[Fig("f", Figure(), caption="c")])])
+    mark_quick(rep)
+    assert rep.intro[0].startswith("**Quick run (--quick)")
+    assert rep.sections[0].figures[0].caption.startswith("**Quick run")
+    html = render_html(rep)
+    assert html.index("Quick run (--quick)") < html.index("<h2")
+
+
+def test_the_glossary_explains_the_columns_people_asked_about():
+    g = glossary_section().tables[0].frame
+    text = " ".join(g["term"].to_list() + g["meaning"].to_list())
+    for word in ("win_lo", "dev_lo", "coef", "Wilson", "fair share", "player 1 (starts)"):
+        assert word in text
+
+
+def test_no_balance_part_no_first_screen(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text('[study]\ntitle = "t"\ngame = "hellas"\nseed = 1\ngames = 60\n\n[[compare]]\nname = "c"\n'
+                    'title = "C"\nplayers = 2\nstrategies = ["balanced", "random"]\n')
+    study = load_study(str(path))
+    sets = run_study(study, str(tmp_path / "out"), workers=1, log=lambda line: None)
+    assert at_a_glance(study, sets, study_report(study, sets).sections) is None

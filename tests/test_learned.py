@@ -1,0 +1,151 @@
+"""Learned models: features, evaluation in C, the learned strategy, training, the search's prior."""
+import json
+import sys
+
+import numpy as np
+import pytest
+
+import simcore
+import strategies
+from simcore import hellas
+from simcore._model import features, scores
+from strategies import train
+from strategies.learned import shipped
+
+CTX = strategies.resolve("hellas", "balanced")
+
+
+def _random_model(path, seed=0, hidden=8):
+    rng = np.random.default_rng(seed)
+    eng = sys.modules[hellas.State.__module__]
+    nin = len(eng.MODEL_ACTION_FEATURES) + len(eng.MODEL_STATE_FEATURES)
+    p = {"W1": rng.normal(size=(hidden, nin)), "b1": rng.normal(size=hidden), "w2": rng.normal(size=hidden),
+         "b2": 0.5, "mean": rng.normal(size=nin), "scale": rng.uniform(0.5, 2.0, size=nin)}
+    path.write_text(json.dumps(train.model_document("hellas", 3, p, CTX)))
+    return p
+
+
+def _positions(n=6, seed=3):
+    st = hellas.new_game(players=3, seed=seed)
+    out = []
+    rng = np.random.default_rng(seed)
+    while not st.is_over() and len(out) < n:
+        out.append(st.clone())
+        for _ in range(7):
+            if st.is_over():
+                break
+            a = st.legal_actions()
+            st.apply(a[int(rng.integers(len(a)))])
+    return out
+
+
+def test_action_features_are_the_heuristics():
+    pol = CTX.as_policy()
+    for st in _positions():
+        acts, A, S = features(st, pol)
+        acts2, F = hellas.policy_features(st, pol)
+        assert acts == acts2 == st.legal_actions()
+        np.testing.assert_array_equal(A[:, :F.shape[1]], F)
+        # the heuristic's score and the score less the decision's best
+        _, sc = hellas.policy_scores(st, pol)
+        np.testing.assert_allclose(A[:, F.shape[1]], sc, atol=1e-9)
+        assert A[:, F.shape[1] + 1].max() == 0.0
+        assert S[:8].sum() == 1.0
+
+
+def test_c_scores_equal_the_numpy_forward_pass(tmp_path):
+    p = _random_model(tmp_path / "m.json")
+    s = strategies.resolve("hellas", f"learned:{tmp_path / 'm.json'}")
+    pol = s.as_policy()
+    for st in _positions():
+        acts, A, S = features(st, CTX.as_policy())
+        X = np.hstack([A, np.repeat(S[None], len(A), 0)])
+        Z = (X - p["mean"]) * p["scale"]
+        ref = np.maximum(Z @ p["W1"].T + p["b1"], 0) @ p["w2"] + p["b2"]
+        a2, sc = scores(st, pol)
+        assert a2 == acts
+        np.testing.assert_allclose(sc, ref, rtol=1e-12, atol=1e-12)
+
+
+def test_learned_seat_plays_the_best_scored_action(tmp_path):
+    _random_model(tmp_path / "m.json", seed=4)
+    s = strategies.resolve("hellas", f"learned:{tmp_path / 'm.json'}")
+    pols = [s.as_policy(), CTX.as_policy(), None]
+    seed = 11
+    actions = hellas.play_actions(3, seed, pols)
+    st = hellas.new_game(players=3, seed=seed)
+    i = checked = 0
+    while not st.is_over():
+        legal = st.legal_actions()
+        if st.current_player() == 0:
+            acts, sc = scores(st, pols[0])
+            assert actions[i] == acts[int(np.argmax(sc))]
+            checked += 1
+        st.apply(actions[i])
+        i += 1
+    assert checked > 10 and i == len(actions)
+    a = hellas.play_batch(3, np.arange(5, dtype=np.uint64), pols)
+    b = hellas.play_batch(3, np.arange(5, dtype=np.uint64), pols)
+    np.testing.assert_array_equal(a["players"]["total"], b["players"]["total"])
+
+
+def test_missing_models_are_named(tmp_path):
+    p = tmp_path / "m.json"
+    _random_model(p)
+    s = strategies.resolve("hellas", f"learned:{p}")
+    with pytest.raises(ValueError, match="no learned model of hellas for 2 players"):
+        hellas.play_batch(2, np.arange(2, dtype=np.uint64), [s.as_policy(), None])
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    with pytest.raises(ValueError, match="not a model file"):
+        strategies.resolve("hellas", f"learned:{bad}")
+    d = s.to_dict()
+    p.write_text(p.read_text() + " ")                 # any change to the file
+    with pytest.raises(ValueError, match="SHA-256"):
+        strategies.from_dict(d)
+    if not shipped("akrotiri"):
+        with pytest.raises(ValueError, match="no learned model is shipped for akrotiri"):
+            strategies.resolve("akrotiri", "learned")
+
+
+def test_train_reproduces_and_resumes(tmp_path, monkeypatch):
+    monkeypatch.setattr(train, "STEPS", 60)
+    monkeypatch.setattr(train, "CHUNK_GAMES", 1)
+    out = tmp_path / "hellas-3p.json"
+    m1 = train.train("hellas", 3, teacher="balanced", positions=150, seed=3, out=out, progress=False, log=None)
+    first = out.read_bytes()
+    assert m1["positions"] >= 150 and m1["games"] >= 2
+    assert 0.0 <= m1["held_out_agreement"] <= 1.0
+    # the teacher is the context heuristic itself: it agrees but where equal scores tie (first taken)
+    assert m1["context_agreement"] > 0.7
+    out.unlink()
+    chunks = sorted((tmp_path / "hellas-3p.json.chunks").glob("chunk-*.npz"))
+    chunks[-1].unlink()                               # as if Ctrl-C came before the last chunk was written
+    m2 = train.train("hellas", 3, teacher="balanced", positions=150, seed=3, out=out, progress=False, log=None)
+    assert out.read_bytes() == first and m2["sha256"] == m1["sha256"]
+    with pytest.raises(ValueError, match="other settings"):
+        train.train("hellas", 3, teacher="balanced", positions=150, seed=4, out=out, progress=False, log=None)
+
+
+def test_search_with_the_model_as_prior(tmp_path):
+    _random_model(tmp_path / "m.json", seed=5)
+    name = f"mcts:iterations=30,prior=learned:{tmp_path / 'm.json'}"
+    assert strategies.split_names(name + ",balanced") == [name, "balanced"]
+    s = strategies.resolve("hellas", name)
+    assert s.kind == "mcts" and s.to_dict()["prior"]["kind"] == "learned"
+    plain = strategies.resolve("hellas", "mcts:iterations=30")
+    assert "prior" not in plain.to_dict()
+    pols = [s.as_policy(), CTX.as_policy(), CTX.as_policy()]
+    a = hellas.play_actions(3, 2, pols)
+    assert a == hellas.play_actions(3, 2, pols)
+    assert a != hellas.play_actions(3, 2, [plain.as_policy(), CTX.as_policy(), CTX.as_policy()])
+
+
+def test_train_cli_errors(capsys):
+    from reports.cli import main
+    for argv, msg in ((["train", "hellas", "--players", "9", "--out", "x.json"], "not 9"),
+                      (["train", "hellas", "--players", "3", "--out", "x.txt"], ".json"),
+                      (["train", "hellas", "--players", "3", "--teacher", "nope", "--out", "x.json"], "nope")):
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("boardlab: error:") and msg in err[0]

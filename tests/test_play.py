@@ -1,0 +1,222 @@
+"""boardlab play: the server's guards, save and resume, the results folder, and whole games clicked in Chromium."""
+import json
+import os
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import pandas as pd
+import pytest
+
+import simcore
+from reports.cli import main
+from reports.play.server import Session, load_save, serve
+
+
+class Served:
+    """A session served on a free port in a thread (stopped by ``close``)."""
+
+    def __init__(self, session):
+        self.session = session
+        got = threading.Event()
+        self.lines = []
+
+        def ready(server):
+            self.server = server
+            got.set()
+
+        self.thread = threading.Thread(target=serve, args=(session,),
+                                       kwargs=dict(port=0, open_browser=False, log=self.lines.append, ready=ready),
+                                       daemon=True)
+        self.thread.start()
+        assert got.wait(20)
+        self.url = self.server.url
+
+    def call(self, path, body=None, token=True, host=None, raw=None):
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["X-Boardlab-Token"] = self.session.token if token is True else token
+        if host:
+            headers["Host"] = host
+        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        req = urllib.request.Request(self.url + path, data=data, headers=headers)
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def close(self):
+        self.server.shutdown()
+        self.thread.join(20)
+
+
+def _session(tmp_path, game="hellas", seats=("human", "random", "random"), seed=4, delay=0.0, **kw):
+    folder = str(tmp_path / "game")
+    os.makedirs(folder, exist_ok=True)
+    return Session(game, len(seats), list(seats), seed, {}, folder, bot_delay=delay, log=lambda *_: None, **kw)
+
+
+def _wait_human(srv, timeout=30):
+    t0 = time.time()
+    while time.time() - t0 < timeout:
+        code, s = srv.call("api/state?from=0")
+        assert code == 200
+        last = s["frames"][-1]
+        if s["over"] or (not s["thinking"] and last.get("legal") and srv.session.seats[last["seat"]].human):
+            return s
+        time.sleep(0.05)
+    raise AssertionError("the bots did not move")
+
+
+def test_guards_refuse_and_change_nothing(tmp_path):
+    srv = Served(_session(tmp_path))
+    try:
+        s = _wait_human(srv)
+        n = len(s["frames"]) - 1
+        before = list(srv.session.decisions())
+        last = s["frames"][-1]
+        ok_body = {"frame": n, "index": 0, "action_text": last["legal"][0]}
+        assert srv.call("api/state?from=0", token=False)[0] == 403
+        assert srv.call("api/act", ok_body, token="forged")[0] == 403
+        assert srv.call("api/state?from=0", host="evil.example:80")[0] == 403     # DNS rebinding
+        assert srv.call("api/act", dict(ok_body, frame=n - 1))[0] == 409          # an older position
+        assert srv.call("api/act", dict(ok_body, index=len(last["legal"])))[0] == 409
+        assert srv.call("api/act", dict(ok_body, index="0"))[0] == 409
+        assert srv.call("api/act", dict(ok_body, action_text="build a palace on the moon"))[0] == 409
+        assert srv.call("api/act", raw=b"{not json")[0] == 400
+        assert srv.call("api/act", raw=b"x" * 5000)[0] == 413
+        for path in ("../../etc/passwd", "api/../save.json", "save.json", "results/manifest.json"):
+            assert srv.call(path)[0] == 404
+        code, msg = srv.call("api/act", {"frame": n})
+        assert code == 409 and "required" in msg["error"]
+        assert srv.session.decisions() == before
+        assert set(os.listdir(srv.session.folder)) <= {"save.json"}
+        code, s2 = srv.call("api/act", ok_body)                                   # the real move goes through
+        assert code == 200 and len(srv.session.decisions()) == len(before) + 1
+        assert srv.call("api/closed", {})[0] == 200
+        assert srv.session.decisions() == before + [srv.session.rec.frames[n]["acts"][0]]
+    finally:
+        srv.close()
+
+
+def test_busy_port_is_a_clear_error(tmp_path):
+    srv = Served(_session(tmp_path))
+    try:
+        port = srv.server.server_address[1]
+        with pytest.raises(ValueError, match=f"port {port} on 127.0.0.1 is busy"):
+            serve(_session(tmp_path / "b"), port=port, open_browser=False, log=lambda *_: None)
+    finally:
+        srv.close()
+
+
+def test_cli_refusals_are_one_line(tmp_path, capsys):
+    assert main(["play", "hellas", "--seats", "balanced,balanced", "--no-browser"]) == 2
+    assert main(["play", "hellas", "--seats", "human,balanced", "--players", "3", "--no-browser"]) == 2
+    assert main(["play", "chess", "--seats", "human,balanced", "--no-browser"]) == 2
+    assert main(["play", "--resume", str(tmp_path), "--no-browser"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 4 and all(e.startswith("boardlab: error: ") for e in err)
+
+
+def test_save_resume_and_results_folder(tmp_path):
+    s = _session(tmp_path, game="akrotiri", seats=("human", "random"), seed=11)
+    srv = Served(s)
+    try:
+        for _ in range(5):
+            st = _wait_human(srv)
+            last = st["frames"][-1]
+            assert srv.call("api/act", {"frame": len(st["frames"]) - 1, "index": 0,
+                                        "action_text": last["legal"][0]})[0] == 200
+    finally:
+        srv.close()
+    saved = load_save(s.folder)
+    assert saved["decisions"] == s.decisions() and len(saved["decisions"]) >= 5
+    again = Session(saved["game"], saved["players"], saved["seats"], saved["run_seed"], saved["variant"], s.folder,
+                    decisions=saved["decisions"], bot_delay=0, log=lambda *_: None)
+    assert again.state.to_dict() == s.state.to_dict()
+    out = _play_out(again)         # then the folder is a run's
+    st = again.state
+    assert out and os.path.exists(os.path.join(out, "manifest.json"))
+    tab = pd.read_parquet(os.path.join(out, "players")).sort_values("seat")
+    assert list(tab["total"]) == st.scores()["total"] and list(tab["strategy"]) == ["human", "random"]
+    assert main(["replay", out, "--game", "0", "--quiet"]) == 0      # scores equal the stored rows
+    assert main(["view", out, "--game", "0", "--out", str(tmp_path / "v.html")]) == 0
+
+
+def _play_out(session):
+    """Play ``session`` to its end outside the server: the human takes the first legal action."""
+    st = session.state
+    while not st.is_over():
+        if session.seats[st.current_player()].human:
+            session.human_move(len(session.rec.frames), 0, session.rec.current()["legal"][0])
+        else:
+            a, view = session.seats[st.current_player()].decide(st)
+            session.rec.step(a)
+            session._after_move()
+    return session.results
+
+
+def test_a_played_game_makes_a_report(tmp_path):
+    out = _play_out(_session(tmp_path, seats=("balanced", "human", "mcts:iterations=20"), seed=2))
+    assert main(["report", out, "--out", str(tmp_path / "rep")]) == 0
+    assert os.path.exists(tmp_path / "rep" / "report.html")
+
+
+# ---------------------------------------------------------------- clicked in a real browser
+
+@pytest.mark.parametrize("game,seats", [("hellas", ("human", "random", "random")),
+                                        ("yamatai", ("random", "human")),
+                                        ("akrotiri", ("human", "random"))])
+def test_a_human_game_played_to_its_end_by_clicking(tmp_path, game, seats):
+    from browser import chrome
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+    from selenium.webdriver.common.by import By
+
+    session = _session(tmp_path, game=game, seats=seats, seed=21)
+    srv = Served(session)
+    drv = chrome()
+    clicks = board_clicks = 0
+    try:
+        drv.get(srv.url)
+        t0 = time.time()
+        while not drv.find_elements(By.ID, "final-line"):
+            assert time.time() - t0 < 400, f"{game}: not over after {clicks} clicks ({session.error})"
+            try:
+                picks = [p for p in drv.find_elements(By.CSS_SELECTOR, "#legal tr.pick") if p.is_displayed()]
+                if not picks:
+                    time.sleep(0.05)
+                    continue
+                targets = drv.find_elements(By.CSS_SELECTOR, "#board .tg")
+                before = len(session.decisions())
+                if targets and clicks % 2 == 0:
+                    drv.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))",
+                                       targets[clicks % len(targets)])
+                    board_clicks += 1
+                    shown = [p for p in drv.find_elements(By.CSS_SELECTOR, "#legal tr.pick") if p.is_displayed()]
+                    if len(session.decisions()) == before and shown:
+                        shown[0].click()          # several actions on that spot: one from the list
+                else:
+                    picks[clicks % len(picks)].click()
+                clicks += 1
+                deadline = time.time() + 10
+                while len(session.decisions()) == before and time.time() < deadline:
+                    time.sleep(0.02)
+            except (StaleElementReferenceException, WebDriverException):
+                time.sleep(0.05)              # the page re-rendered under the click: look again
+        final = drv.find_element(By.ID, "final-line").text
+        totals = session.state.scores()["total"]
+        shown = [int(c.text) for c in drv.find_elements(By.CSS_SELECTOR, '#players td[data-cat="total"]')]
+        assert shown == totals and str(max(totals)) in final
+        assert board_clicks > 0
+        deadline = time.time() + 30
+        while session.results is None and time.time() < deadline:
+            time.sleep(0.1)
+        tab = pd.read_parquet(os.path.join(session.results, "players")).sort_values("seat")
+        assert list(tab["total"]) == totals
+        assert list(tab["strategy"]) == [s if s == "human" else "random" for s in seats]
+        assert simcore.games[game].replay(len(seats), session.seed, session.decisions()).scores()["total"] == totals
+    finally:
+        drv.quit()
+        srv.close()
