@@ -134,7 +134,7 @@ def check_search_settings(iterations, c, bias, cutoff=0, points=0.0):
         if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v) or v < 0:
             raise ValueError(f"{key} must be a number >= 0, not {v!r}")
     if isinstance(cutoff, bool) or not isinstance(cutoff, numbers.Integral) or not 0 <= cutoff <= MAX_CUTOFF:
-        raise ValueError(f"cutoff must be a whole number 0..{MAX_CUTOFF:,} (0: rollouts to the end), "
+        raise ValueError(f"cutoff must be a whole number >= 0 and <= {MAX_CUTOFF:,} (0: rollouts to the end), "
                          f"not {cutoff!r}")
     if isinstance(points, bool) or not isinstance(points, numbers.Real) or not 0 <= points <= 1:
         raise ValueError(f"points (the point share's weight in the reward) must be a number in [0, 1], "

@@ -34,6 +34,8 @@ from pathlib import Path
 
 import numpy as np
 
+from simcore._contract import HEURISTIC
+
 #: Games per chunk file (the unit of resume).
 CHUNK_GAMES = 4
 #: Share of the games held out (the last ones).
@@ -302,7 +304,7 @@ def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1,
     if not hasattr(simcore.games[game], "model_ops"):
         raise ValueError(f"{game} has no model features yet (model_ops: simcore/_model.pxd)")
     teach = strategies.resolve(game, teacher)
-    if teach.kind not in ("mcts", "heuristic"):
+    if not (teach.searches or teach.policy_kind is HEURISTIC):
         raise ValueError(f"the teacher must be a search (mcts:...) or a heuristic preset, not {teach.kind!r}")
     if isinstance(positions, bool) or not isinstance(positions, int) or positions < 10:
         raise ValueError(f"--positions must be a whole number >= 10, not {positions!r}")

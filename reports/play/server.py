@@ -61,7 +61,7 @@ class Seat:
 
         legal = state.legal_actions()
         view = self.view(state, legal)
-        if self.view.kind == "mcts":
+        if self.view.searches:
             return int(view.pop("best")), view
         return int(ops_policy_action(state, [self.view.arg] * state.players, decision_seed(state, self.base_seed))), view
 

@@ -38,9 +38,10 @@ class Viewpoint:
     """The agent's view of a decision, for one seat's strategy dict (``Strategy.to_dict()``)."""
 
     def __init__(self, game, strategy):
-        from simcore._contract import policy_argument
+        from simcore._contract import policy_argument, searches
         self.game, self.mod = game, simcore.games[game]
         self.kind = strategy.get("kind", "random")
+        self.searches = searches(strategy)
         self.strategy = strategy
         self.arg = policy_argument(self.mod, strategy)
         if self.kind == "heuristic":
@@ -57,7 +58,7 @@ class Viewpoint:
                 sc = F @ self.weights + off
             where = dict(zip((int(a) for a in acts), (float(x) for x in sc)))
             return {"kind": "h", "v": [round(where.get(a, float("nan")), 3) for a in legal]}
-        if self.kind == "mcts":
+        if self.searches:
             from simcore._mcts import decision_seed, search
             a = self.arg
             r = search(state, a.iterations, a.c, [a.rollout] * state.players, decision_seed(state.seed, state.decisions),
