@@ -19,14 +19,16 @@ import numpy as np
 
 import simcore
 
-_GAMES = ("hellas", "yamatai", "akrotiri")
-
-
 def adapter(game):
-    """The viewer module of ``game`` (``reports/view/<game>.py``)."""
-    if game not in _GAMES:
-        raise ValueError(f"the viewer draws {', '.join(_GAMES)}, not {game!r}")
-    return importlib.import_module(f"reports.view.{game}")
+    """The viewer module of ``game`` (``reports/view/boards/<game>.py``); ValueError if it has none."""
+    simcore.get_game(game)                      # an unknown game: simcore's own words
+    try:
+        return importlib.import_module(f"reports.view.boards.{game}")
+    except ModuleNotFoundError as e:
+        if e.name != f"reports.view.boards.{game}":
+            raise
+        raise ValueError(f"the viewer has no board drawing for {game!r} (reports/view/boards/ holds "
+                         f"one module per game)") from None
 
 
 def _strip(text):

@@ -4,7 +4,7 @@ import json
 import os
 import re
 
-DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))),
                     "simcore", "akrotiri", "data")
 QUARTERS = ("NW", "NE", "SW", "SE")
 
