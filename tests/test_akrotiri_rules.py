@@ -174,7 +174,8 @@ def test_one_temple_gives_4_actions_on_the_next_turn():
 
 @pytest.mark.parametrize("trigger", [0, 1])
 def test_the_end_gives_equal_turns(trigger):
-    dummy = [[-10 - k, -10] for k in range(5)]
+    # five temples already stand, on land quarters of BOARD away from the sixth's island (3, 0)
+    dummy = [[-6, -2], [-2, 4], [0, -6], [6, 0], [-2, 1]]
     seats = [seat(0, turns=5), seat(T1, turns=4)]
     seats[trigger].update(temples=dummy, excavated=[20, 21, 22, 23, 24], hand=[E02], drachmas=5, port=0)
     seats[1 - trigger]["port"] = T0 if trigger == 1 else T1

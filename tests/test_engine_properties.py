@@ -34,12 +34,6 @@ MAX_DECISIONS = 20_000
 PROFILE = settings(max_examples=30, deadline=None, derandomize=True, database=None,
                    suppress_health_check=[HealthCheck.too_slow])
 
-#: Games whose finished position does not load back yet: Yamataï's from_dict refuses its own
-#: end position ("'turn' out of range"); the helper fixing from_dict's checks (branch
-#: "integrity") removes it from here. Mid-game positions of every game are checked.
-END_ROUND_TRIP_BROKEN = {"yamatai"}
-
-
 @hs.composite
 def games(draw, name):
     """``(module, players, game seed, chooser seed, where)``: ``where`` in [0, 1) picks a decision."""
@@ -136,9 +130,8 @@ def test_to_dict_from_dict_round_trips_and_plays_on_alike(name):
         chooser.setstate(state)
         _play_on(back, chooser)
         assert back.is_over() and back.scores() == st.scores()
-        if name not in END_ROUND_TRIP_BROKEN:
-            end = st.to_dict()
-            assert type(st).from_dict(end).to_dict() == end
+        end = st.to_dict()                      # a finished position loads back too
+        assert type(st).from_dict(end).to_dict() == end
     prop()
 
 
