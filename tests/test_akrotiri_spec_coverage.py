@@ -883,7 +883,9 @@ E02, E03, E06 = card("E02"), card("E03"), card("E06")
 # the rules file's small board: tile 0 south of the start board (port 0 on (3, 0)), a tree far north,
 # a volcano far east; E02 (N tree 1, E volcano 1) fits quarter (3, 0) for seat 0
 BOARD = [(0, 0, 1, 0), (1, -1, -3, 0), (3, 2, -1, 0), (9, 0, 3, 0), (7, -3, 0, 0)]
-DUMMY = [[-10 - k, -10] for k in range(5)]
+# five temples already built, on land quarters of BOARD away from the island of (3, 0) (a position
+# is checked like a data file: every temple stands on land)
+DUMMY = [[-6, -2], [-2, 4], [0, -6], [6, 0], [-2, 1]]
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -917,7 +919,7 @@ def test_no_excavation_after_six_temples_or_on_an_own_temple_island(engine):
     st = load(position(BOARD, seats=[seat(0, hand=[E02], drachmas=5, temples=[[3, 0]], excavated=[20]),
                                      seat(T1)]), engine)
     assert of(st, EXCAVATE, BUY) == []
-    six = DUMMY + [[-16, -16]]
+    six = DUMMY + [[7, 1]]
     st = load(position(BOARD, seats=[seat(0, hand=[E02], drachmas=5, temples=six, excavated=list(range(20, 26))),
                                      seat(T1)], end_trigger="temples"), engine)
     assert of(st, EXCAVATE, BUY) == []
@@ -1064,7 +1066,7 @@ def test_action_track(engine, track):
     settings = {} if track is None else {"action_track": list(track)}
     for k in range(6):
         me = seat(T0, temples=DUMMY[:k] if k < 6 else [], excavated=list(range(24, 24 + k)))
-        st = load(position(seats=[me, seat(T1)], current=1), engine, **settings)
+        st = load(position(BOARD, seats=[me, seat(T1)], current=1), engine, **settings)
         st.apply(END)
         v = view(st)
         assert v["current"] == 0 and v["phase"] == "action" and v["actions"] == want[k], k
@@ -1109,7 +1111,7 @@ def test_scoring_categories(engine):
     # maps: the excavated cards' points (cards in hand score nothing); money: drachmas // 10
     s0 = seat(T0, drachmas=29, excavated=[card("E01"), card("H12")], hand=[card("M01")], temples=DUMMY[:2])
     s1 = seat(T1, drachmas=9, excavated=[card("M07")], temples=DUMMY[2:3])
-    st = load(over([], [s0, s1]), engine)
+    st = load(over(BOARD, [s0, s1]), engine)
     assert st.scores() == {"maps": [10, 5], "goals": [0, 0], "money": [2, 0], "total": [12, 5]}
 
 
