@@ -87,7 +87,7 @@ def test_names_settings_and_manifest_dict():
     ("mcts:iterations=ten", "iterations must be a whole number, not 'ten'"),
     ("mcts:c=-1", r"c \(exploration\) must be a number >= 0, not -1.0"),
     ("mcts:bias=-2", "bias must be a number >= 0"),
-    ("mcts:cutoff=-1", "cutoff must be a whole number 0..1,000,000"),
+    ("mcts:cutoff=-1", "cutoff must be a whole number >= 0 and <= 1,000,000"),
     ("mcts:rollout=balnced", "unknown strategy 'balnced'"),
     ("mcts:rollout=mcts", "must be a random or heuristic strategy"),
     ("mcts:depth=3", "'depth=3' is not a search setting"),
@@ -151,7 +151,7 @@ def test_rollout_cutoff_scores_the_position_as_it_stands(name):
     # three rollout decisions from the opening: the leaders on points now are not who wins at the end
     assert not np.array_equal(full["values"], cut["values"])
     assert _mcts.search(st, 60, 0.7, pols, seed=4, cutoff=3)["values"].tolist() == cut["values"].tolist()
-    with pytest.raises(ValueError, match="cutoff must be a whole number 0..1,000,000"):
+    with pytest.raises(ValueError, match="cutoff must be a whole number >= 0 and <= 1,000,000"):
         _mcts.search(st, 10, cutoff=-1)
 
 

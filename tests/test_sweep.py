@@ -197,7 +197,7 @@ BAD = [
     ("players = 2\nx = { field = 'quarry_yields:tiles[0].yield', values = [1] }", "no key 'yield'"),
     ("players = 2\nx = { field = 'quarry_yields:tiles[0]..marble', values = [1] }", "bad JSON path"),
     ("players = 2\nx = { field = 'quarry_yields:tiles[*].marble', values = [500] }",
-     "quarry tile file (the cell's copy) quarry_tiles.sweep.json: numbers must be 1..255 and marble 0..100"),
+     "quarry tile file (the cell's copy) quarry_tiles.sweep.json: field tiles[0].marble is 500; allowed 0..100"),
     ("players = 2\nvariant = { quarry_yields = 'falling' }\nx = { setting = 'quarry_yields', values = ['rising'] }",
      "variant sets 'quarry_yields'"),
 ]
