@@ -21,7 +21,7 @@ import simcore
 
 def adapter(game):
     """The viewer module of ``game`` (``reports/view/boards/<game>.py``); ValueError if it has none."""
-    simcore.get_game(game)                      # an unknown game: simcore's own words
+    simcore.get_game(game)                      # a game boardlab does not know: simcore's words
     try:
         return importlib.import_module(f"reports.view.boards.{game}")
     except ModuleNotFoundError as e:
@@ -29,6 +29,13 @@ def adapter(game):
             raise
         raise ValueError(f"the viewer has no board drawing for {game!r} (reports/view/boards/ holds "
                          f"one module per game)") from None
+
+
+def has_board(game):
+    """Whether the viewer draws ``game`` (a board module in reports/view/boards/)."""
+    import importlib.util
+
+    return importlib.util.find_spec(f"reports.view.boards.{game}") is not None
 
 
 def _strip(text):

@@ -56,10 +56,17 @@ def telling_games(run_dir):
 
 
 def games_section(run_dir, out):
-    """The "Games to watch" section; writes each game's viewer page to ``out/games/``."""
+    """The "Games to watch" section; writes each game's viewer page to ``out/games/``.
+
+    ``None`` when the run has no telling games or its game has no board drawing
+    (a game added through the contract alone: the report goes without viewer pages)."""
     from reports.render.sections import Section
     from reports.view.page import write_view
+    from reports.view.record import has_board
+    from simcore._manifest import read_manifest
 
+    if not has_board(read_manifest(run_dir)["game"]):
+        return None
     picks = telling_games(run_dir)
     if not picks:
         return None
@@ -72,3 +79,4 @@ def games_section(run_dir, out):
         "A few telling games of this run, each as a page that steps through its decisions with the board, "
         "the running score and each bot's view of its options (`boardlab view`; the pages open from the files, "
         "no server):", *lines])
+
