@@ -147,11 +147,7 @@ def simulate_to_precision(game, players, seed, out, strategies=None, variant=Non
         control_info = {"strategies": cnames, "games": control_games, "folder": cout}
 
     out = os.fspath(out)
-    if chunk_size is None and os.path.exists(os.path.join(out, R.MANIFEST)):
-        try:  # a resumed folder keeps its chunking
-            chunk_size = read_manifest(out)["chunking"]["chunk_size"]
-        except (OSError, ValueError, KeyError, TypeError):
-            pass
+    chunk_size = simrun.resumed_chunk_size(out, chunk_size)
     if chunk_size is None:
         # small chunks: the run looks at its interval after every batch of chunks
         seats = simrun.plan_run(game, players, planned, seed, strategies=strategies, variant=variant,

@@ -84,14 +84,19 @@ def write_text_atomic(path, text):
     half-written file) and no temporary file behind; an ``OSError`` names
     ``path`` itself.
     """
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_bytes_atomic(path, data, mark=".tmp-"):
+    """:func:`write_text_atomic` for bytes; the temporary name is ``.<name><mark><pid>-<random>``."""
     import uuid
 
     path = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(path))
-    tmp = os.path.join(directory, f".{os.path.basename(path)}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}")
+    tmp = os.path.join(directory, f".{os.path.basename(path)}{mark}{os.getpid()}-{uuid.uuid4().hex[:8]}")
     try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
+        with open(tmp, "wb") as f:
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -101,5 +106,6 @@ def write_text_atomic(path, text):
         except OSError:
             pass
         if isinstance(exc, OSError) and exc.errno is not None:
+            # name the file meant, not its temporary name (ENOSPC, EACCES, ENAMETOOLONG, ELOOP ...)
             raise OSError(exc.errno, exc.strerror, path) from None
         raise

@@ -9,12 +9,12 @@ See ``docs/results.md`` for the columns.
 import hashlib
 import json
 import os
-import uuid
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from simcore._data import write_bytes_atomic
 from simcore._manifest import MANIFEST, check_manifest  # noqa: F401  (the layout's names, here too)
 
 TABLES = ("games", "players", "events")
@@ -49,25 +49,9 @@ def _fsync_dir(path):
 
 
 def atomic_write_bytes(path, data):
-    """Write ``data`` to ``path`` through a temp file, fsync and rename."""
-    directory = os.path.dirname(path) or "."
-    tmp = os.path.join(directory, f".{os.path.basename(path)}{TMP_MARK}{os.getpid()}-{uuid.uuid4().hex[:8]}")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError) and exc.errno is not None:
-            # name the file meant, not its temporary name (ENOSPC, EACCES, ENAMETOOLONG, ELOOP ...)
-            raise OSError(exc.errno, exc.strerror, path) from None
-        raise
-    _fsync_dir(directory)
+    """Write ``data`` to ``path`` through a temp file (``TMP_MARK`` in its name), fsync and rename."""
+    write_bytes_atomic(path, data, mark=TMP_MARK)
+    _fsync_dir(os.path.dirname(path) or ".")
 
 
 def write_json(path, obj):

@@ -189,11 +189,7 @@ def simulate(game, players, games, seed, out, strategies=None, variant=None, wor
         raise ValueError(f"unknown backend '{backend}' (known: {', '.join(BACKENDS)})")
     n_workers = _resolve_workers(workers)
     out = os.fspath(out)
-    if chunk_size is None and os.path.exists(os.path.join(out, R.MANIFEST)):
-        try:  # a resumed folder keeps its chunking
-            chunk_size = read_manifest(out)["chunking"]["chunk_size"]
-        except (OSError, ValueError, KeyError, TypeError):
-            pass
+    chunk_size = resumed_chunk_size(out, chunk_size)
     plan = plan_run(game, players, games, seed, strategies=strategies, variant=variant,
                     chunk_size=chunk_size, events=events)
     if os.path.exists(out) and not os.path.isdir(out):
@@ -210,6 +206,17 @@ def simulate(game, players, games, seed, out, strategies=None, variant=None, wor
         return _run(plan, out, manifest, resumed, n_workers, backend, scheduler, progress, max_chunks)
     finally:
         unlock_folder(lock)
+
+
+def resumed_chunk_size(out, chunk_size=None):
+    """``chunk_size``, or when it is None and ``out`` holds a run, that run's (a resumed folder keeps
+    its chunking)."""
+    if chunk_size is None and os.path.exists(os.path.join(out, R.MANIFEST)):
+        try:
+            return read_manifest(out)["chunking"]["chunk_size"]
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+    return chunk_size
 
 
 def make_job(plan, out, backend="loky"):
