@@ -6,14 +6,7 @@
   const esc = (s) => window.boardlabEsc(s);
   const centre = (q, r) => [R * SQ3 * (q + r / 2), R * 1.5 * r];
 
-  function hex(x, y, r) {
-    let p = [];
-    for (let k = 0; k < 6; k++) {
-      const a = Math.PI / 180 * (60 * k - 30);
-      p.push((x + r * Math.cos(a)).toFixed(1) + "," + (y + r * Math.sin(a)).toFixed(1));
-    }
-    return p.join(" ");
-  }
+  const hex = (x, y, r) => window.boardlabHex(x, y, r);     // viewer.js: a pointy-top hexagon's points
 
   function house(x, y, c) {
     return '<path d="M' + (x - 7) + "," + (y + 6) + " v-7 l7,-6 l7,6 v7 z" + '" fill="' + c + '" stroke="#222" stroke-width="1"/>';

@@ -9,6 +9,15 @@
   const $ = (id) => document.getElementById(id);
   const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
   window.boardlabEsc = esc;
+  // the SVG points of a pointy-top hexagon of radius r centred on (x, y): the games' boards use it
+  window.boardlabHex = function (x, y, r) {
+    const p = [];
+    for (let k = 0; k < 6; k++) {
+      const a = Math.PI / 180 * (60 * k - 30);
+      p.push((x + r * Math.cos(a)).toFixed(1) + "," + (y + r * Math.sin(a)).toFixed(1));
+    }
+    return p.join(" ");
+  };
   let at = PLAY ? D.frames.length - 1 : 0;
   const hash = /^#(\d+|end)$/.exec(window.location.hash || "");
   if (hash) at = hash[1] === "end" ? D.frames.length - 1 : Math.min(D.frames.length - 1, +hash[1]);

@@ -8,14 +8,7 @@
   const esc = (s) => window.boardlabEsc(s);
   const two = (k) => (k < 10 ? "0" : "") + k;
 
-  function hex(x, y, r) {
-    let p = [];
-    for (let k = 0; k < 6; k++) {
-      const a = Math.PI / 180 * (60 * k - 30);
-      p.push((x + r * Math.cos(a)).toFixed(1) + "," + (y + r * Math.sin(a)).toFixed(1));
-    }
-    return p.join(" ");
-  }
+  const hex = (x, y, r) => window.boardlabHex(x, y, r);     // viewer.js: a pointy-top hexagon's points
 
   function draw(board, pos, o) {
     const xy = (c) => [c[1] * W + W, c[2] * W + W];
