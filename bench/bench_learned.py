@@ -31,17 +31,9 @@ import numpy as np  # noqa: E402
 
 import simcore  # noqa: E402
 import strategies  # noqa: E402
-from simcore.rng import game_seeds  # noqa: E402
 
 
-def cpu_per_game(game, players, strategy, games, seed):
-    """Process CPU seconds a game with ``strategy`` in every seat."""
-    mod = simcore.games[game]
-    pol = strategy.as_policy()
-    seeds = game_seeds(seed, 0, games)
-    t = time.process_time()
-    mod.play_batch(players, seeds, [pol] * players, events=False)
-    return (time.process_time() - t) / games
+from strategies.cost import cpu_per_game  # noqa: E402
 
 
 def main():
@@ -52,6 +44,9 @@ def main():
     ap.add_argument("--levels", default="100,400")
     ap.add_argument("--prior-levels", default="100")
     ap.add_argument("--extra", default="", help="more strategies for the ladder, comma-separated")
+    ap.add_argument("--presets", action="store_true", help="every heuristic preset of the game in the ladder")
+    ap.add_argument("--figure", default=None,
+                    help="the strength-per-CPU figure (PNG; default OUT/GAME-Np-strength-per-cpu.png)")
     ap.add_argument("--cpu-games", type=int, default=6)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="/tmp/bench-learned")
@@ -67,6 +62,8 @@ def main():
     prior_levels = [int(x) for x in args.prior_levels.split(",") if x]
     names = ["random", "balanced", "learned"] + [f"mcts:iterations={n}" for n in levels]
     names += [f"mcts:iterations={n},prior=learned" for n in prior_levels]
+    if args.presets:
+        names[2:2] = [n for n in strategies.presets(g) if n not in names]
     names += strategies.split_names(args.extra) if args.extra else []
     pool = {}
     for n in names:
@@ -96,6 +93,20 @@ def main():
         print(f"| {n} | {row['elo']:.0f} [{row['elo_lo']:.0f}, {row['elo_hi']:.0f}] | {row['n_games']:,} | "
               f"{cpu[n]:.4g} |")
     print()
+    import polars as pl
+    from reports.render.figures import save
+    from reports.render.figures_ladder import rating_vs_cpu
+    table = pl.DataFrame({"strategy": names, "kind": [pool[n].kind if pool[n].kind in ("mcts", "learned")
+                                                      else "heuristic" for n in names],
+                          "prior": [bool(pool[n].searches and (pool[n].search or {}).get("prior")) for n in names],
+                          "cpu": [cpu[n] for n in names], "elo": [r[n]["elo"] for n in names],
+                          "elo_lo": [r[n]["elo_lo"] for n in names], "elo_hi": [r[n]["elo_hi"] for n in names]})
+    fig = rating_vs_cpu(table, title=f"{g} {k} players: strength per CPU-second", caption=(
+        f"Ladder ratings (Bradley-Terry, Elo scale, cluster-robust 95% CIs; {sum(rs.n_games().values()):,} "
+        f"games) against process CPU seconds a game with the strategy in every seat (load {load:.1f})."))
+    stem = args.figure[:-4] if args.figure and args.figure.endswith(".png") else (
+        args.figure or os.path.join(args.out, f"{g}-{k}p-strength-per-cpu"))
+    print("figure:", save(fig, stem, svg=False)[0])
     if args.record:
         import json
         from strategies.learned import shipped

@@ -55,8 +55,38 @@ def _teacher_decide(game, teacher, seed):
     return _teacher(game, teacher, seed)
 
 
-def _chunk(game, players, teacher, seed, k, context):
-    """Play chunk ``k``'s games; its arrays (one row per legal action / per decision)."""
+def _player(game, play, seed):
+    """``move(state) -> action`` of the strategy that plays the games of a sampled collection: a
+    heuristic preset (the kernel's policy, seeded by the decision) or a learned model (its best)."""
+    import simcore
+    from simcore._contract import LEARNED
+    from simcore._model import learned_policy, scores
+    from simcore._search import ops_policy_action
+    from strategies.agents import decision_seed
+
+    if play.kind == LEARNED.name:
+        pol = learned_policy(simcore.games[game], play.to_dict())
+
+        def move(state):
+            actions, sc = scores(state, pol)
+            return int(actions[int(np.argmax(sc))])
+        return move
+    if play.policy_kind is not HEURISTIC:
+        raise ValueError(f"--play must be a heuristic preset or learned, not {play.kind!r}")
+    policy = play.as_policy()
+
+    def move(state):
+        return int(ops_policy_action(state, [policy] * state.players, decision_seed(state, seed)))
+    return move
+
+
+def _chunk(game, players, teacher, seed, k, context, play=None, label=1.0):
+    """Play chunk ``k``'s games; its arrays (one row per legal action / per decision).
+
+    ``play`` None: the teacher plays every seat and every decision is recorded. Otherwise ``play``
+    (a Strategy) plays every seat and each decision with two or more legal actions is labelled by
+    the teacher's search with probability ``label`` (drawn from the game's seed): one search per
+    recorded position instead of a search at every decision of the game."""
     import simcore
     from simcore._model import features
     from simcore.rng import game_seeds
@@ -64,13 +94,20 @@ def _chunk(game, players, teacher, seed, k, context):
     mod = simcore.games[game]
     config = mod.make_config(players)
     decide = _teacher_decide(game, teacher, seed)
+    move = _player(game, play, seed) if play is not None else None
     acts, sts, vis, best, sizes, games, seats, wins = [], [], [], [], [], [], [], []
     seeds = game_seeds(seed, k * CHUNK_GAMES, (k + 1) * CHUNK_GAMES)
     for j, gs in enumerate(seeds):
         g = k * CHUNK_GAMES + j
         state = mod.State.new(config, int(gs))
         first = len(sizes)
+        pick = np.random.default_rng(np.random.SeedSequence([int(gs), 0x6C6162]))
         while not state.is_over():
+            if move is not None:
+                n = len(state.legal_actions())
+                if n < 2 or pick.random() >= label:
+                    state.apply(move(state) if n > 1 else state.legal_actions()[0])
+                    continue
             legal, A, S = features(state, context)
             actions, p, a = decide(state)
             if list(actions) != legal:
@@ -82,9 +119,17 @@ def _chunk(game, players, teacher, seed, k, context):
             sizes.append(len(legal))
             games.append(g)
             seats.append(state.current_player())
-            state.apply(a)
+            state.apply(a if move is None else move(state))
         share = _returns(state)
         wins += [share[s] for s in seats[first:]]
+    if not sizes:
+        import sys
+        eng = sys.modules[mod.State.__module__]
+        na, ns = len(eng.MODEL_ACTION_FEATURES), len(eng.MODEL_STATE_FEATURES)
+        return {"act": np.zeros((0, na)), "state": np.zeros((0, ns)), "visits": np.zeros(0),
+                "best": np.zeros(0, dtype=np.int32), "sizes": np.zeros(0, dtype=np.int32),
+                "game": np.zeros(0, dtype=np.int32), "seat": np.zeros(0, dtype=np.int8),
+                "win": np.zeros(0)}
     return {"act": np.vstack(acts), "state": np.vstack(sts), "visits": np.concatenate(vis),
             "best": np.array(best, dtype=np.int32), "sizes": np.array(sizes, dtype=np.int32),
             "game": np.array(games, dtype=np.int32), "seat": np.array(seats, dtype=np.int8),
@@ -99,22 +144,26 @@ def _returns(state):
     return w / w.sum()
 
 
-def _key(game, players, teacher, seed, context):
-    return {"game": game, "players": players, "teacher": teacher.to_dict(), "seed": seed,
-            "context": context.to_dict(), "chunk_games": CHUNK_GAMES}
+def _key(game, players, teacher, seed, context, play=None, label=1.0):
+    key = {"game": game, "players": players, "teacher": teacher.to_dict(), "seed": seed,
+           "context": context.to_dict(), "chunk_games": CHUNK_GAMES}
+    if play is not None:
+        key.update(play=play.to_dict(), label=label)
+    return key
 
 
-def collect(game, players, teacher, positions, seed, folder, context, progress=True):
-    """The chunks (read from ``folder`` or played and written there) until ``positions`` decisions."""
+def collect(game, players, teacher, positions, seed, folder, context, progress=True, play=None, label=1.0):
+    """The chunks (read from ``folder`` or played and written there) until ``positions`` decisions
+    (``play``, ``label``: positions sampled from ``play``'s games, :func:`_chunk`)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    key = _key(game, players, teacher, seed, context)
+    key = _key(game, players, teacher, seed, context, play, label)
     kfile = folder / "key.json"
     if kfile.exists():
         old = json.loads(kfile.read_text())
         if old != json.loads(json.dumps(key)):
-            raise ValueError(f"{folder} holds positions of other settings (teacher, seed, players or "
-                             f"context differ): delete it or give another --out")
+            raise ValueError(f"{folder} holds positions of other settings (teacher, seed, players, "
+                             f"context, --play or --label differ): delete it or give another --out")
     else:
         kfile.write_text(json.dumps(key, indent=1, sort_keys=True))
     chunks, have, k = [], 0, 0
@@ -133,7 +182,7 @@ def collect(game, players, teacher, positions, seed, folder, context, progress=T
                 seconds += float(c.pop("seconds"))
             else:
                 t = time.process_time()
-                c = _chunk(game, players, teacher, seed, k, context.as_policy())
+                c = _chunk(game, players, teacher, seed, k, context.as_policy(), play, label)
                 cpu = time.process_time() - t
                 seconds += cpu
                 tmp = folder / f"chunk-{k:05d}.tmp.npz"
@@ -155,6 +204,37 @@ def collect(game, players, teacher, positions, seed, folder, context, progress=T
 def _stack(chunks):
     out = {n: np.concatenate([c[n] for c in chunks]) for n in chunks[0] if n != "seconds"}
     return out
+
+
+def _cap(d, k, seed):
+    """``d`` with at most about ``k`` actions per decision (the fit's sampled softmax): a larger
+    decision keeps the actions the teacher visited, its move, the ``k`` best of the context
+    heuristic's scores and ``k // 4`` more drawn from the rest (seeded). The decisions and their
+    order are kept; ``k`` 0: ``d`` itself."""
+    if not k:
+        return d
+    rng = np.random.default_rng(np.random.SeedSequence([int(seed), 0x636170]))
+    starts = np.concatenate([[0], np.cumsum(d["sizes"])[:-1]])
+    heur = d["act"][:, -2]
+    rows, sizes, best = [], [], []
+    for i, (s0, n) in enumerate(zip(starts, d["sizes"])):
+        if n <= k:
+            rows.append(np.arange(s0, s0 + n))
+            sizes.append(n)
+            best.append(d["best"][i])
+            continue
+        keep = d["visits"][s0:s0 + n] > 0
+        keep[d["best"][i]] = True
+        keep[np.lexsort((np.arange(n), -heur[s0:s0 + n]))[:k]] = True
+        rest = np.flatnonzero(~keep)
+        keep[rng.choice(rest, size=min(len(rest), k // 4), replace=False)] = True
+        sel = np.flatnonzero(keep)
+        rows.append(s0 + sel)
+        sizes.append(len(sel))
+        best.append(int(np.searchsorted(sel, d["best"][i])))
+    rows = np.concatenate(rows)
+    return {**d, "act": d["act"][rows], "visits": d["visits"][rows], "sizes": np.array(sizes, dtype=np.int32),
+            "best": np.array(best, dtype=np.int32)}
 
 
 def _standardize(X):
@@ -210,9 +290,11 @@ def _top1(scores, data):
     return hits / max(1, data.n)
 
 
-def fit(d, seed, hidden=None, steps=None, lr=None, l2=None, progress=True):
-    """Fit the network to the decisions ``d``; ``(params, report)`` (settings: the module's by default)."""
+def fit(d, seed, hidden=None, steps=None, lr=None, l2=None, progress=True, max_actions=0):
+    """Fit the network to the decisions ``d``; ``(params, report)`` (settings: the module's by default;
+    ``max_actions``: the training decisions' actions capped by :func:`_cap`, the held-out ones whole)."""
     hidden, steps = hidden or HIDDEN, steps or STEPS
+    full, d = d, _cap(d, max_actions, seed)
     lr, l2 = LEARNING_RATE if lr is None else lr, L2 if l2 is None else l2
     games = np.unique(d["game"])
     cut = games[int(math.floor(len(games) * (1 - HOLDOUT)))] if len(games) > 1 else games[0] + 1
@@ -224,7 +306,7 @@ def fit(d, seed, hidden=None, steps=None, lr=None, l2=None, progress=True):
     rows = np.concatenate([np.arange(s, s + n) for s, n in zip(starts_all[train_sel], d["sizes"][train_sel])])
     X = np.hstack([d["act"][rows], d["state"][np.repeat(np.flatnonzero(train_sel), d["sizes"][train_sel])]])
     mean, scale = _standardize(X)
-    tr, ho = _Data(d, train_sel, mean, scale), _Data(d, hold_sel, mean, scale)
+    tr, ho = _Data(d, train_sel, mean, scale), _Data(full, hold_sel, mean, scale)
     nin = X.shape[1]
     rng = np.random.default_rng(np.random.SeedSequence([int(seed), 0x6D6C70]))
     p = {"W1": rng.normal(0.0, 1.0 / math.sqrt(nin), (hidden, nin)), "b1": np.zeros(hidden),
@@ -292,8 +374,12 @@ def manifest_path(out):
 
 
 def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1, out=None, progress=True,
-          log=print):
-    """Collect (or read) the positions, fit, write the model and its manifest; the manifest dict."""
+          log=print, play=None, label=1.0, hidden=None, max_actions=0):
+    """Collect (or read) the positions, fit, write the model and its manifest; the manifest dict.
+
+    ``play``: a heuristic preset or ``learned[:FILE]`` plays the games and the teacher labels a share
+    ``label`` of their decisions (:func:`_chunk`); ``hidden``: the hidden units (default
+    :data:`HIDDEN`); ``max_actions``: the training decisions' actions capped (:func:`_cap`)."""
     import simcore
     import strategies
     from simcore.run import check_players
@@ -308,28 +394,50 @@ def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1,
         raise ValueError(f"the teacher must be a search (mcts:...) or a heuristic preset, not {teach.kind!r}")
     if isinstance(positions, bool) or not isinstance(positions, int) or positions < 10:
         raise ValueError(f"--positions must be a whole number >= 10, not {positions!r}")
+    if not (isinstance(label, (int, float)) and 0.0 < label <= 1.0):
+        raise ValueError(f"--label must be a share in (0, 1], not {label!r}")
+    if hidden is not None and (isinstance(hidden, bool) or not isinstance(hidden, int) or not 1 <= hidden <= 1024):
+        raise ValueError(f"--hidden must be a whole number in 1..1024, not {hidden!r}")
+    if isinstance(max_actions, bool) or not isinstance(max_actions, int) or max_actions < 0 or 0 < max_actions < 4:
+        raise ValueError(f"--max-actions must be 0 (all) or a whole number >= 4, not {max_actions!r}")
+    player = None
+    if play is not None:
+        from simcore._contract import LEARNED
+        player = strategies.resolve(game, play)
+        if not (player.kind == LEARNED.name or player.policy_kind is HEURISTIC):
+            raise ValueError(f"--play must be a heuristic preset or learned, not {play!r}")
     out = Path(out)
     if out.suffix != ".json":
         raise ValueError(f"--out must name a .json file, not {str(out)!r}")
     context = strategies.resolve(game, CONTEXT)
     chunks, cpu = collect(game, players, teach, positions, seed, out.with_name(out.name + ".chunks"),
-                          context, progress)
+                          context, progress, player, float(label))
     d = _stack(chunks)
     t = time.process_time()
-    params, report = fit(d, seed, progress=progress)
+    params, report = fit(d, seed, hidden=hidden, progress=progress, max_actions=max_actions)
     fit_cpu = time.process_time() - t
     doc = model_document(game, players, params, context)
     text = json.dumps(doc, separators=(",", ":")) + "\n"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text)
+    extra = ""
+    sampled = {}
+    if player is not None:
+        extra += f" --play {player.name} --label {label:g}"
+        sampled = {"play": player.name, "label": float(label)}
+    if hidden is not None:
+        extra += f" --hidden {hidden}"
+    if max_actions:
+        extra += f" --max-actions {max_actions}"
+        sampled["max_actions"] = max_actions
     man = {"model": out.name, "sha256": hashlib.sha256(text.encode()).hexdigest(), "game": game,
-           "players": players, "teacher": teach.name, "teacher_settings": teach.to_dict(),
+           "players": players, "teacher": teach.name, "teacher_settings": teach.to_dict(), **sampled,
            "seed": seed, "positions_asked": positions, "games": int(len(np.unique(d["game"]))),
-           "positions": int(len(d["sizes"])), "hidden": HIDDEN, "steps": STEPS, "learning_rate": LEARNING_RATE,
-           "l2": L2, "holdout": HOLDOUT, "context": CONTEXT, **report,
+           "positions": int(len(d["sizes"])), "hidden": hidden or HIDDEN, "steps": STEPS,
+           "learning_rate": LEARNING_RATE, "l2": L2, "holdout": HOLDOUT, "context": CONTEXT, **report,
            "teacher_cpu_seconds": round(cpu, 1), "fit_cpu_seconds": round(fit_cpu, 1),
            "reproduce": f"boardlab train {game} --players {players} --teacher {teach.name} "
-                        f"--positions {positions} --seed {seed} --out {out}"}
+                        f"--positions {positions} --seed {seed}{extra} --out {out}"}
     mp = manifest_path(out)
     old = json.loads(mp.read_text()) if mp.exists() else {}
     if old.get("sha256") == man["sha256"] and "strength" in old:

@@ -150,3 +150,100 @@ def test_train_cli_errors(capsys):
         assert main(argv) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and err[0].startswith("boardlab: error:") and msg in err[0]
+
+
+def _yamatai_positions(n=8, seed=5):
+    from simcore import yamatai
+    st = yamatai.State.new(yamatai.make_config(3), seed)
+    out, rng = [], np.random.default_rng(seed)
+    while not st.is_over() and len(out) < n:
+        if len(st.legal_actions()) > 1:
+            out.append(st.clone())
+        for _ in range(int(rng.integers(5, 30))):
+            if st.is_over():
+                break
+            a = st.legal_actions()
+            st.apply(a[int(rng.integers(len(a)))])
+    return out
+
+
+def test_yamatai_features_are_the_heuristics():
+    from simcore import yamatai
+    ctx = strategies.resolve("yamatai", "balanced")
+    w = np.asarray(ctx.as_policy())[:len(yamatai.C_FEATURES)]
+    stages = 0
+    for st in _yamatai_positions(12):
+        acts, A, S = features(st, ctx.as_policy())
+        acts2, F, _ = yamatai.policy_features(st)
+        assert acts == acts2 == st.legal_actions()
+        np.testing.assert_array_equal(A[:, :F.shape[1]], F)
+        np.testing.assert_allclose(A[:, F.shape[1]], F @ w, atol=1e-9)
+        assert A[:, F.shape[1] + 1].max() == 0.0
+        assert S[:10].sum() == 1.0
+        stages |= 1 << int(np.argmax(S[:10]))
+    assert bin(stages).count("1") >= 3
+
+
+def test_yamatai_learned_seat_plays_the_best_scored_action(tmp_path):
+    from simcore import yamatai
+    eng = sys.modules[yamatai.State.__module__]
+    nin = len(eng.MODEL_ACTION_FEATURES) + len(eng.MODEL_STATE_FEATURES)
+    rng = np.random.default_rng(2)
+    p = {"W1": rng.normal(size=(8, nin)), "b1": rng.normal(size=8), "w2": rng.normal(size=8), "b2": 0.0,
+         "mean": rng.normal(size=nin), "scale": rng.uniform(0.5, 2.0, size=nin)}
+    path = tmp_path / "y.json"
+    path.write_text(json.dumps(train.model_document("yamatai", 3, p, strategies.resolve("yamatai", "balanced"))))
+    pol = strategies.resolve("yamatai", f"learned:{path}").as_policy()
+    bal = strategies.resolve("yamatai", "balanced").as_policy()
+    seed = 7
+    actions = yamatai.play_actions(3, seed, [pol, bal, bal])
+    st = yamatai.State.new(yamatai.make_config(3), seed)
+    i = checked = 0
+    while not st.is_over():
+        if st.current_player() == 0 and len(st.legal_actions()) > 1:
+            acts, sc = scores(st, pol)
+            assert actions[i] == acts[int(np.argmax(sc))]
+            checked += 1
+        st.apply(actions[i])
+        i += 1
+    assert checked > 20 and i == len(actions)
+
+
+def test_sampled_positions_reproduce_and_cap(tmp_path, monkeypatch):
+    monkeypatch.setattr(train, "STEPS", 40)
+    monkeypatch.setattr(train, "CHUNK_GAMES", 1)
+    out = tmp_path / "y.json"
+    kw = dict(teacher="mcts:iterations=8", positions=60, seed=2, out=out, progress=False, log=None,
+              play="balanced", label=0.2, max_actions=8)
+    m1 = train.train("yamatai", 3, **kw)
+    first = out.read_bytes()
+    assert m1["play"] == "balanced" and m1["label"] == 0.2 and m1["max_actions"] == 8
+    assert "--play balanced --label 0.2 --max-actions 8" in m1["reproduce"]
+    chunks = sorted((tmp_path / "y.json.chunks").glob("chunk-*.npz"))
+    d = train._stack([dict(np.load(c)) for c in chunks])
+    assert (d["sizes"] >= 2).all()
+    # about a fifth of a game's ~200 decisions are labelled: a game gives well under 100 positions
+    assert len(chunks) >= 2 and len(d["sizes"]) < 100 * len(chunks)
+    chunks[-1].unlink()
+    out.unlink()
+    assert train.train("yamatai", 3, **kw)["sha256"] == m1["sha256"] and out.read_bytes() == first
+    c = train._cap(d, 8, 1)
+    assert len(c["sizes"]) == len(d["sizes"]) and (c["sizes"] <= d["sizes"]).all()
+    starts, cs = np.cumsum(d["sizes"]) - d["sizes"], np.cumsum(c["sizes"]) - c["sizes"]
+    for i in range(len(d["sizes"])):
+        v, cv = d["visits"][starts[i]:starts[i] + d["sizes"][i]], c["visits"][cs[i]:cs[i] + c["sizes"][i]]
+        assert cv.sum() == pytest.approx(v.sum()) and (cv > 0).sum() == (v > 0).sum()
+        assert c["act"][cs[i] + c["best"][i]].tolist() == d["act"][starts[i] + d["best"][i]].tolist()
+        if d["sizes"][i] > 8:
+            assert c["sizes"][i] <= max(8 + 2, (v > 0).sum() + 8 + 2)
+    with pytest.raises(ValueError, match="other settings"):
+        train.train("yamatai", 3, **{**kw, "label": 0.3})
+
+
+def test_train_cli_errors_sampling(capsys):
+    from reports.cli import main
+    for argv, msg in ((["--label", "0"], "--label"), (["--max-actions", "2"], "--max-actions"),
+                      (["--play", "mcts:iterations=5"], "--play")):
+        assert main(["train", "hellas", "--players", "3", "--out", "x.json"] + argv) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("boardlab: error:") and msg in err[0]

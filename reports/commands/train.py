@@ -15,6 +15,15 @@ def add(sub):
     p.add_argument("--positions", type=_positive_int, default=4000,
                    help="decisions recorded, whole games (default 4000)")
     p.add_argument("--seed", type=_seed, default=1, help="seed of the games and the fit (default 1)")
+    p.add_argument("--play", default=None,
+                   help="a heuristic preset or learned: it plays the games and the teacher searches only "
+                        "a share --label of their decisions (default: the teacher plays every decision)")
+    p.add_argument("--label", type=float, default=1.0,
+                   help="with --play: the share of the decisions the teacher labels (default 1)")
+    p.add_argument("--hidden", type=_positive_int, default=None, help="hidden units (default 32)")
+    p.add_argument("--max-actions", type=int, default=0,
+                   help="fit each training decision on at most about this many actions (the visited ones, "
+                        "the heuristic's best, a few at random); 0: all (default)")
     p.add_argument("--out", required=True, help="the model file, e.g. strategies/models/hellas-3p.json")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.set_defaults(func=run)
@@ -23,5 +32,6 @@ def add(sub):
 def run(args):
     from strategies.train import train
     train(args.game, args.players, teacher=args.teacher, positions=args.positions, seed=args.seed,
-          out=args.out, progress=not args.no_progress)
+          out=args.out, progress=not args.no_progress, play=args.play, label=args.label, hidden=args.hidden,
+          max_actions=args.max_actions)
     return 0

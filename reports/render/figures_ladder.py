@@ -83,3 +83,38 @@ def seat_share_vs_rating(shares: pl.DataFrame, trend: pl.DataFrame | None = None
 
 
 # ---------------------------------------------------------------- sections
+
+
+def rating_vs_cpu(table: pl.DataFrame, title="Strength per CPU-second", caption=None):
+    """Elo (95% CI) of each strategy against its CPU seconds a game (every seat playing it; log axis).
+
+    ``table``: ``strategy``, ``kind`` (``random``/``heuristic``, ``mcts``, ``learned``; a search with a
+    model as prior is ``mcts`` with ``prior`` true), ``cpu`` (seconds a game), ``elo``, ``elo_lo``,
+    ``elo_hi`` and optionally ``prior``. Plain MCTS levels are joined by a line: the frontier the
+    learned models are measured against."""
+    fig, axes = F._panels(1, width=7.5, height=4.6)
+    ax = axes[0, 0]
+    t = table.sort("cpu")
+    prior = t["prior"].to_numpy().astype(bool) if "prior" in t.columns else np.zeros(t.height, bool)
+    kind = np.array(t["kind"].to_list(), dtype=object)
+    x = t["cpu"].to_numpy().astype(float)
+    y = t["elo"].to_numpy()
+    err = F._err(y, t["elo_lo"].to_numpy(), t["elo_hi"].to_numpy())
+    groups = ((~np.isin(kind, ["mcts", "learned"]), F.COLORS[1], "random and heuristic presets"),
+              ((kind == "mcts") & ~prior, F.COLORS[0], "MCTS"),
+              (kind == "learned", F.COLORS[2], "learned model (no search)"),
+              ((kind == "mcts") & prior, F.COLORS[3], "MCTS with the model as prior"))
+    for mask, color, label in groups:
+        if mask.any():
+            ax.errorbar(x[mask], y[mask], yerr=err[:, mask], fmt="o", color=color, capsize=3, label=label)
+    plain = (kind == "mcts") & ~prior
+    if plain.sum() > 1:
+        ax.plot(x[plain], y[plain], color=F.COLORS[0], linewidth=1, alpha=0.6)
+    for i, name in enumerate(t["strategy"].to_list()):
+        ax.annotate(name, (x[i], y[i]), xytext=(6, 4), textcoords="offset points", fontsize=7)
+    ax.set_xscale("log")
+    ax.set_xlim(float(x.min()) / 3, float(x.max()) * 8)
+    ax.set_xlabel("CPU seconds a game, every seat playing the strategy (log axis)")
+    ax.set_ylabel("Bradley–Terry rating (Elo)")
+    ax.legend(fontsize=8, loc="lower right")
+    return F._finish(fig, title, caption)

@@ -23,7 +23,7 @@ from simcore._isa import load_engine
 
 load_engine("yamatai")     # the x86-64-v3 build of _engine where this CPU runs it
 from simcore.yamatai._engine import (C_FEATURES, PASS, STAGES, State, action_feature_values, action_text,
-                                     game_ops, play_actions, play_batch, policy_features)
+                                     game_ops, model_ops, play_actions, play_batch, policy_features)
 from simcore._search import determinized, playout_values
 from simcore.yamatai.features import FEATURE_DOCS, FEATURES, policy_vector
 

@@ -797,3 +797,4 @@ def _legal_cut_check(State st, policy):
 
 
 include "_policy_api.pxi"
+include "_model_features.pxi"
