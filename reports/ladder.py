@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from reports.render.figures_ladder import rating_vs_compute, seat_share_vs_rating
+from reports.render.figures_ladder import rating_vs_compute, rating_vs_cpu, seat_share_vs_rating
 from reports.render.sections import Fig, Section, Table, caption_of, text_table
 
 #: Blocks with no searching seat play this many times the games of the others.
@@ -356,8 +356,67 @@ def compute_table(ratings: pl.DataFrame, pool) -> pl.DataFrame:
             .sort("playouts", "elo"))
 
 
-def ladder_sections(plan: LadderPlan, rs) -> list:
-    """The ladder's design, its ratings (``reports.compare``) and the rating-against-compute figure."""
+def wants_cpu(pool) -> bool:
+    """Whether the ladder measures CPU a game (:func:`measure_cpu`): its pool holds a learned model, alone
+    or as a search's prior (the comparison the strength-per-CPU figure is for)."""
+    return any(s.kind == "learned" or (s.searches and (s.search or {}).get("prior")) for s in pool.values())
+
+
+def measure_cpu(plan: LadderPlan, folder, log=print, search_games=3, cheap_games=300) -> dict:
+    """``{strategy: CPU seconds a game}`` with each strategy of the pool in every seat
+    (``strategies.cost``: process CPU time of ``search_games`` games of a search, ``cheap_games`` of
+    the others, from the run seed), kept in ``folder/cpu.json`` so that a rerun reuses them."""
+    import json
+
+    from strategies.cost import cpu_per_game
+
+    path = os.path.join(folder, "cpu.json")
+    done = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            done = json.load(f)
+    os.makedirs(folder, exist_ok=True)
+    out = {}
+    for name, s in plan.pool.items():
+        key = json.dumps(s.to_dict(), sort_keys=True)
+        if name in done and done[name].get("strategy") == key:
+            out[name] = done[name]["seconds"]
+            continue
+        n = search_games if s.searches else cheap_games
+        out[name] = cpu_per_game(plan.game, plan.players, s, n, plan.seed)
+        done[name] = {"strategy": key, "seconds": out[name], "games": n, "load": round(os.getloadavg()[0], 1)}
+        with open(path + ".tmp", "w") as f:
+            json.dump(done, f, indent=1)
+        os.replace(path + ".tmp", path)
+        log(f"ladder: CPU a game of {name}: {out[name]:.4g} s ({n} games, every seat)")
+    return out
+
+
+def cpu_section(plan: LadderPlan, ratings: pl.DataFrame, cpu: dict) -> Section:
+    """Rating against CPU seconds a game (strength per CPU-second), table and figure."""
+    r = {row["strategy"]: row for row in ratings.iter_rows(named=True)}
+    names = [n for n in plan.pool if n in r and n in cpu]
+    kind = {n: plan.pool[n].kind if plan.pool[n].kind in ("mcts", "learned") else "heuristic" for n in names}
+    prior = {n: bool(plan.pool[n].searches and (plan.pool[n].search or {}).get("prior")) for n in names}
+    table = pl.DataFrame({"strategy": names, "kind": [kind[n] for n in names], "prior": [prior[n] for n in names],
+                          "cpu": [float(cpu[n]) for n in names], "elo": [r[n]["elo"] for n in names],
+                          "elo_lo": [r[n]["elo_lo"] for n in names], "elo_hi": [r[n]["elo_hi"] for n in names]})
+    fig = rating_vs_cpu(table, caption=(
+        "Bradley–Terry rating (Elo scale, cluster-robust 95% CIs) against process CPU seconds a game with "
+        "the strategy in every seat (log axis; measured once on this machine, other load included). A "
+        "strategy above the MCTS line is stronger than the search at its cost."))
+    shown = table.rename({"cpu": "cpu_seconds_a_game"}).sort("cpu_seconds_a_game")
+    return Section("Strength per CPU-second", paragraphs=[
+        "What each strategy's strength costs: its rating against the CPU time of a game with it in every "
+        "seat. The learned models play without search; a search with a model as its prior spends one model "
+        "evaluation per expansion."],
+        tables=[Table("ladder_cpu", shown, "Rating and CPU seconds a game of each strategy.")],
+        figures=[Fig("ladder_rating_vs_cpu", fig, caption_of(fig))])
+
+
+def ladder_sections(plan: LadderPlan, rs, cpu: dict | None = None) -> list:
+    """The ladder's design, its ratings (``reports.compare``) and the rating-against-compute figure;
+    with ``cpu`` (:func:`measure_cpu`) the rating against CPU a game too."""
     from reports.compare import compare_section
 
     seatings, rounds = plan.seatings()
@@ -389,6 +448,8 @@ def ladder_sections(plan: LadderPlan, rs) -> list:
         "the playouts it runs per decision."],
         tables=[Table("ladder_compute", comp, "Rating and playouts per decision of each strategy.")],
         figures=[Fig("ladder_rating_vs_compute", fig, caption_of(fig))])
+    if cpu:
+        return [design_sec, ratings, comp_sec, cpu_section(plan, ratings_of(ratings), cpu)]
     return [design_sec, ratings, comp_sec]
 
 

@@ -247,3 +247,21 @@ def test_train_cli_errors_sampling(capsys):
         assert main(["train", "hellas", "--players", "3", "--out", "x.json"] + argv) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and err[0].startswith("boardlab: error:") and msg in err[0]
+
+
+def test_ladder_measures_cpu_and_draws_strength_per_cpu(tmp_path):
+    from reports.ladder import LadderPlan, ladder_sections, measure_cpu, play_ladder, wants_cpu
+    names = ["random", "balanced", "learned"]
+    pool = {n: strategies.resolve("hellas", n) for n in names}
+    assert wants_cpu(pool) and not wants_cpu({n: pool[n] for n in names[:2]})
+    plan = LadderPlan("hellas", 3, pool, games=1, seed=3)
+    rs = play_ladder(plan, str(tmp_path / "lad"), workers=1, log=lambda m: None)
+    cpu = measure_cpu(plan, str(tmp_path / "cpu"), log=lambda m: None, cheap_games=20)
+    assert set(cpu) == set(names) and all(v > 0 for v in cpu.values())
+    assert cpu["learned"] > cpu["random"]                   # a model evaluation per action costs more
+    assert measure_cpu(plan, str(tmp_path / "cpu"), log=None) == cpu       # kept: not measured again
+    secs = ladder_sections(plan, rs, cpu)
+    assert len(secs) == 4 and secs[3].title == "Strength per CPU-second"
+    t = secs[3].tables[0].frame
+    assert t["strategy"].to_list() == sorted(names, key=lambda n: cpu[n])
+    assert len(secs[3].figures) == 1 and len(ladder_sections(plan, rs)) == 3

@@ -7,7 +7,7 @@ from reports._args import _positive_int, _seed, add_game, check_out_folder
 from reports.commands._shell import log, print_report
 from reports.ladder import (CHEAP_FACTOR, DEFAULT_LEVELS, SKILL_CHEAP_FACTOR, LadderPlan, _eta, check_plan,
                             default_pool, estimate_seconds, level_name, mcts_level, parse_levels, play_ladder,
-                            play_skill, ratings_of, ladder_sections, skill_sections)
+                            play_skill, ratings_of, ladder_sections, skill_sections, measure_cpu, wants_cpu)
 
 
 def add(sub):
@@ -103,14 +103,15 @@ def run(args):
     rs = play_ladder(plan, os.path.join(out, "runs", "ladder"), workers=args.workers, log=log)
     skill_rs = play_skill(plan, os.path.join(out, "runs", "skill"), workers=args.workers, log=log) \
         if plan.skill else None
+    cpu = measure_cpu(plan, os.path.join(out, "runs", "cpu"), log=log) if wants_cpu(plan.pool) else None
     log("analysing and writing the report ...")
-    report = command_report(plan, rs, skill_rs, commands=[_command(args, out)])
+    report = command_report(plan, rs, skill_rs, commands=[_command(args, out)], cpu=cpu)
     print_report(report, write_report(report, out), out)
     log(f"done in {time.perf_counter() - t0:.1f} s")
     return 0
 
 
-def command_report(plan, rs, skill_rs=None, commands=None):
+def command_report(plan, rs, skill_rs=None, commands=None, cpu=None):
     """The report of ``boardlab ladder``: what was run, the ladder, and the balance per skill level."""
     from reports.findings import with_findings
     from reports.provenance import provenance_section
@@ -122,7 +123,7 @@ def command_report(plan, rs, skill_rs=None, commands=None):
         runs.update({f"skill/{k}": v for k, v in skill_rs.runs.items()})
     prov = provenance_section(RunSet(runs, group="run"), commands=commands, extra=[
         f"Ladder: {plan.summary()}."])
-    secs = [prov] + ladder_sections(plan, rs)
+    secs = [prov] + ladder_sections(plan, rs, cpu)
     if skill_rs is not None:
         for sec in skill_sections(skill_rs, ratings_of(secs[2])):
             for item in sec.tables + sec.figures:       # e.g. skill_seat_advantage: apart from the ladder's
