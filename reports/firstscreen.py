@@ -11,7 +11,7 @@ from __future__ import annotations
 import polars as pl
 
 from reports.render.sections import Section, Table
-from reports.words import GLOSSARY
+from reports.words import GLOSSARY, knob_words
 
 
 def _pct(x, digits=1):
@@ -40,16 +40,6 @@ def _gap(rows):
     if fav["seat"] != worst["seat"]:
         text += f"; most favoured {_p(fav['seat'])} ({_pp(fav['deviation'])} pp)"
     return text
-
-
-def knob_words(game, knob, n=2):
-    """"points" or the game's starting resource (its report plug-in names it), as reports/balance.py says."""
-    if knob == "seat_points":
-        return "point" if abs(n) == 1 else "points"
-    from reports.games import plugin
-
-    one, many = plugin(game).SEAT_BONUS_UNIT or ("resource", "resources")
-    return "starting " + (one if abs(n) == 1 else many)
 
 
 def _change(r):

@@ -406,10 +406,10 @@ def level_ratings(ratings: pl.DataFrame, levels):
     return {lv: r[lv] for lv in levels}
 
 
-def skill_sections(skill_rs, ratings: pl.DataFrame) -> list:
-    """Balance per skill level: seat advantage, the trend against the rating, categories, the game's own."""
+def skill_sections(skill_rs, ratings: pl.DataFrame, game_sections=()) -> list:
+    """Balance per skill level: seat advantage, the trend against the rating, categories, the game's own
+    (``game_sections``: its plug-in's ``SECTIONS``)."""
     from analysis.skill import seat_share_trend, trend_verdict
-    from reports.games import plugin
     from reports.generic import category_section, seat_section
     from reports.runset import collected
 
@@ -489,7 +489,7 @@ def skill_sections(skill_rs, ratings: pl.DataFrame) -> list:
                             f"[{t0['slope_lo']:+.3f}, {t0['slope_hi']:+.3f}], p = {p_text}")
     seat.terminal = ""
     secs = [trend_sec, seat, category_section(skill_rs)]
-    secs += [build(skill_rs) for build in plugin(skill_rs.game).SECTIONS]
+    secs += [build(skill_rs) for build in game_sections]
     for s in secs[2:]:
         s.title = f"{s.title} by skill level"
         s.terminal = ""

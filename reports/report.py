@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 
 from reports.findings import findings_section, with_findings  # noqa: F401
+from reports.games import plugin
 from reports.generic import (category_fit, category_section, convergence_section, run_sections,  # noqa: F401
                              score_section, seat_section, variant_section)
 from reports.provenance import provenance_section, summarize_labels  # noqa: F401
@@ -48,7 +49,8 @@ def run_report(run_dir, label=None, partial=False, figures=None) -> Report:
     names = [s["name"] for s in m.get("strategies", [])]
     strat = "random play" if names and set(names) == {"random"} else strat
     title = f"{m['game'].capitalize()} — {m['players']} players, {played} ({strat})"
-    report = Report(title, sections=with_findings([provenance_section(rs)] + run_sections(rs, figures)))
+    secs = run_sections(rs, figures, plugin(rs.game).SECTIONS)
+    report = Report(title, sections=with_findings([provenance_section(rs)] + secs))
     from reports.firstscreen import glossary_section, random_note
 
     report.sections.append(glossary_section())

@@ -23,6 +23,17 @@ def round_name(round_index) -> str:
     return f"round {int(round_index) + 1}"
 
 
+
+def knob_words(game, knob, n=2) -> str:
+    """What ``n`` units of a seat-compensation ``knob`` are in ``game``: "points" for ``seat_points``, else
+    the starting resource the game's ``SEAT_BONUS_UNIT`` names ("starting marble", "starting coins")."""
+    if knob == "seat_points":
+        return "point" if abs(n) == 1 else "points"
+    import simcore
+
+    one, many = getattr(simcore.get_game(game), "SEAT_BONUS_UNIT", None) or ("resource", "resources")
+    return "starting " + (one if abs(n) == 1 else many)
+
 #: Every statistic and column a report uses, in plain words (the report's glossary).
 GLOSSARY = {
     "player 1 (starts)": "The player who takes the first turn (seat 0 in the data files); player 2 "

@@ -113,6 +113,7 @@ def run(args):
 def command_report(plan, rs, skill_rs=None, commands=None):
     """The report of ``boardlab ladder``: what was run, the ladder, and the balance per skill level."""
     from reports.findings import with_findings
+    from reports.games import plugin
     from reports.provenance import provenance_section
     from reports.render.sections import Report
     from reports.runset import RunSet
@@ -124,7 +125,7 @@ def command_report(plan, rs, skill_rs=None, commands=None):
         f"Ladder: {plan.summary()}."])
     secs = [prov] + ladder_sections(plan, rs)
     if skill_rs is not None:
-        for sec in skill_sections(skill_rs, ratings_of(secs[2])):
+        for sec in skill_sections(skill_rs, ratings_of(secs[2]), plugin(skill_rs.game).SECTIONS):
             for item in sec.tables + sec.figures:       # e.g. skill_seat_advantage: apart from the ladder's
                 item.name = item.name if item.name.startswith("skill_") else f"skill_{item.name}"
             sec.title = f"Balance per skill level — {sec.title}"     # the findings name it so

@@ -33,9 +33,10 @@ def runs(part, rs):
 
 
 def sections(part, rs, figures=None):
+    from reports.games import plugin
     from reports.generic import run_sections
 
-    secs = run_sections(rs, figures)
+    secs = run_sections(rs, figures, plugin(rs.game).SECTIONS)
     for s in secs[1:]:            # terminal: the seat table is enough for a balance part
         s.terminal = ""
     return secs

@@ -110,10 +110,11 @@ def run_skill_part(part, base, workers=None, log=print):
 
 def skill_part_sections(part, rs) -> list:
     """The sections of a skill part from its RunSet (:func:`run_skill_part`)."""
+    from reports.games import plugin
     from reports.runset import RunSet
 
     lad = RunSet({k[len("ladder/"):]: v for k, v in rs.runs.items() if k.startswith("ladder/")}, group="lineup")
     sk = RunSet({k[len("skill/"):]: v for k, v in rs.runs.items() if k.startswith("skill/")}, group="level")
     secs = ladder_sections(part.spec, lad)
     secs[0].terminal = secs[2].terminal = ""
-    return secs + skill_sections(sk, ratings_of(secs[1]))
+    return secs + skill_sections(sk, ratings_of(secs[1]), plugin(sk.game).SECTIONS)

@@ -58,7 +58,7 @@ def sections(part, rs, figures=None):
         sub = RunSet({lab: rs.runs[lab] for lab in labels}, group="variant")
         base = next(r.label for r in part.runs if r.players == n and r.option == part.baseline)
         title = "Differences" + (f" at {n} players" if len(labels) < len(rs.runs) else "")
-        secs.append(variant_section(sub, baseline=base, title=title))
+        secs.append(variant_section(sub, baseline=base, title=title, headlines=plugin(rs.game).HEADLINES))
         seat = seat_section(sub, series=True)
         seat.terminal = ""
         secs.append(seat)

@@ -16,7 +16,7 @@ from importlib import import_module
 from types import SimpleNamespace
 
 #: What a game without a plug-in gets.
-NO_PLUGIN = SimpleNamespace(SECTIONS=[], HEADLINES=None, REGRESS_METRICS=[], SEAT_BONUS_UNIT=None)
+NO_PLUGIN = SimpleNamespace(SECTIONS=[], HEADLINES=None, REGRESS_METRICS=[])
 
 
 def plugin(game):
@@ -29,5 +29,4 @@ def plugin(game):
         return NO_PLUGIN
     return SimpleNamespace(SECTIONS=list(getattr(module, "SECTIONS", [])),
                            HEADLINES=getattr(module, "HEADLINES", None),
-                           REGRESS_METRICS=list(getattr(module, "REGRESS_METRICS", [])),
-                           SEAT_BONUS_UNIT=getattr(module, "SEAT_BONUS_UNIT", None))
+                           REGRESS_METRICS=list(getattr(module, "REGRESS_METRICS", [])))

@@ -117,6 +117,3 @@ HEADLINES = length_headlines("turns", ("end_trigger", 2, "turn_cap"))
 #: Headline figures ``boardlab regress`` checks beyond win shares and scores:
 #: (statistic name, table, column, per seat?).
 REGRESS_METRICS = [("turns", "games", "turns", False), ("temples", "players", "temples", True)]
-
-# What the engine's seat_bonus adds to (one, several): `boardlab balance` names it (reports/balance.py).
-SEAT_BONUS_UNIT = ('drachma', 'drachmas')

@@ -101,6 +101,3 @@ REGRESS_METRICS = [
     ("quarry_income_per_game", "players", "marble_income", False),
     ("quarries_closed", "games", "quarries_closed", False),
 ]
-
-# What the engine's seat_bonus adds to (one, several): `boardlab balance` names it (reports/balance.py).
-SEAT_BONUS_UNIT = ('marble', 'marble')

@@ -89,6 +89,3 @@ HEADLINES = length_headlines("rounds")
 #: Headline figures ``boardlab regress`` checks beyond win shares and scores:
 #: (statistic name, table, column, per seat?).
 REGRESS_METRICS = [("rounds", "games", "rounds", False)]
-
-# What the engine's seat_bonus adds to (one, several): `boardlab balance` names it (reports/balance.py).
-SEAT_BONUS_UNIT = ('coin', 'coins')
