@@ -33,10 +33,13 @@ def runs(part, rs):
 
 
 def sections(part, rs, figures=None):
-    from reports.games import plugin
+    from importlib import import_module
+
+    from reports.games import has_plugin, plugin_of
     from reports.generic import run_sections
 
-    secs = run_sections(rs, figures, plugin(rs.game).SECTIONS)
+    plug = plugin_of(import_module(f"reports.games.{rs.game}") if has_plugin(rs.game) else None)
+    secs = run_sections(rs, figures, plug.SECTIONS)
     for s in secs[1:]:            # terminal: the seat table is enough for a balance part
         s.terminal = ""
     return secs
