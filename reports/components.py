@@ -208,7 +208,7 @@ def game_end_section(rs, length: str, unit: str, triggers=None, code=None, codes
         trig = collected(end_triggers(g, triggers=cols, by=rs.group)) if cols else None
     ties = collected(top_ties(p, by=rs.group))
     series = rs.group if len(rs.runs) > 1 else None
-    fig = game_length(dist, trig, series=series, unit=unit, caption=(
+    fig = game_length_figure(dist, trig, series=series, unit=unit, caption=(
         f"Left: share of games per length in {unit}. Right: share of games ended by each trigger "
         f"(95% Wilson CIs). {rs.games_text()}."))
     sec.paragraphs.append(
@@ -311,7 +311,7 @@ def component_values(summary: pl.DataFrame, regression: pl.DataFrame, label: str
     return _finish(fig, title, caption)
 
 
-def game_length(dist: pl.DataFrame, triggers: pl.DataFrame | None = None, series: str | None = None,
+def game_length_figure(dist: pl.DataFrame, triggers: pl.DataFrame | None = None, series: str | None = None,
                 unit: str = "rounds", title: str = "Game length and end triggers",
                 caption: str | None = None) -> Figure:
     """Distribution of game length (left) and share of games per end trigger with CIs (right).

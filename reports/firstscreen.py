@@ -67,14 +67,14 @@ def at_a_glance(study, sets, sections, quick=False) -> Section | None:
     seat_tables = {t.name: t.frame for s in sections for t in s.tables if t.name.endswith("seat_advantage")}
     comp = {}
     for part in study.parts:
-        if part.kind == "compensation":
+        if part.first_screen == "compensation":
             r = sets.get(part.name)
             if isinstance(r, dict) and "compensation" in r:
                 comp[(r["game"], int(r["players"]))] = r
     tables, paras = [], []
     games = []
     for part in study.parts:
-        if part.kind != "balance" or f"{part.name}_seat_advantage" not in seat_tables:
+        if part.first_screen != "seats" or f"{part.name}_seat_advantage" not in seat_tables:
             continue
         adv = seat_tables[f"{part.name}_seat_advantage"]
         rs = sets[part.name]

@@ -7,6 +7,9 @@ from reports.plan import PlannedRun
 
 KEYS = COMMON_KEYS | {"strategy", "seats", "events"}
 
+#: the study's first screen reads its seat-advantage table as the answer at each player count
+FIRST_SCREEN = "seats"
+
 
 def parse(part, t, ctx):
     variant_of(t.get("variant", {}), f"{ctx.where}: variant", ctx.mod, ctx.players[0])
