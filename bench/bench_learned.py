@@ -1,7 +1,8 @@
 """Strength per CPU-second: the learned model against the heuristics and the search.
 
     python bench/bench_learned.py [--game hellas] [--players 3] [--games 150] [--levels 100,400]
-                                  [--prior-levels 100] [--cpu-games 6] [--out DIR]
+                                  [--prior-levels 100] [--presets] [--extra NAMES] [--cpu-games 6]
+                                  [--out DIR] [--figure FILE.png] [--record]
 
 1. **CPU a game**: each agent plays ``--cpu-games`` games in every seat (self-play,
    ``play_batch`` in this process, process CPU time; the heuristics and ``learned``
@@ -16,6 +17,10 @@
    MCTS-400's rating - 50 at most 1/100 of its CPU; the search with the prior at least +100 over
    the plain search at equal CPU (the plain levels bracket it; the rating of MCTS at the prior
    search's CPU is interpolated in log CPU between them).
+
+4. The figure (``--figure``, default ``OUT/GAME-Np-strength-per-cpu.png``): each rating with its CI
+   against the CPU a game, log axis (``reports.render.figures_ladder.rating_vs_cpu``, the figure the
+   ladder report draws when its pool holds a model). ``--presets`` puts every preset in the ladder.
 
 The runs are kept under ``--out`` (a rerun resumes). Everything is drawn from ``--seed``.
 """
