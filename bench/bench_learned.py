@@ -32,9 +32,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import numpy as np  # noqa: E402
 
-import simcore  # noqa: E402
 import strategies  # noqa: E402
 
 
