@@ -32,10 +32,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-
 import strategies  # noqa: E402
-
-
 from strategies.cost import cpu_per_game  # noqa: E402
 
 
