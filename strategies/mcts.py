@@ -37,6 +37,9 @@ class MCTSAgent:
         Rollouts stop after this many decisions and score the position as it stands (0: to the end).
     points : float
         Weight of the seat's share of the points in its reward (0: the win share alone).
+    prior : dict or str, optional
+        A learned model as the search's prior (``learned``, ``learned:FILE.json`` or a resolved
+        strategy dict; ``docs/learned.md``), as ``mcts:...,prior=learned`` plays it in the kernel.
 
     A setting left at None takes the game's default (``simcore._contract.search_defaults``).
 
@@ -45,7 +48,7 @@ class MCTSAgent:
     """
 
     def __init__(self, iterations=None, c=None, rollout=None, game="hellas", seed=0, rollout_epsilon=None,
-                 bias=None, cutoff=None, points=None):
+                 bias=None, cutoff=None, points=None, prior=None):
         import simcore
         import strategies
         d = search_defaults(simcore.games[game])
@@ -61,11 +64,17 @@ class MCTSAgent:
             strat = strat.with_noise(epsilon=rollout_epsilon)
         self.rollout = strat
         self.policy = strat.as_policy()
+        self.prior = None
+        if prior is not None and prior != "none":
+            from simcore._model import learned_policy
+            p = strategies.from_dict(prior) if isinstance(prior, dict) else strategies.resolve(game, prior)
+            self.prior = learned_policy(simcore.games[game], p.to_dict())
 
     def search(self, state):
         """The search's root statistics at ``state`` (``actions``, ``visits``, ``values``, ``best``)."""
         return search(state, self.iterations, self.c, [self.policy] * state.players,
-                      decision_seed(state, self.seed), self.bias, cutoff=self.cutoff, points=self.points)
+                      decision_seed(state, self.seed), self.bias, cutoff=self.cutoff, points=self.points,
+                      prior=self.prior)
 
     def act(self, state):
         return self.search(state)["best"]

@@ -265,3 +265,16 @@ def test_ladder_measures_cpu_and_draws_strength_per_cpu(tmp_path):
     t = secs[3].tables[0].frame
     assert t["strategy"].to_list() == sorted(names, key=lambda n: cpu[n])
     assert len(secs[3].figures) == 1 and len(ladder_sections(plan, rs)) == 3
+
+
+def test_mcts_agent_takes_the_model_as_prior(tmp_path):
+    from strategies.imitate import _teacher
+    _random_model(tmp_path / "m.json", seed=6)
+    with_prior = strategies.resolve("hellas", f"mcts:iterations=60,prior=learned:{tmp_path / 'm.json'}")
+    plain = strategies.resolve("hellas", "mcts:iterations=60")
+    st = _positions(3)[2]
+    a1 = _teacher("hellas", with_prior, 1)(st)
+    a2 = _teacher("hellas", with_prior, 1)(st)
+    b = _teacher("hellas", plain, 1)(st)
+    np.testing.assert_array_equal(a1[1], a2[1])
+    assert a1[1].sum() == pytest.approx(1.0) and not np.array_equal(a1[1], b[1])
