@@ -94,7 +94,7 @@ def main():
               f"{cpu[n]:.4g} |")
     print()
     import polars as pl
-    from reports.render.figures import save
+    from reports.render.workers import save
     from reports.render.figures_ladder import rating_vs_cpu
     table = pl.DataFrame({"strategy": names, "kind": [pool[n].kind if pool[n].kind in ("mcts", "learned")
                                                       else "heuristic" for n in names],
