@@ -40,6 +40,8 @@ MAX_GAMES = 10 ** 10              # --budget and --verify: beyond, days to years
 SEARCH_BUDGET = 400             # default budget for a searching strategy (kind mcts): thousands of times slower
 MAX_BLOCK, MIN_BLOCK, MIN_SEARCH_BLOCK = 2_000, 200, 10
 TARGET = 0.01                   # the issue's target: largest seat gap ≤ 1 pp
+PRECISION_VERIFY_CAP = 10_000_000   # verification games at most with --precision or a time budget
+SEARCH_TIME_SHARE = 0.5         # a time budget: the search's share of it
 
 
 def _log(line):
@@ -66,11 +68,16 @@ def block_games(budget, searching):
 
 
 def plan(game, players, knob="seat_points", strategy="balanced", budget=None, verify=None, seed=0,
-         variant=None):
+         variant=None, precision=None, seconds=None):
     """Check the settings of a balance search (one-line ValueErrors) and fill in the defaults.
 
+    ``precision`` (a share: 0.01 = 1 pp): the verification plays until every seat's 95% confidence
+    sequence, before and after, is within ± precision; ``verify`` is then its cap in games.
+    ``seconds``: a wall-time budget of the whole command (the search stops at half of it, the
+    verification at its end); ``budget`` stays the search's cap in games.
+
     Returns a dict: game, players, knob, strategy (name), strategy_dict, budget, verify, block, seed,
-    variant (dict), base (the knob's vector in the variant), searching (bool).
+    variant (dict), base (the knob's vector in the variant), searching (bool), precision, seconds.
     """
     import simcore
     import strategies as S
@@ -85,10 +92,18 @@ def plan(game, players, knob="seat_points", strategy="balanced", budget=None, ve
     base = tuple(mod.make_config(players, **variant).settings().get(knob, (0,) * players))
     strat = S.resolve(game, strategy or "balanced")
     searching = strat.searches
+    if precision is not None and not 0 < precision < 0.5:
+        raise ValueError(f"--precision must be between 0 and 50 percentage points, not {precision * 100:g}")
+    if seconds is not None and not seconds > 0:
+        raise ValueError(f"--budget time must be positive, not {seconds:g} s")
+    block_budget = budget if budget is not None else (SEARCH_BUDGET if searching else HEURISTIC_BUDGET)
     if budget is None:
-        budget = SEARCH_BUDGET if searching else HEURISTIC_BUDGET
+        budget = block_budget if seconds is None else MAX_GAMES     # a time budget: the clock stops the search
     if verify is None:
-        verify = max(players, budget // 2) if searching else HEURISTIC_VERIFY
+        if precision is not None or seconds is not None:    # a cap: the target or the clock stops it first
+            verify = PRECISION_VERIFY_CAP
+        else:
+            verify = max(players, budget // 2) if searching else HEURISTIC_VERIFY
     for name, value in (("budget", budget), ("verify", verify)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
             raise ValueError(f"--{name} must be a positive number of games, not {value}")
@@ -96,8 +111,9 @@ def plan(game, players, knob="seat_points", strategy="balanced", budget=None, ve
             raise ValueError(f"--{name} {value:,} games is beyond {MAX_GAMES:,} (the engines play 10^5 to 10^6 "
                              f"games a second on a core: {MAX_GAMES:.0e} is already days); give fewer")
     p = {"game": game, "players": players, "knob": knob, "strategy": strat.name, "strategy_dict": strat.to_dict(),
-         "budget": int(budget), "verify": int(verify), "block": block_games(int(budget), searching),
-         "seed": int(seed), "variant": variant, "base": base, "searching": searching}
+         "budget": int(budget), "verify": int(verify), "block": block_games(int(block_budget), searching),
+         "seed": int(seed), "variant": variant, "base": base, "searching": searching,
+         "precision": precision, "seconds": seconds}
     first = _search(p, play=None).first_round_games()
     if budget < first:
         what = f"a {strat.name} seat plays a game thousands of times slower than the heuristics, but " \
@@ -187,10 +203,23 @@ class Player:
         self.games += sum(stop - start for _, start, stop in ranges)
         return [np.concatenate(parts) for parts in out]
 
+    def clock(self, search, deadline):
+        """Stop ``search`` at ``deadline`` (a ``time.perf_counter`` value): after each of its rounds its
+        budget becomes the games played plus those the time left allows at the speed so far."""
+        self._timed = (search, deadline)
+
     def blocks(self, jobs):
         """``Search``'s ``play``: ``[(vector, block)]`` -> per-game win shares of each block."""
         b = self.p["block"]
-        return self.games_of([(v, blk * b, (blk + 1) * b) for v, blk in jobs])
+        t = time.perf_counter()
+        out = self.games_of([(v, blk * b, (blk + 1) * b) for v, blk in jobs])
+        timed = getattr(self, "_timed", None)
+        if timed is not None:
+            search, deadline = timed
+            now = time.perf_counter()
+            rate = len(jobs) * b / max(now - t, 1e-9)
+            search.budget = min(search.budget, search.used + len(jobs) * b + int(max(0.0, deadline - now) * rate))
+        return out
 
 
 # ---------------------------------------------------------------- search + verification
@@ -202,44 +231,160 @@ def balance(p, workers=None, log=_log) -> dict:
     t0, c0 = time.perf_counter(), time.process_time()
     zero = (0,) * p["players"]
     player = Player(p, workers)
+    seconds = p.get("seconds")
     try:
         log(f"balance {p['game']}, {p['players']} players, knob {p['knob']}, strategy {p['strategy']}: "
-            f"search budget {p['budget']:,} games (blocks of {p['block']:,}), then {p['verify']:,} fresh games "
-            f"before and after, {player.workers} thread{'s' if player.workers > 1 else ''}")
-        res = _search(p, player.blocks, log=log).run()
+            + (f"search budget {p['budget']:,} games" if seconds is None else
+               f"time budget {_duration(seconds)} (the search {SEARCH_TIME_SHARE:.0%} of it)")
+            + f" (blocks of {p['block']:,}), then "
+            + (f"{p['verify']:,} fresh games" if p.get("precision") is None and seconds is None else
+               "fresh games until " + (f"every seat is within ±{p['precision'] * 100:g} pp"
+                                        if p.get("precision") is not None else "the budget is spent"))
+            + f" before and after, {player.workers} thread{'s' if player.workers > 1 else ''}")
+        search = _search(p, player.blocks, log=log)
+        if seconds is not None:
+            player.clock(search, t0 + SEARCH_TIME_SHARE * seconds)
+        res = search.run()
         log(f"search: best {_vec(res.best)} after {res.steps} steps, {res.games:,} games "
             f"({time.perf_counter() - t0:.1f} s)" + ("" if res.converged else " (budget spent before it settled)"))
-        n = p["verify"]
-        log(f"verifying {_vec(res.best)} against {_vec(zero)} on {n:,} fresh games each ...")
         vectors = [zero] if res.best == zero else [zero, res.best]
-        # in slices, each logged (a verification of 100,000 games is tens of seconds); the same games
-        # in the same order as one call: the same sums
-        slices, pieces = max(1, min(20, n // 5_000)), []
-        for k in range(slices):
-            a, b = VERIFY_START + n * k // slices, VERIFY_START + n * (k + 1) // slices
-            pieces.append(player.games_of([(v, a, b) for v in vectors]))
-            if slices > 1:
-                log(f"verifying: {n * (k + 1) // slices:,} of {n:,} games ({100 * (k + 1) // slices} %), "
-                    f"{time.perf_counter() - t0:.0f} s")
-        ws = [np.concatenate([piece[i] for piece in pieces]) for i in range(len(vectors))]
+        if p.get("precision") is None and seconds is None:
+            n = p["verify"]
+            ws = _verify_fixed(player, vectors, n, t0, log)
+            stop = {"stop": "games", "reason": f"{n:,} fresh games, as planned", "interval": "fixed"}
+        else:
+            ws, stop = _verify_sequential(player, p, vectors, t0, log)
+            n = len(ws[0])
         before, after = ws[0].sum(axis=0), ws[-1].sum(axis=0)
         sq_before, sq_after = (ws[0] ** 2).sum(axis=0), (ws[-1] ** 2).sum(axis=0)   # observed variance (ties)
     finally:
         player.close()
-    gb, ga = gap_interval(before, n, squares=sq_before), gap_interval(after, n, squares=sq_after)
+    if stop["interval"] == "cs":
+        from analysis.precision import gap_interval_cs
+
+        npl = stop["n_planned"]
+        rows_b, rows_a = _cs_rows(before, sq_before, n, npl), _cs_rows(after, sq_after, n, npl)
+        gb = gap_interval_cs(before, sq_before, n, n_planned=npl)
+        ga = gap_interval_cs(after, sq_after, n, n_planned=npl)
+    else:
+        rows_b, rows_a = seat_rows(before, n, squares=sq_before), seat_rows(after, n, squares=sq_after)
+        gb, ga = gap_interval(before, n, squares=sq_before), gap_interval(after, n, squares=sq_after)
     out = {"game": p["game"], "players": p["players"], "knob": p["knob"], "compensation": list(res.best),
-           "before": seat_rows(before, n, squares=sq_before), "after": seat_rows(after, n, squares=sq_after),
-           "games": n,
+           "before": rows_b, "after": rows_a, "games": n,
            "gap_before": _gap_dict(gb), "gap_after": _gap_dict(ga), **verdict(ga, TARGET),
            "strategy": p["strategy"], "variant": p["variant"], "seed": p["seed"], "converged": res.converged,
            "search_games": res.games, "search_steps": res.steps, "budget": p["budget"], "block": p["block"],
            "verify_games": len(vectors) * n, "wall_seconds": time.perf_counter() - t0,
            "cpu_seconds": time.process_time() - c0, "verify_start": VERIFY_START,
+           "precision": p.get("precision"), "seconds": seconds, "stop": stop["stop"],
+           "stop_reason": stop["reason"], "interval": stop["interval"],
            "candidates": [{"compensation": list(v), "games": g, "shares": (s / g).tolist()}
                           for v, (s, g) in sorted(res.candidates.items())],
            "trace": [{**t, "vector": list(t["vector"])} for t in res.trace]}
-    log(f"done in {out['wall_seconds']:.1f} s (CPU {out['cpu_seconds']:.1f} s)")
+    log(f"done in {out['wall_seconds']:.1f} s (CPU {out['cpu_seconds']:.1f} s): {stop['reason']}")
     return out
+
+
+def _cs_rows(sums, squares, n, n_planned):
+    """Per seat ``{"seat", "share", "lo", "hi"}`` with the 95% confidence sequence (valid at any stop)."""
+    from analysis.precision import seat_cs
+
+    m, h = seat_cs(sums, squares, n, n_planned=n_planned)
+    return [{"seat": i, "share": float(m[i]), "lo": float(max(0.0, m[i] - h[i])), "hi": float(min(1.0, m[i] + h[i]))}
+            for i in range(len(m))]
+
+
+def _verify_fixed(player, vectors, n, t0, log):
+    """The verification's ``n`` fresh games of every vector, in logged slices (the same games in the same
+    order as one call: the same sums)."""
+    slices, pieces = max(1, min(20, n // 5_000)), []
+    log(f"verifying {' against '.join(_vec(v) for v in vectors[::-1])} on {n:,} fresh games each ...")
+    for k in range(slices):
+        a, b = VERIFY_START + n * k // slices, VERIFY_START + n * (k + 1) // slices
+        pieces.append(player.games_of([(v, a, b) for v in vectors]))
+        if slices > 1:
+            log(f"verifying: {n * (k + 1) // slices:,} of {n:,} games ({100 * (k + 1) // slices} %), "
+                f"{time.perf_counter() - t0:.0f} s")
+    return [np.concatenate([piece[i] for piece in pieces]) for i in range(len(vectors))]
+
+
+def _verify_sequential(player, p, vectors, t0, log):
+    """Verify on fresh games until every seat's 95% interval, before and after, is within ± precision, or
+    the cap (``verify`` games) or the time budget is spent. Returns (per-vector per-game shares, stop).
+
+    With a target the intervals are confidence sequences (``analysis.precision``, tuned before any
+    game), valid at this data-dependent stop; with a time budget only, the stop does not look at the
+    games and the fixed-n intervals stay valid.
+    """
+    from analysis.precision import games_needed, plan_games, seat_cs
+
+    prec, seconds, cap = p.get("precision"), p.get("seconds"), p["verify"]
+    method = "cs" if prec is not None else "fixed"
+    n_planned = plan_games(prec) if prec is not None else 0.0
+    deadline = t0 + seconds if seconds is not None else None
+    parts = [[] for _ in vectors]
+    n, rate, worst = 0, float("nan"), float("inf")
+    first = max(p["players"], 4 * player.workers) if p["searching"] else 2_000
+    stop = None
+    while True:
+        if n:
+            ws = [np.concatenate(x) for x in parts]
+            halves = [seat_cs(w.sum(axis=0), (w ** 2).sum(axis=0), n, method=method,
+                              n_planned=n_planned or 1000.0)[1] for w in ws]
+            worst = float(max(h.max() for h in halves))
+            var = max(float(w.var(axis=0, ddof=1).max()) for w in ws) if n > 1 else 0.25
+            need = n if prec is None or worst <= prec else games_needed(var, prec, method, n_planned=n_planned)
+            left = (min(need, cap) - n) * len(vectors) / rate if rate > 0 else float("nan")
+            log(f"verifying: {n:,} games each, widest seat ±{worst * 100:.2f} pp now"
+                + (f" (target ±{prec * 100:g})" if prec is not None else "")
+                + f", {rate:,.1f} games/s, ~{_duration(left)} left, {time.perf_counter() - t0:.0f} s")
+            if prec is not None and worst <= prec:
+                stop = ("precision", f"every seat within ±{prec * 100:g} pp after {n:,} fresh games each")
+                break
+        else:
+            need = n_planned or first
+        if n >= cap:
+            stop = ("games", f"verification cap of {cap:,} games spent")
+            break
+        now = time.perf_counter()
+        want = max(first, min(need - n, max(GROWTH * n, first)))
+        if deadline is not None and rate > 0:
+            room = (deadline - now) * rate / len(vectors)
+            if room < max(1.0, 0.1 * want) and n:
+                stop = ("seconds", f"budget of {_duration(seconds)} spent")
+                break
+            want = min(want, max(1.0, room))
+        want = int(min(max(1, math.ceil(want)), cap - n))
+        a = VERIFY_START + n
+        t1 = time.perf_counter()
+        got = player.games_of([(v, a, a + want) for v in vectors])
+        dt = time.perf_counter() - t1
+        for i, g in enumerate(got):
+            parts[i].append(g)
+        n += want
+        r = want * len(vectors) / max(dt, 1e-9)
+        rate = r if not rate > 0 else 0.5 * rate + 0.5 * r
+        if deadline is not None and time.perf_counter() >= deadline:
+            ws = [np.concatenate(x) for x in parts]
+            stop = ("seconds", f"budget of {_duration(seconds)} spent")
+            break
+    ws = [np.concatenate(x) for x in parts]
+    what, reason = stop
+    if what != "precision" and n:
+        halves = [seat_cs(w.sum(axis=0), (w ** 2).sum(axis=0), n, method=method,
+                          n_planned=n_planned or 1000.0)[1] for w in ws]
+        reason += f" after {n:,} fresh games each; widest seat ±{max(h.max() for h in halves) * 100:.2f} pp" + (
+            f", target ±{prec * 100:g}" if prec is not None else "")
+    return ws, {"stop": what, "reason": reason, "interval": method, "n_planned": n_planned}
+
+
+GROWTH = 0.25           # a verification slice adds at most this share of the games so far
+
+
+def _duration(s):
+    from reports.sequential import _duration as d
+
+    return d(s)
 
 
 def _gap_dict(g):
@@ -251,8 +396,18 @@ def to_json(result) -> dict:
     verdict and the search's settings and candidates)."""
     keys = ("knob", "compensation", "before", "after", "games", "game", "players", "strategy", "variant", "seed",
             "gap_before", "gap_after", "exact", "target", "target_met", "target_missed", "converged",
-            "search_games", "budget", "block", "verify_start", "candidates")
-    return {k: result[k] for k in keys}
+            "search_games", "budget", "block", "verify_start", "candidates", "precision", "seconds", "stop",
+            "stop_reason", "interval")
+    return {k: result.get(k) for k in keys}
+
+
+def stop_text(r) -> str:
+    """How the verification stopped and which intervals it reports (empty for a plain fixed-n verification)."""
+    if r.get("precision") is None and r.get("seconds") is None:
+        return ""
+    kind = ("95% confidence sequences (valid at this stop on the data)" if r.get("interval") == "cs" else
+            "95% fixed-n intervals (the stop did not look at the games)")
+    return f"Verification stopped: {r['stop_reason']}; {kind}."
 
 
 def _vec(v):
@@ -309,7 +464,7 @@ def table_text(r) -> str:
     lines = [f"{r['game']}, {r['players']} players, strategy {r['strategy']}, knob {r['knob']} "
              f"({knob_words(r['game'], r['knob'])} per seat), seed {r['seed']}",
              f"compensation {_vec(r['compensation'])}: found in {r['search_games']:,} search games; verified on "
-             f"{r['games']:,} fresh games, the same seeds before and after", "",
+             f"{r['games']:,} fresh games, the same seeds before and after"] + ([stop_text(r)] if stop_text(r) else []) + ["",
              text_table(["seat", r["knob"], "before", "95% CI", "after", "95% CI"], rows),
              "",
              f"largest seat gap |share - {fair:.4f}|: before {_pp(gb['gap'])} pp [{_pp(gb['lo'])}, {_pp(gb['hi'])}], "
@@ -416,7 +571,7 @@ def section(r, title=None):
         f"per seat, vectors normalised so the smallest entry is 0). The search played {r['search_games']:,} games "
         f"(common seeds for every candidate, races that stop spending games on candidates shown worse); the "
         f"compensation found was then verified on {r['games']:,} fresh games, the same seeds without and with it.",
-        conclusion(r)[0].upper() + conclusion(r)[1:]]
+        conclusion(r)[0].upper() + conclusion(r)[1:]] + ([stop_text(r)] if stop_text(r) else [])
     f1, f2 = figures(r)
     sec = Section(title or f"{r['game'].capitalize()}, {r['players']} players: seat compensation",
                   paragraphs=paras,
