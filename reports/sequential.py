@@ -82,15 +82,19 @@ def _duration(s):
 
 
 class _Status:
-    """One status line on stderr, rewritten in place on a terminal."""
+    """One status line on stderr, rewritten in place on a terminal; or lines to ``log`` (a callable)."""
 
     def __init__(self, enabled):
-        self.enabled = enabled
-        self.tty = enabled and simrun._isatty(sys.stderr)
+        self.log = enabled if callable(enabled) else None
+        self.enabled = bool(enabled)
+        self.tty = self.log is None and self.enabled and simrun._isatty(sys.stderr)
         self.width = 0
 
     def show(self, text):
         if not self.enabled:
+            return
+        if self.log is not None:
+            self.log(text)
             return
         try:
             if self.tty:
@@ -116,6 +120,8 @@ def simulate_to_precision(game, players, seed, out, strategies=None, variant=Non
                           control_games=100_000, method="cs", level=0.95, events=True, progress=True,
                           chunk_size=None, backend="loky"):
     """Play ``game`` until every seat's ``level`` interval is within ``± precision`` (a share, 0.005 = 0.5 pp).
+
+    ``progress``: True (a status line on stderr), False, or a callable that takes each line.
 
     Returns a dict: ``rows`` (per seat: strategy, share, half, lo, hi, n, effective_n,
     factor), ``games``, ``stop`` (``"precision"``, ``"games"`` or ``"seconds"``), ``reason``
