@@ -5,12 +5,17 @@ import os
 from reports.experiments._part import COMMON_KEYS, seats_of, variant_of
 from reports.plan import PlannedRun
 
-KEYS = COMMON_KEYS | {"strategy", "seats", "events"}
+KEYS = COMMON_KEYS | {"strategy", "seats", "events", "precision", "budget"}
 
 
 def parse(part, t, ctx):
     variant_of(t.get("variant", {}), f"{ctx.where}: variant", ctx.mod, ctx.players[0])
     seats, strategy = seats_of(t, ctx.where, ctx.players, part.game)
+    from reports.experiments.skill import precision_keys
+
+    prec, seconds = precision_keys(t, ctx.where)
+    if prec is not None:
+        part.settings = {"precision": prec, "seconds": seconds}
     for n in ctx.players:
         variant = variant_of(t.get("variant", {}), f"{ctx.where}: variant", ctx.mod, n)
         part.runs.append(PlannedRun(f"{n} players", os.path.join(part.name, f"{n}p"), n, seats or [strategy] * n,
@@ -25,7 +30,22 @@ def quick(part, cap):
 def run(part, ctx):
     from reports.runset import RunSet
 
-    return RunSet.from_dirs({r.label: ctx.play(r) for r in part.runs}, group="run")
+    if part.settings.get("precision") is None:
+        return RunSet.from_dirs({r.label: ctx.play(r) for r in part.runs}, group="run")
+    from reports.experiments._part import seats as seats_of_run
+    from reports.sequential import simulate_to_precision
+
+    dirs = {}
+    for r in part.runs:             # each run until every seat is within the target (its games: the cap)
+        folder = os.path.join(ctx.base, r.folder)
+        res = simulate_to_precision(part.game, r.players, r.seed, folder, strategies=seats_of_run(part, r),
+                                    variant=r.variant, workers=ctx.workers, precision=part.settings["precision"],
+                                    budget_games=r.games, budget_seconds=part.settings["seconds"],
+                                    events=r.events, progress=lambda line, r=r: ctx.log(f"  {part.title}: "
+                                                                                        f"{r.label}: {line}"))
+        ctx.log(f"{part.title}: {r.label}: {res['reason']}")
+        dirs[r.label] = folder
+    return RunSet.from_dirs(dirs, group="run", allow_partial=True)
 
 
 def runs(part, rs):
@@ -38,4 +58,25 @@ def sections(part, rs, figures=None):
     secs = run_sections(rs, figures)
     for s in secs[1:]:            # terminal: the seat table is enough for a balance part
         s.terminal = ""
+    if part.settings.get("precision") is not None and secs:
+        secs[0].paragraphs.append(precision_paragraph(rs))
     return secs
+
+
+def precision_paragraph(rs) -> str:
+    """How each run played to a target precision stopped, with every seat's anytime-valid interval."""
+    import json
+
+    parts = []
+    for label, run in rs.runs.items():
+        try:
+            with open(os.path.join(run.path, "precision.json"), encoding="utf-8") as fh:
+                doc = json.load(fh)
+        except (OSError, ValueError):
+            continue
+        seats = ", ".join(f"seat {r['seat']} {r['mean'] * 100:.1f}% ±{r['half'] * 100:.2f}" for r in doc["rows"])
+        parts.append(f"{label}: {doc['reason']}; {seats}")
+    return ("**Precision:** every run played until each seat's 95% interval was within the target or its budget "
+            "was spent (its games: the cap). At that stop on the data the valid intervals are the confidence "
+            "sequences given here (docs/precision.md), wider than the fixed-n ones of the tables. "
+            + "; ".join(parts) + ".")
