@@ -347,7 +347,8 @@ def _verify_sequential(player, p, vectors, t0, log):
             stop = ("games", f"verification cap of {cap:,} games spent")
             break
         now = time.perf_counter()
-        want = max(first, min(need - n, max(GROWTH * n, first)))
+        step = first if not n else max(1, first // 4)       # later slices: smaller, towards the target
+        want = max(step, min(need - n, max(GROWTH * n, step)))
         if deadline is not None and rate > 0:
             room = (deadline - now) * rate / len(vectors)
             if room < max(1.0, 0.1 * want) and n:

@@ -19,6 +19,10 @@ def add(sub):
     p.add_argument("--seed", type=_seed, default=0, help="seed of every condition's games (default 0)")
     p.add_argument("--workers", type=_positive_int, default=None, help="threads (default: all cores)")
     p.add_argument("--csv", default=None, metavar="FILE", help="write the table as CSV")
+    p.add_argument("--compensation", default=None, metavar="A,B,...",
+                   help="a compensation (one integer per seat, as boardlab balance prints it): every "
+                        "condition is played again with it; does it still balance? (FILE-compensation.csv)")
+    p.add_argument("--knob", default="seat_points", help="the compensation's knob (default seat_points)")
     p.set_defaults(func=run)
 
 
@@ -39,4 +43,10 @@ def run(args):
         argv += ["--workers", str(args.workers)]
     if args.csv:
         argv += ["--csv", args.csv]
+    if args.compensation:
+        from reports.balance import KNOBS
+
+        if args.knob not in KNOBS:
+            raise ValueError(f"unknown knob '{args.knob}' (known: {', '.join(KNOBS)})")
+        argv += ["--compensation", args.compensation.replace(" ", ""), "--knob", args.knob]
     return robustness.main(argv)
