@@ -56,6 +56,7 @@ import polars as pl
 
 from reports.render.figures_ladder import rating_vs_compute, seat_share_vs_rating
 from reports.render.sections import Fig, Section, Table, caption_of, text_table
+from reports.precision_parts import play_level, precision_of, precision_summary, precision_text, with_run_intervals
 
 #: Blocks with no searching seat play this many times the games of the others.
 CHEAP_FACTOR = 50
@@ -220,9 +221,7 @@ class LadderPlan:
                 f"{sum(g for _, g in seatings):,} games, {with_top:,} with {top}")
         if self.skill:
             text += "; self-play " + ", ".join(f"{n} {g:,}" for n, g in self.skill_runs())
-            if self.precision is not None:
-                text += (f" at most, each until every seat is within ±{self.precision * 100:g} pp"
-                         + (f" or {self.skill_seconds:g} s are spent" if self.skill_seconds else ""))
+            text += precision_summary(self)
         return text
 
 
@@ -333,58 +332,16 @@ def play_ladder(plan: LadderPlan, base, workers=None, log=print):
 def play_skill(plan: LadderPlan, base, workers=None, log=print):
     """Play the self-play run of every skill level under ``base``; return a RunSet (group ``level``)."""
     from reports.runset import RunSet
-    from simcore.run import simulate
 
     dirs = {}
     t0 = time.perf_counter()
     for level, games in plan.skill_runs():
         folder = os.path.join(base, _slug(level))
         seats = [plan.pool[level].to_dict()] * plan.players
-        if plan.precision is not None:
-            from reports.sequential import simulate_to_precision
-
-            # a sequential run: its games (the cap) stop early on the target or the clock (docs/precision.md)
-            res = simulate_to_precision(plan.game, plan.players, plan.seed, folder, strategies=seats,
-                                        variant=dict(plan.variant), workers=workers,
-                                        precision=plan.precision,
-                                        budget_games=games, budget_seconds=plan.skill_seconds,
-                                        progress=lambda line, lv=level: log(f"skill: {lv}: {line}"))
-            log(f"skill: {level} in every seat: {res['reason']} ({_eta(time.perf_counter() - t0)})")
-        else:
-            simulate(plan.game, players=plan.players, games=games, seed=plan.seed, out=folder, strategies=seats,
-                     variant=dict(plan.variant), workers=workers, progress=plan.pool[level].searches)
-            log(f"skill: {level} in every seat, {games:,} games ({_eta(time.perf_counter() - t0)})")
+        play_level(plan, level, games, folder, seats, workers,
+                   lambda line: log(f"{line} ({_eta(time.perf_counter() - t0)})"))
         dirs[level] = folder
     return RunSet.from_dirs(dirs, group="level", title=f"{plan.game} skill levels", allow_partial=True)
-
-
-def precision_text(prec, levels) -> str:
-    """The paragraph that says how each level played to a target precision stopped."""
-    parts = []
-    for lv in levels:
-        doc = prec.get(lv)
-        if doc:
-            how = "confidence sequence" if doc.get("method") == "cs" else "fixed-n interval, width rule"
-            parts.append(f"{lv}: {doc['reason']} ({how})")
-    return ("**Precision:** each level played until every seat's 95% interval was within the target or "
-            "its budget was spent; the intervals of those levels here are the run's own, confidence sequences "
-            "valid at that stop on the data (docs/precision.md). " + "; ".join(parts) + ".")
-
-
-def precision_of(skill_rs) -> dict:
-    """``{level: precision.json}`` of the skill levels played to a target precision (``{}`` for none)."""
-    import json
-
-    out = {}
-    for level, run in skill_rs.runs.items():
-        path = os.path.join(run.path, "precision.json")
-        if os.path.isfile(path):
-            try:
-                with open(path, encoding="utf-8") as fh:
-                    out[level] = json.load(fh)
-            except (OSError, ValueError):
-                pass
-    return out
 
 
 # ---------------------------------------------------------------- figures
@@ -466,14 +423,7 @@ def skill_sections(skill_rs, ratings: pl.DataFrame) -> list:
     shares = adv.join(pl.DataFrame({"level": levels, "elo": [elo[lv][0] for lv in levels],
                                     "elo_lo": [elo[lv][1] for lv in levels],
                                     "elo_hi": [elo[lv][2] for lv in levels]}), on="level", how="left")
-    prec = precision_of(skill_rs)
-    if prec:    # a level played to a target precision: its intervals are the run's own (confidence sequences)
-        cs = pl.DataFrame([{"level": lv, "seat": r["seat"], "cs_lo": r["lo"], "cs_hi": r["hi"]}
-                           for lv, doc in prec.items() for r in doc["rows"]],
-                          schema={"level": pl.String, "seat": pl.Int64, "cs_lo": pl.Float64, "cs_hi": pl.Float64})
-        shares = (shares.join(cs, on=["level", "seat"], how="left")
-                  .with_columns(pl.coalesce("cs_lo", "win_lo").alias("win_lo"),
-                                pl.coalesce("cs_hi", "win_hi").alias("win_hi")).drop("cs_lo", "cs_hi"))
+    shares = with_run_intervals(shares, prec := precision_of(skill_rs))   # levels played to a target precision
     trend = seat_share_trend(skill_rs.scan("players"), {lv: e[0] for lv, e in elo.items()})
     games = skill_rs.n_games()
     n_text = ", ".join(f"{lv} {games[lv]:,}" for lv in levels)

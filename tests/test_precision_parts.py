@@ -9,6 +9,7 @@ import pytest
 
 from reports import balance as B
 from reports import cli
+from reports import verification as V
 
 
 class _FakePlayer:
@@ -22,7 +23,7 @@ class _FakePlayer:
         out = []
         for v, a, b in ranges:
             p = self.truth[v]
-            rng = np.random.default_rng([self.rep, sum(v) * 7 + len(v), a - B.VERIFY_START])
+            rng = np.random.default_rng([self.rep, sum(v) * 7 + len(v), a - V.VERIFY_START])
             win = rng.choice(len(p), size=b - a, p=p)
             out.append(np.eye(len(p))[win])
         return out
@@ -39,13 +40,13 @@ def test_sequential_verification_keeps_coverage():
     p = {"precision": 0.03, "seconds": None, "verify": 1_000_000, "players": 3, "searching": False}
     reps, cover, gap_cover, stops = 200, np.zeros((2, 3)), np.zeros(2), []
     for rep in range(reps):
-        ws, stop = B._verify_sequential(_FakePlayer(rep, truth), p, [zero, best], 0.0, lambda line: None)
+        ws, stop = V.verify_sequential(_FakePlayer(rep, truth), p, [zero, best], 0.0, lambda line: None)
         assert stop["stop"] == "precision" and stop["interval"] == "cs"
         n = len(ws[0])
         stops.append(n)
         for i, (v, w) in enumerate(zip((zero, best), ws)):
             sums, sq = w.sum(axis=0), (w ** 2).sum(axis=0)
-            rows = B._cs_rows(sums, sq, n, stop["n_planned"])
+            rows = V.cs_rows(sums, sq, n, stop["n_planned"])
             assert max(r["hi"] - r["share"] for r in rows) <= 0.03 + 1e-12
             cover[i] += [r["lo"] <= t <= r["hi"] for r, t in zip(rows, truth[v])]
             _, lo, hi = gap_interval_cs(sums, sq, n, n_planned=stop["n_planned"])

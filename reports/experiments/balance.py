@@ -3,6 +3,7 @@ convergence, one panel per player count."""
 import os
 
 from reports.experiments._part import COMMON_KEYS, seats_of, variant_of
+from reports.precision_parts import precision_keys, precision_paragraph
 from reports.plan import PlannedRun
 
 KEYS = COMMON_KEYS | {"strategy", "seats", "events", "precision", "budget"}
@@ -11,8 +12,6 @@ KEYS = COMMON_KEYS | {"strategy", "seats", "events", "precision", "budget"}
 def parse(part, t, ctx):
     variant_of(t.get("variant", {}), f"{ctx.where}: variant", ctx.mod, ctx.players[0])
     seats, strategy = seats_of(t, ctx.where, ctx.players, part.game)
-    from reports.experiments.skill import precision_keys
-
     prec, seconds = precision_keys(t, ctx.where)
     if prec is not None:
         part.settings = {"precision": prec, "seconds": seconds}
@@ -61,22 +60,3 @@ def sections(part, rs, figures=None):
     if part.settings.get("precision") is not None and secs:
         secs[0].paragraphs.append(precision_paragraph(rs))
     return secs
-
-
-def precision_paragraph(rs) -> str:
-    """How each run played to a target precision stopped, with every seat's anytime-valid interval."""
-    import json
-
-    parts = []
-    for label, run in rs.runs.items():
-        try:
-            with open(os.path.join(run.path, "precision.json"), encoding="utf-8") as fh:
-                doc = json.load(fh)
-        except (OSError, ValueError):
-            continue
-        seats = ", ".join(f"seat {r['seat']} {r['mean'] * 100:.1f}% ±{r['half'] * 100:.2f}" for r in doc["rows"])
-        parts.append(f"{label}: {doc['reason']}; {seats}")
-    return ("**Precision:** every run played until each seat's 95% interval was within the target or its budget "
-            "was spent (its games: the cap). At that stop on the data the valid intervals are the confidence "
-            "sequences given here (docs/precision.md), wider than the fixed-n ones of the tables. "
-            + "; ".join(parts) + ".")

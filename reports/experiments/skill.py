@@ -4,6 +4,7 @@ import dataclasses
 import os
 
 from reports.experiments._part import COMMON_KEYS, StudyError, check, variant_of
+from reports.precision_parts import precision_keys
 from reports.ladder import LadderPlan, ladder_sections, play_ladder, play_skill, ratings_of, skill_sections
 
 KEYS = COMMON_KEYS | {"levels", "games", "search_games", "ladder_games", "quick_games", "quick_search_games",
@@ -83,33 +84,6 @@ def parse_skill_part(part, t, where, players, variant):
     part.spec.precision, part.spec.skill_seconds = precision_keys(t, where)
     part.games = part.spec.total_games()
     return part
-
-
-def precision_keys(t, where):
-    """``(precision, seconds)`` of a part's ``precision`` (percentage points: play each run until every
-    seat's 95% interval is within ± that, its games the cap) and ``budget`` (a time, "90s", "5m", per
-    run; only with ``precision``); StudyError naming the key."""
-    from reports.sequential import parse_budget
-
-    prec = t.get("precision")
-    if prec is not None:
-        if isinstance(prec, bool) or not isinstance(prec, (int, float)) or not 0 < prec < 50:
-            raise StudyError(f"{where}: precision must be percentage points between 0 and 50 (e.g. 2), "
-                             f"not {prec!r}")
-        prec = prec / 100
-    seconds = None
-    if "budget" in t:
-        if prec is None:
-            raise StudyError(f"{where}: budget goes with precision (the time a run may take to reach it)")
-        b = t["budget"]
-        try:
-            games, seconds = parse_budget(str(b)) if isinstance(b, str) else (None, None)
-        except ValueError as exc:
-            raise StudyError(f"{where}: budget: {exc}") from None
-        if seconds is None:
-            raise StudyError(f"{where}: budget must be a time per run, e.g. \"90s\" or \"5m\" (the games keys "
-                             f"are the caps), not {b!r}")
-    return prec, seconds
 
 
 def quick_skill_part(part, cap):
