@@ -217,3 +217,15 @@ def test_robustness_compensation_bad_input(value, message, capsys):
                      "--no-rules", "--compensation", value]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("boardlab: error: ") and message in err[0], err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--budget", "30s"], "--budget goes with --precision"),
+    (["--precision", "2", "--budget", "500"], "give a time"),
+    (["--precision", "-1"], "--precision -1"),
+])
+def test_ladder_precision_bad_input_one_line(argv, message, capsys, tmp_path):
+    assert cli.main(["ladder", "hellas", "--players", "2", "--levels", "2", "--strategies", "random",
+                     "--out", str(tmp_path / "l")] + argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("boardlab: error: ") and message in err[0], err
