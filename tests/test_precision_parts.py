@@ -229,3 +229,13 @@ def test_ladder_precision_bad_input_one_line(argv, message, capsys, tmp_path):
                      "--out", str(tmp_path / "l")] + argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("boardlab: error: ") and message in err[0], err
+
+
+def test_robustness_finds_the_compensation_on_other_seeds(capsys):
+    assert cli.main(["robustness", "hellas", "--players", "2", "--games", "1000", "--bots", "random", "--no-rules",
+                     "--compensation", "find", "--seed", "4", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    head = next(line for line in out.splitlines() if line.startswith("hellas, 2 players, strategy balanced"))
+    assert "seed 5" in head                    # the search's seed: the table's games (seed 4) are fresh
+    vec = out.split("compensation (", 1)[1].split(")", 1)[0]
+    assert f"The compensation ({vec}) (seat_points)" in out
