@@ -42,6 +42,20 @@ def _gap(rows):
     return text
 
 
+HOLDS = "holds across bots and assumed rules?"
+
+
+def _holds(entry, rows):
+    """The "holds across" cell: the balance part's largest-gap player under every other condition."""
+    from reports.render.robustness import glance_text
+
+    if entry is None:
+        return "not checked in this study"
+    worst = max(rows, key=lambda r: abs(r["deviation"]))
+    sign = 1 if worst["dev_lo"] > 0 else -1 if worst["dev_hi"] < 0 else 0
+    return glance_text(entry, int(worst["seat"]), sign)
+
+
 def knob_words(game, knob, n=2):
     """"points" or the game's starting resource (its report plug-in names it), as reports/balance.py says."""
     if knob == "seat_points":
@@ -75,12 +89,17 @@ def _change(r):
 def at_a_glance(study, sets, sections, quick=False) -> Section | None:
     """The "At a glance" section (one table per game), or None when the study has no balance part."""
     seat_tables = {t.name: t.frame for s in sections for t in s.tables if t.name.endswith("seat_advantage")}
-    comp = {}
+    comp, robust = {}, {}
     for part in study.parts:
         if part.kind == "compensation":
             r = sets.get(part.name)
             if isinstance(r, dict) and "compensation" in r:
                 comp[(r["game"], int(r["players"]))] = r
+        elif part.kind == "robustness":
+            r = sets.get(part.name)
+            if isinstance(r, dict) and "by_players" in r:
+                for n, entry in r["by_players"].items():
+                    robust[(part.game, int(n))] = entry
     tables, paras = [], []
     games = []
     for part in study.parts:
@@ -98,10 +117,13 @@ def at_a_glance(study, sets, sections, quick=False) -> Section | None:
         for n in sorted(adv["n_players"].unique().to_list()):
             part_rows = adv.filter(pl.col("n_players") == n).sort("seat").to_dicts()
             r = comp.get((part.game, int(n)))
-            rows.append({"players": f"{int(n)} ({int(part_rows[0]['n']):,} games)",
-                         "win share per player [95% CI]": _shares(part_rows),
-                         "largest gap from fair (pp) [95% CI]": _gap(part_rows),
-                         "what to change (verified)": _change(r) if r else "not searched in this study"})
+            row = {"players": f"{int(n)} ({int(part_rows[0]['n']):,} games)",
+                   "win share per player [95% CI]": _shares(part_rows),
+                   "largest gap from fair (pp) [95% CI]": _gap(part_rows),
+                   "what to change (verified)": _change(r) if r else "not searched in this study"}
+            if any(p.kind == "robustness" for p in study.parts):
+                row[HOLDS] = _holds(robust.get((part.game, int(n))), part_rows)
+            rows.append(row)
         name = part.game.capitalize().replace("Yamatai", "Yamataï")
         games.append(name)
         data = ("assumed data: " + ", ".join(assumed)) if assumed else "the real game's data"
@@ -124,6 +146,8 @@ def at_a_glance(study, sets, sections, quick=False) -> Section | None:
             where = r["players"].replace(" (", " players (", 1)
             lines.append(f"  {where}: {r['win share per player [95% CI]']}")
             lines.append(f"    largest gap {r['largest gap from fair (pp) [95% CI]']}; {r['what to change (verified)']}")
+            if HOLDS in r:
+                lines.append(f"    across bots and assumed rules: {r[HOLDS]}")
     sec.terminal = "\n".join(lines)
     return sec
 

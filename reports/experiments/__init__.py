@@ -29,4 +29,5 @@ KINDS = [
     "sweep",
     "compensation",
     "skill",
+    "robustness",      # after compensation: it checks the compensation parts' results
 ]
