@@ -11,7 +11,10 @@ from __future__ import annotations
 import polars as pl
 
 from reports.render.sections import Section, Table
-from reports.words import GLOSSARY
+from reports.words import GLOSSARY, underpowered
+
+#: beside a figure, a cell or on the first line: the estimate cannot answer its question (reports.words)
+UNDER = "under-powered"
 
 
 def _pct(x, digits=1):
@@ -35,7 +38,9 @@ def _gap(rows):
     worst = max(rows, key=lambda r: abs(r["deviation"]))
     fav = max(rows, key=lambda r: r["win_share"])
     text = f"{_p(worst['seat'])} {_pp(worst['deviation'])} pp [{_pp(worst['dev_lo'])}, {_pp(worst['dev_hi'])}]"
-    if worst["dev_lo"] <= 0 <= worst["dev_hi"]:
+    if underpowered(worst["dev_lo"], worst["dev_hi"], worst.get("n")):
+        text += f", {UNDER}"
+    elif worst["dev_lo"] <= 0 <= worst["dev_hi"]:
         text += ", within the noise"
     if fav["seat"] != worst["seat"]:
         text += f"; most favoured {_p(fav['seat'])} ({_pp(fav['deviation'])} pp)"
@@ -82,7 +87,7 @@ def _change(r):
                 f"({r['games']:,} fresh games); search longer")
     words = ", ".join(f"{_p(s)} {c:+d} {knob_words(r['game'], r['knob'], c)}" for s, c in given)
     verdict = "within 1 pp: met" if r.get("target_met") else ("gap left" if r.get("target_missed") else
-                                                             "1 pp not shown either way")
+                                                             f"{UNDER}: 1 pp not shown either way")
     return f"give {words} → {after} pp on {r['games']:,} fresh games ({verdict})"
 
 
@@ -134,6 +139,10 @@ def at_a_glance(study, sets, sections, quick=False) -> Section | None:
     lead = ("Per game and player count: each player's win share, the largest gap from the fair share 1/n "
             "(pp = percentage points; an interval holding 0 shows no gap) and what to change, searched and then "
             "checked on fresh games. Details below; terms in the Glossary.")
+    weak = sum(UNDER in str(v) for t in tables for row in t.frame.iter_rows() for v in row)
+    if weak:
+        lead = (f"**{weak} cell{'s' * (weak != 1)} under-powered** (marked: the interval cannot tell no gap "
+                f"from 1 pp). ") + lead
     if quick:
         lead = "**Quick run: not settled.** " + lead
     paras.append(lead)
@@ -175,6 +184,62 @@ def mark_quick(report):
     for sec in report.sections:
         for f in sec.figures:
             f.caption = "**Quick run: small samples.** " + (f.caption or "")
+
+
+def _flagged(table):
+    """``(under-powered, estimates)`` of a table whose rows are seat estimates with intervals."""
+    f, c = table.frame, set(table.frame.columns)
+    if f.height == 0:
+        return 0, 0
+    if {"dev_lo", "dev_hi", "n"} <= c:
+        rows = [(r["dev_lo"], r["dev_hi"], r["n"], 0.0) for r in f.select("dev_lo", "dev_hi", "n").iter_rows(named=True)]
+    elif {"win_lo", "win_hi", "fair_share", "n"} <= c:
+        rows = [(r["win_lo"] - r["fair_share"], r["win_hi"] - r["fair_share"], r["n"], 0.0)
+                for r in f.select("win_lo", "win_hi", "fair_share", "n").iter_rows(named=True)]
+    elif {"gap_after_lo", "gap_after_hi", "games"} <= c:      # a compensation: one gap, the 1 pp target
+        r = f.row(0, named=True)
+        rows = [(r["gap_after_lo"], r["gap_after_hi"], r["games"], 0.01)]
+    elif table.name.startswith("robustness_") and not table.name.endswith("_compensation"):
+        cells = [v for col in f.columns if len(col) <= 3 and col.startswith("P") for v in f[col].to_list()]
+        return sum(v == "unclear" for v in cells), len(cells)
+    else:
+        return 0, 0
+    flagged = [1 for lo, hi, n, null in rows
+               if lo is not None and hi is not None and underpowered(lo, hi, n, null=null)]
+    return len(flagged), len(rows)
+
+
+def mark_underpowered(report):
+    """Every section whose seat estimates cannot answer their question (``reports.words.underpowered``)
+    says so beside each of its figures and tables, and the report's first line names them."""
+    named = []
+    for sec in report.sections:
+        if getattr(sec, "first_screen", False) or sec.title == "Findings at a glance":
+            continue
+        k = m = 0
+        for t in sec.tables:
+            a, b = _flagged(t)
+            k, m = k + a, m + b
+        if not k:
+            continue
+        note = (f"**Under-powered: {k} of {m} estimates** cannot tell no effect from 1 pp (or rest on fewer "
+                f"than 100 games): read them as unsettled (Glossary).")
+        for f in sec.figures:
+            f.caption = note + " " + (f.caption or "")
+        for t in sec.tables:
+            if _flagged(t)[0]:
+                t.caption = note + " " + (t.caption or "")
+        named.append(sec.title)
+    if not named:
+        return []
+    shown = "; ".join(named[:4]) + (f"; and {len(named) - 4} more" if len(named) > 4 else "")
+    line = (f"**Under-powered estimates in {len(named)} section{'s' * (len(named) != 1)}** (their figures say "
+            f"so): {shown}.")
+    if report.intro and report.intro[0].startswith(("**Quick run", "**Random play")):
+        report.intro[0] += " " + line
+    else:
+        report.intro.insert(0, line)
+    return named
 
 
 def random_note(report):

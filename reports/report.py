@@ -49,10 +49,11 @@ def run_report(run_dir, label=None, partial=False, figures=None) -> Report:
     strat = "random play" if names and set(names) == {"random"} else strat
     title = f"{m['game'].capitalize()} — {m['players']} players, {played} ({strat})"
     report = Report(title, sections=with_findings([provenance_section(rs)] + run_sections(rs, figures)))
-    from reports.firstscreen import glossary_section, random_note
+    from reports.firstscreen import glossary_section, mark_underpowered, random_note
 
     report.sections.append(glossary_section())
     if strat == "random play":
         random_note(report)
+    mark_underpowered(report)
     return report
 

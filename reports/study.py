@@ -291,10 +291,11 @@ def study_main(path_or_study, out, workers=None, quick_games=None, log=print):
     try:
         report = study_report(study, sets, commands=[cmd + (" --quick" if quick_games is not None else "")],
                               figures=figures)
-        from reports.firstscreen import mark_quick, with_first_screen     # the answers first, the glossary last
+        from reports.firstscreen import mark_quick, mark_underpowered, with_first_screen  # answers first
         report.sections = with_first_screen(study, sets, report.sections, quick=quick_games is not None)
         if quick_games is not None:
             mark_quick(report)
+        mark_underpowered(report)
         paths = write_report(report, out, figures=figures)
     finally:
         figures.close()

@@ -192,12 +192,25 @@ def render_html(report) -> str:
             + "\n".join(body) + "\n</body></html>\n")
 
 
+def _toc_markdown(report):
+    """The Markdown report's contents: a link per section (explicit anchors, as in the HTML)."""
+    lines = ['<a id="contents"></a>', "", "## Contents", ""]
+    lines += [f"{i}. [{s.title}](#{_anchor(s.title)})" for i, s in enumerate(report.sections, 1)]
+    return lines + [""]
+
+
 def render_markdown(report) -> str:
-    lines = [f"# {report.title}", ""]
+    """The report as Markdown: the first screen's sections, then the contents, then the rest; every
+    section ends with a link back to the contents (figures are links to ``figures/``)."""
+    lines = ['<a id="top"></a>', "", f"# {report.title}", ""]
     for p in report.intro:
         lines += [p, ""]
+    toc = False
     for sec in report.sections:
-        lines += [f"## {sec.title}", ""]
+        if not toc and not getattr(sec, "first_screen", False):      # after the first screen's panel
+            lines += _toc_markdown(report)
+            toc = True
+        lines += [f'<a id="{_anchor(sec.title)}"></a>', "", f"## {sec.title}", ""]
         for p in sec.paragraphs:
             lines += [p, ""]
         for f in sec.figures:
@@ -207,4 +220,5 @@ def render_markdown(report) -> str:
                 lines += [f"{t.caption} Table: [{t.csv}]({t.csv})", ""]
                 continue
             lines += [f"**{t.name}** — {t.caption} ([CSV]({t.csv}))", "", table_markdown(t.frame), ""]
+        lines += ["[↑ contents](#contents) · [↑ top](#top)", ""]
     return "\n".join(lines)

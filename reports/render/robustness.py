@@ -67,7 +67,7 @@ def glance_text(entry, seat, sign):
                         + (f" +{len(flips) - 2} more" if len(flips) > 2 else ""))
         unclear = [x[0] for x in mine if x[2] == "unclear"]
         if unclear:
-            bits.append("unclear under " + _names(unclear))
+            bits.append("unclear (under-powered) under " + _names(unclear))
         parts.append(f"{word}: " + "; ".join(bits))
     if entry.get("missing"):
         parts[0] += " (no learned model shipped for this player count)"
