@@ -136,7 +136,9 @@ def component_section(rs, title: str, takes, component: str, what: str,
         f"of those who did not, `win_diff` their raw difference. The regression gives the marginal value "
         f"of one more {what} {contrast}. " + CAVEAT)
     fig = FG.component_values(summ, reg, series=series, title=f"{title}: take rate and marginal value",
-                             caption=(f"Left: players who took each {what} (95% Wilson CI). Middle and right: "
+                             caption=(f"Look at the middle panel: a {what} right of the line wins more games "
+                                      f"than the average one, left of it fewer; a bar that crosses the line is "
+                                      f"not told from average. Left: players who took each {what} (95% Wilson CI). Middle and right: "
                                       f"regression effect per extra take on the win chance and on the final "
                                       f"score, {contrast} (95% cluster-robust CIs). {rs.games_text()}.{note}"))
     lead = [rs.group, "n_players", "label"]

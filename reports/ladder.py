@@ -381,7 +381,8 @@ def ladder_sections(plan: LadderPlan, rs) -> list:
     ratings = compare_section(rs, title="Ratings")
     comp = compute_table(ratings_of(ratings), plan.pool)
     fig = rating_vs_compute(comp, caption=(
-        f"Bradley–Terry rating (Elo scale, 1500 = the field's average, cluster-robust 95% CIs) against "
+        f"Look at how far each step of search lifts the rating: a level whose interval overlaps the one "
+        f"before it is not shown stronger. Bradley–Terry rating (Elo scale, 1500 = the field's average, cluster-robust 95% CIs) against "
         f"playouts per decision: MCTS-n runs n, random and the heuristic presets none (drawn at 0; the axis "
         f"is linear below 10 and logarithmic above). {sum(n.values()):,} games."))
     comp_sec = Section("Rating against compute", paragraphs=[
@@ -425,7 +426,10 @@ def skill_sections(skill_rs, ratings: pl.DataFrame) -> list:
     games = skill_rs.n_games()
     n_text = ", ".join(f"{lv} {games[lv]:,}" for lv in levels)
     fig = seat_share_vs_rating(shares, trend, caption=(
-        f"Mean win share of each seat (a k-way tie counts 1/k; 95% CIs, Wilson on the observed variance) with every seat at one level, "
+        f"Look at the distance of each player's points from the dashed fair share as the rating grows: "
+        f"lines that move towards it mean the seat advantage shrinks with skill, away from it that it "
+        f"grows; wide bars (few search games) settle nothing. "
+        f"Mean win share of each player (a k-way tie counts 1/k; 95% CIs, Wilson on the observed variance) with every seat at one level, "
         f"against that level's ladder rating; lines: the fitted trend (fractional logit of the seat's win share "
         f"on the rating); dashed: the fair share. Games per level: {n_text}."))
     tie = collected(skill_rs.scan("players").filter(pl.col("seat") == 0)

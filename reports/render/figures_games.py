@@ -7,8 +7,8 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
-from reports.render.figures import (COLORS, _eager, _err, _finish, _grouped_bars, _label, _legend_outside, _panels,
-                                     _sel, _subtitle, _values)
+from reports.render.figures import (COLORS, _eager, _err, _finish, _grouped_bars, _label, _legend_below,
+                                     _legend_outside, _panels, _sel, _subtitle, _values)
 
 
 def quarry_distributions(yields: pl.DataFrame, closures: pl.DataFrame, series: str | None = None,
@@ -87,7 +87,7 @@ def component_values(summary: pl.DataFrame, regression: pl.DataFrame, label: str
         ax.set_xlabel(xl)
         _subtitle(ax, f"marginal value ({contrast})")
     if series and len(names) > 1:
-        axes[0].legend(fontsize=8, loc="lower right")
+        _legend_below(fig, axes[0])
     return _finish(fig, title, caption)
 
 
