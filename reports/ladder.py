@@ -300,7 +300,7 @@ def play_ladder(plan: LadderPlan, base, workers=None, log=print):
 
     def heartbeat():        # a seating of search games may take minutes: a line every few seconds meanwhile
         while not stop.wait(0.5):
-            if time.perf_counter() - clock[0] >= 3:
+            if time.perf_counter() - clock[0] >= 1.0:      # issue 35: no silence over 2 s
                 clock[0] = time.perf_counter()
                 log(f"ladder: {done}/{len(tasks)} seatings done, playing the next ({_eta(clock[0] - t0)})")
 

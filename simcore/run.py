@@ -128,7 +128,7 @@ def _progress_bar(plan, games_done, progress):
     from tqdm import tqdm
 
     if callable(progress):
-        return _LineProgress(plan.games, games_done, write=progress, every=2.0, prefix="")
+        return _LineProgress(plan.games, games_done, write=progress, every=1.0, prefix="")
     if progress and not _isatty(sys.stderr):
         return _LineProgress(plan.games, games_done, sys.stderr)
     return tqdm(total=plan.games, initial=games_done, unit="game", unit_scale=True,

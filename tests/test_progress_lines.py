@@ -41,3 +41,34 @@ def _every_update(init):
         if self.every is not None:
             self.every = 0.0
     return patched
+
+
+def test_a_heartbeat_fills_every_silence_and_stops_with_its_block():
+    import time
+
+    from reports.progress import heartbeat
+
+    lines = []
+    with heartbeat(lines.append, lambda: "searching", every=0.2) as say:
+        say("first")
+        time.sleep(0.9)
+        say("last")
+    n = len(lines)
+    time.sleep(0.5)
+    assert len(lines) == n                       # nothing after the block
+    assert lines[0] == "first" and lines[-1] == "last"
+    beats = lines[1:-1]
+    assert 2 <= len(beats) <= 6 and all(b.startswith("searching (") and b.endswith(" s)") for b in beats)
+
+
+def test_the_progress_gaps_script_finds_the_longest_silence():
+    import sys
+
+    sys.path.insert(0, "bench")
+    from progress_gaps import gaps, stamped
+
+    lines, wall, rc = stamped([sys.executable, "-c", "import time; print('a', flush=True); time.sleep(0.6); "
+                                                     "print('b', flush=True)"])
+    assert rc == 0 and [t for _, t in lines] == ["a", "b"]
+    longest = max(gaps(lines, wall))
+    assert longest[1:] == ("a", "b") and 0.5 <= longest[0] < 3

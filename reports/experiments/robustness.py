@@ -117,11 +117,7 @@ def _compensation(base, part, players, log):
 
 
 def run(part, ctx):
-    import numpy as np
-    import simcore
-
-    from analysis.robustness import robustness_table
-    from reports.robustness import conditions, play
+    from reports.progress import heartbeat
 
     s = part.settings
     folder = os.path.join(ctx.base, part.name)
@@ -140,37 +136,12 @@ def run(part, ctx):
                 return done["result"]
         except (OSError, ValueError):
             pass
-    mod = simcore.games[part.game]
     workers = ctx.workers or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
     result = {"game": part.game, "strategy": s["strategy"], "seed": part.seed, "by_players": {}}
-    t_part = time.perf_counter()
-    for n in part.players:
-        bots, missing = bots_for(part.game, n, s["strategy"], s["bots"])
-        conds = conditions(part.game, n, s["strategy"], bots, s["rules"])
-        comp = comps[n]
-        total = None
-        if comp:
-            base = mod.make_config(n, **comp.get("variant", {})).settings().get(comp["knob"], (0,) * n)
-            total = tuple(int(a) + int(b) for a, b in zip(base, comp["compensation"]))
-        shares, kinds, comp_shares, games = {}, {}, {}, {}
-        for i, c in enumerate(conds, 1):
-            g = _games_of(part.game, c["strategy"], s)
-            t0 = time.perf_counter()
-            shares[c["label"]] = play(part.game, n, c, g, part.seed, workers)
-            kinds[c["label"]], games[c["label"]] = c["kind"], g
-            if total is not None:
-                cc = dict(c, settings={**c["settings"], comp["knob"]: total})
-                comp_shares[c["label"]] = play(part.game, n, cc, g, part.seed, workers)
-            ctx.log(f"  {part.title}: {n} players: {c['label']}: {g:,} games"
-                    f"{' with and without the compensation' if total is not None else ''} "
-                    f"({i} of {len(conds)} conditions, {time.perf_counter() - t0:.1f} s)")
-        table = robustness_table(s["strategy"], shares, kinds)
-        entry = {"table": table.to_dicts(), "missing": missing, "games": games,
-                 "conditions": [c["label"] for c in conds]}
-        if total is not None:
-            entry["compensation"] = {"knob": comp["knob"], "vector": list(comp["compensation"]),
-                                     "rows": _comp_rows(shares, comp_shares, kinds, n, np)}
-        result["by_players"][str(n)] = entry
+    t_part, now = time.perf_counter(), ["the first condition"]
+    with heartbeat(ctx.log, lambda: f"  {part.title}: playing {now[0]}") as say:
+        for n in part.players:
+            result["by_players"][str(n)] = _play_count(part, n, comps[n], workers, say, now)
     os.makedirs(folder, exist_ok=True)
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as fh:
@@ -180,9 +151,50 @@ def run(part, ctx):
     return result
 
 
-def _comp_rows(shares, comp_shares, kinds, n, np):
+def _play_count(part, n, comp, workers, say, now):
+    """Every condition at ``n`` players (again with the compensation ``comp`` when there is one):
+    the entry of ``result["by_players"]``."""
+    import simcore
+
+    from analysis.robustness import robustness_table
+    from reports.robustness import conditions, play
+
+    s = part.settings
+    bots, missing = bots_for(part.game, n, s["strategy"], s["bots"])
+    conds = conditions(part.game, n, s["strategy"], bots, s["rules"])
+    total = None
+    if comp:
+        base = simcore.games[part.game].make_config(n, **comp.get("variant", {})).settings().get(
+            comp["knob"], (0,) * n)
+        total = tuple(int(a) + int(b) for a, b in zip(base, comp["compensation"]))
+    shares, kinds, comp_shares, games = {}, {}, {}, {}
+    for i, c in enumerate(conds, 1):
+        g = _games_of(part.game, c["strategy"], s)
+        now[0] = f"{n} players, {c['label']} ({g:,} games)"
+        t0 = time.perf_counter()
+        shares[c["label"]] = play(part.game, n, c, g, part.seed, workers)
+        kinds[c["label"]], games[c["label"]] = c["kind"], g
+        if total is not None:
+            now[0] = f"{n} players, {c['label']} with the compensation ({g:,} games)"
+            cc = dict(c, settings={**c["settings"], comp["knob"]: total})
+            comp_shares[c["label"]] = play(part.game, n, cc, g, part.seed, workers)
+        say(f"  {part.title}: {n} players: {c['label']}: {g:,} games"
+            f"{' with and without the compensation' if total is not None else ''} "
+            f"({i} of {len(conds)} conditions, {time.perf_counter() - t0:.1f} s)")
+    table = robustness_table(s["strategy"], shares, kinds)
+    entry = {"table": table.to_dicts(), "missing": missing, "games": games,
+             "conditions": [c["label"] for c in conds]}
+    if total is not None:
+        entry["compensation"] = {"knob": comp["knob"], "vector": list(comp["compensation"]),
+                                 "rows": _comp_rows(shares, comp_shares, kinds)}
+    return entry
+
+
+def _comp_rows(shares, comp_shares, kinds):
     """Per condition: the largest seat gap without and with the compensation, intervals simultaneous
     over the conditions (Bonferroni) and over the seats (``analysis.balance.gap_interval``)."""
+    import numpy as np
+
     from analysis.balance import gap_interval
 
     k = max(1, len(comp_shares) - 1)
