@@ -336,7 +336,10 @@ def play_skill(plan: LadderPlan, base, workers=None, log=print):
         folder = os.path.join(base, _slug(level))
         seats = [plan.pool[level].to_dict()] * plan.players
         simulate(plan.game, players=plan.players, games=games, seed=plan.seed, out=folder, strategies=seats,
-                 variant=dict(plan.variant), workers=workers, progress=plan.pool[level].searches)
+                 variant=dict(plan.variant), workers=workers,
+                 # a line per finished chunk, at most one a second (issue 35), for a level that searches
+                 progress=(lambda line, level=level: log(f"  skill: {level}: {line}"))
+                 if plan.pool[level].searches else False)
         dirs[level] = folder
         log(f"skill: {level} in every seat, {games:,} games ({_eta(time.perf_counter() - t0)})")
     return RunSet.from_dirs(dirs, group="level", title=f"{plan.game} skill levels")
