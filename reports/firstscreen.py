@@ -42,7 +42,7 @@ def _gap(rows):
         text += f", {UNDER}"
     elif worst["dev_lo"] <= 0 <= worst["dev_hi"]:
         text += ", within the noise"
-    if fav["seat"] != worst["seat"]:
+    if fav["seat"] != worst["seat"] and len(rows) > 2:       # at 2 players the other one is the mirror
         text += f"; most favoured {_p(fav['seat'])} ({_pp(fav['deviation'])} pp)"
     return text
 
@@ -76,7 +76,7 @@ def _change(r):
     comp = list(r["compensation"])
     ga, gb = r["gap_after"], r["gap_before"]
     given = [(s, c) for s, c in enumerate(comp) if c]
-    after = f"largest gap {ga['gap'] * 100:.1f} pp [{ga['lo'] * 100:.1f}, {ga['hi'] * 100:.1f}], was {gb['gap'] * 100:.1f}"
+    after = f"gap {ga['gap'] * 100:.1f} pp [{ga['lo'] * 100:.1f}, {ga['hi'] * 100:.1f}], was {gb['gap'] * 100:.1f}"
     if given and ga["gap"] > gb["gap"]:
         return (f"no change shown to help: the search's best ({', '.join(f'{_p(s)} {c:+d}' for s, c in given)}) "
                 f"did worse on {r['games']:,} fresh games; search longer")
@@ -88,7 +88,7 @@ def _change(r):
     words = ", ".join(f"{_p(s)} {c:+d} {knob_words(r['game'], r['knob'], c)}" for s, c in given)
     verdict = "within 1 pp: met" if r.get("target_met") else ("gap left" if r.get("target_missed") else
                                                              f"{UNDER}: 1 pp not shown either way")
-    return f"give {words} → {after} pp on {r['games']:,} fresh games ({verdict})"
+    return f"give {words} → {after} pp ({r['games']:,} fresh games; {verdict})"
 
 
 def at_a_glance(study, sets, sections, quick=False) -> Section | None:
@@ -105,8 +105,7 @@ def at_a_glance(study, sets, sections, quick=False) -> Section | None:
             if isinstance(r, dict) and "by_players" in r:
                 for n, entry in r["by_players"].items():
                     robust[(part.game, int(n))] = entry
-    tables, paras = [], []
-    games = []
+    all_rows, notes, games = [], [], []
     for part in study.parts:
         if part.kind != "balance" or f"{part.name}_seat_advantage" not in seat_tables:
             continue
@@ -118,45 +117,44 @@ def at_a_glance(study, sets, sections, quick=False) -> Section | None:
             continue
         assumed = sorted({k for m in manifests for k, d in (m.get("data_status") or {}).items()
                           if isinstance(d, dict) and d.get("assumed")})
-        rows = []
-        for n in sorted(adv["n_players"].unique().to_list()):
+        name = part.game.capitalize().replace("Yamatai", "Yamataï")
+        for i, n in enumerate(sorted(adv["n_players"].unique().to_list())):
             part_rows = adv.filter(pl.col("n_players") == n).sort("seat").to_dicts()
             r = comp.get((part.game, int(n)))
-            row = {"players": f"{int(n)} ({int(part_rows[0]['n']):,} games)",
+            row = {"game": name if i == 0 else "",
+                   "players": f"{int(n)} ({int(part_rows[0]['n']):,} games)",
                    "win share per player [95% CI]": _shares(part_rows),
                    "largest gap from fair (pp) [95% CI]": _gap(part_rows),
                    "what to change (verified)": _change(r) if r else "not searched in this study"}
             if any(p.kind == "robustness" for p in study.parts):
                 row[HOLDS] = _holds(robust.get((part.game, int(n))), part_rows)
-            rows.append(row)
-        name = part.game.capitalize().replace("Yamatai", "Yamataï")
+            all_rows.append(row)
         games.append(name)
-        data = ("assumed data: " + ", ".join(assumed)) if assumed else "the real game's data"
-        tables.append(Table(f"glance_{part.game}", pl.DataFrame(rows),
-                            f"**{name}** — bot: `{bots[0]}` in every seat; {data}."))
-    if not tables:
+        data = ("assumed data " + ", ".join(assumed)) if assumed else "the real game's data"
+        notes.append(f"**{name}**: `{bots[0]}` in every seat, {data}")
+    if not all_rows:
         return None
+    table = Table("glance", pl.DataFrame(all_rows), "Bot and data — " + "; ".join(notes) + ".")
     lead = ("Per game and player count: each player's win share, the largest gap from the fair share 1/n "
-            "(pp = percentage points; an interval holding 0 shows no gap) and what to change, searched and then "
-            "checked on fresh games. Details below; terms in the Glossary.")
-    weak = sum(UNDER in str(v) for t in tables for row in t.frame.iter_rows() for v in row)
+            "(pp = percentage points), what to change (searched, then checked on fresh games) and whether it "
+            "holds with other bots and assumed rules; 95% intervals in brackets; terms in the Glossary.")
+    weak = sum(UNDER in str(v) for row in table.frame.iter_rows() for v in row)
     if weak:
-        lead = (f"**{weak} cell{'s' * (weak != 1)} under-powered** (marked: the interval cannot tell no gap "
-                f"from 1 pp). ") + lead
+        lead = (f"**{weak} cell{'s' * (weak != 1)} under-powered** (the interval cannot tell no gap from "
+                f"1 pp). ") + lead
     if quick:
         lead = "**Quick run: not settled.** " + lead
-    paras.append(lead)
-    sec = Section("At a glance: " + ", ".join(games), paragraphs=paras, tables=tables)
+    sec = Section("At a glance: " + ", ".join(games), paragraphs=[lead], tables=[table])
     sec.first_screen = True
     lines = ["At a glance (win share per player, 95% CI; largest gap; what to change, verified)"]
-    for t in tables:
-        lines.append(t.caption.split(" — ")[0].strip("*"))
-        for r in t.frame.iter_rows(named=True):
-            where = r["players"].replace(" (", " players (", 1)
-            lines.append(f"  {where}: {r['win share per player [95% CI]']}")
-            lines.append(f"    largest gap {r['largest gap from fair (pp) [95% CI]']}; {r['what to change (verified)']}")
-            if HOLDS in r:
-                lines.append(f"    across bots and assumed rules: {r[HOLDS]}")
+    for r in table.frame.iter_rows(named=True):
+        if r["game"]:
+            lines.append(r["game"])
+        where = r["players"].replace(" (", " players (", 1)
+        lines.append(f"  {where}: {r['win share per player [95% CI]']}")
+        lines.append(f"    largest gap {r['largest gap from fair (pp) [95% CI]']}; {r['what to change (verified)']}")
+        if HOLDS in r:
+            lines.append(f"    across bots and assumed rules: {r[HOLDS]}")
     sec.terminal = "\n".join(lines)
     return sec
 
@@ -230,11 +228,11 @@ def mark_underpowered(report):
             if _flagged(t)[0]:
                 t.caption = note + " " + (t.caption or "")
         named.append(sec.title)
+        sec.underpowered = k
     if not named:
         return []
-    shown = "; ".join(named[:4]) + (f"; and {len(named) - 4} more" if len(named) > 4 else "")
-    line = (f"**Under-powered estimates in {len(named)} section{'s' * (len(named) != 1)}** (their figures say "
-            f"so): {shown}.")
+    line = (f"**Under-powered estimates in {len(named)} section{'s' * (len(named) != 1)}**: marked ⚠ in "
+            f"the contents and beside their figures (too few games to tell no effect from 1 pp).")
     if report.intro and report.intro[0].startswith(("**Quick run", "**Random play")):
         report.intro[0] += " " + line
     else:

@@ -327,6 +327,7 @@ def play_ladder(plan: LadderPlan, base, workers=None, log=print):
 
 def play_skill(plan: LadderPlan, base, workers=None, log=print):
     """Play the self-play run of every skill level under ``base``; return a RunSet (group ``level``)."""
+    from reports.progress import heartbeat
     from reports.runset import RunSet
     from simcore.run import simulate
 
@@ -335,11 +336,14 @@ def play_skill(plan: LadderPlan, base, workers=None, log=print):
     for level, games in plan.skill_runs():
         folder = os.path.join(base, _slug(level))
         seats = [plan.pool[level].to_dict()] * plan.players
-        simulate(plan.game, players=plan.players, games=games, seed=plan.seed, out=folder, strategies=seats,
-                 variant=dict(plan.variant), workers=workers,
-                 # a line per finished chunk, at most one a second (issue 35), for a level that searches
-                 progress=(lambda line, level=level: log(f"  skill: {level}: {line}"))
-                 if plan.pool[level].searches else False)
+        done = ["starting"]
+        with heartbeat(log, lambda: f"  skill: {level}: {done[0]}") as say:    # no silence over ~1 s (issue 35)
+
+            def progress(line, level=level):
+                done[0] = line.split(",")[0]
+                say(f"  skill: {level}: {line}")
+            simulate(plan.game, players=plan.players, games=games, seed=plan.seed, out=folder, strategies=seats,
+                     variant=dict(plan.variant), workers=workers, progress=progress)
         dirs[level] = folder
         log(f"skill: {level} in every seat, {games:,} games ({_eta(time.perf_counter() - t0)})")
     return RunSet.from_dirs(dirs, group="level", title=f"{plan.game} skill levels")

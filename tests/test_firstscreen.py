@@ -38,7 +38,7 @@ def test_every_player_count_gets_its_seats_and_its_answer(tmp_path):
     first = sections[0]
     assert first.title == "At a glance: Hellas" and sections[-1].title == "Glossary"
     t = first.tables[0].frame
-    assert t["players"].to_list() == ["2 (400 games)", "3 (400 games)"]
+    assert t["players"].to_list() == ["2 (400 games)", "3 (400 games)"] and t["game"].to_list() == ["Hellas", ""]
     two, three = t.row(0, named=True), t.row(1, named=True)
     assert two["win share per player [95% CI]"].startswith("P1 (starts) ")
     assert " · P2 " in two["win share per player [95% CI]"] and " · P3 " in three["win share per player [95% CI]"]
@@ -51,7 +51,8 @@ def test_every_player_count_gets_its_seats_and_its_answer(tmp_path):
     a3 = adv.filter(pl.col("n_players") == 3).to_dicts()
     worst = max(a3, key=lambda x: abs(x["deviation"]))
     assert three["largest gap from fair (pp) [95% CI]"].startswith(f"P{worst['seat'] + 1}")
-    assert "bot: `balanced`" in first.tables[0].caption and "assumed data" in first.tables[0].caption
+    assert "**Hellas**: `balanced` in every seat" in first.tables[0].caption
+    assert "assumed data" in first.tables[0].caption
     html = render_html(Report("t", sections=sections))
     assert html.index("At a glance") < html.index("What was run")
     assert 'href="#top"' in html and "<details>" in html
@@ -129,7 +130,7 @@ def test_the_first_screen_says_where_the_finding_and_the_compensation_hold(tmp_p
     first = with_first_screen(study, sets, report.sections)[0]
     t = first.tables[0].frame
     cell = t.row(0, named=True)["holds across bots and assumed rules?"]
-    assert cell.startswith("bots:") and "assumed rules:" in cell and "compensation (gap ≤ 1 pp)" in cell
+    assert cell.startswith("bots: ") and " · assumed rules: " in cell and " · compensation ≤ 1 pp under " in cell
     assert "compensation" not in t.row(1, named=True)["holds across bots and assumed rules?"]
     # a rerun reads the cached result instead of playing again
     lines = []
@@ -151,7 +152,9 @@ def test_under_powered_estimates_say_so_beside_the_figure_and_first():
     rep = Report("t", sections=[Section("Wide", tables=[Table("a", wide, "cap")], figures=[Fig("f", Figure(), caption="c")]),
                                 Section("Tight", tables=[Table("b", tight, "cap")], figures=[Fig("g", Figure(), caption="c")])])
     assert mark_underpowered(rep) == ["Wide"]
-    assert rep.intro[0].startswith("**Under-powered estimates in 1 section**") and "Wide" in rep.intro[0]
+    assert rep.intro[0].startswith("**Under-powered estimates in 1 section**")
+    assert rep.sections[0].underpowered == 1 and not getattr(rep.sections[1], "underpowered", 0)
+    assert "Wide ⚠</a>" in render_html(rep)
     assert rep.sections[0].figures[0].caption.startswith("**Under-powered: 1 of 2 estimates**")
     assert rep.sections[1].figures[0].caption == "c"
     mark_quick(rep := Report("t", sections=[Section("Wide", tables=[Table("a", wide, "cap")])]))

@@ -95,8 +95,8 @@ def bots_for(game, players, strategy, names):
     for b in names:
         if b == "presets":
             out += [n for n in strategies.presets(game) if n != "random"]
-        elif b == "learned":
-            (out if players in shipped(game) else missing).append("learned")
+        elif b == "learned":        # "no model at this count" only said where the game has some
+            (out if players in shipped(game) else missing if shipped(game) else []).append("learned")
         else:
             out.append(b)
     return [b for b in dict.fromkeys(out) if b != strategy], missing

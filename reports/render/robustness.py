@@ -41,13 +41,17 @@ def seat_verdicts(entry, seat, sign):
 
 def _names(labels, most=2):
     labels = [_short(x) for x in labels]
-    return ", ".join(labels) if len(labels) <= most else ", ".join(labels[:most]) + f" +{len(labels) - most} more"
+    return ", ".join(labels) if len(labels) <= most else ", ".join(labels[:most]) + f" +{len(labels) - most}"
 
 
 def glance_text(entry, seat, sign):
-    """The first screen's "holds across bots and assumed rules" cell for one player count: per kind of
-    condition, where the finding about player ``seat`` (``sign``: +1 favoured, -1 disfavoured, 0 no gap
-    shown) holds, flips or is unclear; then whether the compensation holds."""
+    """The first screen's "holds across bots and assumed rules" cell for one player count, terse: per
+    kind of condition how many keep the finding about player ``seat`` (``sign``: +1 favoured, -1
+    disfavoured, 0 no gap shown), where it flips and how many are unclear (under-powered); then
+    under how many conditions the compensation keeps the gap within 1 pp.
+
+    E.g. ``bots: 4/6 hold, 1 flips (random +3.1 pp), 1 unclear · assumed rules: 11/11 hold ·
+    compensation ≤ 1 pp under 15/18; misses random 6.0 pp +2``."""
     v = seat_verdicts(entry, seat, sign)
     if not v:
         return "no other condition played"
@@ -57,29 +61,28 @@ def glance_text(entry, seat, sign):
         mine = [x for x in v if x[1] == kind]
         if not mine:
             continue
-        good = [x for x in mine if x[2] == ok]
-        bits = [(f"{'stays even' if sign == 0 else 'holds'} under all {len(mine)}" if len(good) == len(mine)
-                 else f"{'even' if sign == 0 else 'holds'} under {len(good)} of {len(mine)}")]
+        good = sum(x[2] == ok for x in mine)
+        bits = [f"{good}/{len(mine)} {'even' if sign == 0 else 'hold'}"]
         flips = [x for x in mine if x[2] in ("flips", "favoured", "disfavoured")]
         if flips:
-            verb = "flips" if sign else "a gap"
-            bits.append(f"{verb} under " + ", ".join(f"{_short(x[0])} ({_pp(x[3])} pp)" for x in flips[:2])
-                        + (f" +{len(flips) - 2} more" if len(flips) > 2 else ""))
-        unclear = [x[0] for x in mine if x[2] == "unclear"]
+            bits.append(f"{len(flips)} {'flip' + 's' * (len(flips) == 1) if sign else 'show a gap'} ("
+                        + ", ".join(f"{_short(x[0])} {_pp(x[3])} pp" for x in flips[:2])
+                        + (f" +{len(flips) - 2}" if len(flips) > 2 else "") + ")")
+        unclear = sum(x[2] == "unclear" for x in mine)
         if unclear:
-            bits.append("unclear (under-powered) under " + _names(unclear))
-        parts.append(f"{word}: " + "; ".join(bits))
-    if entry.get("missing"):
-        parts[0] += " (no learned model shipped for this player count)"
+            bits.append(f"{unclear} unclear")
+        parts.append(f"{word}: " + ", ".join(bits))
     text = " · ".join(parts)
+    if entry.get("missing"):
+        text += " (no learned model at this count)"
     comp = entry.get("compensation")
     if comp:
         rows = comp["rows"]
         missed = sorted((r for r in rows if not r["holds"]), key=lambda r: -r["gap_pp"])
-        text += (f" · compensation (gap ≤ 1 pp): holds under {len(rows) - len(missed)} of {len(rows)}"
-                 + ("" if not missed else "; misses under " + ", ".join(
-                     f"{_short(r['condition'])} ({r['gap_pp']:.1f} pp, was {r['gap_before_pp']:.1f})"
-                     for r in missed[:2]) + (f" +{len(missed) - 2} more" if len(missed) > 2 else "")))
+        text += (f" · compensation ≤ 1 pp under {len(rows) - len(missed)}/{len(rows)}"
+                 + ("" if not missed else "; misses " + ", ".join(
+                     f"{_short(r['condition'])} {r['gap_pp']:.1f} pp" for r in missed[:2])
+                     + (f" +{len(missed) - 2}" if len(missed) > 2 else "")))
     return text
 
 
