@@ -48,7 +48,7 @@ def rating_vs_compute(table: pl.DataFrame, title="Rating against compute per dec
 
 
 def seat_share_vs_rating(shares: pl.DataFrame, trend: pl.DataFrame | None = None,
-                         title="Seat win share against the skill level's rating", caption=None):
+                         title="Each player's win share against the skill level's rating", caption=None):
     """Each seat's win share (95% CI) at each level against the level's Elo, with the fitted trend."""
     fig, axes = F._panels(1, width=7.5, height=4.6)
     ax = axes[0, 0]

@@ -135,6 +135,13 @@ def robustness_sections(part, result):
                                 f"{n} players: the largest seat gap without and with the compensation "
                                 f"found ({c['knob']} {tuple(c['vector'])}) under every condition; holds: its "
                                 f"interval reaches 1 pp or less."))
+    import strategies
+
+    played = {r["condition"] for e in result["by_players"].values() for r in e["table"] if r["kind"] == "bot"}
+    if not any(strategies.resolve(result["game"], b).searches for b in played if b != "learned"):
+        paras.append(f"No searching bot here: a few hundred search games would leave intervals of several pp "
+                     f"(under-powered). `boardlab robustness {result['game']} --players N --bots "
+                     f"mcts:iterations=50` plays one; the skill parts compare MCTS levels.")
     if not any(r["kind"] == "rule" for e in result["by_players"].values() for r in e["table"]):
         paras.append("No assumed rule of this game has an alternative in the engine: only bots are varied "
                      "(its assumed data files can be swapped with `--variant`).")
