@@ -327,7 +327,7 @@ def play_ladder(plan: LadderPlan, base, workers=None, log=print):
 
 def play_skill(plan: LadderPlan, base, workers=None, log=print):
     """Play the self-play run of every skill level under ``base``; return a RunSet (group ``level``)."""
-    from reports.progress import heartbeat
+    from reports.progress import progress_lines
     from reports.runset import RunSet
     from simcore.run import simulate
 
@@ -336,12 +336,7 @@ def play_skill(plan: LadderPlan, base, workers=None, log=print):
     for level, games in plan.skill_runs():
         folder = os.path.join(base, _slug(level))
         seats = [plan.pool[level].to_dict()] * plan.players
-        done = ["starting"]
-        with heartbeat(log, lambda: f"  skill: {level}: {done[0]}") as say:    # no silence over ~1 s (issue 35)
-
-            def progress(line, level=level):
-                done[0] = line.split(",")[0]
-                say(f"  skill: {level}: {line}")
+        with progress_lines(log, f"  skill: {level}") as progress:     # no silence over ~1 s (issue 35)
             simulate(plan.game, players=plan.players, games=games, seed=plan.seed, out=folder, strategies=seats,
                      variant=dict(plan.variant), workers=workers, progress=progress)
         dirs[level] = folder
@@ -388,8 +383,8 @@ def ladder_sections(plan: LadderPlan, rs) -> list:
     ratings = compare_section(rs, title="Ratings")
     comp = compute_table(ratings_of(ratings), plan.pool)
     fig = rating_vs_compute(comp, caption=(
-        f"Look at how far each step of search lifts the rating: a level whose interval overlaps the one "
-        f"before it is not shown stronger. Bradley–Terry rating (Elo scale, 1500 = the field's average, cluster-robust 95% CIs) against "
+        f"Look at how far each step of search lifts the rating: a level whose interval overlaps the one before it is "
+        f"not shown stronger. Bradley–Terry rating (Elo scale, 1500 = the field's average, cluster-robust 95% CIs) against "
         f"playouts per decision: MCTS-n runs n, random and the heuristic presets none (drawn at 0; the axis "
         f"is linear below 10 and logarithmic above). {sum(n.values()):,} games."))
     comp_sec = Section("Rating against compute", paragraphs=[
@@ -433,10 +428,8 @@ def skill_sections(skill_rs, ratings: pl.DataFrame) -> list:
     games = skill_rs.n_games()
     n_text = ", ".join(f"{lv} {games[lv]:,}" for lv in levels)
     fig = seat_share_vs_rating(shares, trend, caption=(
-        f"Look at the distance of each player's points from the dashed fair share as the rating grows: "
-        f"lines that move towards it mean the seat advantage shrinks with skill, away from it that it "
-        f"grows; wide bars (few search games) settle nothing. "
-        f"Mean win share of each player (a k-way tie counts 1/k; 95% CIs, Wilson on the observed variance) with every seat at one level, "
+        f"Look at each player's distance from the dashed fair share as the rating grows: towards it, the seat "
+        f"advantage shrinks with skill; wide bars (few search games) settle nothing. Mean win share of each player (a k-way tie counts 1/k; 95% CIs, Wilson on the observed variance) with every seat at one level, "
         f"against that level's ladder rating; lines: the fitted trend (fractional logit of the seat's win share "
         f"on the rating); dashed: the fair share. Games per level: {n_text}."))
     tie = collected(skill_rs.scan("players").filter(pl.col("seat") == 0)

@@ -46,3 +46,16 @@ def heartbeat(log, what, every=EVERY):
     finally:
         stop.set()
         thread.join()
+
+
+@contextmanager
+def progress_lines(log, prefix, every=EVERY):
+    """A ``simulate(progress=...)`` callable that writes ``"<prefix>: <line>"``, with a heartbeat
+    ``"<prefix>: <the last count> (<s> s)"`` while a chunk plays (a search chunk may take many seconds)."""
+    done = ["starting"]
+    with heartbeat(log, lambda: f"{prefix}: {done[0]}", every) as say:
+
+        def progress(line):
+            done[0] = line.split(",")[0]
+            say(f"{prefix}: {line}")
+        yield progress

@@ -221,15 +221,10 @@ def run_study(study: Study, out, workers=None, log=print) -> dict:
             return folder
         folder = os.path.join(base, r.folder)
         played[key] = folder, f"{part.name}/{r.label}"
-        from reports.progress import heartbeat
+        from reports.progress import progress_lines
 
         t1 = time.perf_counter()       # the time of this run, not of the part so far
-        done = ["starting"]
-        with heartbeat(log, lambda: f"  {part.title}: {r.label}: {done[0]}") as say:   # no silence over ~1 s
-
-            def progress(line):
-                done[0] = line.split(",")[0]
-                say(f"  {part.title}: {r.label}: {line}")
+        with progress_lines(log, f"  {part.title}: {r.label}") as progress:     # no silence over ~1 s
             simulate(part.game, players=r.players, games=r.games, seed=r.seed, out=folder,
                      strategies=seats(part, r), variant=r.variant, workers=workers,
                      chunk_size=chunk_size_for(r.games), events=r.events, progress=progress)

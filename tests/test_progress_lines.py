@@ -72,3 +72,16 @@ def test_the_progress_gaps_script_finds_the_longest_silence():
     assert rc == 0 and [t for _, t in lines] == ["a", "b"]
     longest = max(gaps(lines, wall))
     assert longest[1:] == ("a", "b") and 0.5 <= longest[0] < 3
+
+
+def test_progress_lines_prefix_each_count_and_beat_with_the_last_one():
+    import time
+
+    from reports.progress import progress_lines
+
+    lines = []
+    with progress_lines(lines.append, "  skill: mcts", every=0.2) as progress:
+        progress("26 of 200 games (13 %), 1.0 s, about 7 s left")
+        time.sleep(0.5)
+    assert lines[0] == "  skill: mcts: 26 of 200 games (13 %), 1.0 s, about 7 s left"
+    assert len(lines) >= 2 and lines[1].startswith("  skill: mcts: 26 of 200 games (13 %) (")
