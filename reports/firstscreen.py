@@ -83,8 +83,9 @@ def _change(r):
     if not given and r.get("exact"):
         return f"change nothing: the seats are even within the noise ({after} pp, {r['games']:,} fresh games)"
     if not given:
-        return (f"no fairer points found in {r['search_games']:,} search games: {after} pp remains "
-                f"({r['games']:,} fresh games); search longer")
+        return (f"no fairer points found in {r['search_games']:,} search games: the gap stays "
+                f"{ga['gap'] * 100:.1f} pp [{ga['lo'] * 100:.1f}, {ga['hi'] * 100:.1f}] ({r['games']:,} fresh "
+                f"games); search longer")
     words = ", ".join(f"{_p(s)} {c:+d} {knob_words(r['game'], r['knob'], c)}" for s, c in given)
     verdict = "within 1 pp: met" if r.get("target_met") else ("gap left" if r.get("target_missed") else
                                                              f"{UNDER}: 1 pp not shown either way")
