@@ -177,6 +177,12 @@ def console():
     """
     rc = main()
     if _quick_exit:
+        loky = sys.modules.get("joblib.externals.loky")
+        if loky is not None:             # a command that played games: its workers end with it
+            try:
+                loky.get_reusable_executor().shutdown(wait=True)
+            except Exception:            # already shut down or broken: nothing left to stop
+                pass
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()

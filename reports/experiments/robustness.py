@@ -55,8 +55,8 @@ def parse(part, t, ctx):
 
 def quick(part, cap):
     s = part.settings
-    s["games"] = min(s["games"], cap)
-    s["learned_games"] = min(s["learned_games"], max(cap // 5, 50))
+    s["games"] = min(s["games"], max(cap // 4, 100))       # tries the pipeline: dozens of conditions
+    s["learned_games"] = min(s["learned_games"], max(cap // 20, 50))
     s["search_games"] = min(s["search_games"], 10)
     part.games = _games(part)
 
