@@ -284,7 +284,7 @@ def study_main(path_or_study, out, workers=None, quick_games=None, log=print):
         quick(study, quick_games or None)
     log(f"{study.title}: {len(study.parts)} parts, {study.total_games():,} games -> {out}")
     sets = run_study(study, out, workers=workers, log=log)
-    log("analysing and writing the report (a line every 2 s or so) ...")
+    log("analysing and writing the report (a line every second or so) ...")
     if os.path.abspath(study.path) == demo_path():
         cmd = f"boardlab demo --out {out}"
     else:
