@@ -64,7 +64,7 @@ class BackgroundFigures:
 
     def _heartbeat(self):
         """A line when a section takes longer than the progress interval (the analysis holds no lock)."""
-        while not self._stop.wait(0.5):
+        while not self._stop.wait(0.25):
             if time.perf_counter() - self.last >= PROGRESS_SECONDS:
                 self._progress(f"report: still working ({self._current})", force=True)
 
