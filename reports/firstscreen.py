@@ -11,7 +11,7 @@ from __future__ import annotations
 import polars as pl
 
 from reports.render.sections import Section, Table
-from reports.words import GLOSSARY, underpowered
+from reports.words import GLOSSARY, knob_words, underpowered
 
 #: beside a figure, a cell or on the first line: the estimate cannot answer its question (reports.words)
 UNDER = "under-powered"
@@ -61,16 +61,6 @@ def _holds(entry, rows):
     return glance_text(entry, int(worst["seat"]), sign)
 
 
-def knob_words(game, knob, n=2):
-    """"points" or the game's starting resource (its report plug-in names it), as reports/balance.py says."""
-    if knob == "seat_points":
-        return "point" if abs(n) == 1 else "points"
-    from reports.games import plugin
-
-    one, many = plugin(game).SEAT_BONUS_UNIT or ("resource", "resources")
-    return "starting " + (one if abs(n) == 1 else many)
-
-
 def _change(r):
     """The verified compensation of a compensation result ``r`` (reports/balance.py), in a designer's words."""
     comp = list(r["compensation"])
@@ -97,18 +87,18 @@ def at_a_glance(study, sets, sections, quick=False) -> Section | None:
     seat_tables = {t.name: t.frame for s in sections for t in s.tables if t.name.endswith("seat_advantage")}
     comp, robust = {}, {}
     for part in study.parts:
-        if part.kind == "compensation":
+        if part.first_screen == "compensation":
             r = sets.get(part.name)
             if isinstance(r, dict) and "compensation" in r:
                 comp[(r["game"], int(r["players"]))] = r
-        elif part.kind == "robustness":
+        elif part.first_screen == "robustness":
             r = sets.get(part.name)
             if isinstance(r, dict) and "by_players" in r:
                 for n, entry in r["by_players"].items():
                     robust[(part.game, int(n))] = entry
     all_rows, notes, games = [], [], []
     for part in study.parts:
-        if part.kind != "balance" or f"{part.name}_seat_advantage" not in seat_tables:
+        if part.first_screen != "seats" or f"{part.name}_seat_advantage" not in seat_tables:
             continue
         adv = seat_tables[f"{part.name}_seat_advantage"]
         rs = sets[part.name]
@@ -127,7 +117,7 @@ def at_a_glance(study, sets, sections, quick=False) -> Section | None:
                    "win share per player [95% CI]": _shares(part_rows),
                    "largest gap from fair (pp) [95% CI]": _gap(part_rows),
                    "what to change (verified)": _change(r) if r else "not searched in this study"}
-            if any(p.kind == "robustness" for p in study.parts):
+            if any(p.first_screen == "robustness" for p in study.parts):
                 row[HOLDS] = _holds(robust.get((part.game, int(n))), part_rows)
             all_rows.append(row)
         games.append(name)

@@ -24,6 +24,9 @@ from reports.experiments._part import StudyError, check, strategy_of
 KEYS = {"name", "title", "game", "players", "strategy", "bots", "games", "search_games", "learned_games",
         "rules", "seed", "quick_games"}
 
+#: what the study's first screen reads from the part (reports.firstscreen)
+FIRST_SCREEN = "robustness"
+
 #: the gap a compensation is meant to reach (``boardlab balance``'s target): "holds" when the
 #: compensated gap's interval reaches down to it
 TARGET_PP = 1.0
