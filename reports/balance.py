@@ -31,6 +31,7 @@ import numpy as np
 import polars as pl
 
 from reports.verification import VERIFY_START, Player, cs_rows, verify_fixed, verify_sequential
+from reports.words import knob_words
 
 KNOBS = ("seat_points", "seat_bonus")
 HEURISTIC_BUDGET, HEURISTIC_VERIFY = 1_000_000, 100_000
@@ -44,17 +45,6 @@ SEARCH_TIME_SHARE = 0.5         # a time budget: the search's share of it
 
 def _log(line):
     print(line, file=sys.stderr, flush=True)
-
-
-def knob_words(game, knob, n=2):
-    """What ``n`` units of ``knob`` are in ``game``: 'points', 'starting coin', 'starting marble'."""
-    from reports.games import plugin
-
-    if knob == "seat_points":
-        one, many = "point", "points"
-    else:                       # the game's report plug-in names its starting resource
-        one, many = plugin(game).SEAT_BONUS_UNIT or ("resource", "resources")
-    return ("" if knob == "seat_points" else "starting ") + (one if abs(n) == 1 else many)
 
 
 # ---------------------------------------------------------------- settings

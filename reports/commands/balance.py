@@ -46,6 +46,8 @@ def run(args):
         check_out_file(args.json, "--json")
     if args.out:
         check_out_folder(args.out)
+    from reports.commands._shell import log
+    from reports.progress import heartbeat
     from reports.sequential import parse_budget
 
     games, seconds = parse_budget(args.budget) if args.budget is not None else (None, None)
@@ -53,7 +55,8 @@ def run(args):
         raise ValueError(f"--precision {args.precision:g}: give percentage points between 0 and 50, e.g. 0.5")
     p = plan(args.game, args.players, args.knob, args.strategy, games, args.verify, args.seed, args.variant,
              precision=None if args.precision is None else args.precision / 100, seconds=seconds)
-    r = balance(p, workers=args.workers)
+    with heartbeat(log, lambda: f"balance {args.game}, {args.players} players: searching and verifying") as say:
+        r = balance(p, workers=args.workers, log=say)
     print(table_text(r))
     if args.json:
         from simcore._data import write_text_atomic

@@ -39,6 +39,12 @@ def sections(part, result, figures=None):
 KEYS = {"name", "title", "game", "players", "strategy", "knob", "budget", "verify", "seed", "variant",
         "quick_games", "precision"}
 
+#: its result is compensation searches (one dict per player count), not results folders
+RESULT = "searches"
+
+#: the study's first screen reads its result as what to change
+FIRST_SCREEN = "compensation"
+
 
 def part_spec(part):
     """What determines a compensation part's result (its cache key)."""
@@ -82,8 +88,11 @@ def run_part(part, folder, workers=None, log=print):
                 return done["result"]
         except (OSError, ValueError):
             pass
+    from reports.progress import heartbeat
+
     t0 = time.perf_counter()
-    r = balance(part_plan(part.settings), workers=workers, log=_every(2.0, log, f"  {part.title}: "))
+    with heartbeat(log, lambda: f"  {part.title}: searching and verifying") as say:
+        r = balance(part_plan(part.settings), workers=workers, log=_every(1.0, say, f"  {part.title}: "))
     os.makedirs(folder, exist_ok=True)
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as fh:
