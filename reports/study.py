@@ -165,7 +165,11 @@ def load_study(path) -> Study:
 
 def _parse_part(kind, t, where, study, mod, index, game):
     """The keys every kind shares, then the kind's own ``parse``."""
-    name = slug(check(t.get("name", f"{kind}-{index}"), str, f"{where}: name"))
+    given = check(t.get("name", f"{kind}-{index}"), str, f"{where}: name")
+    name = slug(given)
+    if name != given or len(name) > 100:        # a folder name: never rewritten behind the user's back
+        raise StudyError(f"{where}: name {given[:60]!r} must be 1 to 100 letters, digits, _ . - "
+                         f"(it names the part's folder), e.g. {name[:60]!r}")
     title = check(t.get("title", name.replace("_", " ").replace("-", " ").capitalize()), str, f"{where}: title")
     if "players" not in t:
         raise StudyError(f"{where}: missing key 'players' (a player count or a list, e.g. [2, 3, 4])")
