@@ -3,6 +3,7 @@
 Part of the runner (``simcore.run``).
 """
 import os
+import signal
 import socket
 import threading
 import time
@@ -13,7 +14,7 @@ _watched_parent = None
 
 
 def _watch_parent(parent):
-    """In a pool worker: exit as soon as the parent process ``parent`` is gone (killed with -9, say).
+    """In a pool worker: exit as soon as the parent process ``parent`` is gone (killed with -9, say); ignore Ctrl-C.
 
     loky keeps idle workers alive for minutes and lets busy ones finish their
     queued chunks; a daemon thread polling ``getppid`` ends them within a second.
@@ -22,6 +23,10 @@ def _watch_parent(parent):
     if parent is None or _watched_parent == parent or os.getpid() == parent or os.getppid() != parent:
         return
     _watched_parent = parent
+    try:        # Ctrl-C reaches the whole process group: the parent stops the pool, a worker says nothing
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:          # not the worker's main thread
+        pass
 
     def watch():
         while os.getppid() == parent:
