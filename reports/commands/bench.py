@@ -36,7 +36,7 @@ def run(args):
                     players=args.players, runner=not args.no_runner, instructions=args.instructions, log=log)
     print(format_tables(res))
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(res, f, indent=1)
+        from simcore._data import write_text_atomic
+        write_text_atomic(args.json, json.dumps(res, indent=1))    # a full disk leaves no 0-byte file
             f.write("\n")
     return 0
