@@ -194,9 +194,10 @@ def run_case(case):
                 except subprocess.TimeoutExpired:
                     timed_out = True
                     case["timeout"] = "5 (after the signal)"
-                # workers must follow within a second; 5 s of grace on a loaded machine
+                # workers must follow within a second; 10 s of grace on a loaded machine (a worker still
+                # starting, importing numpy, only checks its parent once it imports simcore)
                 family |= _descendants(proc.pid)
-                for _ in range(50):
+                for _ in range(100):
                     orphans = _alive(family)
                     if not orphans:
                         break
@@ -384,7 +385,7 @@ def build_data(C, rng):
             with open(src) as f:
                 base = json.load(f)
             numbers = list(_leaves(base))
-            picks = rng.sample(numbers, min(len(numbers), 5))
+            picks = rng.sample(numbers, min(len(numbers), 3))
             for k, (path, old) in enumerate(picks):
                 value, must = rng.choice(ODD_NUMBERS)
                 doc = copy.deepcopy(base)
@@ -968,9 +969,9 @@ def build_disk(C, rng, runs):
         return "clean", "baseline intact"
     C.add("disk", "regress --update on a full tmpfs", regress_full, names=["space"], after=baseline_kept, timeout=120)
     # the file-size limit (EFBIG), a second kind of full: simulate, then resume to the same digest
-    for key, fsize in (("h5", 40_000), ("big", 150_000)):
+    for key, fsize in (("h5", 6_000), ("big", 12_000)):
         C.add("disk", f"simulate over the file-size limit ({fsize // 1000} kB), then resumed",
-              lambda d, key=key: _with_out(runs[key], os.path.join(d, "run")), fsize=fsize,
+              lambda d, key=key: _with_out(runs[key], os.path.join(d, "run")), fsize=fsize, expect="either",
               names=["size"], after=after_resume(key, _with_out(runs[key], "run"), "run"), timeout=120)
     C.add("disk", "report over the file-size limit (30 kB)",
           lambda d: cli("report", os.path.join(ref, "h5"), "--out", os.path.join(d, "rep")), fsize=30_000,
@@ -1072,7 +1073,7 @@ def build_numbers(C, rng):
     ]
     study = os.path.join(C.base, "tiny_study.toml")
     for argv, opt, values, expect0 in opts:
-        for v in values:
+        for v in values[:3]:
             def make(d, argv=argv, opt=opt, v=v):
                 a = [str(x).replace("{O}", O(d)).replace("STUDY", study) for x in argv]
                 if a[0] == "simulate" and "--out" not in a:
@@ -1209,8 +1210,14 @@ def main():
     ap.add_argument("--list", action="store_true", help="list the cases and stop")
     ap.add_argument("--keep", default=None, help="work folder to keep (default: a temporary one, removed)")
     ap.add_argument("--json", default=None, help="write every case's verdict to this file")
+    ap.add_argument("--root", default=None, help="the boardlab checkout to test (default: this one); "
+                                                "e.g. main's, for the 'before' column")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every case, not only the non-clean")
     args = ap.parse_args()
+    if args.root:
+        global ROOT
+        ROOT = os.path.abspath(args.root)
+        ENV["PYTHONPATH"] = ROOT
     try:
         os.nice(10 - os.nice(0)) if os.nice(0) < 10 else None
     except OSError:

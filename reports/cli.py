@@ -144,6 +144,7 @@ def main(argv=None):
     """Run one ``boardlab`` command; returns the exit code."""
     global _quick_exit
     argv = sys.argv[1:] if argv is None else list(argv)
+    os.environ["BOARDLAB_MAIN_PID"] = str(os.getpid())      # its workers die with it (simcore/__init__.py)
     parser = build_parser(argv)
     _catch_signals()
     resumes = True                   # a command that plays games keeps its finished chunks

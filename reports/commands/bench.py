@@ -37,6 +37,5 @@ def run(args):
     print(format_tables(res))
     if args.json:
         from simcore._data import write_text_atomic
-        write_text_atomic(args.json, json.dumps(res, indent=1))    # a full disk leaves no 0-byte file
-            f.write("\n")
+        write_text_atomic(args.json, json.dumps(res, indent=1) + "\n")    # a full disk: no 0-byte file
     return 0
