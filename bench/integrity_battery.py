@@ -219,8 +219,7 @@ def run_case(case):
         verdict, why = "hang", f"{len(orphans)} worker process(es) left running after {signal.Signals(sent).name if sent else 'exit'}"
     if verdict == "clean" and case.get("after"):
         v2, w2 = case["after"](case, proc.returncode, out, err)
-        if v2 != "clean":
-            verdict, why = v2, w2
+        verdict, why = (v2, w2) if v2 != "clean" else (verdict, f"{why}; {w2}")
     case.update(verdict=verdict, why=why, seconds=round(time.time() - t0, 1), rc=proc.returncode,
                 err_tail=err[-600:])
     return case
