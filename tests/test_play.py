@@ -145,6 +145,42 @@ def test_save_resume_and_results_folder(tmp_path):
     assert main(["view", out, "--game", "0", "--out", str(tmp_path / "v.html")]) == 0
 
 
+def test_a_resumed_game_shows_the_earlier_bot_moves_with_their_views(tmp_path):
+    s = _session(tmp_path, seats=("human", "balanced", "mcts:iterations=20"), seed=7)
+    srv = Served(s)
+    try:
+        for _ in range(3):
+            st = _wait_human(srv)
+            assert srv.call("api/act", {"frame": len(st["frames"]) - 1, "index": 0,
+                                        "action_text": st["frames"][-1]["legal"][0]})[0] == 200
+        _wait_human(srv)
+    finally:
+        srv.close()
+    shown = [f.get("view") for f in s.rec.frames if "chosen" in f]
+    kinds = [None if v is None else v["kind"] for v in shown]
+    assert kinds.count("h") >= 3 and kinds.count("m") >= 3 and kinds.count(None) == 3
+    saved = load_save(s.folder)
+    assert saved["views"] == shown
+    args = {k: saved[k] for k in ("game", "players", "seats", "run_seed", "variant")}
+    again = Session(folder=s.folder, decisions=saved["decisions"], views=saved["views"], bot_delay=0,
+                    log=lambda *_: None, **args)
+    assert [f.get("view") for f in again.rec.frames if "chosen" in f] == shown
+    def page(session):        # the frames the page gets (but the bots' thinking times)
+        return [{k: v for k, v in f.items() if k != "think_s"} for f in session.snapshot(0)["frames"]]
+    a, b = page(again), page(s)
+    assert len(a) == len(b)
+    for x, y in zip(a, b):
+        for k in set(x) | set(y):
+            assert x.get(k) == y.get(k), k
+    # a save without views (or with a view the page cannot draw) gets them computed again: the same
+    bad = list(saved["views"])
+    bad[1] = {"kind": "h", "v": "<script>"}
+    for views in (None, bad):
+        again = Session(folder=s.folder, decisions=saved["decisions"], views=views, bot_delay=0,
+                        log=lambda *_: None, **args)
+        assert [f.get("view") for f in again.rec.frames if "chosen" in f] == shown
+
+
 def _play_out(session):
     """Play ``session`` to its end outside the server: the human takes the first legal action."""
     st = session.state

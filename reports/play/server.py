@@ -69,7 +69,8 @@ class Seat:
 class Session:
     """A game in progress: its state, frames, seats and folder."""
 
-    def __init__(self, game, players, seats, run_seed, variant, folder, decisions=(), bot_delay=0.6, log=print):
+    def __init__(self, game, players, seats, run_seed, variant, folder, decisions=(), views=None, bot_delay=0.6,
+                 log=print):
         from reports.view.record import Recorder
         from simcore.rng import game_seeds
 
@@ -92,14 +93,32 @@ class Session:
         self.results = None
         self.stop = False
         self._logs = None
-        for a in decisions:                       # a resumed game: the past decisions, without the views
-            self.rec.step(int(a), view=False)
+        self._resume(decisions, views)
         if self.state.is_over():
             self._finish()
 
     @property
     def state(self):
         return self.rec.state
+
+    def _resume(self, decisions, views):
+        """Replay the past ``decisions`` of a resumed game with the bots' views they showed.
+
+        The views come from the save (``views``: one per decision, None for a person's); a view
+        missing there or not of the shape the page draws is computed again: the same search with
+        the same seed (``decision_seed``) or the same heuristic scores, so it is the one shown then.
+        """
+        views = list(views) if isinstance(views, list) and len(views) == len(decisions) else [None] * len(decisions)
+        for a, v in zip(decisions, views):
+            st = self.state
+            seat = st.current_player()
+            if self.seats[seat].human or v is None or not _view_fits(v, len(st.legal_actions())):
+                frame = self.rec.step(int(a), view=not self.seats[seat].human)
+                if isinstance(frame.get("view"), dict):
+                    frame["view"].pop("best", None)
+            else:
+                frame = self.rec.step(int(a), view=False)
+                frame["view"] = v
 
     def decisions(self):
         return [f["acts"][f["chosen"]] for f in self.rec.frames if "chosen" in f]
@@ -108,7 +127,8 @@ class Session:
     def save(self):
         """Write ``save.json`` (atomically); return its path."""
         doc = {"format": 1, "game": self.game, "players": self.players, "seats": self.seat_specs,
-               "run_seed": self.run_seed, "variant": self.variant, "decisions": self.decisions()}
+               "run_seed": self.run_seed, "variant": self.variant, "decisions": self.decisions(),
+               "views": [f.get("view") for f in self.rec.frames if "chosen" in f]}
         path = os.path.join(self.folder, SAVE)
         tmp = path + ".tmp"
         with open(tmp, "w") as f:
@@ -364,9 +384,26 @@ def load_save(folder):
             doc = json.load(f)
         game, players, seats = doc["game"], int(doc["players"]), list(doc["seats"])
         run_seed, variant, decisions = int(doc["run_seed"]), dict(doc.get("variant") or {}), list(doc["decisions"])
+        views = doc.get("views")         # a save of an older boardlab has none: they are computed again
     except (ValueError, KeyError, TypeError) as exc:
         raise ValueError(f"{path} is not a saved game ({exc})") from None
-    return dict(game=game, players=players, seats=seats, run_seed=run_seed, variant=variant, decisions=decisions)
+    return dict(game=game, players=players, seats=seats, run_seed=run_seed, variant=variant, decisions=decisions,
+                views=views)
+
+
+def _view_fits(v, n):
+    """Whether a saved view is one the page can draw for a decision of ``n`` legal actions."""
+    def numbers(xs, none_ok=False):
+        return isinstance(xs, list) and len(xs) == n and all(
+            (x is None and none_ok) or (isinstance(x, (int, float)) and not isinstance(x, bool)) for x in xs)
+
+    if not isinstance(v, dict):
+        return False
+    if v.get("kind") == "h":
+        return set(v) == {"kind", "v"} and numbers(v["v"])
+    if v.get("kind") == "m":
+        return set(v) == {"kind", "n", "w"} and numbers(v["n"]) and numbers(v["w"], none_ok=True)
+    return False
 
 
 def print_err(line):
