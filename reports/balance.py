@@ -468,6 +468,7 @@ def write(r, out, command=None):
     from reports.render.sections import Report
     from reports.render.write import write_report
     from reports.render.sections import Section
+    from reports.view.telling import balance_section     # "Games to watch": none kept, and how to get some
 
     prov = Section("What was run", paragraphs=[
         f"`{command or 'boardlab balance'}`",
@@ -477,7 +478,7 @@ def write(r, out, command=None):
         f"{VERIFY_START:,}. boardlab {simcore.__version__}, git commit "
         f"{(_git_commit()[0] or '')[:10] or 'unknown (no checkout)'}."])
     report = Report(f"{r['game'].capitalize()}, {r['players']} players: seat compensation ({r['knob']})",
-                    sections=with_findings_of([section(r), prov]))
+                    sections=with_findings_of([section(r), prov, balance_section(r)]))
     return write_report(report, out)
 
 
