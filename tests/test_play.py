@@ -322,7 +322,7 @@ def test_hot_seat_screen_is_passed_in_chromium(tmp_path):
     drv = chrome()
     st = session.state
 
-    def wait(cond, what, timeout=20):
+    def wait(cond, what, timeout=60):
         t0 = time.time()
         while not cond():
             assert time.time() - t0 < timeout, what
