@@ -192,9 +192,20 @@ def test_compare_study_and_balance_reports_have_games_to_watch(tmp_path):
                  "--workers", "1", "--out", out]) == 0
     sec, links = _watch_links(out)
     assert links
+    margins = {}
     for title, gi, label, href in links:
         totals, run, seats = _page_totals(os.path.join(out, href))
         assert totals == _totals(run, int(gi)) and label.split("|") == seats      # the seating it names
+        margins[title] = sorted(totals)[-1] - sorted(totals)[-2]
+    # the closest finish is the smallest margin with a sole winner over all the seatings
+    best = []
+    for lineup in os.listdir(os.path.join(out, "runs")):
+        p = pd.read_parquet(os.path.join(out, "runs", lineup, "players"))
+        for gi, g in p.groupby("game_index"):
+            t = sorted(g["total"], reverse=True)
+            if (g["win_share"] == 1).sum() == 1:
+                best.append(t[0] - t[1])
+    assert margins["closest finish"] == min(best)
     # a study: every part with results folders links games; a compensation part says it keeps none
     study = tmp_path / "s.toml"
     study.write_text('[study]\ngame = "yamatai"\nseed = 2\ngames = 12\n\n[[balance]]\nname = "seats"\nplayers = [2, 3]\n'

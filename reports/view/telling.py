@@ -24,30 +24,36 @@ def _slug(text):
 
 
 def _tables(run_dirs):
-    """The stacked per-seat rows (label, game_index, seat, strategy, total, win_share) and per-game
-    ``max_deficit`` of ``{label: folder}``; None when a run lacks the columns."""
-    players, games = [], []
-    for k, (label, folder) in enumerate(run_dirs.items()):
+    """The stacked per-seat rows (run, game_index, seat, total, win_share), the seats' strategies
+    (run, seat, strategy: from each manifest, a run's seating is fixed) and per-game ``max_deficit``
+    of ``{label: folder}``; (None, None, None) when a run lacks the columns."""
+    from simcore._manifest import read_manifest
+
+    players, games, seats = [], [], []
+    for k, folder in enumerate(run_dirs.values()):
         lf = pl.scan_parquet(os.path.join(folder, "players", "*.parquet"))
-        cols = lf.collect_schema().names()
-        if not {"game_index", "seat", "total", "win_share"} <= set(cols):
-            return None, None
-        strat = pl.col("strategy").cast(pl.String) if "strategy" in cols else pl.lit(None, pl.String)
-        players.append(lf.select(pl.lit(k).alias("run"), "game_index", "seat", strat.alias("strategy"),
-                                 pl.col("total").cast(pl.Int64), pl.col("win_share").cast(pl.Float64)))
+        if not {"game_index", "seat", "total", "win_share"} <= set(lf.collect_schema().names()):
+            return None, None, None
+        players.append(lf.select(pl.lit(k, pl.Int32).alias("run"), pl.col("game_index").cast(pl.Int64),
+                                 pl.col("seat").cast(pl.Int32), pl.col("total").cast(pl.Int64),
+                                 pl.col("win_share").cast(pl.Float64)))
         gf = pl.scan_parquet(os.path.join(folder, "games", "*.parquet"))
         if "max_deficit" in gf.collect_schema().names():
-            games.append(gf.select(pl.lit(k).alias("run"), "game_index", pl.col("max_deficit").cast(pl.Int64)))
+            games.append(gf.select(pl.lit(k, pl.Int32).alias("run"), pl.col("game_index").cast(pl.Int64),
+                                   pl.col("max_deficit").cast(pl.Int64)))
+        names = [s.get("name", "?") for s in read_manifest(folder).get("strategies", [])]
+        seats += [(k, p, n) for p, n in enumerate(names)]
     p = pl.concat(players).collect()
     g = pl.concat(games).collect() if games else None
-    return p, g
+    sd = pl.DataFrame(seats, schema={"run": pl.Int32, "seat": pl.Int32, "strategy": pl.String}, orient="row")
+    return p, g, sd
 
 
 def telling_picks(run_dirs):
     """``[(title, label, game index, sentence), ...]`` of the pooled runs ``{label: folder}``: at most
     three, each game once."""
     labels = list(run_dirs)
-    p, g = _tables(run_dirs)
+    p, g, sd = _tables(run_dirs)
     if p is None or not p.height:
         return []
     out, used = [], set()
@@ -57,31 +63,39 @@ def telling_picks(run_dirs):
             used.add((k, gi))
             out.append((title, labels[k], int(gi), sentence))
 
-    top2 = (p.sort(["run", "game_index", "total"], descending=[False, False, True])
-            .group_by(["run", "game_index"], maintain_order=True)
-            .agg(pl.col("total").first().alias("first"), pl.col("total").get(1).alias("second"),
-                 (pl.col("win_share") == 1).sum().alias("sole")))
-    close = top2.filter(pl.col("sole") == 1).with_columns((pl.col("first") - pl.col("second")).alias("margin"))
-    if close.height:
-        r = close.sort(["margin", "run", "game_index"]).row(0, named=True)
+    def first(frame, col, best):
+        """The row of ``frame`` with the best ``col`` (the first run, then the lowest game index)."""
+        return frame.filter(pl.col(col) == best).sort(["run", "game_index"]).row(0, named=True)
+
+    # a sole winner's margin: its total minus the best total of the others (0: won on the tie-break)
+    # (one integer key per game and plain aggregations: a 100,000-game run is a fraction of a second)
+    top = (p.with_columns((pl.col("run").cast(pl.Int64) * (1 << 40) + pl.col("game_index")).alias("key"),
+                          pl.when(pl.col("win_share") < 1).then(pl.col("total")).alias("other"),
+                          (pl.col("win_share") == 1).cast(pl.Int32).alias("sole"))
+           .group_by("key")
+           .agg(pl.col("run").first(), pl.col("game_index").first(), pl.col("total").max().alias("first"),
+                pl.col("other").max().alias("second"), pl.col("sole").sum())
+           .filter((pl.col("sole") == 1) & pl.col("second").is_not_null())
+           .with_columns((pl.col("first") - pl.col("second")).alias("margin")))
+    if top.height:
+        r = first(top, "margin", top["margin"].min())
         won = ("won on the tie-break, level on points" if r["margin"] == 0 else
                f"won by {r['margin']} point{'s' * (r['margin'] != 1)}")
         add("closest finish", r["run"], r["game_index"], f"{won} ({r['first']} to {r['second']})")
-    if g is not None and g.height:
-        r = g.sort(["max_deficit", "run", "game_index"], descending=[True, False, False]).row(0, named=True)
-        if r["max_deficit"] > 0:
-            add("biggest comeback", r["run"], r["game_index"],
-                f"the winner was {r['max_deficit']} points behind at worst")
+    if g is not None and g.height and g["max_deficit"].max() > 0:
+        r = first(g, "max_deficit", g["max_deficit"].max())
+        add("biggest comeback", r["run"], r["game_index"], f"the winner was {r['max_deficit']} points behind at worst")
     # the runs whose seats play different strategies (a self-play run has no weaker side)
-    mixed = p.filter(pl.col("strategy").is_not_null()).filter(pl.col("strategy").n_unique().over("run") > 1)
-    if mixed.height:
+    mixed_runs = sd.group_by("run").agg(pl.col("strategy").n_unique().alias("k")).filter(pl.col("k") > 1)["run"]
+    if len(mixed_runs):
+        mixed = p.filter(pl.col("run").is_in(mixed_runs.implode())).join(sd, on=["run", "seat"])
         share = mixed.group_by("strategy").agg(pl.col("win_share").mean()).sort(["win_share", "strategy"])
         weak, rate = share.row(0)
-        won = mixed.filter((pl.col("strategy") == weak) & (pl.col("win_share") == 1)).sort(["run", "game_index"])
+        won = mixed.filter((pl.col("strategy") == weak) & (pl.col("win_share") == 1))
         if won.height:
-            r = won.row(0, named=True)
+            r = won.sort(["run", "game_index"]).row(0, named=True)
             add("the weaker strategy won", r["run"], r["game_index"],
-                f"{weak} (mean win share {rate:.3f}, the lowest here) won it outright")
+                f"{weak} (mean win share {rate:.3g}, the lowest here) won it outright")
     return out[:PER_GROUP]
 
 
@@ -93,7 +107,7 @@ def telling_games(run_dir):
 INTRO = ("A few telling games, each as a page that steps through its decisions with the board, the running "
          "score and each bot's view of its options (`boardlab view`; the pages open from the files, no server).")
 NO_RECORDS = ("{what} keeps no per-game records (its games are played in memory and only their win shares kept), "
-              "so it has no game to watch here{how}.")
+              "so it has no game to watch here.")
 
 
 def _group_lines(heading, run_dirs, out, sub):
@@ -151,15 +165,17 @@ def watch_section(groups, out, log=None):
     from reports.render.sections import Section
 
     t0 = time.perf_counter()
-    lines, pages = [], 0
+    lines, pages, none = [], 0, []
     for heading, runs in groups:
-        if isinstance(runs, str):
-            lines.append(f"**{heading}**: {runs}")
+        if isinstance(runs, (str, tuple)):
+            none.append((heading, runs))
             continue
         runs = {k: os.fspath(getattr(v, "path", v)) for k, v in runs.items()}      # a folder or an analysis.Run
         got = _group_lines(heading, runs, out, _slug(heading) if heading else "")
         pages += sum(x.count("](games/") for x in got)
         lines += got
+    if none:
+        lines.append(_none_line(none))
     if not lines:
         return None
     if log is not None:
@@ -182,15 +198,30 @@ def study_groups(study, sets):
 
 
 def no_records(kind, game, result=None):
-    """Why a part of ``kind`` has no game to watch, and how to get some."""
+    """Why a part of ``kind`` has no game to watch: ``(sentence, command that plays some or None)``."""
     what = "The compensation search" if kind == "compensation" else f"A [[{kind}]] part"
-    how = ""
+    how = None
     if isinstance(result, dict) and {"compensation", "knob", "players", "strategy"} <= set(result):
-        how = (f"; to watch games with the compensation found: `boardlab simulate {game} --players "
-               f"{result['players']} --strategy {result['strategy']} --variant "
-               f"{result['knob']}={','.join(map(str, _total_vector(game, result)))} --games 100 --seed 1 "
-               f"--out RUN` then `boardlab report RUN`")
-    return NO_RECORDS.format(what=what, how=how)
+        how = (f"`boardlab simulate {game} --players {result['players']} --strategy {result['strategy']} "
+               f"--variant {result['knob']}={','.join(map(str, _total_vector(game, result)))} --games 100 "
+               f"--seed 1 --out RUN`")
+    return NO_RECORDS.format(what=what), how
+
+
+def _none_line(parts):
+    """One paragraph for the groups without games: ``[(heading, sentence or (sentence, command))]``."""
+    parts = [(h, r if isinstance(r, tuple) else (r, None)) for h, r in parts]
+    reasons = list(dict.fromkeys(r for _, (r, _) in parts))
+    heads = "; ".join(h for h, _ in parts)
+    text = f"**{heads}**: " + " ".join(reasons) if len(reasons) > 1 else f"**{heads}**: {reasons[0]}"
+    if len(parts) > 1:
+        text = text.replace("The compensation search keeps", "The compensation searches keep").replace(
+            "its games are played", "their games are played").replace("it has no game", "they have no game")
+    cmds = [(h, c) for h, (_, c) in parts if c]
+    if cmds:
+        text += " To watch games with the compensation found, play them, then `boardlab report RUN`: "
+        text += "; ".join(f"{h}: {c}" if len(cmds) > 1 else c for h, c in cmds) + "."
+    return text
 
 
 def _total_vector(game, r):
@@ -207,4 +238,5 @@ def balance_section(result):
     """The "Games to watch" section of ``boardlab balance``'s report: it has no per-game records."""
     from reports.render.sections import Section
 
-    return Section("Games to watch", paragraphs=[no_records("compensation", result["game"], result)])
+    return Section("Games to watch", paragraphs=[_none_line([("Seat compensation",
+                                                               no_records("compensation", result["game"], result))])])
