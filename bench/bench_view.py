@@ -90,7 +90,7 @@ def bot_move(decisions):
 
     mod = simcore.games["hellas"]
     for n in (2, 3, 4):
-        seat = Seat("hellas", "mcts:iterations=400", 0, 11)
+        seat = Seat("hellas", "mcts:iterations=400", 0, 11)          # the seat plays every seat's decisions
         st = mod.new_game(n, 11, mod.make_config(n))
         wall, cpu = [], []
         while not st.is_over() and len(wall) < decisions:
@@ -105,7 +105,9 @@ def bot_move(decisions):
               f"{statistics.median(cpu):.2f} s, max {max(cpu):.2f} s (target <= 2 s)")
 
 
-def no_freeze(root, drv, seconds=12):
+def no_freeze(root, drv, seconds=15, bot="mcts:iterations=20000"):
+    """A served Hellas game, two bots that think about a second a move and a person (answered here
+    with the first legal action); the page in Chromium polls as it does in use."""
     import json
     import urllib.request
 
@@ -113,8 +115,7 @@ def no_freeze(root, drv, seconds=12):
 
     folder = os.path.join(root, "play")
     os.makedirs(folder, exist_ok=True)
-    session = Session("hellas", 3, ["mcts:iterations=400", "mcts:iterations=400", "human"], 5, {}, folder,
-                      bot_delay=0, log=lambda *_: None)
+    session = Session("hellas", 3, [bot, bot, "human"], 5, {}, folder, bot_delay=0, log=lambda *_: None)
     got = threading.Event()
     box = {}
 
@@ -122,40 +123,51 @@ def no_freeze(root, drv, seconds=12):
         box["server"] = server
         got.set()
 
-    threading.Thread(target=serve, args=(session,), kwargs=dict(port=0, open_browser=False, log=lambda *_: None,
-                                                                 ready=ready), daemon=True).start()
+    thread = threading.Thread(target=serve, args=(session,), daemon=True,
+                              kwargs=dict(port=0, open_browser=False, log=lambda *_: None, ready=ready))
+    thread.start()
     got.wait(20)
     server = box["server"]
+
+    def call(path, body=None):
+        req = urllib.request.Request(server.url + path, data=None if body is None else json.dumps(body).encode(),
+                                     headers={"X-Boardlab-Token": session.token, "Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return json.loads(r.read())
+
     try:
         drv.get(server.url)
         _ready(drv)
-        # the page counts its animation frames and keeps the longest gap between two
+        # the page keeps the longest gap between two of its animation frames
         drv.execute_script("window.__gap = 0; let last = performance.now();"
                            "function tick(t) { window.__gap = Math.max(window.__gap, t - last); last = t;"
                            " requestAnimationFrame(tick); } requestAnimationFrame(tick);")
         slow, thinking, t0 = 0.0, 0, time.time()
         while time.time() - t0 < seconds:
             q0 = time.perf_counter()
-            req = urllib.request.Request(server.url + "api/state?from=0&held=2",
-                                         headers={"X-Boardlab-Token": session.token})
-            with urllib.request.urlopen(req, timeout=30) as r:
-                snap = json.loads(r.read())
+            snap = call("api/state?from=0&held=2")
             slow = max(slow, time.perf_counter() - q0)
             thinking += bool(snap["thinking"])
+            last = snap["frames"][-1]
+            if not snap["thinking"] and last.get("legal") and last["seat"] == 2:
+                call("api/act", {"frame": len(snap["frames"]) - 1, "index": 0, "action_text": last["legal"][0]})
             time.sleep(0.1)
         gap = drv.execute_script("return window.__gap")
-        moves = len(session.decisions())
-        print(f"page while the bots think (hellas 3p, two MCTS-400 seats, {seconds} s, {moves} bot moves, "
-              f"{thinking} polls while thinking): longest animation-frame gap {gap:.0f} ms, slowest /api/state "
-              f"{slow * 1000:.0f} ms")
+        frames = [f for f in session.rec.frames if "think_s" in f]
+        think = max((f["think_s"] for f in frames), default=0)
+        print(f"page while the bots think (hellas 3p, two {bot} seats, {seconds} s, {len(frames)} bot moves of up to "
+              f"{think:.1f} s, {thinking} of the polls while a bot thought): longest animation-frame gap {gap:.0f} ms, "
+              f"slowest /api/state {slow * 1000:.0f} ms")
     finally:
         server.shutdown()
+        thread.join(60)            # it saves the game on its way out
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--shots", default=None, help="folder for the screenshots (default: none taken)")
-    ap.add_argument("--decisions", type=int, default=30, help="decisions timed per player count (default 30)")
+    ap.add_argument("--decisions", type=int, default=1000,
+                    help="decisions timed per player count (default 1000: the whole game)")
     ap.add_argument("--skip-bot", action="store_true", help="skip the MCTS-400 timings")
     args = ap.parse_args()
     from browser import chrome
