@@ -131,8 +131,13 @@ def _group_lines(heading, run_dirs, out, sub):
     for title, label, gi, sentence in picks:
         name = f"{_slug(label)}-game-{gi}.html" if several else f"game-{gi}.html"
         rel = "/".join(x for x in ("games", sub, name) if x)
-        write_view(run_dirs[label], gi, os.path.join(out, *rel.split("/")))
         where = f" of {label}" if several else ""
+        try:
+            write_view(run_dirs[label], gi, os.path.join(out, *rel.split("/")))
+        except (ValueError, OSError, KeyError) as exc:      # e.g. a strategy file gone: say so, link nothing
+            lines.append(f"{lead}{title}: game {gi}{where} — {sentence}; no page: the game cannot be replayed "
+                         f"from this run ({exc}).")
+            continue
         lines.append(f"{lead}[{title}: game {gi}{where}]({rel}) — {sentence}.")
     return lines
 
@@ -149,7 +154,7 @@ def games_section(run_dir, out):
     if not has_board(read_manifest(run_dir)["game"]):
         return None
     lines = _group_lines("", {"run": run_dir}, out, "")
-    if not lines or not lines[0].startswith("["):
+    if not lines or lines[0].startswith("no telling game"):
         return None
     return Section("Games to watch", paragraphs=[INTRO.replace("A few telling games", "A few telling games of "
                                                               "this run"), *lines])
