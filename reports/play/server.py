@@ -18,7 +18,9 @@ plays at this machine, and a page per seat would be one more window on the same 
 human seat other than the one at the screen is to move, the page shows no seat's secrets and
 asks to pass the screen to that player, who confirms (``/api/screen``); all frames are then
 sent again as that seat may see them, and a person's move is accepted only from the seat at
-the screen. Once the game is over everything is shown (the end reveals the cards).
+the screen. Once the game is over everything is shown (the end reveals the cards). A game
+whose board module hides nothing per seat (no ``hide_text``: Hellas, Yamataï) needs no step:
+the screen goes to whichever person is to move.
 
 Files: everything goes into the game's folder, under fixed names (``save.json``,
 ``results/``); nothing a browser sends is ever part of a path.
@@ -100,6 +102,8 @@ class Session:
         self.token = secrets.token_urlsafe(18)
         humans = [p for p, s in enumerate(self.seats) if s.human]
         self.screen = humans[0] if len(humans) == 1 else None     # hot seat: the screen is passed first
+        from reports.view.record import adapter
+        self.secrets = hasattr(adapter(game), "hide_text")        # a game with a seat's secrets (Akrotiri)
         self.thinking_seat = None
         self.error = None
         self.results = None
@@ -172,7 +176,7 @@ class Session:
             seat = st.current_player()
             if not self.seats[seat].human:
                 raise ValueError(f"seat {seat} is a bot: wait for its move")
-            if seat != self.screen:
+            if self.pass_to() is not None or seat != self.screen:
                 raise ValueError(f"pass the screen to player {seat + 1} (seat {seat}) first")
             if frame != len(self.rec.frames):
                 raise ValueError("that page shows an older position: it has been refreshed")
@@ -232,7 +236,12 @@ class Session:
         if st.is_over():
             return None
         seat = st.current_player()
-        return seat if self.seats[seat].human and seat != self.screen else None
+        if not self.seats[seat].human or seat == self.screen:
+            return None
+        if not self.secrets:              # a game without a seat's secrets: nothing to hide, no step to take
+            self.screen = seat
+            return None
+        return seat
 
     def perspective(self):
         """Whose secrets the page may show: the seat at the screen; None (nobody's) while the screen
