@@ -452,14 +452,14 @@ def finding(frame) -> str:
     return text
 
 
-def write(r, out, command=None):
-    """Write the report of one balance result to ``out`` (report.html, report.md, figures, tables)."""
+def write(r, out, command=None, extra=()):
+    """Write the report of one balance result to ``out`` (report.html, report.md, figures, tables);
+    ``extra``: more sections, at the end."""
     import simcore
     from simcore.run import _git_commit
     from reports.render.sections import Report
     from reports.render.write import write_report
     from reports.render.sections import Section
-    from reports.view.telling import balance_section     # "Games to watch": none kept, and how to get some
 
     prov = Section("What was run", paragraphs=[
         f"`{command or 'boardlab balance'}`",
@@ -469,7 +469,7 @@ def write(r, out, command=None):
         f"{VERIFY_START:,}. boardlab {simcore.__version__}, git commit "
         f"{(_git_commit()[0] or '')[:10] or 'unknown (no checkout)'}."])
     report = Report(f"{r['game'].capitalize()}, {r['players']} players: seat compensation ({r['knob']})",
-                    sections=with_findings_of([section(r), prov, balance_section(r)]))
+                    sections=with_findings_of([section(r), prov, *extra]))
     return write_report(report, out)
 
 

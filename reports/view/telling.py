@@ -190,11 +190,12 @@ def watch_section(groups, out, log=None):
 
 def study_groups(study, sets):
     """The groups of a study's report: each part's runs pooled, or why the part has no games."""
-    from reports.study import experiment
+    from importlib import import_module
 
     groups = []
     for part in study.parts:
-        runs = experiment(part.kind).runs(part, sets[part.name])
+        kind = import_module("reports.experiments." + part.kind)        # the part's kind (reports.study.experiment)
+        runs = kind.runs(part, sets[part.name])
         if runs:
             groups.append((part.title, runs))
         else:
