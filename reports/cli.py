@@ -177,6 +177,13 @@ def console():
     """
     rc = main()
     if _quick_exit:
+        pool = sys.modules.get("joblib.externals.loky.reusable_executor")
+        ex = getattr(pool, "_executor", None)
+        if ex is not None:               # a command that played games: its idle workers and their
+            try:                         # memmapping folder end with it (joblib's terminate)
+                ex.terminate(kill_workers=True) if hasattr(ex, "terminate") else ex.shutdown(kill_workers=True)
+            except Exception:            # already shut down or broken: nothing left to stop
+                pass
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()

@@ -301,7 +301,7 @@ def play_ladder(plan: LadderPlan, base, workers=None, log=print):
 
     def heartbeat():        # a seating of search games may take minutes: a line every few seconds meanwhile
         while not stop.wait(0.5):
-            if time.perf_counter() - clock[0] >= 3:
+            if time.perf_counter() - clock[0] >= 1.0:      # issue 35: no silence over 2 s
                 clock[0] = time.perf_counter()
                 log(f"ladder: {done}/{len(tasks)} seatings done, playing the next ({_eta(clock[0] - t0)})")
 
@@ -328,6 +328,7 @@ def play_ladder(plan: LadderPlan, base, workers=None, log=print):
 
 def play_skill(plan: LadderPlan, base, workers=None, log=print):
     """Play the self-play run of every skill level under ``base``; return a RunSet (group ``level``)."""
+    from reports.progress import progress_lines
     from reports.runset import RunSet
     from simcore.run import simulate
 
@@ -336,8 +337,9 @@ def play_skill(plan: LadderPlan, base, workers=None, log=print):
     for level, games in plan.skill_runs():
         folder = os.path.join(base, _slug(level))
         seats = [plan.pool[level].to_dict()] * plan.players
-        simulate(plan.game, players=plan.players, games=games, seed=plan.seed, out=folder, strategies=seats,
-                 variant=dict(plan.variant), workers=workers, progress=plan.pool[level].searches)
+        with progress_lines(log, f"  skill: {level}") as progress:     # no silence over ~1 s (issue 35)
+            simulate(plan.game, players=plan.players, games=games, seed=plan.seed, out=folder, strategies=seats,
+                     variant=dict(plan.variant), workers=workers, progress=progress)
         dirs[level] = folder
         log(f"skill: {level} in every seat, {games:,} games ({_eta(time.perf_counter() - t0)})")
     return RunSet.from_dirs(dirs, group="level", title=f"{plan.game} skill levels")
@@ -382,7 +384,8 @@ def ladder_sections(plan: LadderPlan, rs) -> list:
     ratings = compare_section(rs, title="Ratings")
     comp = compute_table(ratings_of(ratings), plan.pool)
     fig = rating_vs_compute(comp, caption=(
-        f"Bradley–Terry rating (Elo scale, 1500 = the field's average, cluster-robust 95% CIs) against "
+        f"Look at how far each step of search lifts the rating: a level whose interval overlaps the one before it is "
+        f"not shown stronger. Bradley–Terry rating (Elo scale, 1500 = the field's average, cluster-robust 95% CIs) against "
         f"playouts per decision: MCTS-n runs n, random and the heuristic presets none (drawn at 0; the axis "
         f"is linear below 10 and logarithmic above). {sum(n.values()):,} games."))
     comp_sec = Section("Rating against compute", paragraphs=[

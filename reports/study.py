@@ -221,11 +221,13 @@ def run_study(study: Study, out, workers=None, log=print) -> dict:
             return folder
         folder = os.path.join(base, r.folder)
         played[key] = folder, f"{part.name}/{r.label}"
+        from reports.progress import progress_lines
+
         t1 = time.perf_counter()       # the time of this run, not of the part so far
-        simulate(part.game, players=r.players, games=r.games, seed=r.seed, out=folder,
-                 strategies=seats(part, r), variant=r.variant, workers=workers,
-                 chunk_size=chunk_size_for(r.games), events=r.events,
-                 progress=lambda line: log(f"  {part.title}: {r.label}: {line}"))
+        with progress_lines(log, f"  {part.title}: {r.label}") as progress:     # no silence over ~1 s
+            simulate(part.game, players=r.players, games=r.games, seed=r.seed, out=folder,
+                     strategies=seats(part, r), variant=r.variant, workers=workers,
+                     chunk_size=chunk_size_for(r.games), events=r.events, progress=progress)
         log(f"{part.title}: {r.label}: {r.games:,} games ({time.perf_counter() - t1:.0f} s)")
         return folder
 
@@ -282,7 +284,7 @@ def study_main(path_or_study, out, workers=None, quick_games=None, log=print):
         quick(study, quick_games or None)
     log(f"{study.title}: {len(study.parts)} parts, {study.total_games():,} games -> {out}")
     sets = run_study(study, out, workers=workers, log=log)
-    log("analysing and writing the report (a line every 2 s or so) ...")
+    log("analysing and writing the report (a line every second or so) ...")
     if os.path.abspath(study.path) == demo_path():
         cmd = f"boardlab demo --out {out}"
     else:
@@ -293,10 +295,11 @@ def study_main(path_or_study, out, workers=None, quick_games=None, log=print):
                               figures=figures)
         from reports.view.telling import study_groups, watch_section     # viewer pages of a few telling games
         report.sections += [s for s in [watch_section(study_groups(study, sets), out, log=log)] if s is not None]
-        from reports.firstscreen import mark_quick, with_first_screen     # the answers first, the glossary last
+        from reports.firstscreen import mark_quick, mark_underpowered, with_first_screen  # answers first
         report.sections = with_first_screen(study, sets, report.sections, quick=quick_games is not None)
         if quick_games is not None:
             mark_quick(report)
+        mark_underpowered(report)
         paths = write_report(report, out, figures=figures)
     finally:
         figures.close()

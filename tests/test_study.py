@@ -46,9 +46,15 @@ def test_example_and_demo_files_parse():
     assert [(p.game, p.kind) for p in demo.parts] == [
         ("hellas", "balance"), ("hellas", "variants"), ("hellas", "compare"),
         ("hellas", "compensation"), ("hellas", "compensation"), ("hellas", "compensation"), ("hellas", "skill"),
+        ("hellas", "robustness"),
         ("yamatai", "balance"), ("yamatai", "compare"), ("yamatai", "compensation"),
-        ("yamatai", "compensation"), ("yamatai", "compensation"),
-        ("akrotiri", "balance"), ("akrotiri", "compensation")]
+        ("yamatai", "compensation"), ("yamatai", "compensation"), ("yamatai", "robustness"),
+        ("akrotiri", "balance"), ("akrotiri", "compensation"), ("akrotiri", "robustness")]
+    # every balance part's player counts are checked across bots and assumed rules (the first screen)
+    robust = {(p.game, n) for p in demo.parts if p.kind == "robustness" for n in p.players}
+    for p in demo.parts:
+        if p.kind == "balance":
+            assert {(p.game, r.players) for r in p.runs} <= robust, p.name
     # "what to change" at every player count of every game's balance part (the first screen)
     comp = {(p.game, p.settings["players"]) for p in demo.parts if p.first_screen == "compensation"}
     assert {p.kind for p in demo.parts if p.first_screen} == {"balance", "compensation"}

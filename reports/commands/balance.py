@@ -42,7 +42,11 @@ def run(args):
     if args.out:
         check_out_folder(args.out)
     p = plan(args.game, args.players, args.knob, args.strategy, args.budget, args.verify, args.seed, args.variant)
-    r = balance(p, workers=args.workers)
+    from reports.commands._shell import log
+    from reports.progress import heartbeat
+
+    with heartbeat(log, lambda: f"balance {args.game}, {args.players} players: searching and verifying") as say:
+        r = balance(p, workers=args.workers, log=say)
     print(table_text(r))
     if args.json:
         from simcore._data import write_text_atomic

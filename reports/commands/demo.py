@@ -17,7 +17,7 @@ def add(sub):
     p.add_argument("--out", default="boardlab-demo", help="output folder (default: boardlab-demo)")
     p.add_argument("--quick", action="store_true", help="small runs (under a minute)")
     p.add_argument("--workers", type=_positive_int, default=None, help="pool size (default: all cores)")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, quick_exit=True)    # files written and closed: no 2-s interpreter teardown
 
 
 def run(args):

@@ -83,8 +83,11 @@ def run_part(part, folder, workers=None, log=print):
                 return done["result"]
         except (OSError, ValueError):
             pass
+    from reports.progress import heartbeat
+
     t0 = time.perf_counter()
-    r = balance(part_plan(part.settings), workers=workers, log=_every(2.0, log, f"  {part.title}: "))
+    with heartbeat(log, lambda: f"  {part.title}: searching and verifying") as say:
+        r = balance(part_plan(part.settings), workers=workers, log=_every(1.0, say, f"  {part.title}: "))
     os.makedirs(folder, exist_ok=True)
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as fh:

@@ -160,7 +160,9 @@ def skill_sections(skill_rs, ratings: pl.DataFrame, game_sections=()) -> list:
     games = skill_rs.n_games()
     n_text = ", ".join(f"{lv} {games[lv]:,}" for lv in levels)
     fig = seat_share_vs_rating(shares, trend, caption=(
-        f"Mean win share of each seat (a k-way tie counts 1/k; 95% CIs, Wilson on the observed variance) with every seat at one level, "
+        f"Look at each player's distance from the dashed fair share as the rating grows: towards it, the seat "
+        f"advantage shrinks with skill; wide bars (few search games) settle nothing. "
+        f"Mean win share of each player (a k-way tie counts 1/k; 95% CIs, Wilson on the observed variance) with every seat at one level, "
         f"against that level's ladder rating; lines: the fitted trend (fractional logit of the seat's win share "
         f"on the rating); dashed: the fair share. Games per level: {n_text}."))
     tie = collected(skill_rs.scan("players").filter(pl.col("seat") == 0)

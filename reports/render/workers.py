@@ -11,7 +11,7 @@ import matplotlib
 from matplotlib.figure import Figure
 
 #: the report's progress lines come at most this often
-PROGRESS_SECONDS = 2.0
+PROGRESS_SECONDS = 1.0
 
 #: the PNGs' resolution
 PNG_DPI = 110
@@ -97,8 +97,8 @@ class BackgroundFigures:
 
     def _heartbeat(self):
         """A line when a section takes longer than the progress interval (the analysis holds no lock)."""
-        while not self._stop.wait(0.5):
-            if time.perf_counter() - self.last >= PROGRESS_SECONDS + 0.5:
+        while not self._stop.wait(0.25):
+            if time.perf_counter() - self.last >= PROGRESS_SECONDS:
                 self._progress(f"report: still working ({self._current})", force=True)
 
     def add(self, sections):
