@@ -106,8 +106,6 @@ def telling_games(run_dir):
 
 INTRO = ("A few telling games, each as a page that steps through its decisions with the board, the running "
          "score and each bot's view of its options (`boardlab view`; the pages open from the files, no server).")
-NO_RECORDS = ("{what} keeps no per-game records (its games are played in memory and only their win shares kept), "
-              "so it has no game to watch here.")
 
 
 def _group_lines(heading, run_dirs, out, sub):
@@ -163,24 +161,23 @@ def games_section(run_dir, out):
 def watch_section(groups, out, log=None):
     """The "Games to watch" section of a report over several groups of runs.
 
-    ``groups``: ``[(heading, {label: results folder or analysis.Run} or a sentence saying why there is
-    none)]``; each group gets up to three pages, under ``out/games/<heading>/``. None when no group has
-    a line.
+    ``groups``: ``[(heading, {label: results folder or analysis.Run} or (kind, command): a part
+    without results folders, see :func:`no_records`)]``; each group gets up to three pages, under
+    ``out/games/<heading>/``. None when no group has a line.
     """
     from reports.render.sections import Section
 
     t0 = time.perf_counter()
     lines, pages, none = [], 0, []
     for heading, runs in groups:
-        if isinstance(runs, (str, tuple)):
+        if isinstance(runs, tuple):              # (kind, command): a part without results folders
             none.append((heading, runs))
             continue
         runs = {k: os.fspath(getattr(v, "path", v)) for k, v in runs.items()}      # a folder or an analysis.Run
         got = _group_lines(heading, runs, out, _slug(heading) if heading else "")
         pages += sum(x.count("](games/") for x in got)
         lines += got
-    if none:
-        lines.append(_none_line(none))
+    lines += _none_lines(none)
     if not lines:
         return None
     if log is not None:
@@ -204,30 +201,37 @@ def study_groups(study, sets):
 
 
 def no_records(kind, game, result=None):
-    """Why a part of ``kind`` has no game to watch: ``(sentence, command that plays some or None)``."""
-    what = "The compensation search" if kind == "compensation" else f"A [[{kind}]] part"
+    """A part of ``kind`` without results folders: ``(kind, the command that plays games with the
+    compensation it found, or None)``."""
     how = None
     if isinstance(result, dict) and {"compensation", "knob", "players", "strategy"} <= set(result):
         how = (f"`boardlab simulate {game} --players {result['players']} --strategy {result['strategy']} "
                f"--variant {result['knob']}={','.join(map(str, _total_vector(game, result)))} --games 100 "
                f"--seed 1 --out RUN`")
-    return NO_RECORDS.format(what=what), how
+    return kind, how
 
 
-def _none_line(parts):
-    """One paragraph for the groups without games: ``[(heading, sentence or (sentence, command))]``."""
-    parts = [(h, r if isinstance(r, tuple) else (r, None)) for h, r in parts]
-    reasons = list(dict.fromkeys(r for _, (r, _) in parts))
-    heads = "; ".join(h for h, _ in parts)
-    text = f"**{heads}**: " + " ".join(reasons) if len(reasons) > 1 else f"**{heads}**: {reasons[0]}"
-    if len(parts) > 1:
-        text = text.replace("The compensation search keeps", "The compensation searches keep").replace(
-            "its games are played", "their games are played").replace("it has no game", "they have no game")
-    cmds = [(h, c) for h, (_, c) in parts if c]
-    if cmds:
-        text += " To watch games with the compensation found, play them, then `boardlab report RUN`: "
-        text += "; ".join(f"{h}: {c}" if len(cmds) > 1 else c for h, c in cmds) + "."
-    return text
+WHAT = {"compensation": ("The compensation search", "The compensation searches"),
+        "robustness": ("The robustness check", "The robustness checks")}
+
+
+def _none_lines(parts):
+    """The paragraphs of the groups without games, one per kind: ``[(heading, (kind, command or None))]``."""
+    kinds = list(dict.fromkeys(k for _, (k, _) in parts))
+    out = []
+    for kind in kinds:
+        mine = [(h, c) for h, (k, c) in parts if k == kind]
+        many = len(mine) > 1
+        what = WHAT.get(kind, (f"A [[{kind}]] part", f"The [[{kind}]] parts"))[many]
+        text = (f"**{'; '.join(h for h, _ in mine)}**: {what} keep{'' if many else 's'} no per-game records "
+                f"({'their' if many else 'its'} games are played in memory and only their win shares kept), so "
+                f"{'they have' if many else 'it has'} no game to watch here.")
+        cmds = [(h, c) for h, c in mine if c]
+        if cmds:
+            text += " To watch games with the compensation found, play them, then `boardlab report RUN`: "
+            text += "; ".join(f"{h}: {c}" if len(cmds) > 1 else c for h, c in cmds) + "."
+        out.append(text)
+    return out
 
 
 def _total_vector(game, r):
@@ -244,5 +248,5 @@ def balance_section(result):
     """The "Games to watch" section of ``boardlab balance``'s report: it has no per-game records."""
     from reports.render.sections import Section
 
-    return Section("Games to watch", paragraphs=[_none_line([("Seat compensation",
-                                                               no_records("compensation", result["game"], result))])])
+    return Section("Games to watch", paragraphs=_none_lines([("Seat compensation",
+                                                               no_records("compensation", result["game"], result))]))
