@@ -383,3 +383,22 @@ def test_two_people_in_a_game_without_secrets_need_no_screen_passing(tmp_path):
             a, _ = s.seats[seat].decide(st)
             s.rec.step(a)
     assert movers == {0, 2}
+
+
+def test_a_bots_secrets_stay_hidden_in_its_action_list_and_view(tmp_path):
+    s = _session(tmp_path, game="akrotiri", seats=("human", "balanced"), seed=5)
+    st, bot_moves = s.state, 0
+    while not st.is_over() and len(s.decisions()) < 80:
+        if s.seats[st.current_player()].human:
+            snap = s.snapshot(0, held=0)
+            assert not _leaks(snap, st, (1,)), "the bot's secrets shown"
+            s.human_move(len(s.rec.frames), 0, snap["frames"][-1]["legal"][0])
+        else:
+            a, view = s.seats[1].decide(st)
+            frame = s.rec.step(a)
+            frame["view"] = view
+            bot_moves += 1
+    snap = s.snapshot(0, held=0)
+    assert not st.is_over() and not _leaks(snap, st, (1,)) and bot_moves > 10
+    goal = [f for f in snap["frames"] if f["seat"] == 1 and "chosen" in f and "keep a goal (hidden)" in f["legal"][0]]
+    assert goal and goal[0]["view"] is not None        # the bot's view is shown, its options' secrets are not
