@@ -298,6 +298,8 @@ def study_main(path_or_study, out, workers=None, quick_games=None, log=print):
     try:
         report = study_report(study, sets, commands=[cmd + (" --quick" if quick_games is not None else "")],
                               figures=figures)
+        from reports.view.telling import study_groups, watch_section     # viewer pages of a few telling games
+        report.sections += [s for s in [watch_section(study_groups(study, sets), out, log=log)] if s is not None]
         from reports.firstscreen import mark_quick, mark_underpowered, with_first_screen  # answers first
         report.sections = with_first_screen(study, sets, report.sections, quick=quick_games is not None)
         if quick_games is not None:

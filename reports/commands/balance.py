@@ -63,6 +63,7 @@ def run(args):
         write_text_atomic(args.json, json.dumps(to_json(r), indent=1))
         print(f"wrote {args.json}")
     if args.out:
-        paths = write(r, args.out, command="boardlab " + " ".join(sys.argv[1:]))
+        from reports.view.telling import balance_section     # "Games to watch": none kept, and how to get some
+        paths = write(r, args.out, command="boardlab " + " ".join(sys.argv[1:]), extra=[balance_section(r)])
         print(f"report: {os.path.abspath(paths['html'])}")
     return 0

@@ -123,6 +123,9 @@ def run(args):
         if plan.skill else None
     log("analysing and writing the report ...")
     report = command_report(plan, rs, skill_rs, commands=[_command(args, out)])
+    from reports.view.telling import watch_section        # viewer pages of a few telling games
+    groups = [("Ladder", rs.runs)] + ([("Balance per skill level", skill_rs.runs)] if skill_rs is not None else [])
+    report.sections += [s for s in [watch_section(groups, out, log=log)] if s is not None]
     print_report(report, write_report(report, out), out)
     log(f"done in {time.perf_counter() - t0:.1f} s")
     return 0

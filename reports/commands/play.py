@@ -43,7 +43,8 @@ def session_from_args(args, log=print):
             raise ValueError("--resume FOLDER takes the game, seats, seed and variant from the folder: give nothing else")
         saved = load_save(args.resume)
         return Session(saved["game"], saved["players"], saved["seats"], saved["run_seed"], saved["variant"],
-                       os.path.abspath(args.resume), decisions=saved["decisions"], bot_delay=args.bot_delay, log=log)
+                       os.path.abspath(args.resume), decisions=saved["decisions"], views=saved["views"],
+                       bot_delay=args.bot_delay, log=log)
     if not args.game:
         raise ValueError("name the game (e.g. boardlab play hellas --seats human,balanced,balanced) or give --resume FOLDER")
     simcore.get_game(args.game)            # a game simcore does not know: its own one-line error

@@ -33,6 +33,8 @@ def render(doc, title=None, play=False):
     sub = doc.get("subtitle", "")
     play_box = ('<div class="box"><div class="controls"><span id="status">starting…</span>'
                 '<button id="save" title="save the game to resume it later">save</button></div></div>') if play else ""
+    pass_box = ('<div id="passbox" hidden><p id="pass-text"></p><p class="note">The page shows the secrets of '
+                'the player at the screen only.</p><button id="pass-ready"></button></div>') if play else ""
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -40,7 +42,7 @@ def render(doc, title=None, play=False):
 <style>{_static("viewer.css")}</style></head>
 <body>
 <header><h1>{html.escape(title)}</h1><span class="sub">{html.escape(sub)}</span></header>
-<div id="main">
+{pass_box}<div id="main">
 <div id="board"></div>
 <div id="side">
 {play_box}
