@@ -463,9 +463,6 @@ cdef inline double move_value(const ACfg* c, const AState* s, const Policy* pol,
     v = mk.vcost[cost]
     v += mk.tr * <double>(s.port_root[q] == mk.root_t0)   # tr or a zero; v is never -0.0 (vcost is 0 + ...),
                                                           # so adding a zero of either sign keeps it
-    if mk.seek:
-        v += mk.sc * <double>(x.dcube[q] < x.dcube[mk.here])
-        v += mk.sth * <double>(x.dthera[q] < x.dthera[mk.here])
     if q >= PORT_T0:                       # T0 or T1
         v += mk.st
         if mk.thera_buy:
@@ -477,6 +474,12 @@ cdef inline double move_value(const ACfg* c, const AState* s, const Policy* pol,
     v += x.dest_tc[j]
     v += x.dest_tf[j]
     return v
+
+
+cdef inline double seek_value(const Ctx* x, const MoveK* mk, int q) noexcept nogil:
+    """seek_cubes and seek_thera of a movement to port q (mk.seek set: port_dists made)."""
+    return (mk.sc * <double>(x.dcube[q] < x.dcube[mk.here])
+            + mk.sth * <double>(x.dthera[q] < x.dthera[mk.here]))
 
 
 cdef double place_value(const ACfg* c, const AState* s, const Policy* pol, Ctx* x, int a) noexcept nogil:
@@ -527,8 +530,11 @@ cdef double action_value(const ACfg* c, const AState* s, const Policy* pol, Ctx*
         return pol.w[F_GOAL_KEEP] * goal_keep_value(c, s, x, s.options[a - A_GOAL])
     if a >= A_SAIL and a < A_LOAD:
         move_init(s, pol, x, &mk)
-        return move_value(c, s, pol, x, &mk, a - A_SAIL if a < A_TRANSPORT else a - A_TRANSPORT,
-                          a < A_TRANSPORT and mk.blocked)
+        k = a - A_SAIL if a < A_TRANSPORT else a - A_TRANSPORT
+        v = move_value(c, s, pol, x, &mk, k, a < A_TRANSPORT and mk.blocked)
+        if mk.seek:
+            v += seek_value(x, &mk, k)
+        return v
     if a >= A_LOAD and a < A_EXCAVATE:
         k = a - A_LOAD
         for col in range(4):
@@ -640,6 +646,15 @@ cdef int choose_act(const ACfg* c, const AState* s, const Policy* pol, uint64_t*
         i += 1
     if i < n and buf[i] < A_LOAD:
         move_init(s, pol, x, &mk)
+        if mk.seek:                        # (the same loops with the seek terms)
+            while i < n and buf[i] < A_TRANSPORT:
+                take_best(move_value(c, s, pol, x, &mk, buf[i] - A_SAIL, mk.blocked)
+                          + seek_value(x, &mk, buf[i] - A_SAIL), i, &bv, &ties, x)
+                i += 1
+            while i < n and buf[i] < A_LOAD:
+                take_best(move_value(c, s, pol, x, &mk, buf[i] - A_TRANSPORT, 0)
+                          + seek_value(x, &mk, buf[i] - A_TRANSPORT), i, &bv, &ties, x)
+                i += 1
         if mk.blocked:                     # (two loops: the label test only where it can matter)
             while i < n and buf[i] < A_TRANSPORT:
                 take_best(move_value(c, s, pol, x, &mk, buf[i] - A_SAIL, 1), i, &bv, &ties, x)
