@@ -76,3 +76,26 @@ def test_cube_reach_is_a_port_with_a_way_to_thera():
                     seen[int(want)] += 1
             st.apply(a)
     assert seen[0] > 0 and seen[1] > 0
+
+
+def test_model_features_are_the_heuristics():
+    # the learned model's per-action inputs (_model_features.pxi) are the heuristic's features, its offset,
+    # balanced's score and regret, as policy_features and policy_scores give them
+    from simcore._model import features
+    from simcore.akrotiri._engine import MODEL_ACTION_FEATURES, MODEL_STATE_FEATURES
+    v = strategies.resolve("akrotiri", "balanced").as_policy()
+    nf = len(akrotiri.FEATURES)
+    for seed in (0, 1):
+        st = akrotiri.new_game(seed=seed)
+        for a in akrotiri.play_actions(2, seed, [v, v]):
+            legal, A, S = features(st, v)
+            assert A.shape == (len(legal), len(MODEL_ACTION_FEATURES)) and S.shape == (len(MODEL_STATE_FEATURES),)
+            acts, F, off = akrotiri.policy_features(st)
+            _, sc = akrotiri.policy_scores(st, v)
+            assert acts == legal
+            assert np.array_equal(A[:, :nf], F) and np.array_equal(A[:, nf], off)
+            assert np.allclose(A[:, nf + 1], sc) and np.allclose(A[:, nf + 2], sc - sc.max())
+            d = st.to_dict()
+            me = st.current_player()
+            assert S[list(MODEL_STATE_FEATURES).index("drachmas")] == d["seats"][me]["drachmas"]
+            st.apply(a)
