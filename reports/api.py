@@ -360,13 +360,13 @@ class StudyResults:
     def __init__(self, study, sets, report_path, folder):
         self.study, self.folder, self.report_path = study, folder, report_path
         self.parts = {}
-        for part in study.parts:
-            rs = sets[part.name]
-            if part.kind == "compensation":
-                self.parts[part.name] = {r["players"]: Balance(r) for r in _balance_results(rs)}
-            else:
-                cls = Comparison if part.kind == "compare" else Results
-                self.parts[part.name] = cls(folder, rs, kind=part.kind)
+        from reports.study import experiment
+
+        wrap = {"runs": lambda part, rs: Results(folder, rs, kind=part.kind),
+                "comparison": lambda part, rs: Comparison(folder, rs, kind=part.kind),
+                "searches": lambda part, rs: {r["players"]: Balance(r) for r in _balance_results(rs)}}
+        for part in study.parts:         # what a part's result is, its kind says (RESULT, default "runs")
+            self.parts[part.name] = wrap[getattr(experiment(part.kind), "RESULT", "runs")](part, sets[part.name])
 
     def __repr__(self):
         return (f"<boardlab study '{self.study.title}': parts {', '.join(self.parts)}; report "

@@ -33,6 +33,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import polars as pl
 
+from reports.words import knob_words
+
 KNOBS = ("seat_points", "seat_bonus")
 VERIFY_START = 1 << 31          # game index of the first verification game (the search starts at 0)
 HEURISTIC_BUDGET, HEURISTIC_VERIFY = 1_000_000, 100_000
@@ -44,17 +46,6 @@ TARGET = 0.01                   # the issue's target: largest seat gap ≤ 1 pp
 
 def _log(line):
     print(line, file=sys.stderr, flush=True)
-
-
-def knob_words(game, knob, n=2):
-    """What ``n`` units of ``knob`` are in ``game``: 'points', 'starting coin', 'starting marble'."""
-    from reports.games import plugin
-
-    if knob == "seat_points":
-        one, many = "point", "points"
-    else:                       # the game's report plug-in names its starting resource
-        one, many = plugin(game).SEAT_BONUS_UNIT or ("resource", "resources")
-    return ("" if knob == "seat_points" else "starting ") + (one if abs(n) == 1 else many)
 
 
 # ---------------------------------------------------------------- settings

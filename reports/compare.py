@@ -27,9 +27,9 @@ import time
 import polars as pl
 
 from reports.render import figures as F
-from reports.findings import dominance_text
 from reports.runset import RunSet
 from reports.render.sections import Fig, Section, Table, caption_of, text_table
+from reports.words import dominance_text
 
 MAX_PERMUTATIONS = 120
 

@@ -13,10 +13,13 @@ from __future__ import annotations
 import json
 import os
 
+import numpy as np
 import polars as pl
+from matplotlib.figure import Figure
 
 import simcore
-from reports.render import figures_games as FG
+from reports.render.figures import (COLORS, _eager, _err, _finish, _grouped_bars, _label, _legend_outside, _panels,
+                                    _sel, _subtitle, _values)
 from reports.render.sections import Fig, Section, Table, caption_of, text_table
 
 CAVEAT = ("Uplifts compare players who took a component with players who did not, under the strategies "
@@ -135,7 +138,7 @@ def component_section(rs, title: str, takes, component: str, what: str,
         f"`takers_win` / `others_win`: mean win share (a k-way tie counts 1/k) of players who took it and "
         f"of those who did not, `win_diff` their raw difference. The regression gives the marginal value "
         f"of one more {what} {contrast}. " + CAVEAT)
-    fig = FG.component_values(summ, reg, series=series, title=f"{title}: take rate and marginal value",
+    fig = component_values(summ, reg, series=series, title=f"{title}: take rate and marginal value",
                              caption=(f"Left: players who took each {what} (95% Wilson CI). Middle and right: "
                                       f"regression effect per extra take on the win chance and on the final "
                                       f"score, {contrast} (95% cluster-robust CIs). {rs.games_text()}.{note}"))
@@ -205,7 +208,7 @@ def game_end_section(rs, length: str, unit: str, triggers=None, code=None, codes
         trig = collected(end_triggers(g, triggers=cols, by=rs.group)) if cols else None
     ties = collected(top_ties(p, by=rs.group))
     series = rs.group if len(rs.runs) > 1 else None
-    fig = FG.game_length(dist, trig, series=series, unit=unit, caption=(
+    fig = game_length_figure(dist, trig, series=series, unit=unit, caption=(
         f"Left: share of games per length in {unit}. Right: share of games ended by each trigger "
         f"(95% Wilson CIs). {rs.games_text()}."))
     sec.paragraphs.append(
@@ -248,3 +251,100 @@ def length_headlines(length, trigger_share=None):
                                  kind="proportion"))
         return out
     return build
+
+
+# ---------------------------------------------------------------- figures
+
+def _forest(ax, frame, labels, est, lo, hi, series, names, scale=1.0, key="label"):
+    """Horizontal estimates with CIs, one row per label, series side by side."""
+    h = 0.8 / max(1, len(names))
+    y0 = np.arange(len(labels))
+    for i, sv in enumerate(names):
+        d = _sel(frame, series, sv)
+        idx = {c: j for j, c in enumerate(d[key].to_list())}
+
+        def col(c):
+            return np.array([d[c][idx[x]] if x in idx and d[c][idx[x]] is not None else np.nan
+                             for x in labels], dtype=float) * scale
+        m, a, b = col(est), col(lo), col(hi)
+        y = y0 + (i - (len(names) - 1) / 2) * h
+        ax.errorbar(m, y, xerr=_err(m, a, b), fmt="o", color=COLORS[i % 10], ecolor=COLORS[i % 10],
+                    markersize=4, capsize=2, linewidth=1, label=_label(sv, series) or None)
+    ax.set_yticks(y0, labels)
+    ax.set_ylim(len(labels) - 0.5, -0.5)
+
+
+def component_values(summary: pl.DataFrame, regression: pl.DataFrame, label: str = "label",
+                     series: str | None = None, title: str = "Component values",
+                     caption: str | None = None) -> Figure:
+    """Take rate (left), marginal win uplift (middle) and score effect (right) of each component.
+
+    ``summary`` is ``analysis.components.component_summary`` and
+    ``regression`` ``analysis.components.component_regression``, each with a
+    ``label`` column naming the component.
+    """
+    summary, regression = _eager(summary), _eager(regression)
+    labels = summary[label].unique(maintain_order=True).to_list()
+    names = _values(summary, series)
+    fig = Figure(figsize=(12.5, max(3.2, 0.28 * len(labels) * max(1, len(names)) ** 0.5 + 1.6)),
+                 layout="constrained")
+    axes = fig.subplots(1, 3, sharey=True)
+    for ax in axes:
+        ax.grid(True, color="#e5e5e5", linewidth=0.6)
+        ax.set_axisbelow(True)
+        for side in ("top", "right"):
+            ax.spines[side].set_visible(False)
+    _forest(axes[0], summary, labels, "take_rate", "take_lo", "take_hi", series, names, 100, label)
+    axes[0].set_xlim(left=0)
+    axes[0].set_xlabel("players who took it (% of player-games, 95% CI)")
+    _subtitle(axes[0], "take rate")
+    contrast = regression["contrast"].drop_nulls().first() if regression.height else "vs not taking"
+    for ax, outcome, scale, xl in ((axes[1], "win", 100, "win chance per extra take (pp, 95% CI)"),
+                                   (axes[2], "total", 1, "final score per extra take (points, 95% CI)")):
+        d = regression.filter(pl.col("outcome") == outcome)
+        _forest(ax, d, labels, "effect", "effect_lo", "effect_hi", series, names, scale, label)
+        ax.axvline(0, color="#444444", linewidth=0.8)
+        ax.set_xlabel(xl)
+        _subtitle(ax, f"marginal value ({contrast})")
+    if series and len(names) > 1:
+        axes[0].legend(fontsize=8, loc="lower right")
+    return _finish(fig, title, caption)
+
+
+def game_length_figure(dist: pl.DataFrame, triggers: pl.DataFrame | None = None, series: str | None = None,
+                unit: str = "rounds", title: str = "Game length and end triggers",
+                caption: str | None = None) -> Figure:
+    """Distribution of game length (left) and share of games per end trigger with CIs (right).
+
+    ``dist`` and ``triggers`` come from ``analysis.outcomes.game_length`` and
+    ``analysis.outcomes.end_triggers``.
+    """
+    dist = _eager(dist)
+    n_ax = 2 if triggers is not None else 1
+    fig, axes = _panels(n_ax, width=4.8)
+    names = _values(dist, series)
+    _grouped_bars(axes[0][0], dist, "length", "share", series, names)
+    axes[0][0].set_xlabel(f"game length ({unit})")
+    axes[0][0].set_ylabel("share of games (%)")
+    _subtitle(axes[0][0], "length")
+    if triggers is not None:
+        triggers = _eager(triggers)
+        ax = axes[0][1]
+        trig = triggers["trigger"].unique(maintain_order=True).to_list()
+        tn = _values(triggers, series)
+        w = 0.8 / max(1, len(tn))
+        for i, sv in enumerate(tn):
+            d = _sel(triggers, series, sv)
+            idx = {t: j for j, t in enumerate(d["trigger"].to_list())}
+            x = np.arange(len(trig)) + (i - (len(tn) - 1) / 2) * w
+            y = np.array([d["share"][idx[t]] if t in idx else np.nan for t in trig]) * 100
+            lo = np.array([d["lo"][idx[t]] if t in idx else np.nan for t in trig]) * 100
+            hi = np.array([d["hi"][idx[t]] if t in idx else np.nan for t in trig]) * 100
+            ax.bar(x, y, width=w * 0.95, color=COLORS[i % 10], alpha=0.8, label=_label(sv, series) or None)
+            ax.errorbar(x, y, yerr=_err(y, lo, hi), fmt="none", ecolor="black", capsize=2)
+        ax.set_xticks(range(len(trig)), [t.removeprefix("trigger_") for t in trig], rotation=20, ha="right")
+        ax.set_ylabel("games ended by it (%, 95% CI)")
+        _subtitle(ax, "end triggers (a game may set several)")
+    if series and len(names) > 1:
+        _legend_outside(axes[0][-1])
+    return _finish(fig, title, caption)

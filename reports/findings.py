@@ -9,7 +9,7 @@ from __future__ import annotations
 import polars as pl
 
 from reports.render.sections import Section, Table
-from reports.words import player_name
+from reports.words import dominance_text, player_name
 
 def _pct(x):
     return f"{x * 100:.1f}%"
@@ -157,18 +157,3 @@ def with_findings(sections):
     return ([found] if found else []) + list(sections)
 
 
-def dominance_text(dom: pl.DataFrame) -> str:
-    """One sentence: the dominant strategy (beats every other head-to-head, 95% CIs), or why there is none."""
-    if dom.height < 2:
-        return "Strategy dominance: one strategy only, nothing to compare."
-    top = dom.filter(pl.col("dominant"))
-    if top.height:
-        r = top.row(0, named=True)
-        return (f"Dominant strategy: {r['strategy']} beats every other strategy head-to-head (each 95% CI "
-                f"above ½); its closest match-up is {r['weakest_against']}, "
-                f"{r['weakest_share'] * 100:.1f}% [{r['weakest_lo'] * 100:.1f}, {r['weakest_hi'] * 100:.1f}] "
-                f"of {r['n_min']:,}+ pairs.")
-    r = dom.row(0, named=True)
-    return (f"No strategy beats every other one head-to-head (95% CIs): the best, {r['strategy']}, beats "
-            f"{r['beats']} of {r['opponents']}; against {r['weakest_against']} it finishes ahead in "
-            f"{r['weakest_share'] * 100:.1f}% [{r['weakest_lo'] * 100:.1f}, {r['weakest_hi'] * 100:.1f}] of pairs.")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import polars as pl
 
 from reports.render.sections import Section, Table
-from reports.words import GLOSSARY
+from reports.words import GLOSSARY, knob_words
 
 
 def _pct(x, digits=1):
@@ -42,16 +42,6 @@ def _gap(rows):
     return text
 
 
-def knob_words(game, knob, n=2):
-    """"points" or the game's starting resource (its report plug-in names it), as reports/balance.py says."""
-    if knob == "seat_points":
-        return "point" if abs(n) == 1 else "points"
-    from reports.games import plugin
-
-    one, many = plugin(game).SEAT_BONUS_UNIT or ("resource", "resources")
-    return "starting " + (one if abs(n) == 1 else many)
-
-
 def _change(r):
     """The verified compensation of a compensation result ``r`` (reports/balance.py), in a designer's words."""
     comp = list(r["compensation"])
@@ -77,14 +67,14 @@ def at_a_glance(study, sets, sections, quick=False) -> Section | None:
     seat_tables = {t.name: t.frame for s in sections for t in s.tables if t.name.endswith("seat_advantage")}
     comp = {}
     for part in study.parts:
-        if part.kind == "compensation":
+        if part.first_screen == "compensation":
             r = sets.get(part.name)
             if isinstance(r, dict) and "compensation" in r:
                 comp[(r["game"], int(r["players"]))] = r
     tables, paras = [], []
     games = []
     for part in study.parts:
-        if part.kind != "balance" or f"{part.name}_seat_advantage" not in seat_tables:
+        if part.first_screen != "seats" or f"{part.name}_seat_advantage" not in seat_tables:
             continue
         adv = seat_tables[f"{part.name}_seat_advantage"]
         rs = sets[part.name]

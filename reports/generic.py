@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import polars as pl
 
-from reports.games import plugin
 from reports.render import figures as F
 from reports.render.sections import Fig, Section, Table, caption_of, text_table
 from reports.runset import RunSet, collected, fit_sample
@@ -143,8 +142,9 @@ def convergence_section(rs: RunSet, half_width=0.01) -> Section:
         figures=[Fig("convergence", fig, caption_of(fig))])
 
 
-def run_sections(rs: RunSet, figures=None) -> list:
-    """The generic sections, outcomes, then the game's own, the rarely taken options, then convergence.
+def run_sections(rs: RunSet, figures=None, game_sections=()) -> list:
+    """The generic sections, outcomes, then the game's own (``game_sections``: its plug-in's ``SECTIONS``),
+    the rarely taken options, then convergence.
 
     ``figures`` (a :class:`BackgroundFigures`, whose workers were forked before
     any thread here) renders each section's figures as soon as the section is
@@ -160,11 +160,11 @@ def run_sections(rs: RunSet, figures=None) -> list:
     from reports.outcomes import option_take_section, outcome_section, rarely_taken_section
 
     order = [seat_section, score_section, category_section, outcome_section, option_take_section,
-             *plugin(rs.game).SECTIONS]
+             *game_sections]
     built = {}
     with ThreadPoolExecutor(1) as ahead:
         fit = ahead.submit(category_fit, rs) if rs.categories else None
-        for build in [convergence_section, outcome_section, *plugin(rs.game).SECTIONS, seat_section,
+        for build in [convergence_section, outcome_section, *game_sections, seat_section,
                       category_section, score_section, option_take_section]:
             built[build] = sec = category_section(rs, fit) if build is category_section else build(rs)
             if sec is not None and figures is not None:
@@ -174,13 +174,13 @@ def run_sections(rs: RunSet, figures=None) -> list:
     return secs + ([rare] if rare is not None else []) + [built[convergence_section]]
 
 
-def variant_section(rs: RunSet, baseline=None, title="Variant comparison") -> Section:
-    """Each headline statistic per variant, the difference to the baseline and its CI."""
+def variant_section(rs: RunSet, baseline=None, title="Variant comparison", headlines=None) -> Section:
+    """Each headline statistic per variant, the difference to the baseline and its CI (``headlines``: the
+    game plug-in's ``HEADLINES``, a builder of its own extra statistics)."""
     from analysis.summary import headline_pairs, headline_stats, variant_differences
 
     head = [collected(headline_stats(rs.scan("players"), by=rs.group, categories=rs.categories))]
-    extra = plugin(rs.game).HEADLINES
-    head += list(extra(rs)) if extra else []
+    head += list(headlines(rs)) if headlines else []
     from reports.outcomes import outcome_headlines
 
     head += outcome_headlines(rs)

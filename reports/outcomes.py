@@ -10,7 +10,7 @@
 - :func:`outcome_headlines` — lead changes per game and the comeback rate as
   headline statistics of a variant comparison (``reports.generic.variant_section``).
 
-The sentence on strategy dominance of a comparison is ``reports.findings.dominance_text``.
+The sentence on strategy dominance of a comparison is ``reports.words.dominance_text``.
 """
 from __future__ import annotations
 

@@ -42,10 +42,11 @@ import os
 import tempfile
 import time
 from dataclasses import dataclass, field
+from importlib import import_module
 
 import numpy as np
 
-from reports.games import plugin
+from reports.games import has_plugin, plugin_of
 from reports.regress_stats import (DEFAULT_ALPHA, DEFAULT_EFFECT_SD, DEFAULT_EFFECT_SHARE, EXACT_BELOW,  # noqa: F401
                                    POWER, _key, compare, games_needed)
 
@@ -236,7 +237,8 @@ def statistics(game, games, players, categories=None):
     for cat in categories:
         for seat in range(P):
             rows.append(_mean_row(f"score.{cat}", f"seat {seat}", players[cat][:, seat]))
-    for name, table, col, per_seat in plugin(game).REGRESS_METRICS:
+    plug = plugin_of(import_module(f"reports.games.{game}") if has_plugin(game) else None)
+    for name, table, col, per_seat in plug.REGRESS_METRICS:
         src = players if table == "players" else games
         if col not in src:
             continue

@@ -17,8 +17,10 @@ This module re-exports those names for notebooks written against the old single 
 from __future__ import annotations
 
 import os
+from importlib import import_module
 
 from reports.findings import findings_section, with_findings  # noqa: F401
+from reports.games import has_plugin, plugin_of
 from reports.generic import (category_fit, category_section, convergence_section, run_sections,  # noqa: F401
                              score_section, seat_section, variant_section)
 from reports.provenance import provenance_section, summarize_labels  # noqa: F401
@@ -48,7 +50,9 @@ def run_report(run_dir, label=None, partial=False, figures=None) -> Report:
     names = [s["name"] for s in m.get("strategies", [])]
     strat = "random play" if names and set(names) == {"random"} else strat
     title = f"{m['game'].capitalize()} — {m['players']} players, {played} ({strat})"
-    report = Report(title, sections=with_findings([provenance_section(rs)] + run_sections(rs, figures)))
+    plug = plugin_of(import_module(f"reports.games.{rs.game}") if has_plugin(rs.game) else None)
+    secs = run_sections(rs, figures, plug.SECTIONS)
+    report = Report(title, sections=with_findings([provenance_section(rs)] + secs))
     from reports.firstscreen import glossary_section, random_note
 
     report.sections.append(glossary_section())

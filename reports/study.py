@@ -181,7 +181,7 @@ def _parse_part(kind, t, where, study, mod, index, game):
     if "quick_games" in t and quick_games <= 0:
         raise StudyError(f"{where}: quick_games must be a positive integer, not {quick_games}")
     part = Part(kind=kind, name=name, title=title, games=0, seed=seed, game=game, quick_games=quick_games,
-                events=events)
+                events=events, first_screen=getattr(experiment(kind), "FIRST_SCREEN", ""))
     return experiment(kind).parse(part, t, ParseContext(where, study, mod, players, games))
 
 

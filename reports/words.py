@@ -5,6 +5,7 @@ Data keep their own numbering: the ``seat`` column of the Parquet tables, the fr
 a person (report text, figure axes, terminal tables) counts from 1: seat 0 is "player 1
 (starts)", seat 1 "player 2"; round 0 of the engines is "round 1".
 """
+import polars as pl
 
 
 def player_name(seat, starts=True) -> str:
@@ -22,6 +23,17 @@ def round_name(round_index) -> str:
     """An engine's 0-based round -> ``"round 1"``."""
     return f"round {int(round_index) + 1}"
 
+
+
+def knob_words(game, knob, n=2) -> str:
+    """What ``n`` units of a seat-compensation ``knob`` are in ``game``: "points" for ``seat_points``, else
+    the starting resource the game's ``SEAT_BONUS_UNIT`` names ("starting marble", "starting coins")."""
+    if knob == "seat_points":
+        return "point" if abs(n) == 1 else "points"
+    import simcore
+
+    one, many = getattr(simcore.get_game(game), "SEAT_BONUS_UNIT", None) or ("resource", "resources")
+    return "starting " + (one if abs(n) == 1 else many)
 
 #: Every statistic and column a report uses, in plain words (the report's glossary).
 GLOSSARY = {
@@ -61,3 +73,20 @@ GLOSSARY = {
                  "not settled.",
     "under-powered": "Too few games for the interval to tell the effect from zero (or from the target).",
 }
+
+
+def dominance_text(dom: pl.DataFrame) -> str:
+    """One sentence: the dominant strategy (beats every other head-to-head, 95% CIs), or why there is none."""
+    if dom.height < 2:
+        return "Strategy dominance: one strategy only, nothing to compare."
+    top = dom.filter(pl.col("dominant"))
+    if top.height:
+        r = top.row(0, named=True)
+        return (f"Dominant strategy: {r['strategy']} beats every other strategy head-to-head (each 95% CI "
+                f"above ½); its closest match-up is {r['weakest_against']}, "
+                f"{r['weakest_share'] * 100:.1f}% [{r['weakest_lo'] * 100:.1f}, {r['weakest_hi'] * 100:.1f}] "
+                f"of {r['n_min']:,}+ pairs.")
+    r = dom.row(0, named=True)
+    return (f"No strategy beats every other one head-to-head (95% CIs): the best, {r['strategy']}, beats "
+            f"{r['beats']} of {r['opponents']}; against {r['weakest_against']} it finishes ahead in "
+            f"{r['weakest_share'] * 100:.1f}% [{r['weakest_lo'] * 100:.1f}, {r['weakest_hi'] * 100:.1f}] of pairs.")

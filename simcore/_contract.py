@@ -56,6 +56,8 @@ OPTIONAL = {
     "running_scores": "running_scores(state) -> every seat's total 'if the game ended now', as the kernel's lead "
                       "snapshots take it (default: state.scores()['total'])",
     "ROUND_NAME": "what a round of round_number is, for reports (default 'rounds')",
+    "SEAT_BONUS_UNIT": "(one, several): what one unit of the seat_bonus setting is, e.g. ('coin', 'coins'), "
+                       "for reports (default ('resource', 'resources'))",
 }
 
 

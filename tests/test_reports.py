@@ -11,6 +11,7 @@ hellas = pytest.importorskip("simcore.hellas")
 from reports import cli  # noqa: E402
 from strategies import resolve_seats  # noqa: E402
 from reports.render import figures as F  # noqa: E402
+from reports.render import workers as W  # noqa: E402
 
 FIGURES = ["win_share_by_seat", "score_distributions", "category_weights", "outcome_distributions",
            "quarry_distributions",
@@ -375,7 +376,7 @@ def test_background_figures_render_what_save_renders(tmp_path):
     bg.close()
     assert not os.path.exists(bg.dir)
     for f in figs:
-        F.save(f.figure, str(tmp_path / f"{f.name}-direct"))
+        W.save(f.figure, str(tmp_path / f"{f.name}-direct"))
         png = (tmp_path / f"{f.name}.png").read_bytes()
         assert png[:4] == b"\x89PNG" and png == (tmp_path / f"{f.name}-direct.png").read_bytes()
         assert os.path.getsize(tmp_path / f"{f.name}.svg") > 0
@@ -383,20 +384,20 @@ def test_background_figures_render_what_save_renders(tmp_path):
 
 def test_background_figures_render_here_what_a_worker_cannot(tmp_path, monkeypatch):
     """A figure that does not pickle (a lambda formatter) is rendered in ``finish``, and one a worker
-    fails on is rendered again there: every figure ends up written, the PNGs those of ``figures.save``."""
+    fails on is rendered again there: every figure ends up written, the PNGs those of ``workers.save``."""
     from matplotlib.ticker import FuncFormatter
 
     from reports import report as R
     from reports.render.sections import Fig
 
-    parent, save = os.getpid(), F.save
+    parent, save = os.getpid(), W.save
 
     def flaky(fig, stem, svg=True):           # fails in the workers only
         if os.getpid() != parent and fig.axes[0].get_title() == "fails":
             raise RuntimeError("worker failure")
         return save(fig, stem, svg)
 
-    monkeypatch.setattr(F, "save", flaky)
+    monkeypatch.setattr(W, "save", flaky)
     figs = []
     for name, title in (("plain", "ok"), ("lambda", "ok"), ("broken", "fails")):
         f = F.Figure(figsize=(3, 2))
@@ -447,8 +448,8 @@ def test_saved_figures_are_the_same_bytes_every_time(tmp_path):
         return f
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
-    F.save(fig(), str(tmp_path / "a" / "x"))
-    F.save(fig(), str(tmp_path / "b" / "x"))
+    W.save(fig(), str(tmp_path / "a" / "x"))
+    W.save(fig(), str(tmp_path / "b" / "x"))
     for ext in ("png", "svg"):
         assert (tmp_path / "a" / f"x.{ext}").read_bytes() == (tmp_path / "b" / f"x.{ext}").read_bytes()
     assert b"<dc:date>" not in (tmp_path / "a" / "x.svg").read_bytes()
@@ -464,7 +465,7 @@ def test_convergence_figure_labels_decades_without_mathtext(small_run):
     from reports.runset import RunSet
 
     fig = convergence_section(RunSet.from_dirs(small_run)).figures[0].figure
-    F.save(fig, os.path.join(os.path.dirname(small_run), "conv"))     # draws: the tick labels are set
+    W.save(fig, os.path.join(os.path.dirname(small_run), "conv"))     # draws: the tick labels are set
     labels = [t.get_text() for t in fig.axes[1].get_xticklabels() if t.get_visible() and t.get_text()]
     assert "100" in labels and not any("$" in t for t in labels)
     assert len(fig.axes[0].xaxis.get_minor_locator().tick_values(10, 1000)) == 0    # no minor ticks

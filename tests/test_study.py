@@ -50,9 +50,10 @@ def test_example_and_demo_files_parse():
         ("yamatai", "compensation"), ("yamatai", "compensation"),
         ("akrotiri", "balance"), ("akrotiri", "compensation")]
     # "what to change" at every player count of every game's balance part (the first screen)
-    comp = {(p.game, p.settings["players"]) for p in demo.parts if p.kind == "compensation"}
+    comp = {(p.game, p.settings["players"]) for p in demo.parts if p.first_screen == "compensation"}
+    assert {p.kind for p in demo.parts if p.first_screen} == {"balance", "compensation"}
     for p in demo.parts:
-        if p.kind == "balance":
+        if p.first_screen == "seats":
             assert {(p.game, r.players) for r in p.runs} <= comp, p.name
     assert demo.quick_games > 0
     by_part = {(p.game, p.kind): p for p in demo.parts}

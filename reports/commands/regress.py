@@ -87,7 +87,7 @@ def run(args):
         study = _study_for_update(args)
         doc = record(study, workers=args.workers)
         write_baseline(args.baseline, doc)
-        print(format_record(doc, args.baseline))
+        print(format_record(Study.from_dict(doc["study"]), doc, args.baseline))
         return 0
     for flag in ("game", "players", "strategy", "seat_strategies", "variant"):
         if getattr(args, flag):

@@ -13,7 +13,11 @@ by its kind's module, which defines:
 - ``runs(part, result) -> {label: analysis.Run}``: the results folders it played, for the study's
   "What was run" (``{}`` for a part that keeps no results folder);
 - ``sections(part, result, figures) -> [Section]``: its report sections (their ``findings`` lines
-  and tables feed "Findings at a glance").
+  and tables feed "Findings at a glance");
+- optionally ``RESULT``: what ``run`` returns, for ``reports.api`` — ``"runs"`` (a RunSet, the
+  default), ``"comparison"`` (a RunSet of line-ups) or ``"searches"`` (compensation results);
+- optionally ``FIRST_SCREEN``: what the study's first screen (``reports.firstscreen``) reads from
+  the part — ``"seats"`` (its seat-advantage table) or ``"compensation"`` (its result).
 
 ``reports.study`` runs every part through these and nothing else: no kind is named there. To add
 a kind: write ``reports/experiments/<kind>.py`` and add its name to :data:`KINDS` (the order is

@@ -31,6 +31,7 @@ class Part:
     events: bool = True
     settings: dict = field(default_factory=dict)    # compensation: its search settings
     spec: object = None        # skill: its reports.ladder.LadderPlan
+    first_screen: str = ""     # what the study's first screen reads from it: its kind's FIRST_SCREEN
 
 
 @dataclass

@@ -7,6 +7,9 @@ from reports.plan import PlannedRun
 
 KEYS = COMMON_KEYS | {"strategy", "seats", "events"}
 
+#: the study's first screen reads its seat-advantage table as the answer at each player count
+FIRST_SCREEN = "seats"
+
 
 def parse(part, t, ctx):
     variant_of(t.get("variant", {}), f"{ctx.where}: variant", ctx.mod, ctx.players[0])
@@ -33,9 +36,13 @@ def runs(part, rs):
 
 
 def sections(part, rs, figures=None):
+    from importlib import import_module
+
+    from reports.games import has_plugin, plugin_of
     from reports.generic import run_sections
 
-    secs = run_sections(rs, figures)
+    plug = plugin_of(import_module(f"reports.games.{rs.game}") if has_plugin(rs.game) else None)
+    secs = run_sections(rs, figures, plug.SECTIONS)
     for s in secs[1:]:            # terminal: the seat table is enough for a balance part
         s.terminal = ""
     return secs

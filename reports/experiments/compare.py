@@ -6,6 +6,9 @@ from reports.experiments._part import COMMON_KEYS, Part, StudyError, strategy_of
 
 KEYS = COMMON_KEYS | {"strategies"}
 
+#: its result is a comparison of line-ups (``reports.api.Comparison``)
+RESULT = "comparison"
+
 #: a ``boardlab compare`` report draws the outcome distributions per seating up to this many seatings
 MAX_OUTCOME_SERIES = 4
 

@@ -39,6 +39,12 @@ def sections(part, result, figures=None):
 KEYS = {"name", "title", "game", "players", "strategy", "knob", "budget", "verify", "seed", "variant",
         "quick_games"}
 
+#: its result is compensation searches (one dict per player count), not results folders
+RESULT = "searches"
+
+#: the study's first screen reads its result as what to change
+FIRST_SCREEN = "compensation"
+
 
 def part_spec(part):
     """What determines a compensation part's result (its cache key)."""

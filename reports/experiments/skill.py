@@ -1,10 +1,17 @@
 """``[[skill]]`` and ``boardlab ladder``: the levels rated by a ladder, then every seat at each level
-(balance per skill level). The ladder's design, play and sections are ``reports.ladder``'s."""
+(balance per skill level). The ladder's design, play and sections are ``reports.ladder``'s; the
+sections of the balance per skill level (:func:`skill_sections`) are here, beside the game's own."""
+from __future__ import annotations
+
 import dataclasses
 import os
 
+import polars as pl
+
 from reports.experiments._part import COMMON_KEYS, StudyError, check, variant_of
-from reports.ladder import LadderPlan, ladder_sections, play_ladder, play_skill, ratings_of, skill_sections
+from reports.ladder import LadderPlan, ladder_sections, play_ladder, play_skill, ratings_of
+from reports.render.figures_ladder import seat_share_vs_rating
+from reports.render.sections import Fig, Section, Table, caption_of, text_table
 
 KEYS = COMMON_KEYS | {"levels", "games", "search_games", "ladder_games", "quick_games", "quick_search_games"}
 
@@ -110,10 +117,115 @@ def run_skill_part(part, base, workers=None, log=print):
 
 def skill_part_sections(part, rs) -> list:
     """The sections of a skill part from its RunSet (:func:`run_skill_part`)."""
+    from importlib import import_module
+
+    from reports.games import has_plugin, plugin_of
     from reports.runset import RunSet
 
     lad = RunSet({k[len("ladder/"):]: v for k, v in rs.runs.items() if k.startswith("ladder/")}, group="lineup")
     sk = RunSet({k[len("skill/"):]: v for k, v in rs.runs.items() if k.startswith("skill/")}, group="level")
     secs = ladder_sections(part.spec, lad)
     secs[0].terminal = secs[2].terminal = ""
-    return secs + skill_sections(sk, ratings_of(secs[1]))
+    plug = plugin_of(import_module(f"reports.games.{sk.game}") if has_plugin(sk.game) else None)
+    return secs + skill_sections(sk, ratings_of(secs[1]), plug.SECTIONS)
+
+
+# ---------------------------------------------------------------- balance per skill level
+
+def level_ratings(ratings: pl.DataFrame, levels):
+    """``{level: (elo, lo, hi)}`` of the skill levels from a ladder's ratings table."""
+    r = {row["strategy"]: (row["elo"], row["elo_lo"], row["elo_hi"]) for row in ratings.iter_rows(named=True)}
+    missing = [lv for lv in levels if lv not in r]
+    if missing:
+        raise ValueError(f"no ladder rating for skill level(s) {', '.join(missing)}")
+    return {lv: r[lv] for lv in levels}
+
+
+def skill_sections(skill_rs, ratings: pl.DataFrame, game_sections=()) -> list:
+    """Balance per skill level: seat advantage, the trend against the rating, categories, the game's own
+    (``game_sections``: its plug-in's ``SECTIONS``)."""
+    from analysis.skill import seat_share_trend, trend_verdict
+    from reports.generic import category_section, seat_section
+    from reports.runset import collected
+
+    levels = skill_rs.labels
+    elo = level_ratings(ratings, levels)
+    seat = seat_section(skill_rs, series=True)
+    seat.title = "Seat advantage by skill level"
+    adv = seat.tables[0].frame.with_columns(pl.col("level").cast(pl.String))
+    shares = adv.join(pl.DataFrame({"level": levels, "elo": [elo[lv][0] for lv in levels],
+                                    "elo_lo": [elo[lv][1] for lv in levels],
+                                    "elo_hi": [elo[lv][2] for lv in levels]}), on="level", how="left")
+    trend = seat_share_trend(skill_rs.scan("players"), {lv: e[0] for lv, e in elo.items()})
+    games = skill_rs.n_games()
+    n_text = ", ".join(f"{lv} {games[lv]:,}" for lv in levels)
+    fig = seat_share_vs_rating(shares, trend, caption=(
+        f"Mean win share of each seat (a k-way tie counts 1/k; 95% CIs, Wilson on the observed variance) with every seat at one level, "
+        f"against that level's ladder rating; lines: the fitted trend (fractional logit of the seat's win share "
+        f"on the rating); dashed: the fair share. Games per level: {n_text}."))
+    tie = collected(skill_rs.scan("players").filter(pl.col("seat") == 0)
+                    .group_by("level").agg(pl.len().alias("games"),
+                                           (pl.col("win_share").cast(pl.Float64).is_between(0, 1, closed="none"))
+                                           .sum().alias("seat0_tied"))).with_columns(pl.col("level").cast(pl.String))
+    tie = tie.sort(pl.col("level").replace_strict({str(lv): i for i, lv in enumerate(levels)}, default=len(levels)),
+                   "level")                     # the group-by's row order is not fixed: the levels' order
+    t0 = trend.filter(pl.col("seat") == 0).row(0, named=True)
+    verdict = trend_verdict(t0)
+    weakest = min(levels, key=lambda lv: elo[lv][0])
+    strongest = max(levels, key=lambda lv: elo[lv][0])
+    s_lo = shares.filter((pl.col("level") == weakest) & (pl.col("seat") == 0)).row(0, named=True)
+    s_hi = shares.filter((pl.col("level") == strongest) & (pl.col("seat") == 0)).row(0, named=True)
+    p_text = f"{t0['p_value']:.2g}" if t0["p_value"] == t0["p_value"] else "n/a"
+    words = {"grows": "grows", "shrinks": "shrinks", "reverses": "reverses (crosses the fair share)",
+             "holds": "holds (no significant trend)"}
+    finding = (f"seat 0's advantage **{words[verdict]}** as skill rises: it wins "
+               f"{s_lo['win_share'] * 100:.1f}% [{s_lo['win_lo'] * 100:.1f}, {s_lo['win_hi'] * 100:.1f}] at "
+               f"{weakest} (Elo {elo[weakest][0]:,.0f}, {s_lo['n']:,} games) and {s_hi['win_share'] * 100:.1f}% "
+               f"[{s_hi['win_lo'] * 100:.1f}, {s_hi['win_hi'] * 100:.1f}] at {strongest} (Elo "
+               f"{elo[strongest][0]:,.0f}, {s_hi['n']:,} games), fair {t0['fair_share'] * 100:.1f}%; trend "
+               f"{t0['slope']:+.3f} log-odds per 100 Elo [{t0['slope_lo']:+.3f}, {t0['slope_hi']:+.3f}], "
+               f"p = {p_text} (fractional logit of seat 0's win share on the level's rating, ties as 1/k, "
+               f"robust SEs, {t0['n']:,} games over {t0['n_levels']} levels)")
+    others = []
+    for r in trend.filter((pl.col("seat") > 0) & (pl.col("p_holm") < 0.05)).iter_rows(named=True):
+        edge = "advantage" if r["share_max"] >= r["fair_share"] else "disadvantage"
+        others.append(f"seat {r['seat']}'s {edge} {trend_verdict(r)} ({r['share_min'] * 100:.1f}% → "
+                      f"{r['share_max'] * 100:.1f}% fitted, {r['slope']:+.3f} per 100 Elo, Holm p = "
+                      f"{r['p_holm']:.2g})")
+    if others:
+        finding += "; among the other seats, " + ", ".join(others)
+    trend_sec = Section("Seat advantage against skill", paragraphs=[
+        "Does the seat advantage change as players get better? For each seat, a fractional logistic "
+        "regression of its win share in a game (1 for a sole win, 1/k for a k-way tie for first, 0 otherwise) "
+        "on the ladder rating of the level every seat played, with robust (sandwich) standard errors; the "
+        "slope is the change in log-odds per 100 Elo, p-values Holm-corrected across the seats. The ratings "
+        "are taken as known (their own CIs are in the table, not carried into the slope). The verdict reads "
+        "the fitted share at the weakest and the strongest level against the fair share: the advantage "
+        "*grows* or *shrinks* when the slope is significant (p < 0.05) and the distance from fair rises or "
+        "falls, *holds* when the slope is not significant.",
+        f"**Finding:** {finding}."],
+        tables=[Table("skill_seat_trend", trend.with_columns(
+                    pl.Series("verdict", [trend_verdict(r) for r in trend.iter_rows(named=True)])),
+                    "Trend of each seat's win share against the level's rating (per 100 Elo, 95% CIs)."),
+                Table("skill_levels", shares.select("level", "elo", "elo_lo", "elo_hi", "n_players", "seat", "n",
+                                                    "win_share", "win_lo", "win_hi", "fair_share", "tied_wins")
+                      .sort("elo", "seat"), "Seat win share at each level with the level's rating (95% CIs)."),
+                Table("skill_ties", tie, "Games per level in which seat 0 tied for first (counted 1/k).")],
+        figures=[Fig("skill_seat_share_vs_rating", fig, caption_of(fig))])
+    trend_sec.findings = [f"S{finding[1:]}."]
+    rows = [[lv, f"{elo[lv][0]:,.0f}", f"{games[lv]:,}",
+             *[f"{r['win_share'] * 100:.1f} ±{(r['win_hi'] - r['win_lo']) * 50:.1f}"
+               for r in shares.filter(pl.col("level") == lv).sort("seat").iter_rows(named=True)]]
+            for lv in sorted(levels, key=lambda lv: elo[lv][0])]
+    trend_sec.terminal = ("Balance per skill level: win share % by seat (95% CI) with every seat at one level\n"
+                          + text_table(["level", "Elo", "games", *[f"seat {s}" for s in
+                                                                     sorted(adv["seat"].unique().to_list())]], rows)
+                          + f"\nSeat 0's advantage {words[verdict]}: trend {t0['slope']:+.3f} log-odds per 100 Elo "
+                            f"[{t0['slope_lo']:+.3f}, {t0['slope_hi']:+.3f}], p = {p_text}")
+    seat.terminal = ""
+    secs = [trend_sec, seat, category_section(skill_rs)]
+    secs += [build(skill_rs) for build in game_sections]
+    for s in secs[2:]:
+        s.title = f"{s.title} by skill level"
+        s.terminal = ""
+    return secs

@@ -48,19 +48,22 @@ def runs(part, rs):
 
 
 def sections(part, rs, figures=None):
-    from reports.games import plugin
+    from importlib import import_module
+
+    from reports.games import has_plugin, plugin_of
     from reports.generic import seat_section, variant_section
     from reports.runset import RunSet
 
+    plug = plugin_of(import_module(f"reports.games.{rs.game}") if has_plugin(rs.game) else None)
     secs = []
     for n in sorted(set(r.players for r in part.runs)):
         labels = [r.label for r in part.runs if r.players == n]
         sub = RunSet({lab: rs.runs[lab] for lab in labels}, group="variant")
         base = next(r.label for r in part.runs if r.players == n and r.option == part.baseline)
         title = "Differences" + (f" at {n} players" if len(labels) < len(rs.runs) else "")
-        secs.append(variant_section(sub, baseline=base, title=title))
+        secs.append(variant_section(sub, baseline=base, title=title, headlines=plug.HEADLINES))
         seat = seat_section(sub, series=True)
         seat.terminal = ""
         secs.append(seat)
-        secs += [build(sub) for build in plugin(rs.game).SECTIONS]
+        secs += [build(sub) for build in plug.SECTIONS]
     return secs

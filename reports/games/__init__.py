@@ -11,23 +11,32 @@ A plug-in module may define (each is optional):
 
 A game without a plug-in (a new game, or one registered from outside) gets
 the generic report and regression checks.
+
+Whoever builds a game's report loads its plug-in by name, at the place that needs it
+(the experiments, ``reports.report.run_report``, ``reports.regress``, the ladder command)::
+
+    plug = plugin_of(import_module(f"reports.games.{game}") if has_plugin(game) else None)
+
+so the import is one link of the reports' import chain, not two; this package holds only
+what every loader shares and imports no plug-in itself.
 """
-from importlib import import_module
+from importlib.util import find_spec
 from types import SimpleNamespace
 
 #: What a game without a plug-in gets.
-NO_PLUGIN = SimpleNamespace(SECTIONS=[], HEADLINES=None, REGRESS_METRICS=[], SEAT_BONUS_UNIT=None)
+NO_PLUGIN = SimpleNamespace(SECTIONS=[], HEADLINES=None, REGRESS_METRICS=[])
 
 
-def plugin(game):
-    """The report plug-in of ``game`` (its ``reports.games.<game>`` module), or :data:`NO_PLUGIN`."""
-    try:
-        module = import_module(f"reports.games.{game}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"reports.games.{game}":      # the plug-in exists but an import inside it failed
-            raise
+def has_plugin(game) -> bool:
+    """Whether ``reports/games/<game>.py`` exists (nothing is imported)."""
+    return find_spec(f"{__name__}.{game}") is not None
+
+
+def plugin_of(module):
+    """The plug-in ``module`` (a ``reports.games.<game>`` module, or None for a game without one) with every
+    name defined: what it leaves out is :data:`NO_PLUGIN`'s."""
+    if module is None:
         return NO_PLUGIN
     return SimpleNamespace(SECTIONS=list(getattr(module, "SECTIONS", [])),
                            HEADLINES=getattr(module, "HEADLINES", None),
-                           REGRESS_METRICS=list(getattr(module, "REGRESS_METRICS", [])),
-                           SEAT_BONUS_UNIT=getattr(module, "SEAT_BONUS_UNIT", None))
+                           REGRESS_METRICS=list(getattr(module, "REGRESS_METRICS", [])))

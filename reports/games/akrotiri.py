@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import polars as pl
+from matplotlib.figure import Figure
 
-from reports.render import figures_games as FG
+from reports.render.figures import _eager, _finish, _grouped_bars, _legend_outside, _panels, _values
 from reports.components import (component_names, component_section, data_note, game_end_section,
                                 labelled, length_headlines, load_data)
 from reports.render.sections import Fig, Section, Table, caption_of
@@ -91,7 +92,7 @@ def akrotiri_market_section(rs) -> Section:
     sales = collected(goods_sold(rs.scan("events"))).with_columns(pl.col("colour").cast(pl.Int64).replace_strict(
         colours, default=pl.col("colour").cast(pl.String), return_dtype=pl.String))
     summ, dist = market_prices(sales, by=rs.group)
-    fig = FG.price_distribution(dist.group_by("colour", "price").agg(pl.col("n_sold").sum()).with_columns(
+    fig = price_distribution(dist.group_by("colour", "price").agg(pl.col("n_sold").sum()).with_columns(
         (pl.col("n_sold") / pl.col("n_sold").sum().over("colour")).alias("share")).sort("colour", "price"),
         caption=f"Share of each colour's cubes sold at each price (all runs pooled). {rs.games_text()}.")
     sec.tables = [Table("market_prices", summ, "Price per cube sold, per colour (95% t CIs)."),
@@ -118,5 +119,20 @@ HEADLINES = length_headlines("turns", ("end_trigger", 2, "turn_cap"))
 #: (statistic name, table, column, per seat?).
 REGRESS_METRICS = [("turns", "games", "turns", False), ("temples", "players", "temples", True)]
 
-# What the engine's seat_bonus adds to (one, several): `boardlab balance` names it (reports/balance.py).
-SEAT_BONUS_UNIT = ('drachma', 'drachmas')
+
+# ---------------------------------------------------------------- figures
+
+def price_distribution(dist: pl.DataFrame, label: str = "colour", title: str = "Market prices realised",
+                       caption: str | None = None) -> Figure:
+    """Share of the cubes of each colour sold at each price (one group of bars per price).
+
+    ``dist`` is the distribution of ``analysis.games.akrotiri.market_prices``.
+    """
+    dist = _eager(dist)
+    fig, axes = _panels(1, width=6.5)
+    ax = axes[0][0]
+    _grouped_bars(ax, dist, "price", "share", label, _values(dist, label))
+    ax.set_xlabel("price realised (drachmas per cube)")
+    ax.set_ylabel("share of the colour's cubes sold (%)")
+    _legend_outside(ax, title=label)
+    return _finish(fig, title, caption)

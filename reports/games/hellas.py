@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import polars as pl
+from matplotlib.figure import Figure
 
-from reports.render import figures_games as FG
+from reports.render.figures import _eager, _finish, _grouped_bars, _legend_outside, _panels, _subtitle, _values
 from reports.render.sections import Fig, Section, Table, caption_of
 
 
@@ -38,7 +39,7 @@ def hellas_quarry_section(rs, series=None) -> Section:
         ydist = collected(quarry_yield_distribution_from_counts(yields, by=rs.group, per_round=False))
         ysum = collected(quarry_yield_summary_from_counts(yields, by=rs.group))
         cl = collected(quarry_closures_from_counts(closing, _games_per_group(rs), by=rs.group))
-        fig = FG.quarry_distributions(ydist, cl, series=rs.group if len(rs.runs) > 1 else None, caption=(
+        fig = quarry_distributions(ydist, cl, series=rs.group if len(rs.runs) > 1 else None, caption=(
             f"Left: marble one quarry action pays out to all players. Right: quarries closed per game. "
             f"{rs.games_text()}."))
         figs.append(Fig("quarry_distributions", fig, caption_of(fig)))
@@ -102,5 +103,28 @@ REGRESS_METRICS = [
     ("quarries_closed", "games", "quarries_closed", False),
 ]
 
-# What the engine's seat_bonus adds to (one, several): `boardlab balance` names it (reports/balance.py).
-SEAT_BONUS_UNIT = ('marble', 'marble')
+
+# ---------------------------------------------------------------- figures
+
+def quarry_distributions(yields: pl.DataFrame, closures: pl.DataFrame, series: str | None = None,
+                         title: str = "Quarry yields and closures",
+                         caption: str | None = None) -> Figure:
+    """Distribution of the marble a quarry action pays out (left) and of quarries closed per game (right).
+
+    ``yields`` is ``analysis.games.hellas.quarry_yield_distribution(per_round=False)``;
+    ``closures`` is ``analysis.games.hellas.quarry_closures_per_game``.
+    """
+    yields, closures = _eager(yields), _eager(closures)
+    fig, axes = _panels(2, width=4.6)
+    names = _values(yields, series)
+    _grouped_bars(axes[0][0], yields, "quarry_yield", "share", series, names)
+    axes[0][0].set_xlabel("marble paid out per quarry action (marble, all players)")
+    axes[0][0].set_ylabel("share of quarry actions (%)")
+    _subtitle(axes[0][0], "yield per quarry action")
+    _grouped_bars(axes[0][1], closures, "closures", "share", series, _values(closures, series))
+    axes[0][1].set_xlabel("quarries closed per game (quarries)")
+    axes[0][1].set_ylabel("share of games (%)")
+    _subtitle(axes[0][1], "closures per game")
+    if series and len(names) > 1:
+        _legend_outside(axes[0][-1])
+    return _finish(fig, title, caption)

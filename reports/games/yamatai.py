@@ -1,8 +1,11 @@
 """Yamataï report plug-in: fleet, specialist and building-tile values, game length."""
 from __future__ import annotations
 
+import numpy as np
+import polars as pl
+from matplotlib.figure import Figure
 
-from reports.render import figures_games as FG
+from reports.render.figures import _eager, _finish, _label, _sel, _subtitle, _values
 from reports.components import (component_names, component_section, data_note, game_end_section,
                                 labelled, length_headlines)
 from reports.render.sections import Fig, Section, Table, caption_of
@@ -40,7 +43,7 @@ def yamatai_fleet_section(rs) -> Section:
                          "number gives in the next round (95% CIs)."),
                    Table("fleet_pick_rate_by_seat", by_seat, "Share of each seat's picks per fleet (95% CIs)."),
                    Table("fleet_pick_rate_by_round", by_round, "Share of each round's picks per fleet.", show=False)]
-        fig = FG.take_share_heatmap(by_round.sort(rs.group, "fleet", "round"), "round",
+        fig = take_share_heatmap(by_round.sort(rs.group, "fleet", "round"), "round",
                                    facet=rs.group if len(rs.runs) > 1 else None,
                                    title="Fleet pick rate by round", xlabel="round (0-based)", caption=(
                                        f"Share (%) of each round's fleet picks that took each fleet. "
@@ -90,5 +93,41 @@ HEADLINES = length_headlines("rounds")
 #: (statistic name, table, column, per seat?).
 REGRESS_METRICS = [("rounds", "games", "rounds", False)]
 
-# What the engine's seat_bonus adds to (one, several): `boardlab balance` names it (reports/balance.py).
-SEAT_BONUS_UNIT = ('coin', 'coins')
+
+# ---------------------------------------------------------------- figures
+
+def take_share_heatmap(shares: pl.DataFrame, split: str, label: str = "label", value: str = "share",
+                       facet: str | None = None, title: str = "Pick rate", xlabel: str | None = None,
+                       caption: str | None = None) -> Figure:
+    """Share of the takes per component (rows) and ``split`` cell (columns), as heat maps.
+
+    ``shares`` is ``analysis.components.take_shares`` with a ``label``
+    column, in the row order to show; ``facet`` gives one panel per value
+    (stacked), e.g. the run.
+    """
+    shares = _eager(shares)
+    labels = shares[label].unique(maintain_order=True).to_list()
+    cells = sorted(shares[split].unique().to_list())
+    facets = _values(shares, facet)
+    fig = Figure(figsize=(max(5.5, 0.55 * len(cells) + 3), len(facets) * max(3.0, 0.3 * len(labels) + 1.0) + 0.6),
+                 layout="constrained")
+    axes = fig.subplots(len(facets), 1, squeeze=False, sharex=True)[:, 0]
+    li, ci = {x: i for i, x in enumerate(labels)}, {x: i for i, x in enumerate(cells)}
+    for ax, fv in zip(axes, facets):
+        grid = np.full((len(labels), len(cells)), np.nan)
+        for r in _sel(shares, facet, fv).iter_rows(named=True):
+            grid[li[r[label]], ci[r[split]]] = r[value] * 100
+        im = ax.imshow(grid, aspect="auto", cmap="viridis", interpolation="nearest", vmin=0)
+        ax.set_xticks(range(len(cells)), [str(c) for c in cells])
+        ax.set_yticks(range(len(labels)), labels)
+        top = np.nanmax(grid) if np.isfinite(grid).any() else 1.0
+        for i in range(len(labels)):
+            for j in range(len(cells)):
+                if not np.isnan(grid[i, j]):
+                    ax.text(j, i, f"{grid[i, j]:.0f}", ha="center", va="center", fontsize=7,
+                            color="white" if grid[i, j] < top * 0.6 else "black")
+        if fv is not None:
+            _subtitle(ax, _label(fv, facet))
+        fig.colorbar(im, ax=ax, label="% of the cell's takes")
+    axes[-1].set_xlabel(xlabel or split)
+    return _finish(fig, title, caption)

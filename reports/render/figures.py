@@ -6,7 +6,7 @@ so it works the same in a script (Agg) and in a notebook (the figure
 displays when returned). Each figure has a title and axis labels with units;
 ``caption`` (what it shows and on how many games) is kept as
 ``fig.boardlab_caption`` for the report, which prints it once, under the image
-(drawn inside the image too, it showed twice). Save with :func:`save`.
+(drawn inside the image too, it showed twice). Save with ``reports.render.workers.save``.
 
 Examples
 --------
@@ -17,18 +17,15 @@ Examples
 from __future__ import annotations
 
 import math
-import os
 
-import matplotlib
 import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullLocator, StrMethodFormatter
 
 __all__ = [
-    "win_share_by_seat", "score_distributions", "category_weights", "quarry_distributions",
-    "convergence", "win_matrix", "ratings", "variant_differences", "component_values",
-    "take_share_heatmap", "game_length", "price_distribution", "outcome_distributions", "save",
+    "win_share_by_seat", "score_distributions", "category_weights", "convergence", "win_matrix", "ratings",
+    "variant_differences", "outcome_distributions",
 ]
 
 COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
@@ -438,37 +435,6 @@ def outcome_distributions(dist: pl.DataFrame, series: str | None = None, unit: s
     if series and len(names) > 1:
         _legend_outside(axes[0][-1])
     return _finish(fig, title, caption)
-
-
-PNG_DPI = 110
-
-
-def save(fig: Figure, stem: str, svg: bool = True) -> tuple[str, str | None]:
-    """Write ``stem.png`` (110 dpi) and ``stem.svg``; return both paths (``None`` for no SVG).
-
-    The layout is done once: the layout engine runs at the PNG's dpi, the
-    tight box is measured, then the layout is frozen and both files are
-    printed inside that box (``savefig(bbox_inches="tight")`` per file would
-    lay out and draw the figure twice for each). The SVG carries no date and
-    its element ids are salted with the file name, so the same figure gives
-    the same bytes on every run.
-    """
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    png = f"{stem}.png"
-    canvas = FigureCanvasAgg(fig)
-    fig.set_dpi(PNG_DPI)
-    renderer = canvas.get_renderer()
-    if fig.get_layout_engine() is not None:
-        fig.get_layout_engine().execute(fig)
-    box = fig.get_tightbbox(renderer).padded(matplotlib.rcParams["savefig.pad_inches"])
-    fig.set_layout_engine("none")
-    fig.savefig(png, dpi=PNG_DPI, bbox_inches=box, pil_kwargs={"compress_level": 1})   # 8% larger, 1.5x faster
-    if not svg:
-        return png, None
-    with matplotlib.rc_context({"svg.hashsalt": os.path.basename(stem)}):
-        fig.savefig(f"{stem}.svg", bbox_inches=box, metadata={"Date": None})
-    return png, f"{stem}.svg"
 
 
 def _eager(frame):

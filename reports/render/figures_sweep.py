@@ -1,4 +1,5 @@
 """The figures of a ``[[sweep]]`` part: the balance surface and the share and gap lines across the sweep."""
+import matplotlib
 import numpy as np
 import polars as pl
 
@@ -24,7 +25,7 @@ def balance_surface(table, spec, title="Balance surface: largest seat gap", capt
     fig = F.Figure(figsize=(max(5.5, 0.9 * len(xs) + 2.5), 0.6 * len(ys) + 1.8 if ya else 2.2),
                    layout="constrained")
     ax = fig.subplots()
-    cmap = F.matplotlib.colormaps["YlOrRd"].with_extremes(bad="#eeeeee")
+    cmap = matplotlib.colormaps["YlOrRd"].with_extremes(bad="#eeeeee")
     im = ax.imshow(np.ma.masked_invalid(gap), cmap=cmap, aspect="auto", origin="lower",
                    vmin=0, vmax=max(1.0, float(np.nanmax(gap)) if np.isfinite(gap).any() else 1.0))
     top = np.nanmax(gap) if np.isfinite(gap).any() else 1.0

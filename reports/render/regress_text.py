@@ -81,10 +81,9 @@ def format_markdown(res):
     return "\n".join(lines) + "\n"
 
 
-def format_record(doc, path):
-    from reports.regress import Study
-
-    s = Study.from_dict(doc["study"])
+def format_record(s, doc, path):
+    """The lines ``boardlab regress --record`` prints: study ``s`` (a ``reports.regress.Study``), the recorded
+    document ``doc`` and where it went."""
     lines = [f"recorded {path}: {s.game}, {s.players} players, {','.join(s.strategies)}, "
              f"{' '.join(f'{k}={v}' for k, v in s.variant.items()) or 'default rules'}, seed {s.seed}, "
              f"{s.games:,} games in {doc['recorded']['wall_seconds']} s",

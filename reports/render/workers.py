@@ -1,4 +1,5 @@
-"""Figure workers: figures rendered in other processes while this one computes the next sections."""
+"""Figure workers: figures rendered in other processes while this one computes the next sections, and
+:func:`save`, which writes one figure's PNG and SVG."""
 from __future__ import annotations
 
 import os
@@ -6,10 +7,42 @@ import shutil
 import tempfile
 import time
 
-from reports.render import figures as F
+import matplotlib
+from matplotlib.figure import Figure
 
 #: the report's progress lines come at most this often
 PROGRESS_SECONDS = 2.0
+
+#: the PNGs' resolution
+PNG_DPI = 110
+
+
+def save(fig: Figure, stem: str, svg: bool = True) -> tuple[str, str | None]:
+    """Write ``stem.png`` (110 dpi) and ``stem.svg``; return both paths (``None`` for no SVG).
+
+    The layout is done once: the layout engine runs at the PNG's dpi, the
+    tight box is measured, then the layout is frozen and both files are
+    printed inside that box (``savefig(bbox_inches="tight")`` per file would
+    lay out and draw the figure twice for each). The SVG carries no date and
+    its element ids are salted with the file name, so the same figure gives
+    the same bytes on every run.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    png = f"{stem}.png"
+    canvas = FigureCanvasAgg(fig)
+    fig.set_dpi(PNG_DPI)
+    renderer = canvas.get_renderer()
+    if fig.get_layout_engine() is not None:
+        fig.get_layout_engine().execute(fig)
+    box = fig.get_tightbbox(renderer).padded(matplotlib.rcParams["savefig.pad_inches"])
+    fig.set_layout_engine("none")
+    fig.savefig(png, dpi=PNG_DPI, bbox_inches=box, pil_kwargs={"compress_level": 1})   # 8% larger, 1.5x faster
+    if not svg:
+        return png, None
+    with matplotlib.rc_context({"svg.hashsalt": os.path.basename(stem)}):
+        fig.savefig(f"{stem}.svg", bbox_inches=box, metadata={"Date": None})
+    return png, f"{stem}.svg"
 
 
 class BackgroundFigures:
@@ -122,12 +155,12 @@ class BackgroundFigures:
                     stem, _ = self.jobs.get(timeout=0.05)
                 except queue.Empty:
                     break
-                F.save(self.figures[stem], stem)
+                save(self.figures[stem], stem)
                 mine.add(stem)
                 ok |= self._rendered()
                 drawn()
         for stem in self.local:
-            F.save(self.figures[stem], stem)
+            save(self.figures[stem], stem)
             mine.add(stem)
             drawn()
         if self.procs:
@@ -143,7 +176,7 @@ class BackgroundFigures:
             self.jobs.close()
         for stem in self.sent:       # a worker failed or died on it
             if stem not in ok and stem not in mine:
-                F.save(self.figures[stem], stem)
+                save(self.figures[stem], stem)
         self.local, self.sent = [], []
 
     def _rendered(self):
@@ -186,8 +219,7 @@ def _render_jobs(jobs, done):
     while (job := jobs.get()) is not None:
         stem, blob = job
         try:
-            F.save(pickle.loads(blob), stem)
+            save(pickle.loads(blob), stem)
             done.put((stem, True))
         except Exception:
             done.put((stem, False))
-

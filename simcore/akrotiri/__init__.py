@@ -29,6 +29,7 @@ from simcore.akrotiri import reference  # noqa: E402
 
 NAME = "akrotiri"
 TITLE = "Akrotiri"
+SEAT_BONUS_UNIT = ('drachma', 'drachmas')     # what one unit of the seat_bonus setting is (one, several)
 DEFAULT_PLAYERS = 2
 TIE_RULE = ("ties go to the player with more drachmas; equal drachmas too share the win (1/2 each)")
 EVENT_SCHEMA = {      # one row per map bought or excavated, goal kept or scored, cube sold (docs/results.md)

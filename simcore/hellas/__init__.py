@@ -30,6 +30,7 @@ from simcore.hellas import reference  # noqa: E402
 
 NAME = "hellas"
 TITLE = "Hellas"
+SEAT_BONUS_UNIT = ('marble', 'marble')     # what one unit of the seat_bonus setting is (one, several)
 DEFAULT_PLAYERS = 3
 TIE_RULE = "tied players share the win: a k-way tie counts 1/k to each"
 EVENT_SCHEMA = {      # one row per quarry action, in game order (docs/results.md)

@@ -31,6 +31,7 @@ from simcore.yamatai import reference  # noqa: E402
 
 NAME = "yamatai"
 TITLE = "Yamataï"
+SEAT_BONUS_UNIT = ('coin', 'coins')     # what one unit of the seat_bonus setting is (one, several)
 DEFAULT_PLAYERS = 3
 TIE_RULE = ("ties are broken by the rules (the tied player who played earlier in the last round wins): "
             "one winner a game")
