@@ -83,7 +83,7 @@ def run_compare(game, players, strategies, games, seed, out, variant=None, worke
     seats = lineups(list(strategies), players)
     per = math.ceil(games / len(seats))
     dirs = {}
-    t0 = time.perf_counter()
+    t0 = last_line = time.perf_counter()
     for i, lineup in enumerate(seats):
         folder = os.path.join(out, f"lineup-{i:03d}")
         simulate(game, players=players, games=per, seed=seed, out=folder,
@@ -91,7 +91,8 @@ def run_compare(game, players, strategies, games, seed, out, variant=None, worke
                  variant=dict(variant or {}), workers=workers, chunk_size=chunk_size_for(per),
                  progress=progress)
         dirs["|".join(lineup)] = folder
-        if log and (len(seats) <= 12 or (i + 1) % 10 == 0 or i + 1 == len(seats)):
+        if log and (len(seats) <= 12 or time.perf_counter() - last_line >= 1.0 or i + 1 == len(seats)):
+            last_line = time.perf_counter()
             spent = time.perf_counter() - t0
             left = spent * (len(seats) - i - 1) / (i + 1)
             log(f"  lineup {i + 1}/{len(seats)} {' / '.join(lineup)}: {per:,} games "

@@ -18,8 +18,8 @@ import polars as pl
 from matplotlib.figure import Figure
 
 import simcore
-from reports.render.figures import (COLORS, _eager, _err, _finish, _grouped_bars, _label, _legend_outside, _panels,
-                                    _sel, _subtitle, _values)
+from reports.render.figures import (COLORS, _eager, _err, _finish, _grouped_bars, _label, _legend_below,
+                                    _legend_outside, _panels, _sel, _subtitle, _values)
 from reports.render.sections import Fig, Section, Table, caption_of, text_table
 
 CAVEAT = ("Uplifts compare players who took a component with players who did not, under the strategies "
@@ -139,7 +139,9 @@ def component_section(rs, title: str, takes, component: str, what: str,
         f"of those who did not, `win_diff` their raw difference. The regression gives the marginal value "
         f"of one more {what} {contrast}. " + CAVEAT)
     fig = component_values(summ, reg, series=series, title=f"{title}: take rate and marginal value",
-                             caption=(f"Left: players who took each {what} (95% Wilson CI). Middle and right: "
+                             caption=(f"Look at the middle panel: a {what} right of the line wins more games "
+                                       f"than the average one, left of it fewer; a bar that crosses the line is "
+                                       f"not told from average. Left: players who took each {what} (95% Wilson CI). Middle and right: "
                                       f"regression effect per extra take on the win chance and on the final "
                                       f"score, {contrast} (95% cluster-robust CIs). {rs.games_text()}.{note}"))
     lead = [rs.group, "n_players", "label"]
@@ -228,7 +230,9 @@ def game_end_section(rs, length: str, unit: str, triggers=None, code=None, codes
         ended = ", ".join(f"{t['trigger'].removeprefix('trigger_')} {t['share'] * 100:.1f}%"
                           for t in tr.iter_rows(named=True) if t["ended"]) if tr is not None else ""
         tie = ties.filter((pl.col(rs.group) == key[0]) & (pl.col("n_players") == key[1])).row(0, named=True)
-        lines.append(f"{key[0]}: {r['mean']:.1f} {unit} [{r['lo']:.1f}, {r['hi']:.1f}] over {r['n_games']:,} games; "
+        ci = (f"[{r['lo']:.1f}, {r['hi']:.1f}]" if r["lo"] is not None and r["hi"] is not None
+              else "(no interval: too few games)")
+        lines.append(f"{key[0]}: {r['mean']:.1f} {unit} {ci} over {r['n_games']:,} games; "
                      f"ended by {ended or '—'}; top total tied in {tie['tied_share'] * 100:.1f}% "
                      f"({tie['shared']:,} shared, {tie['broken']:,} broken by the tie-break)")
     sec.terminal = "Game length (95% CI), end triggers and ties\n" + "\n".join(lines)
@@ -307,7 +311,7 @@ def component_values(summary: pl.DataFrame, regression: pl.DataFrame, label: str
         ax.set_xlabel(xl)
         _subtitle(ax, f"marginal value ({contrast})")
     if series and len(names) > 1:
-        axes[0].legend(fontsize=8, loc="lower right")
+        _legend_below(fig, axes[0])          # under the panels: it covered points of the fleet forest
     return _finish(fig, title, caption)
 
 

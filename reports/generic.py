@@ -103,6 +103,8 @@ def category_section(rs: RunSet, fit=None) -> Section:
     logit = logit.filter(((pl.col("sd") > 0) & pl.col("sd").is_finite()).fill_null(False))
     cf = collected(counterfactual_from_counts(add_up(counts, [*keys, "category"]), cats, by=rs.group))
     fig = F.category_weights(logit, prof, series=rs.group if len(rs.runs) > 1 else None, caption=(
+        f"Look at the right panel: the longer a bar, the more that category decides who wins; a category "
+        f"with many points on the left but a short bar on the right is scored by everyone alike. "
         f"Left: winners' mean points per category. Right: standardized logistic-regression "
         f"coefficient of the win share on all categories at once (cluster-robust 95% CIs). In both panels a "
         f"k-way tie for first counts 1/k of a win, as in the seat tables. {rs.games_text()}.{note}"))

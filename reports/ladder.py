@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from reports.render.figures_ladder import rating_vs_compute
+from reports.precision_parts import play_level, precision_summary
 from reports.render.sections import Fig, Section, Table, caption_of, text_table
 
 #: Blocks with no searching seat play this many times the games of the others.
@@ -192,6 +193,8 @@ class LadderPlan:
     skill: list = field(default_factory=list)     # level names (in the pool)
     skill_games: int = 0             # self-play games of a search level
     skill_cheap_games: int = 0       # self-play games of a level that does not search
+    precision: float = None          # self-play until every seat's 95% interval is within ± this (a share)
+    skill_seconds: float = None      # ... or this wall time per level is spent (the games above: the cap)
 
     @property
     def searching(self):
@@ -219,6 +222,7 @@ class LadderPlan:
                 f"{sum(g for _, g in seatings):,} games, {with_top:,} with {top}")
         if self.skill:
             text += "; self-play " + ", ".join(f"{n} {g:,}" for n, g in self.skill_runs())
+            text += precision_summary(self)
         return text
 
 
@@ -301,7 +305,7 @@ def play_ladder(plan: LadderPlan, base, workers=None, log=print):
 
     def heartbeat():        # a seating of search games may take minutes: a line every few seconds meanwhile
         while not stop.wait(0.5):
-            if time.perf_counter() - clock[0] >= 3:
+            if time.perf_counter() - clock[0] >= 1.0:      # issue 35: no silence over 2 s
                 clock[0] = time.perf_counter()
                 log(f"ladder: {done}/{len(tasks)} seatings done, playing the next ({_eta(clock[0] - t0)})")
 
@@ -328,19 +332,19 @@ def play_ladder(plan: LadderPlan, base, workers=None, log=print):
 
 def play_skill(plan: LadderPlan, base, workers=None, log=print):
     """Play the self-play run of every skill level under ``base``; return a RunSet (group ``level``)."""
+    from reports.progress import progress_lines
     from reports.runset import RunSet
-    from simcore.run import simulate
 
     dirs = {}
     t0 = time.perf_counter()
     for level, games in plan.skill_runs():
         folder = os.path.join(base, _slug(level))
         seats = [plan.pool[level].to_dict()] * plan.players
-        simulate(plan.game, players=plan.players, games=games, seed=plan.seed, out=folder, strategies=seats,
-                 variant=dict(plan.variant), workers=workers, progress=plan.pool[level].searches)
+        with progress_lines(log, f"  skill: {level}") as progress:     # no silence over ~1 s (issue 35)
+            done = play_level(plan, level, games, folder, seats, workers, progress)     # to a target, if set
         dirs[level] = folder
-        log(f"skill: {level} in every seat, {games:,} games ({_eta(time.perf_counter() - t0)})")
-    return RunSet.from_dirs(dirs, group="level", title=f"{plan.game} skill levels")
+        log(f"skill: {level} in every seat, {done} ({_eta(time.perf_counter() - t0)})")
+    return RunSet.from_dirs(dirs, group="level", title=f"{plan.game} skill levels", allow_partial=True)
 
 
 # ---------------------------------------------------------------- figures
@@ -382,7 +386,8 @@ def ladder_sections(plan: LadderPlan, rs) -> list:
     ratings = compare_section(rs, title="Ratings")
     comp = compute_table(ratings_of(ratings), plan.pool)
     fig = rating_vs_compute(comp, caption=(
-        f"Bradley–Terry rating (Elo scale, 1500 = the field's average, cluster-robust 95% CIs) against "
+        f"Look at how far each step of search lifts the rating: a level whose interval overlaps the one before it is "
+        f"not shown stronger. Bradley–Terry rating (Elo scale, 1500 = the field's average, cluster-robust 95% CIs) against "
         f"playouts per decision: MCTS-n runs n, random and the heuristic presets none (drawn at 0; the axis "
         f"is linear below 10 and logarithmic above). {sum(n.values()):,} games."))
     comp_sec = Section("Rating against compute", paragraphs=[

@@ -53,10 +53,11 @@ def run_report(run_dir, label=None, partial=False, figures=None) -> Report:
     plug = plugin_of(import_module(f"reports.games.{rs.game}") if has_plugin(rs.game) else None)
     secs = run_sections(rs, figures, plug.SECTIONS)
     report = Report(title, sections=with_findings([provenance_section(rs)] + secs))
-    from reports.firstscreen import glossary_section, random_note
+    from reports.firstscreen import glossary_section, mark_underpowered, random_note
 
     report.sections.append(glossary_section())
     if strat == "random play":
         random_note(report)
+    mark_underpowered(report)
     return report
 

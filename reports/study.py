@@ -48,6 +48,7 @@ from reports.provenance import provenance_section, provenance_without_runs
 from reports.render.sections import Report, Section
 from reports.runset import RunSet
 
+MAX_GAMES = 10 ** 10       # games of one run of a study
 STUDY_KEYS = {"title": str, "game": str, "seed": int, "games": int, "quick_games": int, "description": str}
 
 
@@ -165,17 +166,21 @@ def load_study(path) -> Study:
 
 def _parse_part(kind, t, where, study, mod, index, game):
     """The keys every kind shares, then the kind's own ``parse``."""
-    name = slug(check(t.get("name", f"{kind}-{index}"), str, f"{where}: name"))
+    given = check(t.get("name", f"{kind}-{index}"), str, f"{where}: name")
+    name = slug(given)
+    if name != given or len(name) > 100:        # a folder name: never rewritten behind the user's back
+        raise StudyError(f"{where}: name {given[:60]!r} must be 1 to 100 letters, digits, _ . - "
+                         f"(it names the part's folder), e.g. {name[:60]!r}")
     title = check(t.get("title", name.replace("_", " ").replace("-", " ").capitalize()), str, f"{where}: title")
     if "players" not in t:
         raise StudyError(f"{where}: missing key 'players' (a player count or a list, e.g. [2, 3, 4])")
     players = players_of(t["players"], f"{where}: players", tuple(mod.PLAYERS))
     games = check(t.get("games", study.games), int, f"{where}: games")
-    if games <= 0:
-        raise StudyError(f"{where}: games must be a positive integer, not {games}")
+    if not 0 < games <= MAX_GAMES:
+        raise StudyError(f"{where}: games must be 1..{MAX_GAMES:,} (more is years of computing), not {games:,}")
     seed = check(t.get("seed", study.seed), int, f"{where}: seed")
-    if seed < 0:
-        raise StudyError(f"{where}: seed must be a non-negative integer, not {seed}")
+    if not 0 <= seed < 2 ** 63:
+        raise StudyError(f"{where}: seed must be 0..2^63-1 (a signed 64-bit integer in manifests), not {seed}")
     events = check(t.get("events", True), bool, f"{where}: events")
     quick_games = check(t.get("quick_games", 0), int, f"{where}: quick_games")
     if "quick_games" in t and quick_games <= 0:
@@ -221,11 +226,13 @@ def run_study(study: Study, out, workers=None, log=print) -> dict:
             return folder
         folder = os.path.join(base, r.folder)
         played[key] = folder, f"{part.name}/{r.label}"
+        from reports.progress import progress_lines
+
         t1 = time.perf_counter()       # the time of this run, not of the part so far
-        simulate(part.game, players=r.players, games=r.games, seed=r.seed, out=folder,
-                 strategies=seats(part, r), variant=r.variant, workers=workers,
-                 chunk_size=chunk_size_for(r.games), events=r.events,
-                 progress=lambda line: log(f"  {part.title}: {r.label}: {line}"))
+        with progress_lines(log, f"  {part.title}: {r.label}") as progress:     # no silence over ~1 s
+            simulate(part.game, players=r.players, games=r.games, seed=r.seed, out=folder,
+                     strategies=seats(part, r), variant=r.variant, workers=workers,
+                     chunk_size=chunk_size_for(r.games), events=r.events, progress=progress)
         log(f"{part.title}: {r.label}: {r.games:,} games ({time.perf_counter() - t1:.0f} s)")
         return folder
 
@@ -282,7 +289,7 @@ def study_main(path_or_study, out, workers=None, quick_games=None, log=print):
         quick(study, quick_games or None)
     log(f"{study.title}: {len(study.parts)} parts, {study.total_games():,} games -> {out}")
     sets = run_study(study, out, workers=workers, log=log)
-    log("analysing and writing the report (a line every 2 s or so) ...")
+    log("analysing and writing the report (a line every second or so) ...")
     if os.path.abspath(study.path) == demo_path():
         cmd = f"boardlab demo --out {out}"
     else:
@@ -291,10 +298,11 @@ def study_main(path_or_study, out, workers=None, quick_games=None, log=print):
     try:
         report = study_report(study, sets, commands=[cmd + (" --quick" if quick_games is not None else "")],
                               figures=figures)
-        from reports.firstscreen import mark_quick, with_first_screen     # the answers first, the glossary last
+        from reports.firstscreen import mark_quick, mark_underpowered, with_first_screen  # answers first
         report.sections = with_first_screen(study, sets, report.sections, quick=quick_games is not None)
         if quick_games is not None:
             mark_quick(report)
+        mark_underpowered(report)
         paths = write_report(report, out, figures=figures)
     finally:
         figures.close()

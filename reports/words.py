@@ -24,6 +24,30 @@ def round_name(round_index) -> str:
     return f"round {int(round_index) + 1}"
 
 
+#: the smallest seat effect worth detecting (a fraction: 1 pp), the balance target of ``boardlab balance``
+EFFECT = 0.01
+#: fewer games than this: under-powered whatever the interval
+MIN_GAMES = 100
+
+
+def underpowered(lo, hi, n=None, null=0.0, effect=EFFECT) -> bool:
+    """True when the interval ``[lo, hi]`` (fractions) is too wide to answer its question.
+
+    The question is whether the estimate differs from ``null`` by ``effect`` or more (a seat's win share
+    from the fair share, a gap from 0): the interval is under-powered when it holds ``null`` and also
+    reaches ``null ± effect`` (a no-effect and an effect that matters cannot be told apart), or when it
+    rests on fewer than :data:`MIN_GAMES` games. ``null=effect`` asks "is the gap at most ``effect``?"
+    (a compensation's target): under-powered when the interval holds it.
+
+    >>> underpowered(-0.004, 0.016), underpowered(0.004, 0.016), underpowered(-0.003, 0.003)
+    (True, False, False)
+    """
+    if n is not None and n < MIN_GAMES:
+        return True
+    if not (lo <= null <= hi):
+        return False
+    return null == effect or hi >= null + effect or lo <= null - effect
+
 
 def knob_words(game, knob, n=2) -> str:
     """What ``n`` units of a seat-compensation ``knob`` are in ``game``: "points" for ``seat_points``, else
@@ -34,6 +58,7 @@ def knob_words(game, knob, n=2) -> str:
 
     one, many = getattr(simcore.get_game(game), "SEAT_BONUS_UNIT", None) or ("resource", "resources")
     return "starting " + (one if abs(n) == 1 else many)
+
 
 #: Every statistic and column a report uses, in plain words (the report's glossary).
 GLOSSARY = {
@@ -71,7 +96,21 @@ GLOSSARY = {
                    "seat advantages under random play say little about real games.",
     "quick run": "A small run (--quick) to try the pipeline: its intervals are wide and its findings are "
                  "not settled.",
-    "under-powered": "Too few games for the interval to tell the effect from zero (or from the target).",
+    "under-powered": "An estimate whose 95% interval is too wide to answer its question: a win share or a "
+                     "seat's gap from fair whose interval holds 0 (no gap) and also reaches 1 pp (so a fair "
+                     "seat and one 1 pp off cannot be told apart); a compensation whose remaining gap's "
+                     "interval holds the 1 pp target (neither met nor missed); a robustness condition whose "
+                     "interval holds 0 (unclear); or any estimate from fewer than 100 games. The figure, the "
+                     "cell and the report's first line say so; more games narrow the interval "
+                     "(its half-width shrinks as 1/√games).",
+    "holds across bots and assumed rules": "The seat advantage found with the study's bot, replayed on the "
+                     "same seeds with every other bot in every seat and with each assumed rule of the spec "
+                     "(H-D, Y-D, A-D decisions) switched to its alternative. Per condition, the player with the "
+                     "largest gap: *holds* (same side of fair, interval excluding 0), *flips* (the other "
+                     "side), *unclear* (interval holding 0; intervals simultaneous over the conditions). The "
+                     "compensation *holds* under a condition when the largest gap with it has an interval "
+                     "reaching down to 1 pp.",
+    "pp": "Percentage points: the difference of two percentages (35% − 33% = 2 pp).",
 }
 
 

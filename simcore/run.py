@@ -84,7 +84,7 @@ def run_chunk(job, chunk):
 
 class _LineProgress:
     """Progress as lines, no carriage returns: on a stderr that is not a terminal, a line per 10 % of
-    the run; to a callable (``simulate(progress=log)``), a line when 2 s have passed since the last.
+    the run; to a callable (``simulate(progress=log)``), a line when 1 s has passed since the last.
     Each line: games done of the total, the same percentage, the time so far and the time left."""
 
     def __init__(self, total, initial, file=None, write=None, every=None, prefix="simulate: "):
@@ -128,7 +128,7 @@ def _progress_bar(plan, games_done, progress):
     from tqdm import tqdm
 
     if callable(progress):
-        return _LineProgress(plan.games, games_done, write=progress, every=2.0, prefix="")
+        return _LineProgress(plan.games, games_done, write=progress, every=1.0, prefix="")
     if progress and not _isatty(sys.stderr):
         return _LineProgress(plan.games, games_done, sys.stderr)
     return tqdm(total=plan.games, initial=games_done, unit="game", unit_scale=True,

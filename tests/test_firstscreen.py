@@ -38,7 +38,7 @@ def test_every_player_count_gets_its_seats_and_its_answer(tmp_path):
     first = sections[0]
     assert first.title == "At a glance: Hellas" and sections[-1].title == "Glossary"
     t = first.tables[0].frame
-    assert t["players"].to_list() == ["2 (400 games)", "3 (400 games)"]
+    assert t["players"].to_list() == ["2 (400 games)", "3 (400 games)"] and t["game"].to_list() == ["Hellas", ""]
     two, three = t.row(0, named=True), t.row(1, named=True)
     assert two["win share per player [95% CI]"].startswith("P1 (starts) ")
     assert " · P2 " in two["win share per player [95% CI]"] and " · P3 " in three["win share per player [95% CI]"]
@@ -51,7 +51,8 @@ def test_every_player_count_gets_its_seats_and_its_answer(tmp_path):
     a3 = adv.filter(pl.col("n_players") == 3).to_dicts()
     worst = max(a3, key=lambda x: abs(x["deviation"]))
     assert three["largest gap from fair (pp) [95% CI]"].startswith(f"P{worst['seat'] + 1}")
-    assert "bot: `balanced`" in first.tables[0].caption and "assumed data" in first.tables[0].caption
+    assert "**Hellas**: `balanced` in every seat" in first.tables[0].caption
+    assert "assumed data" in first.tables[0].caption
     html = render_html(Report("t", sections=sections))
     assert html.index("At a glance") < html.index("What was run")
     assert 'href="#top"' in html and "<details>" in html
@@ -88,3 +89,87 @@ def test_no_balance_part_no_first_screen(tmp_path):
     study = load_study(str(path))
     sets = run_study(study, str(tmp_path / "out"), workers=1, log=lambda line: None)
     assert at_a_glance(study, sets, study_report(study, sets).sections) is None
+
+
+ROBUST = STUDY + '''
+[[robustness]]
+name = "holds"
+title = "Holds"
+players = [2, 3]
+bots = ["random", "city_builder"]
+games = 600
+'''
+
+
+def test_the_first_screen_says_where_the_finding_and_the_compensation_hold(tmp_path):
+    from reports.render.robustness import seat_verdicts
+
+    path = tmp_path / "s.toml"
+    path.write_text(ROBUST)
+    study = load_study(str(path))
+    assert [p.kind for p in study.parts] == ["balance", "compensation", "robustness"]
+    sets = run_study(study, str(tmp_path / "out"), workers=1, log=lambda line: None)
+    r = sets["holds"]
+    two = r["by_players"]["2"]
+    labels = [c for c in two["conditions"]]
+    # the baseline, the two bots, and every assumed Hellas rule switched (H-D tags)
+    assert labels[:3] == ["balanced", "random", "city_builder"]
+    assert len(labels) > 3 and all(lab.startswith("H-D") for lab in labels[3:])
+    # the compensation of the study's part is replayed under every condition at 2 players, not at 3
+    comp = two["compensation"]
+    assert comp["vector"] == list(sets["fix2"]["compensation"]) and len(comp["rows"]) == len(labels)
+    assert "compensation" not in r["by_players"]["3"]
+    # the verdicts follow the intervals: a condition whose interval holds 0 is "unclear"
+    for cond, kind, status, adv, _ in seat_verdicts(two, 0, -1):
+        row = next(x for x in two["table"] if x["condition"] == cond and x["seat"] == 0)
+        if row["lo_pp"] <= 0 <= row["hi_pp"]:
+            assert status == "unclear"
+        else:
+            assert status == ("holds" if row["hi_pp"] < 0 else "flips")
+    report = study_report(study, sets)
+    first = with_first_screen(study, sets, report.sections)[0]
+    t = first.tables[0].frame
+    cell = t.row(0, named=True)["holds across bots and assumed rules?"]
+    assert cell.startswith("bots: ") and " · assumed rules: " in cell and " · compensation ≤ 1 pp under " in cell
+    assert "compensation" not in t.row(1, named=True)["holds across bots and assumed rules?"]
+    # a rerun reads the cached result instead of playing again
+    lines = []
+    run_study(study, str(tmp_path / "out"), workers=1, log=lines.append)
+    assert any("Holds: finished before" in line for line in lines)
+
+
+def test_under_powered_estimates_say_so_beside_the_figure_and_first():
+    from matplotlib.figure import Figure
+
+    from reports.firstscreen import mark_underpowered
+    from reports.words import underpowered
+
+    assert underpowered(-0.004, 0.016) and not underpowered(0.004, 0.016) and not underpowered(-0.003, 0.003)
+    assert underpowered(0.01, 0.02, n=50) and underpowered(0.005, 0.02, null=0.01)
+    wide = pl.DataFrame({"seat": [0, 1], "n": [400, 400], "dev_lo": [-0.03, -0.07], "dev_hi": [0.07, -0.01]})
+    tight = pl.DataFrame({"seat": [0, 1], "n": [10**5, 10**5], "dev_lo": [-0.003, 0.01], "dev_hi": [0.003, 0.02]})
+    from reports.render.sections import Table
+    rep = Report("t", sections=[Section("Wide", tables=[Table("a", wide, "cap")], figures=[Fig("f", Figure(), caption="c")]),
+                                Section("Tight", tables=[Table("b", tight, "cap")], figures=[Fig("g", Figure(), caption="c")])])
+    assert mark_underpowered(rep) == ["Wide"]
+    assert rep.intro[0].startswith("**Under-powered estimates in 1 section**")
+    assert rep.sections[0].underpowered == 1 and not getattr(rep.sections[1], "underpowered", 0)
+    assert "Wide ⚠</a>" in render_html(rep)
+    assert rep.sections[0].figures[0].caption.startswith("**Under-powered: 1 of 2 estimates**")
+    assert rep.sections[1].figures[0].caption == "c"
+    mark_quick(rep := Report("t", sections=[Section("Wide", tables=[Table("a", wide, "cap")])]))
+    mark_underpowered(rep)
+    assert rep.intro[0].startswith("**Quick run") and "Under-powered estimates" in rep.intro[0]
+
+
+def test_the_markdown_report_has_contents_and_links_back():
+    from reports.render.html import render_markdown
+
+    first = Section("At a glance: Hellas", paragraphs=["p"])
+    first.first_screen = True
+    rep = Report("t", sections=[first, Section("Seat advantage", paragraphs=["q"]), Section("Glossary")])
+    md = render_markdown(rep)
+    assert md.index("## At a glance") < md.index("## Contents") < md.index("## Seat advantage")
+    for title in ("At a glance: Hellas", "Seat advantage", "Glossary"):
+        assert f"[{title}](#{_anchor(title)})" in md and f'<a id="{_anchor(title)}"></a>' in md
+    assert md.count("[↑ contents](#contents)") == 3 and '<a id="top"></a>' in md

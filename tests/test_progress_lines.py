@@ -41,3 +41,47 @@ def _every_update(init):
         if self.every is not None:
             self.every = 0.0
     return patched
+
+
+def test_a_heartbeat_fills_every_silence_and_stops_with_its_block():
+    import time
+
+    from reports.progress import heartbeat
+
+    lines = []
+    with heartbeat(lines.append, lambda: "searching", every=0.2) as say:
+        say("first")
+        time.sleep(0.9)
+        say("last")
+    n = len(lines)
+    time.sleep(0.5)
+    assert len(lines) == n                       # nothing after the block
+    assert lines[0] == "first" and lines[-1] == "last"
+    beats = lines[1:-1]
+    assert 2 <= len(beats) <= 6 and all(b.startswith("searching (") and b.endswith(" s)") for b in beats)
+
+
+def test_the_progress_gaps_script_finds_the_longest_silence():
+    import sys
+
+    sys.path.insert(0, "bench")
+    from progress_gaps import gaps, stamped
+
+    lines, wall, rc = stamped([sys.executable, "-c", "import time; print('a', flush=True); time.sleep(0.6); "
+                                                     "print('b', flush=True)"])
+    assert rc == 0 and [t for _, t in lines] == ["a", "b"]
+    longest = max(gaps(lines, wall))
+    assert longest[1:] == ("a", "b") and 0.5 <= longest[0] < 3
+
+
+def test_progress_lines_prefix_each_count_and_beat_with_the_last_one():
+    import time
+
+    from reports.progress import progress_lines
+
+    lines = []
+    with progress_lines(lines.append, "  skill: mcts", every=0.2) as progress:
+        progress("26 of 200 games (13 %), 1.0 s, about 7 s left")
+        time.sleep(0.5)
+    assert lines[0] == "  skill: mcts: 26 of 200 games (13 %), 1.0 s, about 7 s left"
+    assert len(lines) >= 2 and lines[1].startswith("  skill: mcts: 26 of 200 games (13 %) (")

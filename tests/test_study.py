@@ -45,10 +45,17 @@ def test_example_and_demo_files_parse():
     # parts of one game together, in file order: Hellas, Yamatai, Akrotiri
     assert [(p.game, p.kind) for p in demo.parts] == [
         ("hellas", "balance"), ("hellas", "variants"), ("hellas", "compare"),
-        ("hellas", "compensation"), ("hellas", "compensation"), ("hellas", "compensation"), ("hellas", "skill"),
+        ("hellas", "compensation"), ("hellas", "compensation"), ("hellas", "compensation"),
+        ("hellas", "compensation"), ("hellas", "compensation"), ("hellas", "skill"),
+        ("hellas", "robustness"),
         ("yamatai", "balance"), ("yamatai", "compare"), ("yamatai", "compensation"),
-        ("yamatai", "compensation"), ("yamatai", "compensation"),
-        ("akrotiri", "balance"), ("akrotiri", "compensation")]
+        ("yamatai", "compensation"), ("yamatai", "compensation"), ("yamatai", "robustness"),
+        ("akrotiri", "balance"), ("akrotiri", "compensation"), ("akrotiri", "robustness")]
+    # every balance part's player counts are checked across bots and assumed rules (the first screen)
+    robust = {(p.game, n) for p in demo.parts if p.kind == "robustness" for n in p.players}
+    for p in demo.parts:
+        if p.kind == "balance":
+            assert {(p.game, r.players) for r in p.runs} <= robust, p.name
     # "what to change" at every player count of every game's balance part (the first screen)
     comp = {(p.game, p.settings["players"]) for p in demo.parts if p.first_screen == "compensation"}
     assert {p.kind for p in demo.parts if p.first_screen} == {"balance", "compensation"}
@@ -197,7 +204,7 @@ def test_demo_quick_end_to_end(tmp_path, capsys):
     glance = next(c for c in md.split("\n## ") if c.startswith("Findings at a glance"))
     for game in ("Hellas, 2 players", "Yamatai, 3 players", "Akrotiri, 2 players"):
         assert f"{game} — what to change" in glance, game
-    assert sum("compensation_before_after" in f for f in pngs) == 7      # every game's player counts
+    assert sum("compensation_before_after" in f for f in pngs) == 9      # every game's player counts, 2 learned
     # the first screen: per game, every player count with its answer; a quick run says so first
     first = md.split("\n## ")[1]
     assert first.startswith("At a glance: Hellas, Yamataï, Akrotiri")

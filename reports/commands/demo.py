@@ -9,7 +9,7 @@ def add(sub):
                        description="Run the built-in study (reports/studies/demo.toml): Hellas seat advantage "
                                    "at 2, 3 and 4 players, rising vs falling quarry yields, a strategy "
                                    "comparison and the seat advantage per skill level (random, balanced, "
-                                   "MCTS-100); Yamatai seat advantage and fleet, specialist and building-tile "
+                                   "learned); Yamatai seat advantage and fleet, specialist and building-tile "
                                    "values at 2, 3 and 4 players and its presets compared; Akrotiri seat "
                                    "advantage and map-card, goal and market values; per game, the seat "
                                    "compensation that makes it fairest (what to change), verified. Under 10 "
@@ -17,7 +17,7 @@ def add(sub):
     p.add_argument("--out", default="boardlab-demo", help="output folder (default: boardlab-demo)")
     p.add_argument("--quick", action="store_true", help="small runs (under a minute)")
     p.add_argument("--workers", type=_positive_int, default=None, help="pool size (default: all cores)")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, quick_exit=True)    # files written and closed: no 2-s interpreter teardown
 
 
 def run(args):

@@ -14,7 +14,7 @@ def add(sub):
     p.add_argument("--out", default=None, help="output folder (default: the study file's name)")
     p.add_argument("--workers", type=_positive_int, default=None, help="pool size (default: all cores)")
     p.add_argument("--quick", action="store_true", help="cap every run at the file's quick_games")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, quick_exit=True)    # files written and closed: no 2-s interpreter teardown
 
 
 def run(args):

@@ -33,4 +33,5 @@ KINDS = [
     "sweep",
     "compensation",
     "skill",
+    "robustness",      # after compensation: it checks the compensation parts' results
 ]

@@ -109,7 +109,7 @@ def sweep_sections(part, rs):
     if table.height:
         best = table.sort(["gap", "p"], descending=[False, True]).row(0, named=True)
         ns = table.filter(~pl.col("significant")).height
-        paras.append(f"Smallest gap: **{best['cell']}**, {best['gap'] * 100:.1f} pp (seat {best['gap_seat']}, "
+        paras.append(f"Smallest gap: **{best['cell']}**, {best['gap'] * 100:.1f} pp (player {best['gap_seat'] + 1}, "
                      f"[{best['gap_lo'] * 100:.1f}, {best['gap_hi'] * 100:.1f}]) over {best['n']:,} games, "
                      f"chi-square p = {best['p']:.2g}. {ns} of {table.height} cells show no significant gap.")
         for yv, x0, x1, est in crossings(table, spec):
@@ -117,14 +117,17 @@ def sweep_sections(part, rs):
             paras.append(f"`{spec.metric_text}` crosses {spec.threshold:g}{where} between "
                          f"{spec.axes[0].name} = {_fmt(x0)} and {_fmt(x1)}"
                          + (f" (about {est:.3g} by linear interpolation)." if est is not None else "."))
-    caption = (f"Largest seat gap per cell in percentage points; n.s. and hatched: equal seat shares not rejected "
+    caption = (f"Look for the light cells: the settings where the seats are closest to fair (hatched: no "
+               f"significant gap). Largest seat gap per cell in percentage points; n.s. and hatched: equal seat shares not rejected "
                f"(chi-square p ≥ 0.05). {games}.")
     figs = [balance_surface(table, spec, caption=caption)]
-    figs.append(share_lines(table, spec, n, caption=f"Each seat's win share (a k-way tie counts 1/k) with its 95% band (Wilson on the observed "
+    figs.append(share_lines(table, spec, n, caption=f"Look where the bands meet the dashed fair share: "
+                                                      f"there the players are even. Each player's win share (a k-way tie counts 1/k) with its 95% band (Wilson on the observed "
                                                       f"variance of the per-game shares); dashed: "
                                                       f"the fair share 1/{n}. {games}."))
     figs.append(share_lines(table, spec, n, title="Largest seat gap across the sweep", gap=True,
-                            caption="The largest |win share − fair share| over the seats with that seat's 95% "
+                            caption="Look for the lowest point: the setting with the smallest seat gap; an "
+                                    "open circle is not told from no gap. The largest |win share − fair share| over the seats with that seat's 95% "
                                     f"interval; open circles: not significant (chi-square p ≥ 0.05). {games}."))
     names = ["balance_surface", "seat_shares", "seat_gap"]
     sec = Section("Sweep", paragraphs=paras,

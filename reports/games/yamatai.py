@@ -43,9 +43,10 @@ def yamatai_fleet_section(rs) -> Section:
                          "number gives in the next round (95% CIs)."),
                    Table("fleet_pick_rate_by_seat", by_seat, "Share of each seat's picks per fleet (95% CIs)."),
                    Table("fleet_pick_rate_by_round", by_round, "Share of each round's picks per fleet.", show=False)]
-        fig = take_share_heatmap(by_round.sort(rs.group, "fleet", "round"), "round",
+        fig = take_share_heatmap(by_round.sort(rs.group, "fleet", "round")
+                                 .with_columns(pl.col("round") + 1), "round",      # rounds read from 1
                                    facet=rs.group if len(rs.runs) > 1 else None,
-                                   title="Fleet pick rate by round", xlabel="round (0-based)", caption=(
+                                   title="Fleet pick rate by round", xlabel="round", caption=(
                                        f"Share (%) of each round's fleet picks that took each fleet. "
                                        f"{rs.games_text()}."))
         extra_f.append(Fig("fleet_pick_rate", fig, caption_of(fig)))

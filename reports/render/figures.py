@@ -213,7 +213,7 @@ def category_weights(logit: pl.DataFrame, profile: pl.DataFrame | None = None,
     ax.set_xlabel("change in log-odds of winning per SD of points (95% CI)")
     _subtitle(ax, "weight in deciding the winner")
     if series and len(names) > 1:
-        ax.legend(fontsize=8)
+        _legend_below(fig, ax)
     if profile is not None:
         profile = _eager(profile).filter(pl.col("role") == "winner")
         ax = axes[0][0]
@@ -250,6 +250,14 @@ def _grouped_bars(ax, frame, x, y, series, names):
         xs = d[x].to_numpy() + (i - (len(names) - 1) / 2) * w
         ax.bar(xs, d[y].to_numpy() * 100, width=w * 0.95, color=COLORS[i % 10], alpha=0.8,
                label=_label(sv, series) or None)
+
+
+def _legend_below(fig, ax):
+    """One legend for all panels, under them (outside every axes: it covers no bar, point or line)."""
+    handles, labels = ax.get_legend_handles_labels()
+    if handles:
+        fig.legend(handles, labels, loc="outside lower center", ncol=min(len(labels), 6), fontsize=8,
+                   frameon=False)
 
 
 def _legend_outside(ax, **kw):
@@ -305,8 +313,10 @@ def convergence(conv: pl.DataFrame, facet: str | None = None,
         bottom.set_xlabel("games played (log scale)")
         if fv is not None:
             _subtitle(top, _label(fv, facet))
-        top.legend(fontsize=7)
-        bottom.legend(fontsize=7)
+    _legend_below(fig, axes[0][0])          # the players once, under the panels: no band is covered
+    handles, labels = axes[1][0].get_legend_handles_labels()
+    if handles:
+        axes[1][0].legend(handles, labels, fontsize=7, loc="lower left", frameon=False)
     return _finish(fig, title, caption)
 
 
@@ -399,7 +409,7 @@ def variant_differences(diff: pl.DataFrame, variant: str = "variant",
     for ax in axes[len(stats):]:
         ax.set_visible(False)
     if len(stats):
-        axes[0].legend(fontsize=8)
+        _legend_below(fig, axes[0])
     return _finish(fig, title, caption)
 
 

@@ -7,6 +7,7 @@ import numpy as np
 import polars as pl
 
 from reports.render import figures as F
+from reports.words import player_name
 
 
 def rating_vs_compute(table: pl.DataFrame, title="Rating against compute per decision", caption=None):
@@ -42,12 +43,12 @@ def rating_vs_compute(table: pl.DataFrame, title="Rating against compute per dec
     ax.set_xlim(-1, max(20.0, float(x.max()) * 3))
     ax.set_xlabel("playouts per decision (MCTS iterations; 0 = no search), symmetric-log axis")
     ax.set_ylabel("Bradley–Terry rating (Elo)")
-    ax.legend(fontsize=8, loc="lower right")
+    F._legend_below(fig, ax)
     return F._finish(fig, title, caption)
 
 
 def seat_share_vs_rating(shares: pl.DataFrame, trend: pl.DataFrame | None = None,
-                         title="Seat win share against the skill level's rating", caption=None):
+                         title="Each player's win share against the skill level's rating", caption=None):
     """Each seat's win share (95% CI) at each level against the level's Elo, with the fitted trend."""
     fig, axes = F._panels(1, width=7.5, height=4.6)
     ax = axes[0, 0]
@@ -59,7 +60,7 @@ def seat_share_vs_rating(shares: pl.DataFrame, trend: pl.DataFrame | None = None
         xs = d["elo"].to_numpy() + (i - (len(seats) - 1) / 2) * step     # side by side: bars do not overlap
         ax.errorbar(xs, d["win_share"].to_numpy() * 100,
                     yerr=F._err(d["win_share"] * 100, d["win_lo"] * 100, d["win_hi"] * 100),
-                    fmt="o", color=c, capsize=3, label=f"seat {seat}")
+                    fmt="o", color=c, capsize=3, label=player_name(seat))
         if trend is not None and trend.height:
             r = trend.filter(pl.col("seat") == seat)
             if r.height and r["slope"][0] == r["slope"][0]:
@@ -71,14 +72,16 @@ def seat_share_vs_rating(shares: pl.DataFrame, trend: pl.DataFrame | None = None
                 fit = 1 / (1 + np.exp(-(l0 + (l1 - l0) * (grid - lo_) / max(hi_ - lo_, 1e-9))))
                 ax.plot(grid, fit * 100, color=c, linewidth=1, alpha=0.7, linestyle="-")
     fair = shares["fair_share"][0] * 100
-    ax.axhline(fair, color="#555", linestyle="--", linewidth=1)
+    ax.axhline(fair, color="#555", linestyle="--", linewidth=1, label="fair share")
     top = shares.group_by("level").agg(pl.col("elo").first(), pl.col("win_hi").max())
     for r in top.iter_rows(named=True):
         ax.annotate(r["level"], (r["elo"], r["win_hi"] * 100), textcoords="offset points", xytext=(0, 6),
                     fontsize=7, ha="center", rotation=20)
     ax.set_xlabel("rating of the level played by every seat (Bradley–Terry Elo, from the ladder)")
-    ax.set_ylabel("win share (%)")
-    ax.legend(fontsize=8)
+    ax.set_ylabel("win share (%, 95% CI)")
+    lo_y, hi_y = ax.get_ylim()
+    ax.set_ylim(lo_y, hi_y + 0.1 * (hi_y - lo_y))       # room for the level names above the bars
+    F._legend_below(fig, ax)
     return F._finish(fig, title, caption)
 
 

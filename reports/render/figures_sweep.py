@@ -5,6 +5,7 @@ import polars as pl
 
 from reports.render import figures as F
 from reports.sweep import _fmt, _positions
+from reports.words import player_name
 
 
 def balance_surface(table, spec, title="Balance surface: largest seat gap", caption=None):
@@ -50,7 +51,7 @@ def balance_surface(table, spec, title="Balance surface: largest seat gap", capt
     return F._finish(fig, title, caption)
 
 
-def share_lines(table, spec, players, title="Win share by seat across the sweep", caption=None, gap=False):
+def share_lines(table, spec, players, title="Win share by player across the sweep", caption=None, gap=False):
     """Each seat's win share (or, ``gap=True``, the largest seat gap) against x with 95% CI bands;
     one panel per y value."""
     from matplotlib.ticker import MaxNLocator
@@ -66,7 +67,7 @@ def share_lines(table, spec, players, title="Win share by seat across the sweep"
         order = np.argsort(pos, kind="stable")
         x = np.asarray(pos, dtype=float)[order]
         series = [("gap", "gap_lo", "gap_hi", "largest gap")] if gap else [
-            (f"share_{s}", f"lo_{s}", f"hi_{s}", f"seat {s}") for s in range(players)]
+            (f"share_{s}", f"lo_{s}", f"hi_{s}", player_name(s)) for s in range(players)]
         for k, (est, lo, hi, name) in enumerate(series):
             col = F.COLORS[k % 10] if not gap else "#d62728"
             ax.plot(x, d[est].to_numpy()[order] * 100, marker="o", markersize=3.5, color=col, label=name)
@@ -92,5 +93,5 @@ def share_lines(table, spec, players, title="Win share by seat across the sweep"
         ax.set_ylabel("largest seat gap (pp, 95% CI)" if gap else "win share (% of games, 95% CI)")
         if ya:
             F._subtitle(ax, f"{ya.label or ya.name} = {_fmt(yv)}")
-    axes[0][0].legend(fontsize=8)
+    F._legend_below(fig, axes[0][0])
     return F._finish(fig, title, caption)

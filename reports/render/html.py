@@ -18,7 +18,7 @@ import polars as pl
 MAX_ROWS = 60
 
 CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:1080px;
+body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:1100px;
 margin:1em auto;padding:0 1em;color:#222;line-height:1.45}
 h1{font-size:1.6em;border-bottom:2px solid #1f77b4;padding-bottom:.2em}
 h2{font-size:1.25em;margin-top:2em;border-bottom:1px solid #ddd}
@@ -38,10 +38,11 @@ nav.toc a:hover{text-decoration:underline}nav.toc .toc-title{font-weight:bold;co
 @media (min-width:1000px){body{margin-left:280px}}
 @media (max-width:999px){nav.toc{position:static;width:auto;border:1px solid #e3e7ec;margin:1em 0}}
 h2 .top{font-size:.7em;font-weight:normal;margin-left:.8em;color:#888;text-decoration:none}
-table.glance{font-size:.78em;width:100%}table.glance td{white-space:normal;text-align:left;vertical-align:top;
-padding:2px 6px}table.glance th{text-align:left}table.glance td:nth-child(1){white-space:nowrap}
-table.glance td:nth-child(2){width:31%}table.glance td:nth-child(3){width:24%}
-.glance-cap{font-size:.88em;margin:.5em 0 .15em}.glance .scroll{margin:.2em 0 .4em}
+table.glance{font-size:.74em;width:100%;line-height:1.28}table.glance td{white-space:normal;text-align:left;
+vertical-align:top;padding:2px 4px}table.glance th{text-align:left;white-space:normal;padding:2px 4px}
+table.glance td:nth-child(1){width:5%;font-weight:bold}table.glance td:nth-child(2){width:7%}
+table.glance td:nth-child(3){width:20%}table.glance td:nth-child(4){width:15%}table.glance td:nth-child(5){width:24%}
+.glance-cap{font-size:.8em;margin:.3em 0 .1em;color:#444}section.first p,h2.first+p{font-size:.9em;margin:.3em 0}.glance .scroll{margin:.2em 0 .4em}
 h1{margin:.2em 0 .4em}section.first h2,h2.first{margin-top:.6em}p.status{margin:.4em 0}
 details{margin:.6em 0 1em}details>summary{cursor:pointer;color:#1a4f7a;font-size:.92em}
 p.first{font-size:1.02em}
@@ -145,7 +146,7 @@ def _figure_html(f):
 def _table_html(t):
     if not t.show:
         return f'<p class="cap">{_inline(t.caption)} Table: <code>{html.escape(getattr(t, "csv", ""))}</code></p>'
-    if t.name.startswith("glance_"):       # the first screen: a compact table that wraps its cells
+    if t.name == "glance" or t.name.startswith("glance_"):   # the first screen: a compact table, cells wrap
         return (f'<p class="glance-cap">{_inline(t.caption)}</p>'
                 + table_html(t.frame).replace("<table>", '<table class="glance">').replace(' class="long"', ""))
     return (f'<p class="cap"><strong>{html.escape(t.name)}</strong> — {_inline(t.caption)} '
@@ -176,13 +177,19 @@ def _section_html(sec):
     return body
 
 
+def _warn(sec):
+    """The contents' mark of a section with under-powered estimates (``reports.firstscreen``)."""
+    return " ⚠" if getattr(sec, "underpowered", 0) else ""
+
+
 def render_html(report) -> str:
     now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     body = [f'<h1 id="top">{html.escape(report.title)}</h1>']
     body += [_para_html(p).replace("<p>", '<p class="status">', 1) if i == 0 else _para_html(p)
              for i, p in enumerate(report.intro)]
     nav = ('<nav class="toc"><div class="toc-title"><a href="#top">Contents</a></div><ol>'
-           + "".join(f'<li><a href="#{_anchor(s.title)}">{html.escape(s.title)}</a></li>' for s in report.sections)
+           + "".join(f'<li><a href="#{_anchor(s.title)}">{html.escape(s.title)}{_warn(s)}</a></li>'
+                     for s in report.sections)
            + "</ol></nav>")
     for sec in report.sections:
         body += _section_html(sec)
@@ -192,12 +199,25 @@ def render_html(report) -> str:
             + "\n".join(body) + "\n</body></html>\n")
 
 
+def _toc_markdown(report):
+    """The Markdown report's contents: a link per section (explicit anchors, as in the HTML)."""
+    lines = ['<a id="contents"></a>', "", "## Contents", ""]
+    lines += [f"{i}. [{s.title}](#{_anchor(s.title)}){_warn(s)}" for i, s in enumerate(report.sections, 1)]
+    return lines + [""]
+
+
 def render_markdown(report) -> str:
-    lines = [f"# {report.title}", ""]
+    """The report as Markdown: the first screen's sections, then the contents, then the rest; every
+    section ends with a link back to the contents (figures are links to ``figures/``)."""
+    lines = ['<a id="top"></a>', "", f"# {report.title}", ""]
     for p in report.intro:
         lines += [p, ""]
+    toc = False
     for sec in report.sections:
-        lines += [f"## {sec.title}", ""]
+        if not toc and not getattr(sec, "first_screen", False):      # after the first screen's panel
+            lines += _toc_markdown(report)
+            toc = True
+        lines += [f'<a id="{_anchor(sec.title)}"></a>', "", f"## {sec.title}", ""]
         for p in sec.paragraphs:
             lines += [p, ""]
         for f in sec.figures:
@@ -207,4 +227,5 @@ def render_markdown(report) -> str:
                 lines += [f"{t.caption} Table: [{t.csv}]({t.csv})", ""]
                 continue
             lines += [f"**{t.name}** — {t.caption} ([CSV]({t.csv}))", "", table_markdown(t.frame), ""]
+        lines += ["[↑ contents](#contents) · [↑ top](#top)", ""]
     return "\n".join(lines)

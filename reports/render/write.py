@@ -43,7 +43,9 @@ def write_report(report: Report, out, figures=None) -> dict:
     figures.finish()
     for f, stem in zip(figs, stems):
         figures.move(f, stem)
-    figures.close()
+    # its heartbeat goes on while the pages are written (57 figures embedded: seconds on a busy machine)
+    figures._current = "writing report.html and report.md"
+    figures._progress(f"report: writing report.html ({len(figs)} figures embedded) and report.md", force=True)
     for f, stem in zip(figs, stems):
         png, svg = f"{stem}.png", f"{stem}.svg"
         with open(png, "rb") as fh:
@@ -58,6 +60,7 @@ def write_report(report: Report, out, figures=None) -> dict:
         fh.write(H.render_html(report))
     with open(paths["md"], "w", encoding="utf-8") as fh:
         fh.write(H.render_markdown(report))
+    figures.close()
     return paths
 
 
