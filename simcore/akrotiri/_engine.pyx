@@ -711,3 +711,4 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
 
 
 include "_policy_api.pxi"
+include "_model_features.pxi"
