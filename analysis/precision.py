@@ -60,7 +60,7 @@ from analysis.stats import norm_ppf
 
 __all__ = ["ControlEstimate", "control_variate", "effective_n", "normal_mixture_cs",
            "normal_mixture_rho2", "betting_cs", "fixed_width_half", "fixed_width_stop",
-           "SequentialControl", "mean_interval"]
+           "SequentialControl", "mean_interval", "games_needed", "plan_games", "seat_cs", "gap_interval_cs"]
 
 #: tuning of the normal mixture at the planned sample size (minimises the width there, alpha = 0.05)
 _U_GRID = np.exp(np.linspace(math.log(0.2), math.log(200.0), 4001))
@@ -376,3 +376,86 @@ class SequentialControl:
                         "plain_half": plain, "factor": factor, "effective_n": n * factor,
                         "var_plain": vy, "var": vz})
         return out
+
+
+# ---------------------------------------------------------------- planning and the seat gap
+
+def plan_games(precision: float, method: str = "cs", level: float = 0.95, var: float = 0.25) -> float:
+    """Games a target half-width ``precision`` needs with a share's largest variance (1/4) by default:
+    the tuning of the confidence sequence, fixed before any game (``2.4 x`` the fixed-n games)."""
+    n = (_z(level) * math.sqrt(var) / precision) ** 2
+    return n * (2.4 if method == "cs" else 1.0)
+
+
+def games_needed(var: float, precision: float, method: str = "cs", level: float = 0.95,
+                 n_planned: float = 1000.0, cap: float = 1e12) -> float:
+    """Games at which the half-width with per-game variance ``var`` reaches ``precision``.
+
+    For the fixed-n interval it is ``(z sd / precision)^2``; for the normal-mixture confidence
+    sequence, whose width shrinks more slowly than ``1/sqrt(n)`` away from its tuning, the root of
+    ``normal_mixture_cs(var, t) = precision`` (bisection in log t; ``cap`` when not reached below it).
+    The progress lines' "time left" use it.
+
+    >>> round(games_needed(0.25, 0.01, method="fixed"))
+    9604
+    >>> n = games_needed(0.25, 0.01, n_planned=plan_games(0.01))
+    >>> round(float(normal_mixture_cs(None, 0.25, n, n_planned=plan_games(0.01))), 4)
+    0.01
+    """
+    if not var > 0:
+        return 2.0
+    if method != "cs":
+        return float((_z(level) / precision) ** 2 * var)
+    lo, hi = 1.0, float(cap)
+    if float(normal_mixture_cs(None, var, hi, level, n_planned)) > precision:
+        return float(cap)
+    for _ in range(80):
+        mid = math.sqrt(lo * hi)
+        if float(normal_mixture_cs(None, var, mid, level, n_planned)) > precision:
+            lo = mid
+        else:
+            hi = mid
+        if hi / lo < 1.0005:
+            break
+    return hi
+
+
+def seat_cs(sums, squares, n, level: float = 0.95, method: str = "cs", n_planned: float = 1000.0):
+    """Per seat ``(mean, half)`` of the win share from the sums of the per-game shares and of their squares.
+
+    ``method="cs"``: the normal-mixture confidence sequence (valid at any stop, :func:`normal_mixture_cs`
+    tuned to ``n_planned``); ``"fixed"``: the fixed-n normal interval. Arrays, one entry per seat.
+    """
+    sums = np.asarray(sums, dtype=float)
+    squares = np.asarray(squares, dtype=float)
+    mean = sums / n
+    var = np.clip((squares - sums * sums / n) / max(n - 1, 1), 0.0, None)
+    if method == "cs":
+        half = normal_mixture_cs(None, var, n, level, n_planned)
+    else:
+        half = fixed_width_half(var, n, level)
+    return mean, np.asarray(half, dtype=float)
+
+
+def gap_interval_cs(sums, squares, n, level: float = 0.95, method: str = "cs", n_planned: float = 1000.0):
+    """The largest seat gap ``max_i |share_i - 1/N|`` with a simultaneous ``level`` interval from
+    :func:`seat_cs` (as ``analysis.balance.gap_interval``: seat 0 alone with 2 seats, whose shares
+    add up to 1; Bonferroni over the seats with more). With ``method="cs"`` it holds at any stop.
+
+    Returns ``(gap, lo, hi)``.
+    """
+    sums = np.asarray(sums, dtype=float)
+    players = len(sums)
+    fair = 1.0 / players
+    if players == 2:
+        m, h = seat_cs(sums[:1], np.asarray(squares, dtype=float)[:1], n, level, method, n_planned)
+        lo = np.array([m[0] - h[0], 1.0 - m[0] - h[0]])
+        hi = np.array([m[0] + h[0], 1.0 - m[0] + h[0]])
+    else:
+        m, h = seat_cs(sums, squares, n, 1.0 - (1.0 - level) / players, method, n_planned)
+        lo, hi = m - h, m + h
+    share = sums / n
+    gap = float(np.max(np.abs(share - fair)))
+    near = np.where(lo > fair, lo - fair, np.where(hi < fair, fair - hi, 0.0))
+    far = np.maximum(np.abs(lo - fair), np.abs(hi - fair))
+    return gap, float(near.max()), float(far.max())

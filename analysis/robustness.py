@@ -20,7 +20,17 @@ conditions, so that "flips under X" is a claim made at 95 % for the table):
   else ``favoured``/``disfavoured``.
 
 The sentence per seat says "holds across ..." or names where it flips and by
-how much. This module plays nothing: ``reports/robustness.py`` plays the
+how much.
+
+**A compensation found** (``boardlab balance``) is a finding too: does it
+still balance the seats under the other bots and rule readings? Every
+condition is played again with the compensation on the same games;
+:func:`compensation_table` gives per condition each seat's compensated
+advantage and the largest seat gap with its simultaneous interval (Bonferroni
+over the seats and the conditions), and the status ``balances`` (the gap's
+interval holds 0: no seat told from fair) or ``gap`` (a seat is told from
+fair); :func:`compensation_sentence` says where it still balances and names
+where it does not and by how much. This module plays nothing: ``reports/robustness.py`` plays the
 conditions and hands over per-game win shares.
 """
 from __future__ import annotations
@@ -32,7 +42,7 @@ import polars as pl
 
 from analysis.stats import norm_ppf, share_interval
 
-__all__ = ["advantage_rows", "robustness_table", "sentences"]
+__all__ = ["advantage_rows", "robustness_table", "sentences", "compensation_table", "compensation_sentence"]
 
 
 def _z(level):
@@ -135,3 +145,69 @@ def sentences(table: pl.DataFrame) -> list:
             parts.append(f"no game changed under {_join(r['condition'] for r in by['same'])}")
         out.append(head + ": " + "; ".join(parts) + "." if parts else head + ".")
     return out
+
+
+def compensation_table(baseline: str, conditions: dict, kinds: dict | None = None, level: float = 0.95,
+                       target: float = 0.01) -> pl.DataFrame:
+    """One row per condition: how a compensation does under it.
+
+    ``conditions``: ``{label: (n, N) per-game win shares with the compensation applied}``, the baseline
+    among them. Columns: condition, kind, n, gap_pp (largest ``|share - 1/N|``) with gap_lo_pp and
+    gap_hi_pp (simultaneous over the seats, Bonferroni over the conditions), worst_seat (the seat of the
+    largest gap), worst_pp (its signed advantage), within_target (the gap's upper bound ``<= target``),
+    same_games (the condition played exactly the baseline's games), status (``balances`` when the gap's
+    interval holds 0, else ``gap``), and share_<s> per seat.
+    """
+    from analysis.balance import gap_interval
+
+    if baseline not in conditions:
+        raise ValueError(f"baseline '{baseline}' is not among the conditions")
+    k = max(1, len(conditions))
+    lvl = 1 - (1 - level) / k
+    base = np.asarray(conditions[baseline], dtype=float)
+    rows = []
+    for label, w in conditions.items():
+        w = np.asarray(w, dtype=float)
+        same = label != baseline and w.shape == base.shape and bool(np.array_equal(w, base))
+        n, p = w.shape
+        sums, squares = w.sum(axis=0), (w ** 2).sum(axis=0)
+        gap, lo, hi = gap_interval(sums, n, lvl, squares=squares)
+        adv = sums / n - 1 / p
+        worst = int(np.argmax(np.abs(adv)))
+        row = {"condition": label, "kind": (kinds or {}).get(label, ""), "n": n, "gap_pp": 100 * gap,
+               "gap_lo_pp": 100 * lo, "gap_hi_pp": 100 * hi, "worst_seat": worst, "worst_pp": 100 * float(adv[worst]),
+               "within_target": bool(hi <= target), "same_games": same,
+               "status": "balances" if lo <= 0 else "gap"}
+        for s in range(p):
+            row[f"share_{s}"] = float(sums[s] / n)
+        rows.append(row)
+    return pl.DataFrame(rows)
+
+
+def compensation_sentence(table: pl.DataFrame, compensation, knob: str = "seat_points") -> str:
+    """"The compensation (a, b, c) balances under X (gap ...): still balances across ...; leaves seat s
+    favoured by ... under Y" from a :func:`compensation_table`."""
+    vec = "(" + ", ".join(str(int(x)) for x in compensation) + ")"
+    rows = table.to_dicts()
+    base = next(r for r in rows if r["kind"] == "baseline") if any(r["kind"] == "baseline" for r in rows) \
+        else rows[0]
+    others = [r for r in rows if r is not base]
+
+    def gap(r):
+        return f"largest seat gap {r['gap_pp']:.1f} pp [{r['gap_lo_pp']:.1f}, {r['gap_hi_pp']:.1f}]"
+
+    head = (f"The compensation {vec} ({knob}) " + ("balances" if base["status"] == "balances" else "does not balance")
+            + f" under {base['condition']} ({gap(base)})")
+    parts = []
+    ok = [r["condition"] for r in others if r["status"] == "balances" and not r["same_games"]]
+    if ok:
+        parts.append(f"still balances (no seat told from fair) under {_join(ok)}")
+    for r in others:
+        if r["status"] == "gap" and not r["same_games"]:
+            side = "favoured" if r["worst_pp"] > 0 else "disfavoured"
+            parts.append(f"leaves seat {r['worst_seat']} {side} by {abs(r['worst_pp']):.1f} pp under {r['condition']} "
+                         f"({gap(r)})")
+    same = [r["condition"] for r in others if r["same_games"]]
+    if same:
+        parts.append(f"no game changed under {_join(same)}")
+    return head + (": " + "; ".join(parts) if parts else "") + "."

@@ -336,17 +336,20 @@ class Balance:
 
 
 def balance(game, players, knob="seat_points", strategy="balanced", budget=None, verify=None, seed=0,
-            variant=None, workers=None, progress=False):
+            variant=None, workers=None, progress=False, precision=None, seconds=None):
     """Search the integer seat compensation that makes ``game`` fairest and verify it; return a :class:`Balance`.
 
     ``knob``: ``"seat_points"`` (points added to the final total) or ``"seat_bonus"`` (the starting resource);
     ``budget``: search games (default 60,000 for a heuristic strategy); ``verify``: fresh games before and
     after (default 100,000). Small values give a quick, less certain answer (the result says how certain).
+    ``precision`` (percentage points): verify until every seat is within ± that (``verify`` the cap);
+    ``seconds``: a time budget for the whole search and verification (docs/precision.md).
     """
     from reports import balance as B
 
     p = B.plan(game, players, knob=knob, strategy=strategy, budget=budget, verify=verify, seed=seed,
-               variant=dict(variant or {}))
+               variant=dict(variant or {}), precision=None if precision is None else precision / 100,
+               seconds=seconds)
     return Balance(B.balance(p, workers=workers, log=_log(progress)))
 
 

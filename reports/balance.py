@@ -24,24 +24,23 @@ The same search is a study part (``[[compensation]]``, docs/study.md):
 """
 from __future__ import annotations
 
-import math
-import os
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import polars as pl
 
+from reports.verification import VERIFY_START, Player, cs_rows, verify_fixed, verify_sequential
 from reports.words import knob_words
 
 KNOBS = ("seat_points", "seat_bonus")
-VERIFY_START = 1 << 31          # game index of the first verification game (the search starts at 0)
 HEURISTIC_BUDGET, HEURISTIC_VERIFY = 1_000_000, 100_000
 MAX_GAMES = 10 ** 10              # --budget and --verify: beyond, days to years of work (refused)
 SEARCH_BUDGET = 400             # default budget for a searching strategy (kind mcts): thousands of times slower
 MAX_BLOCK, MIN_BLOCK, MIN_SEARCH_BLOCK = 2_000, 200, 10
 TARGET = 0.01                   # the issue's target: largest seat gap ≤ 1 pp
+PRECISION_VERIFY_CAP = 10_000_000   # verification games at most with --precision or a time budget
+SEARCH_TIME_SHARE = 0.5         # a time budget: the search's share of it
 
 
 def _log(line):
@@ -57,11 +56,16 @@ def block_games(budget, searching):
 
 
 def plan(game, players, knob="seat_points", strategy="balanced", budget=None, verify=None, seed=0,
-         variant=None):
+         variant=None, precision=None, seconds=None):
     """Check the settings of a balance search (one-line ValueErrors) and fill in the defaults.
 
+    ``precision`` (a share: 0.01 = 1 pp): the verification plays until every seat's 95% confidence
+    sequence, before and after, is within ± precision; ``verify`` is then its cap in games.
+    ``seconds``: a wall-time budget of the whole command (the search stops at half of it, the
+    verification at its end); ``budget`` stays the search's cap in games.
+
     Returns a dict: game, players, knob, strategy (name), strategy_dict, budget, verify, block, seed,
-    variant (dict), base (the knob's vector in the variant), searching (bool).
+    variant (dict), base (the knob's vector in the variant), searching (bool), precision, seconds.
     """
     import simcore
     import strategies as S
@@ -76,10 +80,18 @@ def plan(game, players, knob="seat_points", strategy="balanced", budget=None, ve
     base = tuple(mod.make_config(players, **variant).settings().get(knob, (0,) * players))
     strat = S.resolve(game, strategy or "balanced")
     searching = strat.searches
+    if precision is not None and not 0 < precision < 0.5:
+        raise ValueError(f"--precision must be between 0 and 50 percentage points, not {precision * 100:g}")
+    if seconds is not None and not seconds > 0:
+        raise ValueError(f"--budget time must be positive, not {seconds:g} s")
+    block_budget = budget if budget is not None else (SEARCH_BUDGET if searching else HEURISTIC_BUDGET)
     if budget is None:
-        budget = SEARCH_BUDGET if searching else HEURISTIC_BUDGET
+        budget = block_budget if seconds is None else MAX_GAMES     # a time budget: the clock stops the search
     if verify is None:
-        verify = max(players, budget // 2) if searching else HEURISTIC_VERIFY
+        if precision is not None or seconds is not None:    # a cap: the target or the clock stops it first
+            verify = PRECISION_VERIFY_CAP
+        else:
+            verify = max(players, budget // 2) if searching else HEURISTIC_VERIFY
     for name, value in (("budget", budget), ("verify", verify)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
             raise ValueError(f"--{name} must be a positive number of games, not {value}")
@@ -87,8 +99,9 @@ def plan(game, players, knob="seat_points", strategy="balanced", budget=None, ve
             raise ValueError(f"--{name} {value:,} games is beyond {MAX_GAMES:,} (the engines play 10^5 to 10^6 "
                              f"games a second on a core: {MAX_GAMES:.0e} is already days); give fewer")
     p = {"game": game, "players": players, "knob": knob, "strategy": strat.name, "strategy_dict": strat.to_dict(),
-         "budget": int(budget), "verify": int(verify), "block": block_games(int(budget), searching),
-         "seed": int(seed), "variant": variant, "base": base, "searching": searching}
+         "budget": int(budget), "verify": int(verify), "block": block_games(int(block_budget), searching),
+         "seed": int(seed), "variant": variant, "base": base, "searching": searching,
+         "precision": precision, "seconds": seconds}
     first = _search(p, play=None).first_round_games()
     if budget < first:
         what = f"a {strat.name} seat plays a game thousands of times slower than the heuristics, but " \
@@ -126,110 +139,67 @@ def _search(p, play, log=None):
 
 # ---------------------------------------------------------------- playing
 
-class Player:
-    """Plays blocks of games in this process, on ``workers`` threads (the kernels release the GIL)."""
-
-    def __init__(self, p, workers=None):
-        import simcore
-        from simcore._contract import policy_argument
-
-        self.p = p
-        self.mod = simcore.games[p["game"]]
-        self.policies = [policy_argument(self.mod, p["strategy_dict"])] * p["players"]
-        if workers is None:
-            workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-        self.workers = max(1, int(workers))
-        self.pool = ThreadPoolExecutor(self.workers) if self.workers > 1 else None
-        self._configs = {}
-        self.games = 0
-
-    def close(self):
-        if self.pool is not None:
-            self.pool.shutdown()
-
-    def config(self, vector):
-        if vector not in self._configs:
-            total = [b + c for b, c in zip(self.p["base"], vector)]
-            self._configs[vector] = self.mod.make_config(self.p["players"],
-                                                         **{**self.p["variant"], self.p["knob"]: total})
-        return self._configs[vector]
-
-    def _one(self, job):
-        vector, start, stop = job
-        from simcore.rng import chunk_seeds
-
-        seeds = chunk_seeds(self.p["seed"], start, stop)
-        out = self.mod.play_batch(self.p["players"], seeds, self.policies, config=self.config(vector),
-                                  events=False)
-        return np.asarray(out["players"]["win_share"], dtype=np.float64)
-
-    def games_of(self, ranges):
-        """Per-game win shares of ``[(vector, start, stop)]`` (game indices), one array per range."""
-        piece = max(1, min(1_000, math.ceil(max(stop - start for _, start, stop in ranges) / 2)))
-        jobs, owner = [], []
-        for k, (v, start, stop) in enumerate(ranges):
-            for a in range(start, stop, piece):
-                jobs.append((v, a, min(stop, a + piece)))
-                owner.append(k)
-        results = list(self.pool.map(self._one, jobs)) if self.pool else [self._one(j) for j in jobs]
-        out = [[] for _ in ranges]
-        for k, r in zip(owner, results):
-            out[k].append(r)
-        self.games += sum(stop - start for _, start, stop in ranges)
-        return [np.concatenate(parts) for parts in out]
-
-    def blocks(self, jobs):
-        """``Search``'s ``play``: ``[(vector, block)]`` -> per-game win shares of each block."""
-        b = self.p["block"]
-        return self.games_of([(v, blk * b, (blk + 1) * b) for v, blk in jobs])
-
-
 # ---------------------------------------------------------------- search + verification
 
 def balance(p, workers=None, log=_log) -> dict:
     """Search and verify (see the module docstring); return the result dict (:func:`to_json`'s superset)."""
     from analysis.balance import gap_interval, seat_rows, verdict
+    from reports.sequential import _duration as duration
 
     t0, c0 = time.perf_counter(), time.process_time()
     zero = (0,) * p["players"]
     player = Player(p, workers)
+    seconds = p.get("seconds")
     try:
         log(f"balance {p['game']}, {p['players']} players, knob {p['knob']}, strategy {p['strategy']}: "
-            f"search budget {p['budget']:,} games (blocks of {p['block']:,}), then {p['verify']:,} fresh games "
-            f"before and after, {player.workers} thread{'s' if player.workers > 1 else ''}")
-        res = _search(p, player.blocks, log=log).run()
+            + (f"search budget {p['budget']:,} games" if seconds is None else
+               f"time budget {duration(seconds)} (the search {SEARCH_TIME_SHARE:.0%} of it)")
+            + f" (blocks of {p['block']:,}), then "
+            + (f"{p['verify']:,} fresh games" if p.get("precision") is None and seconds is None else
+               "fresh games until " + (f"every seat is within ±{p['precision'] * 100:g} pp"
+                                        if p.get("precision") is not None else "the budget is spent"))
+            + f" before and after, {player.workers} thread{'s' if player.workers > 1 else ''}")
+        search = _search(p, player.blocks, log=log)
+        if seconds is not None:
+            player.clock(search, t0 + SEARCH_TIME_SHARE * seconds)
+        res = search.run()
         log(f"search: best {_vec(res.best)} after {res.steps} steps, {res.games:,} games "
             f"({time.perf_counter() - t0:.1f} s)" + ("" if res.converged else " (budget spent before it settled)"))
-        n = p["verify"]
-        log(f"verifying {_vec(res.best)} against {_vec(zero)} on {n:,} fresh games each ...")
         vectors = [zero] if res.best == zero else [zero, res.best]
-        # in slices, each logged (a verification of 100,000 games is tens of seconds); the same games
-        # in the same order as one call: the same sums
-        slices, pieces = max(1, min(20, n // 5_000)), []
-        for k in range(slices):
-            a, b = VERIFY_START + n * k // slices, VERIFY_START + n * (k + 1) // slices
-            pieces.append(player.games_of([(v, a, b) for v in vectors]))
-            if slices > 1:
-                log(f"verifying: {n * (k + 1) // slices:,} of {n:,} games ({100 * (k + 1) // slices} %), "
-                    f"{time.perf_counter() - t0:.0f} s")
-        ws = [np.concatenate([piece[i] for piece in pieces]) for i in range(len(vectors))]
+        if p.get("precision") is None and seconds is None:
+            n = p["verify"]
+            ws = verify_fixed(player, vectors, n, t0, log)
+            stop = {"stop": "games", "reason": f"{n:,} fresh games, as planned", "interval": "fixed"}
+        else:
+            ws, stop = verify_sequential(player, p, vectors, t0, log)
+            n = len(ws[0])
         before, after = ws[0].sum(axis=0), ws[-1].sum(axis=0)
         sq_before, sq_after = (ws[0] ** 2).sum(axis=0), (ws[-1] ** 2).sum(axis=0)   # observed variance (ties)
     finally:
         player.close()
-    gb, ga = gap_interval(before, n, squares=sq_before), gap_interval(after, n, squares=sq_after)
+    if stop["interval"] == "cs":
+        from analysis.precision import gap_interval_cs
+
+        npl = stop["n_planned"]
+        rows_b, rows_a = cs_rows(before, sq_before, n, npl), cs_rows(after, sq_after, n, npl)
+        gb = gap_interval_cs(before, sq_before, n, n_planned=npl)
+        ga = gap_interval_cs(after, sq_after, n, n_planned=npl)
+    else:
+        rows_b, rows_a = seat_rows(before, n, squares=sq_before), seat_rows(after, n, squares=sq_after)
+        gb, ga = gap_interval(before, n, squares=sq_before), gap_interval(after, n, squares=sq_after)
     out = {"game": p["game"], "players": p["players"], "knob": p["knob"], "compensation": list(res.best),
-           "before": seat_rows(before, n, squares=sq_before), "after": seat_rows(after, n, squares=sq_after),
-           "games": n,
+           "before": rows_b, "after": rows_a, "games": n,
            "gap_before": _gap_dict(gb), "gap_after": _gap_dict(ga), **verdict(ga, TARGET),
            "strategy": p["strategy"], "variant": p["variant"], "seed": p["seed"], "converged": res.converged,
            "search_games": res.games, "search_steps": res.steps, "budget": p["budget"], "block": p["block"],
            "verify_games": len(vectors) * n, "wall_seconds": time.perf_counter() - t0,
            "cpu_seconds": time.process_time() - c0, "verify_start": VERIFY_START,
+           "precision": p.get("precision"), "seconds": seconds, "stop": stop["stop"],
+           "stop_reason": stop["reason"], "interval": stop["interval"],
            "candidates": [{"compensation": list(v), "games": g, "shares": (s / g).tolist()}
                           for v, (s, g) in sorted(res.candidates.items())],
            "trace": [{**t, "vector": list(t["vector"])} for t in res.trace]}
-    log(f"done in {out['wall_seconds']:.1f} s (CPU {out['cpu_seconds']:.1f} s)")
+    log(f"done in {out['wall_seconds']:.1f} s (CPU {out['cpu_seconds']:.1f} s): {stop['reason']}")
     return out
 
 
@@ -242,8 +212,18 @@ def to_json(result) -> dict:
     verdict and the search's settings and candidates)."""
     keys = ("knob", "compensation", "before", "after", "games", "game", "players", "strategy", "variant", "seed",
             "gap_before", "gap_after", "exact", "target", "target_met", "target_missed", "converged",
-            "search_games", "budget", "block", "verify_start", "candidates")
-    return {k: result[k] for k in keys}
+            "search_games", "budget", "block", "verify_start", "candidates", "precision", "seconds", "stop",
+            "stop_reason", "interval")
+    return {k: result.get(k) for k in keys}
+
+
+def stop_text(r) -> str:
+    """How the verification stopped and which intervals it reports (empty for a plain fixed-n verification)."""
+    if r.get("precision") is None and r.get("seconds") is None:
+        return ""
+    kind = ("95% confidence sequences (valid at this stop on the data)" if r.get("interval") == "cs" else
+            "95% fixed-n intervals (the stop did not look at the games)")
+    return f"Verification stopped: {r['stop_reason']}; {kind}."
 
 
 def _vec(v):
@@ -300,7 +280,7 @@ def table_text(r) -> str:
     lines = [f"{r['game']}, {r['players']} players, strategy {r['strategy']}, knob {r['knob']} "
              f"({knob_words(r['game'], r['knob'])} per seat), seed {r['seed']}",
              f"compensation {_vec(r['compensation'])}: found in {r['search_games']:,} search games; verified on "
-             f"{r['games']:,} fresh games, the same seeds before and after", "",
+             f"{r['games']:,} fresh games, the same seeds before and after"] + ([stop_text(r)] if stop_text(r) else []) + ["",
              text_table(["seat", r["knob"], "before", "95% CI", "after", "95% CI"], rows),
              "",
              f"largest seat gap |share - {fair:.4f}|: before {_pp(gb['gap'])} pp [{_pp(gb['lo'])}, {_pp(gb['hi'])}], "
@@ -407,7 +387,7 @@ def section(r, title=None):
         f"per seat, vectors normalised so the smallest entry is 0). The search played {r['search_games']:,} games "
         f"(common seeds for every candidate, races that stop spending games on candidates shown worse); the "
         f"compensation found was then verified on {r['games']:,} fresh games, the same seeds without and with it.",
-        conclusion(r)[0].upper() + conclusion(r)[1:]]
+        conclusion(r)[0].upper() + conclusion(r)[1:]] + ([stop_text(r)] if stop_text(r) else [])
     f1, f2 = figures(r)
     sec = Section(title or f"{r['game'].capitalize()}, {r['players']} players: seat compensation",
                   paragraphs=paras,

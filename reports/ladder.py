@@ -55,6 +55,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from reports.precision_parts import play_level, precision_summary
 from reports.render.sections import Fig, Section, Table, caption_of, text_table
 
 #: Blocks with no searching seat play this many times the games of the others.
@@ -191,6 +192,8 @@ class LadderPlan:
     skill: list = field(default_factory=list)     # level names (in the pool)
     skill_games: int = 0             # self-play games of a search level
     skill_cheap_games: int = 0       # self-play games of a level that does not search
+    precision: float = None          # self-play until every seat's 95% interval is within ± this (a share)
+    skill_seconds: float = None      # ... or this wall time per level is spent (the games above: the cap)
 
     @property
     def searching(self):
@@ -218,6 +221,7 @@ class LadderPlan:
                 f"{sum(g for _, g in seatings):,} games, {with_top:,} with {top}")
         if self.skill:
             text += "; self-play " + ", ".join(f"{n} {g:,}" for n, g in self.skill_runs())
+            text += precision_summary(self)
         return text
 
 
@@ -329,7 +333,6 @@ def play_skill(plan: LadderPlan, base, workers=None, log=print):
     """Play the self-play run of every skill level under ``base``; return a RunSet (group ``level``)."""
     from reports.progress import progress_lines
     from reports.runset import RunSet
-    from simcore.run import simulate
 
     dirs = {}
     t0 = time.perf_counter()
@@ -337,11 +340,10 @@ def play_skill(plan: LadderPlan, base, workers=None, log=print):
         folder = os.path.join(base, _slug(level))
         seats = [plan.pool[level].to_dict()] * plan.players
         with progress_lines(log, f"  skill: {level}") as progress:     # no silence over ~1 s (issue 35)
-            simulate(plan.game, players=plan.players, games=games, seed=plan.seed, out=folder, strategies=seats,
-                     variant=dict(plan.variant), workers=workers, progress=progress)
+            done = play_level(plan, level, games, folder, seats, workers, progress)     # to a target, if set
         dirs[level] = folder
-        log(f"skill: {level} in every seat, {games:,} games ({_eta(time.perf_counter() - t0)})")
-    return RunSet.from_dirs(dirs, group="level", title=f"{plan.game} skill levels")
+        log(f"skill: {level} in every seat, {done} ({_eta(time.perf_counter() - t0)})")
+    return RunSet.from_dirs(dirs, group="level", title=f"{plan.game} skill levels", allow_partial=True)
 
 
 # ---------------------------------------------------------------- figures

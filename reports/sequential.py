@@ -31,7 +31,7 @@ import time
 
 import numpy as np
 
-from analysis.precision import SequentialControl
+from analysis.precision import SequentialControl, games_needed, plan_games
 from simcore import _results as R
 from simcore import run as simrun
 from simcore._contract import SEARCH_DEFAULTS, searches
@@ -59,6 +59,17 @@ def _seat_shares(out, plan, chunk):
     return m
 
 
+def _games_needed(rows, seq, precision, n):
+    """Games the widest seat needs to reach ``precision`` at its current variance (at least ``n``): the
+    confidence sequence's width shrinks more slowly than 1/sqrt(n) away from its tuning, so it is solved
+    for (``analysis.precision.games_needed``), not scaled."""
+    if all(r["half"] <= precision for r in rows):
+        return n
+    need = max(games_needed(r["var"], precision, seq.method, seq.level, seq.n_planned) for r in rows
+               if r["half"] > precision)
+    return max(need, n)
+
+
 def _duration(s):
     if not math.isfinite(s):
         return "?"
@@ -71,15 +82,19 @@ def _duration(s):
 
 
 class _Status:
-    """One status line on stderr, rewritten in place on a terminal."""
+    """One status line on stderr, rewritten in place on a terminal; or lines to ``log`` (a callable)."""
 
     def __init__(self, enabled):
-        self.enabled = enabled
-        self.tty = enabled and simrun._isatty(sys.stderr)
+        self.log = enabled if callable(enabled) else None
+        self.enabled = bool(enabled)
+        self.tty = self.log is None and self.enabled and simrun._isatty(sys.stderr)
         self.width = 0
 
     def show(self, text):
         if not self.enabled:
+            return
+        if self.log is not None:
+            self.log(text)
             return
         try:
             if self.tty:
@@ -106,6 +121,8 @@ def simulate_to_precision(game, players, seed, out, strategies=None, variant=Non
                           chunk_size=None, backend="loky"):
     """Play ``game`` until every seat's ``level`` interval is within ``± precision`` (a share, 0.005 = 0.5 pp).
 
+    ``progress``: True (a status line on stderr), False, or a callable that takes each line.
+
     Returns a dict: ``rows`` (per seat: strategy, share, half, lo, hi, n, effective_n,
     factor), ``games``, ``stop`` (``"precision"``, ``"games"`` or ``"seconds"``), ``reason``
     (a sentence), ``method``, ``control``, ``wall_seconds``. Writes it to ``OUT/precision.json``.
@@ -118,7 +135,7 @@ def simulate_to_precision(game, players, seed, out, strategies=None, variant=Non
         raise ValueError("--budget seconds must be positive")
     n_workers = simrun._resolve_workers(workers)
     # a first guess of the games the target needs (a win share's variance is at most 1/4)
-    n_guess = (Z95 * 0.5 / precision) ** 2 * (2.4 if method == "cs" else 1.0)
+    n_guess = plan_games(precision, method, level)
     planned = budget_games
     if planned is None and os.path.exists(os.path.join(os.fspath(out), R.MANIFEST)):
         try:  # a resumed folder keeps its planned games (a tighter target plays on in the same run)
@@ -198,7 +215,7 @@ def simulate_to_precision(game, players, seed, out, strategies=None, variant=Non
         if seq is not None and n >= 2:
             rows = seq.summary()
             worst = max(r["half"] for r in rows)
-            need = n * (worst / precision) ** 2 if worst > precision else n
+            need = _games_needed(rows, seq, precision, n)
             left = (need - n) / games_per_s if games_per_s > 0 else float("nan")
             status.show(f"precision: {n:,} games  ±{worst * 100:.2f} pp now (target ±{precision * 100:g})  "
                         f"{games_per_s:,.1f} games/s  ~{_duration(left)} left")
@@ -278,7 +295,7 @@ def precision_table(res) -> str:
     return "\n".join(lines)
 
 
-def _budget(text):
+def parse_budget(text):
     """``--budget``: ``(games, seconds)``, one of them None."""
     import re
 
@@ -291,7 +308,7 @@ def _budget(text):
     except ValueError:
         raise ValueError(f"--budget '{text}': give a number of games (20000) or a time (90s, 30m, 1h)") from None
     if g < 1 or g != int(g):
-        raise ValueError(f"--budget '{text}': games must be a positive whole number")
+        raise ValueError(f"--budget '{text}': must be a positive integer of games (20000) or a time (90s, 30m, 1h)")
     return int(g), None
 
 
@@ -303,7 +320,7 @@ def run_command(args, seats):
         raise ValueError("--budget and --control go with --precision PP")
     if not 0 < args.precision < 50:
         raise ValueError(f"--precision {args.precision:g}: give percentage points between 0 and 50, e.g. 0.5")
-    games, seconds = _budget(args.budget) if args.budget else (None, None)
+    games, seconds = parse_budget(args.budget) if args.budget else (None, None)
     if args.games is not None:
         if games is not None and games != args.games:
             raise ValueError("--games and --budget GAMES disagree: give one")

@@ -45,7 +45,8 @@ def test_example_and_demo_files_parse():
     # parts of one game together, in file order: Hellas, Yamatai, Akrotiri
     assert [(p.game, p.kind) for p in demo.parts] == [
         ("hellas", "balance"), ("hellas", "variants"), ("hellas", "compare"),
-        ("hellas", "compensation"), ("hellas", "compensation"), ("hellas", "compensation"), ("hellas", "skill"),
+        ("hellas", "compensation"), ("hellas", "compensation"), ("hellas", "compensation"),
+        ("hellas", "compensation"), ("hellas", "compensation"), ("hellas", "skill"),
         ("hellas", "robustness"),
         ("yamatai", "balance"), ("yamatai", "compare"), ("yamatai", "compensation"),
         ("yamatai", "compensation"), ("yamatai", "compensation"), ("yamatai", "robustness"),
@@ -203,7 +204,7 @@ def test_demo_quick_end_to_end(tmp_path, capsys):
     glance = next(c for c in md.split("\n## ") if c.startswith("Findings at a glance"))
     for game in ("Hellas, 2 players", "Yamatai, 3 players", "Akrotiri, 2 players"):
         assert f"{game} — what to change" in glance, game
-    assert sum("compensation_before_after" in f for f in pngs) == 7      # every game's player counts
+    assert sum("compensation_before_after" in f for f in pngs) == 9      # every game's player counts, 2 learned
     # the first screen: per game, every player count with its answer; a quick run says so first
     first = md.split("\n## ")[1]
     assert first.startswith("At a glance: Hellas, Yamataï, Akrotiri")

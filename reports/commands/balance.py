@@ -22,12 +22,17 @@ def add(sub):
     p.add_argument("--strategy", default="balanced",
                    help="strategy of every seat: a preset, a preset file or mcts:iterations=100 (default balanced)")
     p.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE", help="engine setting")
-    p.add_argument("--budget", type=_positive_int, default=None,
+    p.add_argument("--budget", default=None, metavar="GAMES|TIME",
                    help=f"games the search may play (default {HEURISTIC_BUDGET:,}; {SEARCH_BUDGET} for a "
-                        f"searching strategy)")
+                        f"searching strategy), or a time for the whole command (90s, 30m, 1h: the search "
+                        f"stops at half of it, the verification at its end)")
     p.add_argument("--verify", type=_positive_int, default=None,
                    help=f"fresh games to verify with, before and after each (default {HEURISTIC_VERIFY:,}; "
-                        f"half the budget for a searching strategy)")
+                        f"half the budget for a searching strategy); with --precision or a time budget, "
+                        f"the most it plays")
+    p.add_argument("--precision", type=float, default=None, metavar="PP",
+                   help="verify until every seat's 95%% interval, before and after, is within ± PP percentage "
+                        "points (confidence sequences, valid at that stop: docs/precision.md)")
     p.add_argument("--seed", type=_seed, default=0, help="seed of the search and verification games (default 0)")
     p.add_argument("--workers", type=_positive_int, default=None, help="threads (default: all cores)")
     p.add_argument("--json", default=None, metavar="FILE", help="write the result as JSON")
@@ -41,10 +46,15 @@ def run(args):
         check_out_file(args.json, "--json")
     if args.out:
         check_out_folder(args.out)
-    p = plan(args.game, args.players, args.knob, args.strategy, args.budget, args.verify, args.seed, args.variant)
     from reports.commands._shell import log
     from reports.progress import heartbeat
+    from reports.sequential import parse_budget
 
+    games, seconds = parse_budget(args.budget) if args.budget is not None else (None, None)
+    if args.precision is not None and not 0 < args.precision < 50:
+        raise ValueError(f"--precision {args.precision:g}: give percentage points between 0 and 50, e.g. 0.5")
+    p = plan(args.game, args.players, args.knob, args.strategy, games, args.verify, args.seed, args.variant,
+             precision=None if args.precision is None else args.precision / 100, seconds=seconds)
     with heartbeat(log, lambda: f"balance {args.game}, {args.players} players: searching and verifying") as say:
         r = balance(p, workers=args.workers, log=say)
     print(table_text(r))

@@ -9,7 +9,7 @@ def add(sub):
                        description="Run the built-in study (reports/studies/demo.toml): Hellas seat advantage "
                                    "at 2, 3 and 4 players, rising vs falling quarry yields, a strategy "
                                    "comparison and the seat advantage per skill level (random, balanced, "
-                                   "MCTS-100); Yamatai seat advantage and fleet, specialist and building-tile "
+                                   "learned); Yamatai seat advantage and fleet, specialist and building-tile "
                                    "values at 2, 3 and 4 players and its presets compared; Akrotiri seat "
                                    "advantage and map-card, goal and market values; per game, the seat "
                                    "compensation that makes it fairest (what to change), verified. Under 10 "

@@ -41,6 +41,11 @@ def add(sub):
     p.add_argument("--skill-games", type=_positive_int, default=None,
                    help=f"self-play games of each searching skill level (default 800, --quick 20); levels "
                         f"that do not search play {SKILL_CHEAP_FACTOR} times that")
+    p.add_argument("--precision", type=float, default=None, metavar="PP",
+                   help="play each skill level's self-play until every seat's 95%% interval is within ± PP "
+                        "percentage points (confidence sequences, docs/precision.md); --skill-games is the cap")
+    p.add_argument("--budget", default=None, metavar="TIME",
+                   help="with --precision: the time each skill level may take (90s, 5m)")
     p.add_argument("--seed", type=_seed, default=1, help="run seed of every run (default 1)")
     p.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE", help="engine setting")
     p.add_argument("--workers", type=_positive_int, default=None, help="pool size (default: all cores)")
@@ -73,13 +78,25 @@ def plan_from_args(args) -> LadderPlan:
     plan = LadderPlan(game=args.game, players=args.players, pool=pool,
                       games=args.games or (1 if args.quick else 1000), seed=args.seed, variant=variant,
                       skill=skill, skill_games=sg, skill_cheap_games=sg * SKILL_CHEAP_FACTOR)
+    if args.budget is not None and args.precision is None:
+        raise ValueError("--budget goes with --precision PP (the time a skill level may take to reach it)")
+    if args.precision is not None:
+        from reports.sequential import parse_budget
+
+        if not 0 < args.precision < 50:
+            raise ValueError(f"--precision {args.precision:g}: give percentage points between 0 and 50, e.g. 2")
+        plan.precision = args.precision / 100
+        if args.budget is not None:
+            games, plan.skill_seconds = parse_budget(args.budget)
+            if games is not None:
+                raise ValueError(f"--budget {args.budget}: give a time (90s, 5m); --skill-games caps the games")
     check_plan(plan)
     return plan
 
 
 def _command(args, out):
     parts = [f"boardlab ladder {args.game} --players {args.players} --levels {args.levels}"]
-    for flag in ("strategies", "games", "skill", "skill_games"):
+    for flag in ("strategies", "games", "skill", "skill_games", "precision", "budget"):
         v = getattr(args, flag)
         if v is not None:
             parts.append(f"--{flag.replace('_', '-')} {v}")

@@ -36,7 +36,7 @@ def session_from_args(args, log=print):
 
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port must be from 0 to 65535, not {args.port}")
-    if args.bot_delay < 0 or args.bot_delay > 60:
+    if not 0 <= args.bot_delay <= 60:           # nan too
         raise ValueError(f"--bot-delay must be from 0 to 60 seconds, not {args.bot_delay}")
     if args.resume:
         if args.game or args.seats or args.players or args.seed is not None or args.variant or args.out:

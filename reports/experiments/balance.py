@@ -3,9 +3,10 @@ convergence, one panel per player count."""
 import os
 
 from reports.experiments._part import COMMON_KEYS, seats_of, variant_of
+from reports.precision_parts import precision_keys, precision_paragraph
 from reports.plan import PlannedRun
 
-KEYS = COMMON_KEYS | {"strategy", "seats", "events"}
+KEYS = COMMON_KEYS | {"strategy", "seats", "events", "precision", "budget"}
 
 #: the study's first screen reads its seat-advantage table as the answer at each player count
 FIRST_SCREEN = "seats"
@@ -14,6 +15,9 @@ FIRST_SCREEN = "seats"
 def parse(part, t, ctx):
     variant_of(t.get("variant", {}), f"{ctx.where}: variant", ctx.mod, ctx.players[0])
     seats, strategy = seats_of(t, ctx.where, ctx.players, part.game)
+    prec, seconds = precision_keys(t, ctx.where)
+    if prec is not None:
+        part.settings = {"precision": prec, "seconds": seconds}
     for n in ctx.players:
         variant = variant_of(t.get("variant", {}), f"{ctx.where}: variant", ctx.mod, n)
         part.runs.append(PlannedRun(f"{n} players", os.path.join(part.name, f"{n}p"), n, seats or [strategy] * n,
@@ -28,7 +32,22 @@ def quick(part, cap):
 def run(part, ctx):
     from reports.runset import RunSet
 
-    return RunSet.from_dirs({r.label: ctx.play(r) for r in part.runs}, group="run")
+    if part.settings.get("precision") is None:
+        return RunSet.from_dirs({r.label: ctx.play(r) for r in part.runs}, group="run")
+    from reports.experiments._part import seats as seats_of_run
+    from reports.sequential import simulate_to_precision
+
+    dirs = {}
+    for r in part.runs:             # each run until every seat is within the target (its games: the cap)
+        folder = os.path.join(ctx.base, r.folder)
+        res = simulate_to_precision(part.game, r.players, r.seed, folder, strategies=seats_of_run(part, r),
+                                    variant=r.variant, workers=ctx.workers, precision=part.settings["precision"],
+                                    budget_games=r.games, budget_seconds=part.settings["seconds"],
+                                    events=r.events, progress=lambda line, r=r: ctx.log(f"  {part.title}: "
+                                                                                        f"{r.label}: {line}"))
+        ctx.log(f"{part.title}: {r.label}: {res['reason']}")
+        dirs[r.label] = folder
+    return RunSet.from_dirs(dirs, group="run", allow_partial=True)
 
 
 def runs(part, rs):
@@ -45,4 +64,6 @@ def sections(part, rs, figures=None):
     secs = run_sections(rs, figures, plug.SECTIONS)
     for s in secs[1:]:            # terminal: the seat table is enough for a balance part
         s.terminal = ""
+    if part.settings.get("precision") is not None and secs:
+        secs[0].paragraphs.append(precision_paragraph(rs))
     return secs

@@ -37,7 +37,7 @@ def sections(part, result, figures=None):
 
 
 KEYS = {"name", "title", "game", "players", "strategy", "knob", "budget", "verify", "seed", "variant",
-        "quick_games"}
+        "quick_games", "precision"}
 
 #: its result is compensation searches (one dict per player count), not results folders
 RESULT = "searches"
@@ -49,7 +49,11 @@ FIRST_SCREEN = "compensation"
 def part_spec(part):
     """What determines a compensation part's result (its cache key)."""
     s = part.settings
-    return {k: s[k] for k in ("game", "players", "knob", "strategy", "budget", "verify", "seed", "variant")}
+    spec = {k: s[k] for k in ("game", "players", "knob", "strategy", "budget", "verify", "seed", "variant")}
+    for k in ("precision", "seconds"):          # in the key only when set: earlier results stay valid
+        if s.get(k) is not None:
+            spec[k] = s[k]
+    return spec
 
 
 def quick_settings(settings, cap):
@@ -65,8 +69,9 @@ def quick_settings(settings, cap):
 
 
 def part_plan(s):
-    return plan(s["game"], s["players"], s["knob"], s["strategy"], s["budget"], s["verify"], s["seed"],
-                s["variant"])
+    seconds = s.get("seconds")
+    return plan(s["game"], s["players"], s["knob"], s["strategy"], None if seconds else s["budget"], s["verify"],
+                s["seed"], s["variant"], precision=s.get("precision"), seconds=seconds)
 
 
 def run_part(part, folder, workers=None, log=print):
@@ -116,8 +121,18 @@ def parse_part(t, where, study, game):
         s[key] = t.get(key, default)
         if not isinstance(s[key], str):
             raise ValueError(f"{key} must be a string, not {s[key]!r}")
+    budget, s["seconds"] = t.get("budget"), None
+    if isinstance(budget, str):                 # a time for the whole part: "5m"
+        from reports.sequential import parse_budget
+
+        games, s["seconds"] = parse_budget(budget)
+        budget = games
+    prec = t.get("precision")
+    if prec is not None and (isinstance(prec, bool) or not isinstance(prec, (int, float)) or not 0 < prec < 50):
+        raise ValueError(f"precision must be percentage points between 0 and 50 (e.g. 1), not {prec!r}")
+    s["precision"] = None if prec is None else prec / 100
     for key in ("budget", "verify", "quick_games", "seed"):
-        value = t.get(key)
+        value = budget if key == "budget" else t.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0
                                   or (value == 0 and key != "seed")):
             raise ValueError(f"{key} must be a positive integer, not {value!r}")
@@ -126,7 +141,8 @@ def parse_part(t, where, study, game):
         raise ValueError(f"variant must be a table of engine settings, not {variant!r}")
     s["variant"] = {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in variant.items()}
     s["seed"] = t.get("seed", study.seed)
-    p = plan(game, players, s["knob"], s["strategy"], t.get("budget"), t.get("verify"), s["seed"], s["variant"])
+    p = plan(game, players, s["knob"], s["strategy"], budget, t.get("verify"), s["seed"], s["variant"],
+             precision=s["precision"], seconds=s["seconds"])
     s.update(budget=p["budget"], verify=p["verify"], strategy=p["strategy"])
     s["quick_games"] = t.get("quick_games", 0)
     return s
@@ -134,7 +150,13 @@ def parse_part(t, where, study, game):
 
 def part_games(settings):
     """The games a part plays at most: the search budget and the verification before and after."""
-    return settings["budget"] + 2 * settings["verify"]
+    verify = settings["verify"]
+    if settings.get("precision") is not None:     # plays until the target: about the games it needs
+        from analysis.precision import plan_games
+
+        verify = min(verify, int(1.25 * plan_games(settings["precision"])))
+    budget = settings["budget"] if not settings.get("seconds") else 0     # a time budget: the clock decides
+    return budget + 2 * verify
 
 
 def _every(seconds, log, prefix=""):

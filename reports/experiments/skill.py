@@ -10,10 +10,12 @@ import polars as pl
 
 from reports.experiments._part import COMMON_KEYS, StudyError, check, variant_of
 from reports.ladder import LadderPlan, ladder_sections, play_ladder, play_skill, ratings_of
+from reports.precision_parts import precision_keys, precision_of, precision_text, with_run_intervals
 from reports.render.figures_ladder import seat_share_vs_rating
 from reports.render.sections import Fig, Section, Table, caption_of, text_table
 
-KEYS = COMMON_KEYS | {"levels", "games", "search_games", "ladder_games", "quick_games", "quick_search_games"}
+KEYS = COMMON_KEYS | {"levels", "games", "search_games", "ladder_games", "quick_games", "quick_search_games",
+                      "precision", "budget"}
 
 
 def parse(part, t, ctx):
@@ -86,6 +88,7 @@ def parse_skill_part(part, t, where, players, variant):
                            games=counts.get("ladder_games", search), seed=part.seed, variant=variant,
                            skill=list(pool), skill_games=search, skill_cheap_games=counts["games"])
     part.spec.quick_search_games = counts["quick_search_games"]
+    part.spec.precision, part.spec.skill_seconds = precision_keys(t, where)
     part.games = part.spec.total_games()
     return part
 
@@ -156,6 +159,7 @@ def skill_sections(skill_rs, ratings: pl.DataFrame, game_sections=()) -> list:
     shares = adv.join(pl.DataFrame({"level": levels, "elo": [elo[lv][0] for lv in levels],
                                     "elo_lo": [elo[lv][1] for lv in levels],
                                     "elo_hi": [elo[lv][2] for lv in levels]}), on="level", how="left")
+    shares = with_run_intervals(shares, prec := precision_of(skill_rs))   # levels played to a target precision
     trend = seat_share_trend(skill_rs.scan("players"), {lv: e[0] for lv, e in elo.items()})
     games = skill_rs.n_games()
     n_text = ", ".join(f"{lv} {games[lv]:,}" for lv in levels)
@@ -205,7 +209,7 @@ def skill_sections(skill_rs, ratings: pl.DataFrame, game_sections=()) -> list:
         "the fitted share at the weakest and the strongest level against the fair share: the advantage "
         "*grows* or *shrinks* when the slope is significant (p < 0.05) and the distance from fair rises or "
         "falls, *holds* when the slope is not significant.",
-        f"**Finding:** {finding}."],
+        f"**Finding:** {finding}."] + ([precision_text(prec, levels)] if prec else []),
         tables=[Table("skill_seat_trend", trend.with_columns(
                     pl.Series("verdict", [trend_verdict(r) for r in trend.iter_rows(named=True)])),
                     "Trend of each seat's win share against the level's rating (per 100 Elo, 95% CIs)."),

@@ -366,6 +366,10 @@ def load_save(folder):
         run_seed, variant, decisions = int(doc["run_seed"]), dict(doc.get("variant") or {}), list(doc["decisions"])
     except (ValueError, KeyError, TypeError) as exc:
         raise ValueError(f"{path} is not a saved game ({exc})") from None
+    simcore.get_game(game)                  # a game simcore lacks: one line naming the known ones
+    whole = [doc["run_seed"], doc["players"], *decisions]
+    if any(isinstance(v, bool) or not isinstance(v, int) for v in whole) or any(a < 0 for a in decisions):
+        raise ValueError(f"{path}: run_seed, players and decisions must be whole numbers (decisions >= 0)")
     return dict(game=game, players=players, seats=seats, run_seed=run_seed, variant=variant, decisions=decisions)
 
 

@@ -70,8 +70,6 @@ def write_view(run_dir, game_index, out=None, view=True):
     if out is None:
         out = os.path.join(str(run_dir), "view", f"game-{game_index}.html")
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-    tmp = out + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(render(doc))
-    os.replace(tmp, out)
+    from simcore._data import write_text_atomic
+    write_text_atomic(out, render(doc))          # a full disk leaves no half page, no temporary file
     return out

@@ -1,0 +1,122 @@
+"""Study parts and skill levels played to a target precision (issue 33): the ``precision`` and ``budget``
+keys, each skill level's self-play until every seat's 95% interval is within the target
+(``[[skill]]``, ``ladder --precision``), and what their sections say."""
+from __future__ import annotations
+
+import json
+import os
+
+import polars as pl
+
+from reports.experiments._part import StudyError
+
+
+def play_level(plan, level, games, folder, seats, workers, progress):
+    """Self-play of ``level``: ``games`` games, or with ``plan.precision`` until every seat is within it
+    (``games``: the cap) or ``plan.skill_seconds`` are spent (``reports.sequential``). ``progress``: the
+    runs' progress callable. Returns what was played, in words ("6,000 games", or the stop's reason)."""
+    from reports.sequential import simulate_to_precision
+    from simcore.run import simulate
+
+    if plan.precision is None:
+        simulate(plan.game, players=plan.players, games=games, seed=plan.seed, out=folder, strategies=seats,
+                 variant=dict(plan.variant), workers=workers, progress=progress)
+        return f"{games:,} games"
+    res = simulate_to_precision(plan.game, plan.players, plan.seed, folder, strategies=seats,
+                                variant=dict(plan.variant), workers=workers, precision=plan.precision,
+                                budget_games=games, budget_seconds=plan.skill_seconds, progress=progress)
+    return res["reason"]
+
+
+def precision_summary(plan) -> str:
+    """What the plan's summary adds for self-play to a target precision ("" without one)."""
+    if plan.precision is None:
+        return ""
+    return (f" at most, each until every seat is within ±{plan.precision * 100:g} pp"
+            + (f" or {plan.skill_seconds:g} s are spent" if plan.skill_seconds else ""))
+
+
+def precision_of(skill_rs) -> dict:
+    """``{level: precision.json}`` of the levels played to a target precision (``{}`` for none)."""
+    out = {}
+    for level, run in skill_rs.runs.items():
+        path = os.path.join(run.path, "precision.json")
+        if os.path.isfile(path):
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    out[level] = json.load(fh)
+            except (OSError, ValueError):
+                pass
+    return out
+
+
+def with_run_intervals(shares: pl.DataFrame, prec: dict) -> pl.DataFrame:
+    """``shares`` (level, seat, win_lo, win_hi, ...) with the intervals of the levels played to a target
+    replaced by their runs' own (confidence sequences, valid at that stop on the data)."""
+    if not prec:
+        return shares
+    cs = pl.DataFrame([{"level": lv, "seat": r["seat"], "cs_lo": r["lo"], "cs_hi": r["hi"]}
+                       for lv, doc in prec.items() for r in doc["rows"]],
+                      schema={"level": pl.String, "seat": pl.Int64, "cs_lo": pl.Float64, "cs_hi": pl.Float64})
+    cs = cs.with_columns(pl.col("seat").cast(shares.schema["seat"]))
+    return (shares.join(cs, on=["level", "seat"], how="left")
+            .with_columns(pl.coalesce("cs_lo", "win_lo").alias("win_lo"),
+                          pl.coalesce("cs_hi", "win_hi").alias("win_hi"))
+            .drop("cs_lo", "cs_hi"))
+
+
+def precision_text(prec, levels) -> str:
+    """The paragraph that says how each level played to a target precision stopped."""
+    parts = []
+    for lv in levels:
+        doc = prec.get(lv)
+        if doc:
+            how = "confidence sequence" if doc.get("method") == "cs" else "fixed-n interval, width rule"
+            parts.append(f"{lv}: {doc['reason']} ({how})")
+    return ("**Precision:** each level played until every seat's 95% interval was within the target or "
+            "its budget was spent; the intervals of those levels here are the run's own, confidence sequences "
+            "valid at that stop on the data (docs/precision.md). " + "; ".join(parts) + ".")
+
+
+def precision_keys(t, where):
+    """``(precision, seconds)`` of a part's ``precision`` (percentage points: play each run until every
+    seat's 95% interval is within ± that, its games the cap) and ``budget`` (a time, "90s", "5m", per
+    run; only with ``precision``); StudyError naming the key."""
+    from reports.sequential import parse_budget
+
+    prec = t.get("precision")
+    if prec is not None:
+        if isinstance(prec, bool) or not isinstance(prec, (int, float)) or not 0 < prec < 50:
+            raise StudyError(f"{where}: precision must be percentage points between 0 and 50 (e.g. 2), "
+                             f"not {prec!r}")
+        prec = prec / 100
+    seconds = None
+    if "budget" in t:
+        if prec is None:
+            raise StudyError(f"{where}: budget goes with precision (the time a run may take to reach it)")
+        b = t["budget"]
+        try:
+            games, seconds = parse_budget(str(b)) if isinstance(b, str) else (None, None)
+        except ValueError as exc:
+            raise StudyError(f"{where}: budget: {exc}") from None
+        if seconds is None:
+            raise StudyError(f"{where}: budget must be a time per run, e.g. \"90s\" or \"5m\" (the games keys "
+                             f"are the caps), not {b!r}")
+    return prec, seconds
+
+
+def precision_paragraph(rs) -> str:
+    """How each run played to a target precision stopped, with every seat's anytime-valid interval."""
+    parts = []
+    for label, run in rs.runs.items():
+        try:
+            with open(os.path.join(run.path, "precision.json"), encoding="utf-8") as fh:
+                doc = json.load(fh)
+        except (OSError, ValueError):
+            continue
+        seats = ", ".join(f"seat {r['seat']} {r['mean'] * 100:.1f}% ±{r['half'] * 100:.2f}" for r in doc["rows"])
+        parts.append(f"{label}: {doc['reason']}; {seats}")
+    return ("**Precision:** every run played until each seat's 95% interval was within the target or its budget "
+            "was spent (its games: the cap). At that stop on the data the valid intervals are the confidence "
+            "sequences given here (docs/precision.md), wider than the fixed-n ones of the tables. "
+            + "; ".join(parts) + ".")
