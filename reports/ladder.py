@@ -55,7 +55,6 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from reports.render.figures_ladder import rating_vs_compute
 from reports.precision_parts import play_level, precision_summary
 from reports.render.sections import Fig, Section, Table, caption_of, text_table
 
@@ -383,6 +382,8 @@ def ladder_sections(plan: LadderPlan, rs) -> list:
         f"Compute per decision: MCTS-n runs n playouts (iterations); random and the heuristic presets run "
         f"none (0)."],
         tables=[Table("ladder_games", played, "Games each strategy played in the ladder.")])
+    from reports.render.figures_ladder import rating_vs_compute     # matplotlib: not at the CLI's start
+
     ratings = compare_section(rs, title="Ratings")
     comp = compute_table(ratings_of(ratings), plan.pool)
     fig = rating_vs_compute(comp, caption=(

@@ -37,7 +37,7 @@ def add(sub):
     p.add_argument("--workers", type=_positive_int, default=None, help="threads (default: all cores)")
     p.add_argument("--json", default=None, metavar="FILE", help="write the result as JSON")
     p.add_argument("--out", default=None, metavar="DIR", help="write a report (report.html, report.md, CSV, figures)")
-    p.set_defaults(func=run, resumes=False)     # balance writes no chunks to resume
+    p.set_defaults(func=run, resumes=False, quick_exit=True)   # no chunks to resume; no slow teardown
     return p
 
 
