@@ -19,6 +19,17 @@ def _positive_int(text):
     return value
 
 
+def int_in(lo, hi, why=""):
+    """An argparse type: a whole number ``lo..hi`` (``why``: what the bound protects), refused in one line."""
+    def parse(text):
+        value = _int(text)
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"must be {lo:,}..{hi:,}" + (f" ({why})" if why else "") + f", not {text}")
+        return value
+    parse.__name__ = "int"
+    return parse
+
+
 def _int(text):
     try:
         return int(text.replace("_", ""))

@@ -432,8 +432,9 @@ def finding(frame) -> str:
     return text
 
 
-def write(r, out, command=None):
-    """Write the report of one balance result to ``out`` (report.html, report.md, figures, tables)."""
+def write(r, out, command=None, extra=()):
+    """Write the report of one balance result to ``out`` (report.html, report.md, figures, tables);
+    ``extra``: more sections, at the end."""
     import simcore
     from simcore.run import _git_commit
     from reports.render.sections import Report
@@ -448,7 +449,7 @@ def write(r, out, command=None):
         f"{VERIFY_START:,}. boardlab {simcore.__version__}, git commit "
         f"{(_git_commit()[0] or '')[:10] or 'unknown (no checkout)'}."])
     report = Report(f"{r['game'].capitalize()}, {r['players']} players: seat compensation ({r['knob']})",
-                    sections=with_findings_of([section(r), prov]))
+                    sections=with_findings_of([section(r), prov, *extra]))
     return write_report(report, out)
 
 

@@ -117,6 +117,25 @@ def os_error_line(exc, resumes=False, out=None):
     return line
 
 
+def _refuse_repeats(parser, argv):
+    """An option that takes one value given twice (``--games 10 --games 20``) is an error, not the last one."""
+    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+    command = sub.choices.get(argv[0]) if sub is not None and argv else None
+    if command is None:
+        return
+    seen = {}
+    for token in argv[1:]:
+        if token == "--":
+            break
+        for action in command._actions:
+            if type(action) is not argparse._StoreAction or not action.option_strings:
+                continue
+            if any(token == o or token.startswith(o + "=") for o in action.option_strings if o.startswith("--")):
+                if action.dest in seen:
+                    raise UsageError(f"argument {action.option_strings[-1]}: given twice; give it once")
+                seen[action.dest] = token
+
+
 #: set by :func:`main` when the command run says the process may end without the interpreter's teardown
 _quick_exit = False
 
@@ -125,12 +144,14 @@ def main(argv=None):
     """Run one ``boardlab`` command; returns the exit code."""
     global _quick_exit
     argv = sys.argv[1:] if argv is None else list(argv)
+    os.environ["BOARDLAB_MAIN_PID"] = str(os.getpid())      # its workers die with it (simcore/__init__.py)
     parser = build_parser(argv)
     _catch_signals()
     resumes = True                   # a command that plays games keeps its finished chunks
     args = None
     try:
         args = parser.parse_args(argv)
+        _refuse_repeats(parser, argv)
         _quick_exit = getattr(args, "quick_exit", False)
         resumes = getattr(args, "resumes", True)
         if not getattr(args, "func", None):

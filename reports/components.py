@@ -230,7 +230,9 @@ def game_end_section(rs, length: str, unit: str, triggers=None, code=None, codes
         ended = ", ".join(f"{t['trigger'].removeprefix('trigger_')} {t['share'] * 100:.1f}%"
                           for t in tr.iter_rows(named=True) if t["ended"]) if tr is not None else ""
         tie = ties.filter((pl.col(rs.group) == key[0]) & (pl.col("n_players") == key[1])).row(0, named=True)
-        lines.append(f"{key[0]}: {r['mean']:.1f} {unit} [{r['lo']:.1f}, {r['hi']:.1f}] over {r['n_games']:,} games; "
+        ci = (f"[{r['lo']:.1f}, {r['hi']:.1f}]" if r["lo"] is not None and r["hi"] is not None
+              else "(no interval: too few games)")
+        lines.append(f"{key[0]}: {r['mean']:.1f} {unit} {ci} over {r['n_games']:,} games; "
                      f"ended by {ended or '—'}; top total tied in {tie['tied_share'] * 100:.1f}% "
                      f"({tie['shared']:,} shared, {tie['broken']:,} broken by the tie-break)")
     sec.terminal = "Game length (95% CI), end triggers and ties\n" + "\n".join(lines)

@@ -55,7 +55,6 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from reports.render.figures_ladder import rating_vs_compute, rating_vs_cpu
 from reports.precision_parts import play_level, precision_summary
 from reports.render.sections import Fig, Section, Table, caption_of, text_table
 
@@ -406,6 +405,7 @@ def cpu_section(plan: LadderPlan, ratings: pl.DataFrame, cpu: dict) -> Section:
     table = pl.DataFrame({"strategy": names, "kind": [kind[n] for n in names], "prior": [prior[n] for n in names],
                           "cpu": [float(cpu[n]) for n in names], "elo": [r[n]["elo"] for n in names],
                           "elo_lo": [r[n]["elo_lo"] for n in names], "elo_hi": [r[n]["elo_hi"] for n in names]})
+    from reports.render.figures_ladder import rating_vs_cpu        # matplotlib: not at the CLI's start
     fig = rating_vs_cpu(table, caption=(
         "Bradley–Terry rating (Elo scale, cluster-robust 95% CIs) against process CPU seconds a game with "
         "the strategy in every seat (log axis; measured once on this machine, other load included). A "
@@ -442,6 +442,8 @@ def ladder_sections(plan: LadderPlan, rs, cpu: dict | None = None) -> list:
         f"Compute per decision: MCTS-n runs n playouts (iterations); random and the heuristic presets run "
         f"none (0)."],
         tables=[Table("ladder_games", played, "Games each strategy played in the ladder.")])
+    from reports.render.figures_ladder import rating_vs_compute     # matplotlib: not at the CLI's start
+
     ratings = compare_section(rs, title="Ratings")
     comp = compute_table(ratings_of(ratings), plan.pool)
     fig = rating_vs_compute(comp, caption=(

@@ -48,6 +48,7 @@ from reports.provenance import provenance_section, provenance_without_runs
 from reports.render.sections import Report, Section
 from reports.runset import RunSet
 
+MAX_GAMES = 10 ** 10       # games of one run of a study
 STUDY_KEYS = {"title": str, "game": str, "seed": int, "games": int, "quick_games": int, "description": str}
 
 
@@ -165,17 +166,21 @@ def load_study(path) -> Study:
 
 def _parse_part(kind, t, where, study, mod, index, game):
     """The keys every kind shares, then the kind's own ``parse``."""
-    name = slug(check(t.get("name", f"{kind}-{index}"), str, f"{where}: name"))
+    given = check(t.get("name", f"{kind}-{index}"), str, f"{where}: name")
+    name = slug(given)
+    if name != given or len(name) > 100:        # a folder name: never rewritten behind the user's back
+        raise StudyError(f"{where}: name {given[:60]!r} must be 1 to 100 letters, digits, _ . - "
+                         f"(it names the part's folder), e.g. {name[:60]!r}")
     title = check(t.get("title", name.replace("_", " ").replace("-", " ").capitalize()), str, f"{where}: title")
     if "players" not in t:
         raise StudyError(f"{where}: missing key 'players' (a player count or a list, e.g. [2, 3, 4])")
     players = players_of(t["players"], f"{where}: players", tuple(mod.PLAYERS))
     games = check(t.get("games", study.games), int, f"{where}: games")
-    if games <= 0:
-        raise StudyError(f"{where}: games must be a positive integer, not {games}")
+    if not 0 < games <= MAX_GAMES:
+        raise StudyError(f"{where}: games must be 1..{MAX_GAMES:,} (more is years of computing), not {games:,}")
     seed = check(t.get("seed", study.seed), int, f"{where}: seed")
-    if seed < 0:
-        raise StudyError(f"{where}: seed must be a non-negative integer, not {seed}")
+    if not 0 <= seed < 2 ** 63:
+        raise StudyError(f"{where}: seed must be 0..2^63-1 (a signed 64-bit integer in manifests), not {seed}")
     events = check(t.get("events", True), bool, f"{where}: events")
     quick_games = check(t.get("quick_games", 0), int, f"{where}: quick_games")
     if "quick_games" in t and quick_games <= 0:
@@ -293,6 +298,8 @@ def study_main(path_or_study, out, workers=None, quick_games=None, log=print):
     try:
         report = study_report(study, sets, commands=[cmd + (" --quick" if quick_games is not None else "")],
                               figures=figures)
+        from reports.view.telling import study_groups, watch_section     # viewer pages of a few telling games
+        report.sections += [s for s in [watch_section(study_groups(study, sets), out, log=log)] if s is not None]
         from reports.firstscreen import mark_quick, mark_underpowered, with_first_screen  # answers first
         report.sections = with_first_screen(study, sets, report.sections, quick=quick_games is not None)
         if quick_games is not None:

@@ -11,7 +11,17 @@ inherited by worker processes) or by :func:`register` in a running process.
 import os
 from importlib import import_module
 
-from simcore._contract import ContractError, check_game
+# A child of the boardlab command (a loky worker, whose start re-imports the command's modules: seconds on
+# a busy machine, before any task) dies with it, watched from its first import of simcore on.
+_MAIN = os.environ.get("BOARDLAB_MAIN_PID", "")
+if _MAIN.isdigit() and int(_MAIN) != os.getpid():
+    if os.getppid() == int(_MAIN):
+        from simcore._orphans import _watch_parent
+        _watch_parent(int(_MAIN), quiet_ctrl_c=False)
+    elif os.getppid() == 1:          # the command died (kill -9) while this child was starting
+        os._exit(1)
+
+from simcore._contract import ContractError, check_game  # noqa: E402
 
 __version__ = "0.1.0"
 

@@ -123,6 +123,7 @@ class SearchPolicy(NamedTuple):
 # a decision); 10^6 decisions of a rollout is beyond any game's turn cap.
 MAX_ITERATIONS = 10_000_000
 MAX_CUTOFF = 1_000_000
+MAX_WEIGHT = 10_000         # c and bias: a weight beyond this leaves nothing of the win rates
 
 
 def check_search_settings(iterations, c, bias, cutoff=0, points=0.0):
@@ -133,8 +134,9 @@ def check_search_settings(iterations, c, bias, cutoff=0, points=0.0):
         raise ValueError(f"iterations must be 1..{MAX_ITERATIONS:,} (the search tree takes 44 bytes an "
                          f"iteration in each worker), not {iterations:,}")
     for key, v in (("c (exploration)", c), ("bias", bias)):
-        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v) or v < 0:
-            raise ValueError(f"{key} must be a number >= 0, not {v!r}")
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v) or not 0 <= v <= MAX_WEIGHT:
+            raise ValueError(f"{key} must be a number 0..{MAX_WEIGHT:,} (beyond, the search's scores in floating "
+                             f"point drown the win rates), not {v!r}")
     if isinstance(cutoff, bool) or not isinstance(cutoff, numbers.Integral) or not 0 <= cutoff <= MAX_CUTOFF:
         raise ValueError(f"cutoff must be a whole number >= 0 and <= {MAX_CUTOFF:,} (0: rollouts to the end), "
                          f"not {cutoff!r}")

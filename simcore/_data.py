@@ -46,6 +46,8 @@ def read_file(path, what, parse, errors=()):
                          f"{exc.object[exc.start:exc.start + 1]!r})") from None
     except errors as exc:
         raise ValueError(f"{path}: {what} file is not valid {_format_name(exc)} ({exc})") from None
+    except RecursionError:
+        raise ValueError(f"{path}: {what} file is nested too deeply to be a {what} file") from None
     except OSError as exc:
         raise ValueError(f"{path}: {what} file is unreadable ({exc.strerror or exc})") from None
 
@@ -69,10 +71,14 @@ def read_toml(path, what):
 def data_file(key, value, allowed=("default",)):
     """The resolved path of a ``KEY=FILE`` setting, or a one-line ``ValueError``: not found, a folder."""
     p = Path(str(value))
-    if p.is_file():
-        return str(p.resolve())
     names = " or ".join(", ".join(map(str, allowed)).rsplit(", ", 1))
-    if p.is_dir():
+    try:
+        if p.is_file():
+            return str(p.resolve())
+        is_dir = p.is_dir()
+    except OSError as exc:          # a name too long, a link loop
+        raise ValueError(f"{key}: {value}: {exc.strerror or exc} (give {names} or a JSON file path)") from None
+    if is_dir:
         raise ValueError(f"{key}: {value} is a folder, not a JSON file (give {names} or a JSON file)")
     raise ValueError(f"{key}: file not found: {value} (give {names} or a JSON file path)")
 

@@ -60,12 +60,42 @@ def check_manifest(doc, path):
                          f"{doc['players']} players")
     if not isinstance(doc.get("variant", {}), dict):
         raise ValueError(f"{path}: key 'variant' must be an object, not {json.dumps(doc['variant'])}")
+    _check_variant(doc, path)
     _check_parts(doc, path)
     if "run_id" in doc and run_id_of(doc) != doc["run_id"]:
         raise ValueError(f"{path}: the run it describes (game, players, strategies, settings, seed, games) "
                          f"does not match its run_id {json.dumps(doc['run_id'])}: the manifest was edited; "
                          f"restore it, or play the run again into a new folder")
     return doc
+
+
+def _same_setting(given, played):
+    """Whether a variant's value as given (``"1,0"``, ``"false"``, a path) is the setting ``played`` resolved."""
+    if not isinstance(given, str):
+        return given == played
+    text = given.strip().lower()
+    if isinstance(played, bool):
+        return text in (("true", "1", "yes") if played else ("false", "0", "no"))
+    if isinstance(played, list):
+        return text.replace(" ", "") == ",".join(str(x) for x in played).lower()
+    if isinstance(played, str) and os.sep in played:      # a data file: recorded resolved
+        return os.path.basename(given.strip()) == os.path.basename(played) or given.strip() == played
+    return text == str(played).lower()
+
+
+def _check_variant(doc, path):
+    """The variant as given must be what the run was played with (``settings``): an edit of one is refused."""
+    settings = doc.get("settings")
+    if not isinstance(settings, dict):
+        return
+    for key, value in doc.get("variant", {}).items():
+        if key in settings and not _same_setting(value, settings[key]):
+            raise ValueError(f"{path}: its variant says {key}={value} but the run was played with "
+                             f"{key}={json.dumps(settings[key])}: the manifest was edited; restore it, or play "
+                             f"the run again into a new folder")
+        if key not in settings and key not in ("seat_points", "seat_bonus"):
+            raise ValueError(f"{path}: its variant names {key!r}, a setting the run was not played with: the "
+                             f"manifest was edited; restore it, or play the run again into a new folder")
 
 
 def _check_parts(doc, path):

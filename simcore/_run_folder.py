@@ -201,6 +201,8 @@ def _open_folder(out, plan):
         for old in manifest.get("sessions", []):
             if isinstance(old, dict) and old.get("status") == "running":
                 old["status"] = "killed"        # its process died without a word (kill -9, power)
+        for t in R.TABLES if plan.events else ("games", "players"):
+            os.makedirs(os.path.join(out, t), exist_ok=True)      # a table's folder deleted: its chunks again
         return manifest, True
     if os.path.isdir(out) and any(not n.startswith(".") for n in os.listdir(out)):
         raise RunMismatch(f"{out} is not empty and has no manifest.json; use a new or empty output folder")

@@ -4,31 +4,10 @@ Part of the runner (``simcore.run``).
 """
 import os
 import socket
-import threading
-import time
 
 import numpy as np
 
-_watched_parent = None
-
-
-def _watch_parent(parent):
-    """In a pool worker: exit as soon as the parent process ``parent`` is gone (killed with -9, say).
-
-    loky keeps idle workers alive for minutes and lets busy ones finish their
-    queued chunks; a daemon thread polling ``getppid`` ends them within a second.
-    """
-    global _watched_parent
-    if parent is None or _watched_parent == parent or os.getpid() == parent or os.getppid() != parent:
-        return
-    _watched_parent = parent
-
-    def watch():
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="boardlab-parent-watch", daemon=True).start()
+from simcore._orphans import _watch_parent  # noqa: F401   (the pools' workers call it)
 
 
 def _resolve_workers(workers):

@@ -53,6 +53,10 @@ def replay(out, game_index):
     gpath = os.path.join(out, "games", name)
     parts = manifest.get("parts")
     listed = parts is None or all(f"{t}/{name}" in parts for t in ("games", "players"))
+    for t, path in (("games", gpath), ("players", ppath)):
+        if parts is not None and f"{t}/{name}" in parts and not os.path.exists(path):
+            raise ValueError(f"part {t}/{name} is listed in the manifest of {out} but missing; rerun the run's "
+                             f"`boardlab simulate` command to play its chunk again")
     if os.path.exists(gpath) and os.path.exists(ppath) and listed:
         for t in ("games", "players") if parts is not None else ():
             verify_part(out, f"{t}/{name}", parts[f"{t}/{name}"])

@@ -14,9 +14,11 @@ Traceback (most recent call last):
 ...
 ValueError: buildings file b.json: field pp is 1000000; allowed 0..50 (points are counted in 16 bits)
 """
+import functools
 import json
 import math
 import numbers
+import os
 
 
 class Int:
@@ -136,9 +138,71 @@ def _show(v):
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def validate(doc, schema, path, kind):
-    """``doc`` if it fits ``schema``; else ``ValueError`` "KIND file PATH: field F ...; allowed ..."."""
+def validate(doc, schema, path, kind, like=None):
+    """``doc`` if it fits ``schema``; else ``ValueError`` "KIND file PATH: field F ...; allowed ...".
+
+    ``like``: the package's own file of this kind. Every field of ``doc`` that
+    the package file also has must then be of the same kind (see
+    :func:`_like`): a field the schema does not name (the engine does not read
+    it, or only a report or the viewer does) still cannot hold NaN, a string
+    for a number or a count beyond 16 bits unseen.
+    """
     def fail(field, problem):
         raise ValueError(f"{kind} file {path}: " + (f"field {field} {problem}" if field else f"the document {problem}"))
     schema.check(doc, "", fail)
+    if like is not None and os.path.abspath(os.fspath(path)) != os.path.abspath(os.fspath(like)):
+        _like(doc, [_package(os.fspath(like))], "", fail)
     return doc
+
+
+_NOTES = ("status", "sources", "source", "note", "notes", "text", "description", "name", "title")
+WIDTH = 32767        # every count, id and value of the three games fits a signed 16-bit field
+
+
+@functools.lru_cache(maxsize=32)
+def _package(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def _kind(v):
+    if isinstance(v, bool):
+        return "true or false"
+    if isinstance(v, numbers.Real):
+        return "a number"
+    return {str: "a string", list: "a list", dict: "an object"}.get(type(v), "null")
+
+
+def _like(v, pkgs, path, fail, keyed=True):
+    """``v`` against the package's values ``pkgs`` at the same place (every item of a list is one place):
+    the same kind; numbers finite, whole where the package's all are, within 16 bits; a list the package
+    keys by name (not a list item) not empty where the package's is not."""
+    by_kind = {}
+    for p in pkgs:
+        by_kind.setdefault(_kind(p), []).append(p)
+    if not by_kind or "null" in by_kind and v is None:
+        return
+    by_kind.pop("null", None)
+    if not by_kind:
+        return
+    same = by_kind.get(_kind(v))
+    if same is None:
+        fail(path, f"is {_show(v)}; it must be {' or '.join(by_kind)}, as in the package's file")
+    if isinstance(v, dict):
+        for key, x in v.items():
+            if key in _NOTES or str(key).endswith("_note"):
+                continue
+            _like(x, [p[key] for p in same if key in p], f"{path}.{key}" if path else str(key), fail)
+    elif isinstance(v, list):
+        if keyed and not v and all(same):
+            fail(path, f"is empty; the package's file lists {len(same[0])} items here")
+        items = [x for p in same for x in p]
+        for i, x in enumerate(v):
+            _like(x, items, f"{path}[{i}]", fail, keyed=False)
+    elif isinstance(v, numbers.Real) and not isinstance(v, bool):
+        if not math.isfinite(v):
+            fail(path, f"is {_show(v)}; it must be a finite number")
+        if all(float(p).is_integer() for p in same) and not float(v).is_integer():
+            fail(path, f"is {_show(v)}; it must be a whole number, as in the package's file")
+        if abs(v) > WIDTH:
+            fail(path, f"is {_show(v)}; allowed -{WIDTH}..{WIDTH} (the engines hold numbers in 16 bits)")

@@ -185,9 +185,12 @@ def collect(game, players, teacher, positions, seed, folder, context, progress=T
                 c = _chunk(game, players, teacher, seed, k, context.as_policy(), play, label)
                 cpu = time.process_time() - t
                 seconds += cpu
-                tmp = folder / f"chunk-{k:05d}.tmp.npz"
-                np.savez(tmp, seconds=np.float64(cpu), **c)
-                tmp.replace(path)
+                import io
+
+                from simcore._data import write_bytes_atomic
+                buf = io.BytesIO()              # a full disk or a kill leaves no torn chunk, no temporary file
+                np.savez(buf, seconds=np.float64(cpu), **c)
+                write_bytes_atomic(path, buf.getvalue())
             chunks.append(c)
             n = len(c["sizes"])
             have += n

@@ -30,7 +30,6 @@ that (a few thousand games).
 instead of searching them (:mod:`strategies.imitate`).
 """
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -216,6 +215,7 @@ def write_preset(path, name, result, game="hellas", description=None):
              f'game = "{game}"', "", f"[{name}]", f'description = "{desc}"',
              "temperature = 0.0", "epsilon = 0.0", f"[{name}.weights]"]
     lines += [f"{k} = {v!r}" for k, v in result["weights"].items()]
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    from simcore._data import write_text_atomic
+    write_text_atomic(path, "\n".join(lines) + "\n")       # a full disk leaves no 0-byte preset
     strategies.load_presets(path, game)      # check it loads
     return path

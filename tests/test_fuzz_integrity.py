@@ -327,3 +327,65 @@ def test_fuzz_command_lines(tmp_path_factory, lines):
         batch.append({"name": " ".join(argv), "kind": "cli", "argv": argv})
     # every drawn number is either refused at once or small (at most 20 games): the batch ends quickly
     _run_batch(tmp, batch, timeout=300)
+
+
+# ---------------------------------------------------------------- every range check, each option
+
+# Each option with a range check, the words its refusal must hold, and the numbers outside its range
+# (of the right type, so only the range check can refuse them). A range check removed lets one of the
+# drawn numbers through: the command then runs or fails elsewhere, and the batch fails naming the case.
+_SIM = ["simulate", "hellas", "--players", "2", "--games", "3", "--seed", "1", "--no-progress", "--workers", "1"]
+_BASE = os.path.join(ROOT, "baselines", "hellas-3p.json")
+_NEG = st.integers(-2 ** 70, 0)
+_FLOATS_OUT = lambda lo, hi: st.one_of(st.floats(max_value=lo, exclude_max=True),  # noqa: E731
+                                       st.floats(min_value=hi, exclude_min=True, allow_infinity=False))
+RANGES = [
+    (_SIM, "--seed", "--seed", st.one_of(st.integers(-2 ** 70, -1), st.integers(2 ** 63, 2 ** 70))),
+    (_SIM, "--games", "--games", _NEG),
+    (_SIM, "--players", "players", st.one_of(st.integers(-2 ** 40, 1), st.integers(5, 2 ** 40))),
+    (_SIM, "--chunk-size", "--chunk-size", _NEG),
+    (_SIM, "--workers", "--workers", _NEG),
+    (_SIM, "--seat-strategies=mcts:iterations={},random", "iterations",
+     st.one_of(st.integers(-2 ** 40, 0), st.integers(10_000_001, 2 ** 40))),
+    (_SIM, "--seat-strategies=mcts:iterations=5,c={},random", "c (exploration)", _FLOATS_OUT(0, 10_000)),
+    (_SIM, "--seat-strategies=mcts:iterations=5,cutoff={},random", "cutoff",
+     st.one_of(st.integers(-2 ** 40, -1), st.integers(1_000_001, 2 ** 40))),
+    (_SIM, "--seat-strategies=mcts:iterations=5,points={},random", "points", _FLOATS_OUT(0, 1)),
+    (["replay", "RUN", "--quiet"], "--game", "game", st.one_of(st.integers(-2 ** 70, -1), st.integers(300, 2 ** 62))),
+    (["compare", "hellas", "--players", "2", "--strategies", "random,balanced"], "--games", "--games", _NEG),
+    (["balance", "hellas", "--players", "2", "--workers", "1"], "--verify", "--verify", _NEG),
+    (["regress", _BASE], "--alpha", "--alpha", st.one_of(st.floats(max_value=0), st.floats(min_value=1))),
+    (["regress", _BASE], "--effect-sd", "--effect-sd", _FLOATS_OUT(0.001, 100)),
+    (["regress", _BASE], "--effect-share", "--effect-share", _FLOATS_OUT(0.0001, 1)),
+    (["bench", "--game", "hellas", "--no-runner", "--quiet"], "--repeats", "--repeats",
+     st.one_of(_NEG, st.integers(101, 2 ** 40))),
+    (["train", "hellas", "--players", "2", "--out", "OUT.json"], "--positions", "--positions",
+     st.one_of(_NEG, st.integers(10_000_001, 2 ** 40))),
+    (["play", "hellas", "--seats", "human,balanced", "--no-browser"], "--port", "--port",
+     st.one_of(st.integers(-2 ** 40, -1), st.integers(65536, 2 ** 40))),
+    (["play", "hellas", "--seats", "human,balanced", "--no-browser"], "--bot-delay", "--bot-delay",
+     _FLOATS_OUT(0, 60)),
+]
+
+
+@FUZZ
+@seed(38)
+@given(st.tuples(*[st.lists(values, min_size=3, max_size=3) for *_, values in RANGES]))
+def test_fuzz_every_range_check_refuses_naming_its_option(tmp_path_factory, small_run, drawn):
+    tmp = tmp_path_factory.mktemp("ranges")
+    batch, words = [], []
+    for k, ((base, flag, word, _), values) in enumerate(zip(RANGES, drawn)):
+        for j, v in enumerate(values):
+            text = repr(v) if isinstance(v, float) else str(v)
+            out = str(tmp / f"o{k}-{j}")
+            argv = [a.replace("RUN", str(small_run)).replace("OUT", out) for a in base]
+            if flag in argv:                          # the base's own value of the option gives way
+                del argv[argv.index(flag):argv.index(flag) + 2]
+            argv += [flag.format(text)] if "{}" in flag else [f"{flag}={text}"]
+            if argv[0] == "simulate":
+                argv += ["--out", out]
+            batch.append({"name": " ".join(argv), "kind": "cli", "argv": argv})
+            words.append(word)
+    for r, word in zip(_run_batch(tmp, batch, timeout=300), words):
+        # refused, in one line naming the option: never run, never refused by something else
+        assert r["rc"] == 2 and word in r["err"], f"{r['name']}: not refused naming {word!r}: {r}"

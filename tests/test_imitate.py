@@ -166,10 +166,12 @@ def test_akrotiri_features_and_offset_reproduce_the_heuristic(preset):
 
 def test_akrotiri_fit_recovers_the_weights_of_a_synthetic_teacher():
     # the teacher: the heuristic with other weights (half of trader's), its score w . features + offset,
-    # its action drawn from softmax(score) (the engine's own heuristic is argmax, so the draw is made here)
+    # its action drawn from softmax(score) (the engine's own heuristic is argmax, so the draw is made here),
+    # on the positions of explorer's games: they hold more purchases than trader's own (issue 32 made
+    # trader's games shorter), so the purchase weights are identified
     ak = simcore.games["akrotiri"]
     names = list(ak.FEATURES)
-    rec = imitate.collect("akrotiri", 2, "trader", 8000, seed=3, log=None)
+    rec = imitate.collect("akrotiri", 2, "explorer", 8000, seed=3, log=None)
     assert rec["games"] > 20
     w = 0.5 * np.array([strategies.resolve("akrotiri", "trader").weights[n] for n in names])
     rng = np.random.default_rng(0)

@@ -85,8 +85,8 @@ def test_names_settings_and_manifest_dict():
 @pytest.mark.parametrize("spec, message", [
     ("mcts:iterations=0", "iterations must be a whole number >= 1, not 0"),
     ("mcts:iterations=ten", "iterations must be a whole number, not 'ten'"),
-    ("mcts:c=-1", r"c \(exploration\) must be a number >= 0, not -1.0"),
-    ("mcts:bias=-2", "bias must be a number >= 0"),
+    ("mcts:c=-1", r"c \(exploration\) must be a number 0..10,000 .*, not -1.0"),
+    ("mcts:bias=-2", "bias must be a number 0..10,000"),
     ("mcts:cutoff=-1", "cutoff must be a whole number >= 0 and <= 1,000,000"),
     ("mcts:rollout=balnced", "unknown strategy 'balnced'"),
     ("mcts:rollout=mcts", "must be a random or heuristic strategy"),

@@ -145,6 +145,42 @@ def test_save_resume_and_results_folder(tmp_path):
     assert main(["view", out, "--game", "0", "--out", str(tmp_path / "v.html")]) == 0
 
 
+def test_a_resumed_game_shows_the_earlier_bot_moves_with_their_views(tmp_path):
+    s = _session(tmp_path, seats=("human", "balanced", "mcts:iterations=20"), seed=7)
+    srv = Served(s)
+    try:
+        for _ in range(3):
+            st = _wait_human(srv)
+            assert srv.call("api/act", {"frame": len(st["frames"]) - 1, "index": 0,
+                                        "action_text": st["frames"][-1]["legal"][0]})[0] == 200
+        _wait_human(srv)
+    finally:
+        srv.close()
+    shown = [f.get("view") for f in s.rec.frames if "chosen" in f]
+    kinds = [None if v is None else v["kind"] for v in shown]
+    assert kinds.count("h") >= 3 and kinds.count("m") >= 3 and kinds.count(None) == 3
+    saved = load_save(s.folder)
+    assert saved["views"] == shown
+    args = {k: saved[k] for k in ("game", "players", "seats", "run_seed", "variant")}
+    again = Session(folder=s.folder, decisions=saved["decisions"], views=saved["views"], bot_delay=0,
+                    log=lambda *_: None, **args)
+    assert [f.get("view") for f in again.rec.frames if "chosen" in f] == shown
+    def page(session):        # the frames the page gets (but the bots' thinking times)
+        return [{k: v for k, v in f.items() if k != "think_s"} for f in session.snapshot(0)["frames"]]
+    a, b = page(again), page(s)
+    assert len(a) == len(b)
+    for x, y in zip(a, b):
+        for k in set(x) | set(y):
+            assert x.get(k) == y.get(k), k
+    # a save without views (or with a view the page cannot draw) gets them computed again: the same
+    bad = list(saved["views"])
+    bad[1] = {"kind": "h", "v": "<script>"}
+    for views in (None, bad):
+        again = Session(folder=s.folder, decisions=saved["decisions"], views=views, bot_delay=0,
+                        log=lambda *_: None, **args)
+        assert [f.get("view") for f in again.rec.frames if "chosen" in f] == shown
+
+
 def _play_out(session):
     """Play ``session`` to its end outside the server: the human takes the first legal action."""
     st = session.state
@@ -225,3 +261,144 @@ def test_a_human_game_played_to_its_end_by_clicking(tmp_path, game, seats):
     finally:
         drv.quit()
         srv.close()
+
+
+# ---------------------------------------------------------------- two people at one screen (hot seat)
+
+def _secrets(state, seat):
+    """Patterns of what only ``seat`` may know in Akrotiri (rules 15.4): its goal cards and its drawn tile."""
+    import re
+    x = state.to_dict()["seats"][seat]
+    pats = [rf"\bG{g + 1:02d}\b" for g in x["goals"]]
+    if state.to_dict()["current"] == seat:
+        pats += [rf"\bG{g + 1:02d}\b" for g in state.to_dict()["goal_options"]]
+    if x["tile"] is not None:
+        pats.append(rf"tile {x['tile']}\b")
+    return [re.compile(p) for p in pats]
+
+
+def _leaks(snapshot, state, seats):
+    text = json.dumps(snapshot)
+    return [p.pattern for s in seats for p in _secrets(state, s) if p.search(text)]
+
+
+def test_hot_seat_shows_each_person_only_their_own_secrets(tmp_path):
+    s = _session(tmp_path, game="akrotiri", seats=("human", "human"), seed=5)
+    st = s.state
+    passes, checked = [], 0
+    while not st.is_over() and len(s.decisions()) < 60:
+        p = s.pass_to()
+        if p is not None:
+            snap = s.snapshot(0)
+            assert snap["pass_to"] == p and snap["perspective"] is None
+            assert not _leaks(snap, st, (0, 1))                       # the screen is between people: nobody's
+            assert all(isinstance(x["goals"], int) for f in snap["frames"] for x in f["pos"]["seats"])
+            with pytest.raises(ValueError, match=f"pass the screen to player {p + 1}"):
+                s.human_move(len(s.rec.frames), 0, s.rec.current()["legal"][0])
+            with pytest.raises(ValueError, match=f"goes to player {p + 1}"):
+                s.take_screen(1 - p)
+            s.take_screen(p)
+            passes.append(p)
+        me = st.current_player()
+        snap = s.snapshot(0, held=me)
+        assert snap["perspective"] == me and snap["pass_to"] is None
+        assert not _leaks(snap, st, (1 - me,)), f"seat {1 - me}'s secrets shown to seat {me}"
+        mine = _secrets(st, me)
+        assert all(p.search(json.dumps(snap)) for p in mine if "tile" in p.pattern)     # one's own: shown
+        checked += 1
+        s.human_move(len(s.rec.frames), 0, snap["frames"][-1]["legal"][0])
+    assert passes[:3] == [0, 1, 0] and checked >= 40
+    for forged in ("0", True, None, 7):
+        with pytest.raises(ValueError, match="screen"):
+            s.take_screen(forged)
+
+
+def test_hot_seat_screen_is_passed_in_chromium(tmp_path):
+    from browser import chrome
+    from selenium.webdriver.common.by import By
+
+    session = _session(tmp_path, game="akrotiri", seats=("human", "human"), seed=5)
+    srv = Served(session)
+    drv = chrome()
+    st = session.state
+
+    def wait(cond, what, timeout=60):
+        t0 = time.time()
+        while not cond():
+            assert time.time() - t0 < timeout, (f"{what} (the page says: "
+                                                f"{drv.find_element(By.ID, 'status').text!r}; {session.error})")
+            time.sleep(0.05)
+
+    def page_text():
+        return drv.execute_script("return document.body.innerText + JSON.stringify(document.getElementById('main').innerHTML)")
+
+    try:
+        drv.get(srv.url)
+        passed = 0
+        while passed < 4:
+            box = drv.find_element(By.ID, "passbox")
+            wait(lambda: box.is_displayed() or drv.find_elements(By.CSS_SELECTOR, "#legal tr.pick"), "no move, no pass")
+            if box.is_displayed():
+                p = session.pass_to()
+                assert f"Pass the screen to player {p + 1}" in box.text
+                assert not drv.find_element(By.ID, "main").is_displayed()
+                text = page_text()
+                assert not [x.pattern for s in (0, 1) for x in _secrets(st, s) if x.search(text)]
+                drv.find_element(By.ID, "pass-ready").click()
+                wait(lambda: session.screen == p and drv.find_elements(By.CSS_SELECTOR, "#legal tr.pick"),
+                     "the screen was not taken")
+                passed += 1
+                me = p
+                wait(lambda: drv.find_element(By.ID, "status").text.startswith(f"player {me + 1} (seat {me}")
+                     and drv.find_element(By.ID, "status").text.endswith("your move"), "no 'your move'")
+                text = page_text()
+                assert not [x.pattern for x in _secrets(st, 1 - me) if x.search(text)], "the other's secrets shown"
+                if st.to_dict()["seats"][me]["tile"] is not None:
+                    assert f"tile in hand #{st.to_dict()['seats'][me]['tile']}" in text     # one's own, shown
+            before = len(session.decisions())
+            click = "const r = document.querySelector('#legal tr.pick'); if (r) r.click(); return !!r;"
+            # (the page may still show the position before the last move: then the screen is to be passed)
+            wait(lambda: box.is_displayed() or drv.execute_script(click) and
+                 (len(session.decisions()) > before or time.sleep(0.3) or len(session.decisions()) > before),
+                 "the click made no move")
+        assert passed == 4
+    finally:
+        drv.quit()
+        srv.close()
+
+
+def test_two_people_in_a_game_without_secrets_need_no_screen_passing(tmp_path):
+    s = _session(tmp_path, game="hellas", seats=("human", "random", "human"), seed=3)
+    movers = set()
+    while not s.state.is_over() and len(movers) < 2:
+        st = s.state
+        seat = st.current_player()
+        snap = s.snapshot(0)
+        assert snap["pass_to"] is None
+        if s.seats[seat].human:
+            assert snap["perspective"] == seat
+            s.human_move(len(s.rec.frames), 0, snap["frames"][-1]["legal"][0])
+            movers.add(seat)
+        else:
+            a, _ = s.seats[seat].decide(st)
+            s.rec.step(a)
+    assert movers == {0, 2}
+
+
+def test_a_bots_secrets_stay_hidden_in_its_action_list_and_view(tmp_path):
+    s = _session(tmp_path, game="akrotiri", seats=("human", "balanced"), seed=5)
+    st, bot_moves = s.state, 0
+    while not st.is_over() and len(s.decisions()) < 80:
+        if s.seats[st.current_player()].human:
+            snap = s.snapshot(0, held=0)
+            assert not _leaks(snap, st, (1,)), "the bot's secrets shown"
+            s.human_move(len(s.rec.frames), 0, snap["frames"][-1]["legal"][0])
+        else:
+            a, view = s.seats[1].decide(st)
+            frame = s.rec.step(a)
+            frame["view"] = view
+            bot_moves += 1
+    snap = s.snapshot(0, held=0)
+    assert not st.is_over() and not _leaks(snap, st, (1,)) and bot_moves > 10
+    goal = [f for f in snap["frames"] if f["seat"] == 1 and "chosen" in f and "keep a goal (hidden)" in f["legal"][0]]
+    assert goal and goal[0]["view"] is not None        # the bot's view is shown, its options' secrets are not

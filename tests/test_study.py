@@ -58,7 +58,7 @@ def test_example_and_demo_files_parse():
             assert {(p.game, r.players) for r in p.runs} <= robust, p.name
     # "what to change" at every player count of every game's balance part (the first screen)
     comp = {(p.game, p.settings["players"]) for p in demo.parts if p.first_screen == "compensation"}
-    assert {p.kind for p in demo.parts if p.first_screen} == {"balance", "compensation"}
+    assert {p.kind for p in demo.parts if p.first_screen} == {"balance", "compensation", "robustness"}
     for p in demo.parts:
         if p.first_screen == "seats":
             assert {(p.game, r.players) for r in p.runs} <= comp, p.name

@@ -169,3 +169,72 @@ def test_report_links_telling_games_to_their_pages(tmp_path):
     for gi in weak:
         won = p[(p.game_index == gi) & (p.win_share == 1)]
         assert list(won.seat) and all(s in (1, 2) for s in won.seat)
+
+
+def _watch_links(out):
+    md = open(os.path.join(out, "report.md"), encoding="utf-8").read()
+    sec = md[md.index("## Games to watch"):]
+    sec = sec[:sec.index("\n## ", 5)] if "\n## " in sec[5:] else sec
+    return sec, re.findall(r"\[([^\]]+): game (\d+)(?: of ([^\]]+))?\]\((games/[^)]+\.html)\)", sec)
+
+
+def _page_totals(path):
+    text = open(path, encoding="utf-8").read()
+    data = json.loads(re.search(r'<script id="game-data" type="application/json">(.*?)</script>', text, re.S)
+                      .group(1).replace("<\\/", "</"))
+    return data["frames"][-1]["score"][-1], data["run"], data["seats"]
+
+
+def test_compare_study_and_balance_reports_have_games_to_watch(tmp_path):
+    # compare: the seatings pooled; each linked page is the game of the run it names
+    out = str(tmp_path / "cmp")
+    assert main(["compare", "hellas", "--players", "2", "--strategies", "balanced,random", "--games", "8",
+                 "--workers", "1", "--out", out]) == 0
+    sec, links = _watch_links(out)
+    assert links
+    margins = {}
+    for title, gi, label, href in links:
+        totals, run, seats = _page_totals(os.path.join(out, href))
+        assert totals == _totals(run, int(gi)) and label.split("|") == seats      # the seating it names
+        margins[title] = sorted(totals)[-1] - sorted(totals)[-2]
+    # the closest finish is the smallest margin with a sole winner over all the seatings
+    best = []
+    for lineup in os.listdir(os.path.join(out, "runs")):
+        p = pd.read_parquet(os.path.join(out, "runs", lineup, "players"))
+        for gi, g in p.groupby("game_index"):
+            t = sorted(g["total"], reverse=True)
+            if (g["win_share"] == 1).sum() == 1:
+                best.append(t[0] - t[1])
+    assert margins["closest finish"] == min(best)
+    # a study: every part with results folders links games; a compensation part says it keeps none
+    study = tmp_path / "s.toml"
+    study.write_text('[study]\ngame = "yamatai"\nseed = 2\ngames = 12\n\n[[balance]]\nname = "seats"\nplayers = [2, 3]\n'
+                     'strategy = "balanced"\n\n[[compensation]]\nname = "comp"\nplayers = 2\nstrategy = "balanced"\n'
+                     'budget = 2000\nverify = 400\n')
+    out = str(tmp_path / "study")
+    assert main(["study", str(study), "--out", out, "--workers", "1"]) == 0
+    sec, links = _watch_links(out)
+    assert links and all(h.startswith("games/Seats/") for *_, h in links)
+    for title, gi, label, href in links:
+        totals, run, seats = _page_totals(os.path.join(out, href))
+        assert totals == _totals(run, int(gi)) and label == f"{len(seats)} players"
+    assert "**Comp**: The compensation search keeps no per-game records" in sec and "--variant seat_points=" in sec
+    # boardlab balance: no per-game records, said so
+    out = str(tmp_path / "bal")
+    assert main(["balance", "akrotiri", "--players", "2", "--budget", "2000", "--verify", "200", "--workers", "1",
+                 "--out", out]) == 0
+    sec, links = _watch_links(out)
+    assert not links and "keeps no per-game records" in sec and "boardlab simulate akrotiri" in sec
+
+
+def test_a_game_that_cannot_be_replayed_is_named_not_linked(runs, tmp_path, monkeypatch):
+    import reports.view.page as page
+    from reports.view.telling import watch_section
+
+    def gone(run_dir, gi, out=None, view=True):
+        raise ValueError("strategy file x.json: no such file")
+    monkeypatch.setattr(page, "write_view", gone)
+    sec = watch_section([("Part", {"4p": runs["hellas"]})], str(tmp_path))
+    text = "\n".join(sec.paragraphs)
+    assert "no page: the game cannot be replayed from this run (strategy file x.json: no such file)" in text
+    assert "](games/" not in text and not os.path.exists(tmp_path / "games")

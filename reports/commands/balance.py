@@ -37,7 +37,7 @@ def add(sub):
     p.add_argument("--workers", type=_positive_int, default=None, help="threads (default: all cores)")
     p.add_argument("--json", default=None, metavar="FILE", help="write the result as JSON")
     p.add_argument("--out", default=None, metavar="DIR", help="write a report (report.html, report.md, CSV, figures)")
-    p.set_defaults(func=run, resumes=False)     # balance writes no chunks to resume
+    p.set_defaults(func=run, resumes=False, quick_exit=True)   # no chunks to resume; no slow teardown
     return p
 
 
@@ -63,6 +63,7 @@ def run(args):
         write_text_atomic(args.json, json.dumps(to_json(r), indent=1))
         print(f"wrote {args.json}")
     if args.out:
-        paths = write(r, args.out, command="boardlab " + " ".join(sys.argv[1:]))
+        from reports.view.telling import balance_section     # "Games to watch": none kept, and how to get some
+        paths = write(r, args.out, command="boardlab " + " ".join(sys.argv[1:]), extra=[balance_section(r)])
         print(f"report: {os.path.abspath(paths['html'])}")
     return 0

@@ -2,7 +2,7 @@
 import json
 import sys
 
-from reports._args import _positive_int, check_out_file
+from reports._args import _positive_int, check_out_file, int_in
 
 
 def add(sub):
@@ -10,11 +10,11 @@ def add(sub):
                        description="Measure play_batch (random and balanced), the reference engine, the runner "
                                    "with 1 and 2 workers and peak memory for every game and player count; "
                                    "print tables and optionally write JSON.")
-    p.add_argument("--games", type=_positive_int, default=20_000,
+    p.add_argument("--games", type=int_in(1, 1_000_000, "a batch's result arrays are held in memory"), default=20_000,
                    help="games per random-play kernel batch and runner run (default 20000; the heuristic "
                         "batch is a tenth)")
-    p.add_argument("--ref-games", type=_positive_int, default=100, help="games replayed by the reference engine")
-    p.add_argument("--repeats", type=_positive_int, default=5, help="timed runs after the warm-up (default 5)")
+    p.add_argument("--ref-games", type=int_in(1, 100_000, "the reference engine plays in Python"), default=100, help="games replayed by the reference engine")
+    p.add_argument("--repeats", type=int_in(1, 100), default=5, help="timed runs after the warm-up (default 5)")
     p.add_argument("--game", action="append", default=None, help="only this game (repeatable)")
     p.add_argument("--players", type=_positive_int, action="append", default=None,
                    help="only this player count (repeatable)")
@@ -36,7 +36,6 @@ def run(args):
                     players=args.players, runner=not args.no_runner, instructions=args.instructions, log=log)
     print(format_tables(res))
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(res, f, indent=1)
-            f.write("\n")
+        from simcore._data import write_text_atomic
+        write_text_atomic(args.json, json.dumps(res, indent=1) + "\n")    # a full disk: no 0-byte file
     return 0

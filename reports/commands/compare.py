@@ -45,6 +45,8 @@ def run(args):
     t0 = time.perf_counter()
     rs = compare.play(part, os.path.join(out, "runs"), args.workers, log)
     report = compare.command_report(part, rs)
+    from reports.view.telling import watch_section        # viewer pages of a few telling games
+    report.sections += [s for s in [watch_section([("", rs.runs)], out, log=log)] if s is not None]
     print_report(report, write_report(report, out), out)
     log(f"done in {time.perf_counter() - t0:.1f} s")
     return 0

@@ -51,7 +51,7 @@ def add(sub):
     p.add_argument("--workers", type=_positive_int, default=None, help="pool size (default: all cores)")
     p.add_argument("--quick", action="store_true", help="a small ladder (one round) and short self-play runs")
     p.add_argument("--out", default=None, help="output folder (default: ladder-GAME-Np)")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, quick_exit=True)    # files written and closed: no interpreter teardown
     return p
 
 
@@ -121,10 +121,17 @@ def run(args):
     rs = play_ladder(plan, os.path.join(out, "runs", "ladder"), workers=args.workers, log=log)
     skill_rs = play_skill(plan, os.path.join(out, "runs", "skill"), workers=args.workers, log=log) \
         if plan.skill else None
+    from reports.progress import heartbeat
+    from reports.view.telling import watch_section        # viewer pages of a few telling games
+
     cpu = measure_cpu(plan, os.path.join(out, "runs", "cpu"), log=log) if wants_cpu(plan.pool) else None
-    log("analysing and writing the report ...")
-    report = command_report(plan, rs, skill_rs, commands=[_command(args, out)], cpu=cpu)
-    print_report(report, write_report(report, out), out)
+    log("analysing and writing the report (a line every second or so) ...")
+    groups = [("Ladder", rs.runs)] + ([("Balance per skill level", skill_rs.runs)] if skill_rs is not None else [])
+    with heartbeat(log, lambda: "report: analysing, drawing and writing"):     # issue 35: no silent wait
+        report = command_report(plan, rs, skill_rs, commands=[_command(args, out)], cpu=cpu)
+        report.sections += [s for s in [watch_section(groups, out, log=log)] if s is not None]
+        paths = write_report(report, out)
+    print_report(report, paths, out)
     log(f"done in {time.perf_counter() - t0:.1f} s")
     return 0
 

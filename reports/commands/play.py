@@ -36,14 +36,15 @@ def session_from_args(args, log=print):
 
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port must be from 0 to 65535, not {args.port}")
-    if args.bot_delay < 0 or args.bot_delay > 60:
+    if not 0 <= args.bot_delay <= 60:           # nan too
         raise ValueError(f"--bot-delay must be from 0 to 60 seconds, not {args.bot_delay}")
     if args.resume:
         if args.game or args.seats or args.players or args.seed is not None or args.variant or args.out:
             raise ValueError("--resume FOLDER takes the game, seats, seed and variant from the folder: give nothing else")
         saved = load_save(args.resume)
         return Session(saved["game"], saved["players"], saved["seats"], saved["run_seed"], saved["variant"],
-                       os.path.abspath(args.resume), decisions=saved["decisions"], bot_delay=args.bot_delay, log=log)
+                       os.path.abspath(args.resume), decisions=saved["decisions"], views=saved["views"],
+                       bot_delay=args.bot_delay, log=log)
     if not args.game:
         raise ValueError("name the game (e.g. boardlab play hellas --seats human,balanced,balanced) or give --resume FOLDER")
     simcore.get_game(args.game)            # a game simcore does not know: its own one-line error

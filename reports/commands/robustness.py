@@ -1,5 +1,5 @@
 """``boardlab robustness GAME``: each seat's advantage across bots and assumed rules (``reports.robustness``)."""
-from reports._args import _positive_int, _seed, add_game
+from reports._args import _positive_int, _seed, add_game, int_in
 
 
 def add(sub):
@@ -9,8 +9,8 @@ def add(sub):
                                    "(H-D, A-D, Y-D settings) switched to its alternatives, all on the same "
                                    "seeds; one sentence per seat (docs/precision.md).")
     add_game(p)
-    p.add_argument("--games", type=_positive_int, default=20_000, help="games per condition (default 20000)")
-    p.add_argument("--search-games", type=_positive_int, default=200,
+    p.add_argument("--games", type=int_in(1, 10_000_000, "games per condition, many conditions"), default=20_000, help="games per condition (default 20000)")
+    p.add_argument("--search-games", type=int_in(1, 100_000, "a searching bot's games"), default=200,
                    help="games of a searching bot (default 200)")
     p.add_argument("--strategy", default="balanced", help="the baseline strategy (default balanced)")
     p.add_argument("--bots", default=None,

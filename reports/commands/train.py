@@ -1,5 +1,5 @@
 """``boardlab train GAME --players N``: a learned model from a search's decisions (``strategies/train.py``)."""
-from reports._args import _positive_int, _seed, add_game
+from reports._args import _seed, add_game, int_in
 
 
 def add(sub):
@@ -12,7 +12,7 @@ def add(sub):
     add_game(p)
     p.add_argument("--teacher", default="mcts:iterations=1600",
                    help="the strategy whose decisions are learned (default mcts:iterations=1600)")
-    p.add_argument("--positions", type=_positive_int, default=4000,
+    p.add_argument("--positions", type=int_in(1, 10_000_000, "every position is a search"), default=4000,
                    help="decisions recorded, whole games (default 4000)")
     p.add_argument("--seed", type=_seed, default=1, help="seed of the games and the fit (default 1)")
     p.add_argument("--play", default=None,

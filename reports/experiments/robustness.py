@@ -49,8 +49,9 @@ def parse(part, t, ctx):
             raise StudyError(f"{w}: {key} must be a positive integer, not {v}")
         s[key] = v
     # the compensation parts of this game (parsed before: robustness follows compensation in KINDS)
-    s["compensation"] = {str(p.settings["players"]): p.name for p in ctx.study.parts
-                         if p.kind == "compensation" and p.game == part.game}
+    s["compensation"] = {str(p.settings["players"]): p.name for p in ctx.study.parts       # the same bot's
+                         if p.kind == "compensation" and p.game == part.game
+                         and p.settings.get("strategy") == s["strategy"]}
     part.settings = s
     part.games = _games(part)
     return part

@@ -11,6 +11,17 @@ a bot thinks). A session lock guards the game; a person's move is accepted
 only when a human seat is to decide, for the newest position, with the action
 text the page showed (a stale or forged request changes nothing).
 
+Hidden information: the page shows the secrets (``hide``, ``hide_text`` of the game's board
+module) of the seat at the screen only. Two or more human seats share one screen (hot seat)
+rather than each having its own page: the server listens on 127.0.0.1 only, so every person
+plays at this machine, and a page per seat would be one more window on the same screen. When a
+human seat other than the one at the screen is to move, the page shows no seat's secrets and
+asks to pass the screen to that player, who confirms (``/api/screen``); all frames are then
+sent again as that seat may see them, and a person's move is accepted only from the seat at
+the screen. Once the game is over everything is shown (the end reveals the cards). A game
+whose board module hides nothing per seat (no ``hide_text``: Hellas, Yamataï) needs no step:
+the screen goes to whichever person is to move.
+
 Files: everything goes into the game's folder, under fixed names (``save.json``,
 ``results/``); nothing a browser sends is ever part of a path.
 """
@@ -30,6 +41,7 @@ SAVE = "save.json"
 RESULTS = "results"
 MAX_BODY = 4096
 HUMAN = "human"
+ALL = "all"          # the perspective once the game is over: every seat's secrets are shown
 
 
 def human_dict(game, seat):
@@ -69,7 +81,8 @@ class Seat:
 class Session:
     """A game in progress: its state, frames, seats and folder."""
 
-    def __init__(self, game, players, seats, run_seed, variant, folder, decisions=(), bot_delay=0.6, log=print):
+    def __init__(self, game, players, seats, run_seed, variant, folder, decisions=(), views=None, bot_delay=0.6,
+                 log=print):
         from reports.view.record import Recorder
         from simcore.rng import game_seeds
 
@@ -87,19 +100,41 @@ class Session:
         self.lock = threading.RLock()
         self.wake = threading.Condition(self.lock)
         self.token = secrets.token_urlsafe(18)
+        humans = [p for p, s in enumerate(self.seats) if s.human]
+        self.screen = humans[0] if len(humans) == 1 else None     # hot seat: the screen is passed first
+        from reports.view.record import adapter
+        self.secrets = hasattr(adapter(game), "hide_text")        # a game with a seat's secrets (Akrotiri)
         self.thinking_seat = None
         self.error = None
         self.results = None
         self.stop = False
         self._logs = None
-        for a in decisions:                       # a resumed game: the past decisions, without the views
-            self.rec.step(int(a), view=False)
+        self._resume(decisions, views)
         if self.state.is_over():
             self._finish()
 
     @property
     def state(self):
         return self.rec.state
+
+    def _resume(self, decisions, views):
+        """Replay the past ``decisions`` of a resumed game with the bots' views they showed.
+
+        The views come from the save (``views``: one per decision, None for a person's); a view
+        missing there or not of the shape the page draws is computed again: the same search with
+        the same seed (``decision_seed``) or the same heuristic scores, so it is the one shown then.
+        """
+        views = list(views) if isinstance(views, list) and len(views) == len(decisions) else [None] * len(decisions)
+        for a, v in zip(decisions, views):
+            st = self.state
+            seat = st.current_player()
+            if self.seats[seat].human or v is None or not _view_fits(v, len(st.legal_actions())):
+                frame = self.rec.step(int(a), view=not self.seats[seat].human)
+                if isinstance(frame.get("view"), dict):
+                    frame["view"].pop("best", None)
+            else:
+                frame = self.rec.step(int(a), view=False)
+                frame["view"] = v
 
     def decisions(self):
         return [f["acts"][f["chosen"]] for f in self.rec.frames if "chosen" in f]
@@ -108,7 +143,8 @@ class Session:
     def save(self):
         """Write ``save.json`` (atomically); return its path."""
         doc = {"format": 1, "game": self.game, "players": self.players, "seats": self.seat_specs,
-               "run_seed": self.run_seed, "variant": self.variant, "decisions": self.decisions()}
+               "run_seed": self.run_seed, "variant": self.variant, "decisions": self.decisions(),
+               "views": [f.get("view") for f in self.rec.frames if "chosen" in f]}
         path = os.path.join(self.folder, SAVE)
         tmp = path + ".tmp"
         with open(tmp, "w") as f:
@@ -140,6 +176,8 @@ class Session:
             seat = st.current_player()
             if not self.seats[seat].human:
                 raise ValueError(f"seat {seat} is a bot: wait for its move")
+            if self.pass_to() is not None or seat != self.screen:
+                raise ValueError(f"pass the screen to player {seat + 1} (seat {seat}) first")
             if frame != len(self.rec.frames):
                 raise ValueError("that page shows an older position: it has been refreshed")
             legal = st.legal_actions()
@@ -191,12 +229,66 @@ class Session:
                 self.thinking_seat = None
                 self._after_move()
 
+    # -- who sees the screen (hidden information)
+    def pass_to(self):
+        """The human seat the screen must be passed to before the game goes on, or None."""
+        st = self.state
+        if st.is_over():
+            return None
+        seat = st.current_player()
+        if not self.seats[seat].human or seat == self.screen:
+            return None
+        if not self.secrets:              # a game without a seat's secrets: nothing to hide, no step to take
+            self.screen = seat
+            return None
+        return seat
+
+    def perspective(self):
+        """Whose secrets the page may show: the seat at the screen; None (nobody's) while the screen
+        is being passed; ALL once the game is over (the end reveals everything)."""
+        if self.state.is_over():
+            return ALL
+        return None if self.pass_to() is not None else self.screen
+
+    def take_screen(self, seat):
+        """The person of ``seat`` has the screen now; ``ValueError`` (nothing changed) unless it is theirs to take."""
+        with self.lock:
+            want = self.pass_to()
+            if not isinstance(seat, int) or isinstance(seat, bool) or seat != want:
+                raise ValueError("the screen is not to be passed now" if want is None else
+                                 f"the screen goes to player {want + 1} (seat {want}) now")
+            self.screen = seat
+            self.wake.notify_all()
+
+    def _hidden(self, frame, viewer, ad):
+        """``frame`` (a copy, as sent) with what ``viewer`` may not see hidden."""
+        if viewer == ALL:
+            return frame
+        hide_text = getattr(ad, "hide_text", None)
+        frame["pos"] = ad.hide(frame["pos"], viewer)
+        actor = frame.get("seat", -1)
+        if hide_text is not None:
+            if "legal" in frame and actor != viewer:
+                decided = "chosen" in frame
+                frame["legal"] = [hide_text(t, viewer, actor, decided, decided and k == frame["chosen"])
+                                  for k, t in enumerate(frame["legal"])]
+            frame["log"] = [hide_text(line, viewer) for line in frame.get("log", [])]
+        if actor != viewer and "chosen" not in frame:
+            frame.pop("targets", None)         # a seat not at the screen decides: nothing to click
+        return frame
+
     # -- what the page reads
-    def snapshot(self, start):
-        """The frames from ``start`` on (the last one: the position now), and the session's status."""
+    def snapshot(self, start, held=ALL):
+        """The frames from ``start`` on (the last one: the position now), and the session's status.
+
+        ``held``: the perspective the page's frames were sent for; when it is not the one now
+        (the screen was passed, or the game ended), every frame is sent again, from 0."""
         from reports.view.record import adapter
 
         with self.lock:
+            viewer = self.perspective()
+            if held != viewer:
+                start = 0
             n = len(self.rec.frames)
             start = max(0, min(int(start), n))
             frames = self.rec.frames_from(start) if start < n else []
@@ -206,22 +298,25 @@ class Session:
                 now.pop("acts", None)
                 now["log"] = []
                 frames.append(now)
-            human = [s.human for s in self.seats]
-            me = human.index(True)
             ad = adapter(self.game)
-            for f in frames:               # a person sees no bot's hidden cards
-                f["pos"] = ad.hide(f["pos"], f["seat"] if f["seat"] >= 0 and human[f["seat"]] else me)
-                if not over and f.get("seat", -1) >= 0 and not human[f["seat"]] and "chosen" not in f:
-                    f.pop("targets", None)
-            return {"start": start, "frames": frames, "over": over, "thinking": self.thinking_seat is not None,
-                    "thinking_seat": self.thinking_seat, "folder": self.results or self.folder, "error": self.error}
+            frames = [self._hidden(f, viewer, ad) for f in frames]
+            out = {"start": start, "frames": frames, "over": over, "thinking": self.thinking_seat is not None,
+                   "thinking_seat": self.thinking_seat, "folder": self.results or self.folder, "error": self.error,
+                   "perspective": viewer, "pass_to": self.pass_to()}
+            if start == 0:
+                hide_text = getattr(ad, "hide_text", None)
+                setup = self.rec.logs()[0]
+                out["setup"] = setup if hide_text is None or viewer == ALL else [hide_text(x, viewer) for x in setup]
+            return out
 
     def document(self):
         doc = self.rec.header()
         snap = self.snapshot(0)
+        humans = [p for p, s in enumerate(self.seats) if s.human]
         doc.update(mode="play", token=self.token, human=[s.human for s in self.seats], frames=snap["frames"],
-                   setup=self.rec.logs()[0], over=snap["over"],
-                   subtitle=f"you play {', '.join(f'seat {p}' for p, s in enumerate(self.seats) if s.human)} · "
+                   setup=snap["setup"], over=snap["over"], perspective=snap["perspective"], pass_to=snap["pass_to"],
+                   subtitle=f"you play {', '.join(f'player {p + 1} (seat {p})' for p in humans)}"
+                            f"{' on one screen, passed between you' if len(humans) > 1 else ''} · "
                             f"seed {self.run_seed} · folder {self.folder}")
         return doc
 
@@ -277,14 +372,16 @@ class Handler(BaseHTTPRequestHandler):
                 start = int((query.get("from") or ["0"])[0])
             except ValueError:
                 return self._error(400, "from must be an integer")
-            return self._send(200, self.session.snapshot(start))
+            held = (query.get("held") or [ALL])[0]
+            held = int(held) if held.isdigit() else (None if held == "none" else held)
+            return self._send(200, self.session.snapshot(start, held))
         return self._error(404, f"no such page: {path[:80]}")
 
     def do_POST(self):
         if not self._host_ok():
             return self._error(403, "requests must come from this machine's page (host 127.0.0.1)")
         path, query = self._route()
-        if path not in ("/api/act", "/api/save", "/api/closed"):
+        if path not in ("/api/act", "/api/save", "/api/closed", "/api/screen"):
             return self._error(404, f"no such action: {path[:80]}")
         if not self._token_ok(query):
             return self._error(403, "missing or wrong session token: reload the page from the address boardlab printed")
@@ -309,6 +406,12 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/api/save":
             with s.lock:
                 return self._send(200, {"file": s.save()})
+        if path == "/api/screen":
+            try:
+                s.take_screen(body.get("seat"))
+            except ValueError as exc:
+                return self._error(409, str(exc))
+            return self._send(200, s.snapshot(0, held=None))
         try:
             frame, index, text = body.get("frame"), body.get("index"), body.get("action_text")
             if not isinstance(frame, int) or not isinstance(text, str):
@@ -316,7 +419,7 @@ class Handler(BaseHTTPRequestHandler):
             s.human_move(frame, index, text)
         except ValueError as exc:
             return self._error(409, str(exc))
-        return self._send(200, s.snapshot(max(0, frame)))
+        return self._send(200, s.snapshot(max(0, frame), s.screen))
 
 
 def serve(session, port=8765, open_browser=True, log=print, ready=None):
@@ -364,9 +467,30 @@ def load_save(folder):
             doc = json.load(f)
         game, players, seats = doc["game"], int(doc["players"]), list(doc["seats"])
         run_seed, variant, decisions = int(doc["run_seed"]), dict(doc.get("variant") or {}), list(doc["decisions"])
+        views = doc.get("views")         # a save of an older boardlab has none: they are computed again
     except (ValueError, KeyError, TypeError) as exc:
         raise ValueError(f"{path} is not a saved game ({exc})") from None
-    return dict(game=game, players=players, seats=seats, run_seed=run_seed, variant=variant, decisions=decisions)
+    simcore.get_game(game)                  # a game simcore lacks: one line naming the known ones
+    whole = [doc["run_seed"], doc["players"], *decisions]
+    if any(isinstance(v, bool) or not isinstance(v, int) for v in whole) or any(a < 0 for a in decisions):
+        raise ValueError(f"{path}: run_seed, players and decisions must be whole numbers (decisions >= 0)")
+    return dict(game=game, players=players, seats=seats, run_seed=run_seed, variant=variant, decisions=decisions,
+                views=views)
+
+
+def _view_fits(v, n):
+    """Whether a saved view is one the page can draw for a decision of ``n`` legal actions."""
+    def numbers(xs, none_ok=False):
+        return isinstance(xs, list) and len(xs) == n and all(
+            (x is None and none_ok) or (isinstance(x, (int, float)) and not isinstance(x, bool)) for x in xs)
+
+    if not isinstance(v, dict):
+        return False
+    if v.get("kind") == "h":
+        return set(v) == {"kind", "v"} and numbers(v["v"])
+    if v.get("kind") == "m":
+        return set(v) == {"kind", "n", "w"} and numbers(v["n"]) and numbers(v["w"], none_ok=True)
+    return False
 
 
 def print_err(line):

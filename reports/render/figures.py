@@ -313,7 +313,8 @@ def convergence(conv: pl.DataFrame, facet: str | None = None,
         bottom.set_xlabel("games played (log scale)")
         if fv is not None:
             _subtitle(top, _label(fv, facet))
-    _legend_below(fig, axes[0][0])          # the players once, under the panels: no band is covered
+    # the players once, under the panels (no band is covered), from the panel with the most players
+    _legend_below(fig, max(axes[0], key=lambda ax: len(ax.get_legend_handles_labels()[0])))
     handles, labels = axes[1][0].get_legend_handles_labels()
     if handles:
         axes[1][0].legend(handles, labels, fontsize=7, loc="lower left", frameon=False)

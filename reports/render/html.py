@@ -209,7 +209,7 @@ def _toc_markdown(report):
 def render_markdown(report) -> str:
     """The report as Markdown: the first screen's sections, then the contents, then the rest; every
     section ends with a link back to the contents (figures are links to ``figures/``)."""
-    lines = ['<a id="top"></a>', "", f"# {report.title}", ""]
+    lines = [f'# {report.title} <a id="top"></a>', ""]       # the title stays the first line
     for p in report.intro:
         lines += [p, ""]
     toc = False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
 import time
 
@@ -83,10 +84,17 @@ class BackgroundFigures:
 
             ctx = mp.get_context("fork")
             self.jobs, self.done = ctx.Queue(), ctx.SimpleQueue()
-            for _ in range(workers - 1):
-                proc = ctx.Process(target=_render_jobs, args=(self.jobs, self.done), daemon=True)
-                proc.start()
-                self.procs.append(proc)
+            # a worker is born with the parent's signals blocked until it set its own handlers: a SIGTERM
+            # in between (the parent ending at once) would run the CLI's handler there, a traceback
+            stop = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+            old = signal.pthread_sigmask(signal.SIG_BLOCK, stop)
+            try:
+                for _ in range(workers - 1):
+                    proc = ctx.Process(target=_render_jobs, args=(self.jobs, self.done), daemon=True)
+                    proc.start()
+                    self.procs.append(proc)
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
         self._current, self._stop = "the first sections", None
         if log is not None:          # after the fork above: a thread never forks
@@ -208,14 +216,14 @@ class BackgroundFigures:
 def _render_jobs(jobs, done):
     """A figure worker: render each ``(stem, pickled figure)`` of ``jobs`` until ``None``; report each to ``done``."""
     import pickle
-    import signal
 
     from simcore._run_pools import _watch_parent
-    _watch_parent(os.getppid())                       # the parent killed with -9: end within a second
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C is the parent's: it stops the workers (close)
     for name in ("SIGTERM", "SIGHUP"):                 # the CLI's handlers would print a traceback here
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())  # blocked by the parent until now (Renderer)
+    _watch_parent(os.getppid())                       # the parent killed with -9: end within a second
     while (job := jobs.get()) is not None:
         stem, blob = job
         try:

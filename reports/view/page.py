@@ -33,6 +33,8 @@ def render(doc, title=None, play=False):
     sub = doc.get("subtitle", "")
     play_box = ('<div class="box"><div class="controls"><span id="status">starting…</span>'
                 '<button id="save" title="save the game to resume it later">save</button></div></div>') if play else ""
+    pass_box = ('<div id="passbox" hidden><p id="pass-text"></p><p class="note">The page shows the secrets of '
+                'the player at the screen only.</p><button id="pass-ready"></button></div>') if play else ""
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -40,7 +42,7 @@ def render(doc, title=None, play=False):
 <style>{_static("viewer.css")}</style></head>
 <body>
 <header><h1>{html.escape(title)}</h1><span class="sub">{html.escape(sub)}</span></header>
-<div id="main">
+{pass_box}<div id="main">
 <div id="board"></div>
 <div id="side">
 {play_box}
@@ -70,8 +72,6 @@ def write_view(run_dir, game_index, out=None, view=True):
     if out is None:
         out = os.path.join(str(run_dir), "view", f"game-{game_index}.html")
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-    tmp = out + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(render(doc))
-    os.replace(tmp, out)
+    from simcore._data import write_text_atomic
+    write_text_atomic(out, render(doc))          # a full disk leaves no half page, no temporary file
     return out

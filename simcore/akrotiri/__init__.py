@@ -21,8 +21,8 @@ from simcore._isa import load_engine
 
 load_engine("akrotiri")     # the x86-64-v3 build of _engine where this CPU runs it
 from simcore.akrotiri._engine import (BUY, CUBE, END, EVENT_KINDS, EXCAVATE, GOAL, LOAD, ORACLE, PHASES, PLACE,
-                                      SAIL, SELL, TRANSPORT, UNLOAD, State, game_ops, play_actions, play_batch,
-                                      policy_features, policy_scores)
+                                      SAIL, SELL, TRANSPORT, UNLOAD, State, game_ops, model_ops, play_actions,
+                                      play_batch, policy_features, policy_scores)
 from simcore._search import determinized, playout_values
 
 from simcore.akrotiri import reference  # noqa: E402

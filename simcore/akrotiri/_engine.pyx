@@ -359,7 +359,8 @@ cdef class State(StepState):
         ValueError
             Naming what is wrong (unknown tile, a tile twice, a bad seat, ...).
         """
-        return _from_dict(d, config)
+        from simcore._positions import checked
+        return checked(lambda d, config: _from_dict(d, config), d, config, "akrotiri")
 
 
 def _port_name(int q):
@@ -710,3 +711,4 @@ def play_batch(players, seeds, policies=None, config=None, events=True, **settin
 
 
 include "_policy_api.pxi"
+include "_model_features.pxi"

@@ -22,7 +22,7 @@ cdef extern from *:
 cdef enum:
     POL_RANDOM = 0
     POL_HEURISTIC = 1
-    NFEAT = 20
+    NFEAT = 24
 
 # feature indices (names and meaning in features.py, same order)
 cdef enum:
@@ -46,6 +46,10 @@ cdef enum:
     F_BUY_GOLD = 17
     F_MOVE_COST = 18
     F_THERA_ROUTE = 19
+    F_SEEK_CUBES = 20
+    F_SEEK_THERA = 21
+    F_CUBE_REACH = 22
+    F_PLACE_REACH = 23
 
 ctypedef struct Policy:
     int kind
@@ -79,12 +83,28 @@ ctypedef struct Ctx:
     int8_t rect[2][NCARD][4]          # ... rlo, rhi, clo, chi (landmarks only change with n_lm)
     uint32_t need_card[2][NCARD]      # ... and per landmark type t (byte t) the icons the card lacks now
     uint32_t need                     # the hand's need_card summed (byte t: icons of type t, < 256)
+    # movements from each port on the table to the nearest port of an island holding cubes (dcube) and
+    # to a Thera port (dthera), 255 none: port_dists(), made when a weight needs them, kept while valid
+    int dist_ok
+    uint8_t dcube[NPORT]
+    uint8_t dthera[NPORT]
+    uint16_t pisl[NPORT]              # per ports_on entry: its island id and its route component's root
+    uint16_t proot[NPORT]
+    uint32_t stamp                    # marks of root_st / isl_st equal to stamp are set (no clearing)
+    uint32_t root_st[NNODE]
+    uint32_t isl_st[NQ]
+    uint32_t reach_stamp              # roots whose component reaches Thera: reach_st == reach_stamp
+    uint32_t reach_st[NNODE]
+    uint8_t side_ports[4][4]          # per rotation of the held tile and side: bits of the ports it links
 
 
 ctypedef struct MoveK:                # what every movement score of one decision shares
     double vcost[3]                   # 0 + w[move_cost] * cost, for cost 0, 1, 2
     double tr                         # w[thera_route] * cargo
     double st                         # w[sail_thera] * cargo
+    double sc                         # w[seek_cubes] with an empty boat, else 0
+    double sth                        # w[seek_thera] * cargo
+    int seek, here                    # seek: either is non-zero (port_dists made); here: the boat's port
     int base, blocked, mylab, root_t0, thera_buy
     const uint8_t* labels
 
@@ -185,6 +205,97 @@ cdef void ctx_init(const ACfg* c, const AState* s, Ctx* x) noexcept nogil:
     for k in range(x.n_dest):
         x.slot_of[x.dest_id[k]] = -1
     x.n_dest = 0
+    x.dist_ok = 0
+
+
+cdef void port_bfs(const AState* s, Ctx* x, uint8_t* d) noexcept nogil:
+    """Breadth-first over the ports on the table from those with d == 0 (the others 255): a sea move
+    reaches every port of the route component, a transport every port of the island."""
+    cdef int i, q, L = 0, more = 1
+    while more and L < 250:
+        x.stamp += 1
+        for i in range(s.n_on):
+            if d[s.ports_on[i]] <= L:
+                x.root_st[x.proot[i]] = x.stamp
+                x.isl_st[x.pisl[i]] = x.stamp
+        more = 0
+        for i in range(s.n_on):
+            q = s.ports_on[i]
+            if d[q] == 255 and (x.root_st[x.proot[i]] == x.stamp or x.isl_st[x.pisl[i]] == x.stamp):
+                d[q] = <uint8_t>(L + 1)
+                more = 1
+        L += 1
+
+
+cdef void port_dists(const AState* s, Ctx* x) noexcept nogil:
+    """dcube and dthera of every port on the table (the opponent's boat ignored), and the roots of the
+    route components that reach Thera (reach_st)."""
+    cdef int i, q, n, k
+    cdef uint32_t tot, w4
+    cdef int isl[4]
+    for i in range(s.n_on):
+        q = s.ports_on[i]
+        x.pisl[i] = s.isl_id[s.port_q[q]]
+        x.proot[i] = s.port_root[q]
+        n = island(s, s.port_q[q], isl)
+        tot = 0
+        for k in range(n):
+            memcpy(&w4, s.cubes[isl[k]], 4)
+            tot |= w4
+        x.dcube[q] = 0 if tot != 0 else 255
+        x.dthera[q] = 0 if q >= PORT_T0 else 255
+    port_bfs(s, x, x.dcube)
+    port_bfs(s, x, x.dthera)
+    x.reach_stamp = x.stamp + 1
+    x.stamp += 1
+    for i in range(s.n_on):
+        if x.dthera[s.ports_on[i]] != 255:
+            x.reach_st[x.proot[i]] = x.reach_stamp
+    x.dist_ok = 1
+
+
+cdef int cube_reach(const AState* s, Ctx* x, int q) noexcept nogil:
+    """1 when the island of land quarter q has a port from which a boat can reach Thera."""
+    cdef int i, iid = s.isl_id[q]
+    if not x.dist_ok:
+        port_dists(s, x)
+    for i in range(s.n_on):
+        if x.pisl[i] == iid and x.dthera[s.ports_on[i]] != 255:
+            return 1
+    return 0
+
+
+cdef void side_ports_init(const ACfg* c, int tile, Ctx* x) noexcept nogil:
+    """side_ports of the tile in each rotation: the ports its own routes link to each side."""
+    cdef int r, k, a, b, i, changed
+    cdef int lab[9]
+    for r in range(4):
+        for i in range(9):
+            lab[i] = i
+        changed = 1
+        while changed:                     # labels over the tile's 9 local nodes (<= 8 links)
+            changed = 0
+            for k in range(c.n_links[tile]):
+                a = c.link_a[tile][r][k]
+                b = c.link_b[tile][r][k]
+                if lab[a] != lab[b]:
+                    lab[a] = lab[b] = lab[a] if lab[a] < lab[b] else lab[b]
+                    changed = 1
+        for i in range(4):
+            x.side_ports[r][i] = 0
+            for k in range(c.n_ports[tile]):
+                if lab[i] == lab[5 + k]:
+                    x.side_ports[r][i] |= <uint8_t>(1 << k)
+
+
+cdef int place_reach(const AState* s, Ctx* x, int cell, int rot) noexcept nogil:
+    """Ports of the held tile placed at (cell, rot) that its routes link to a side whose route
+    component already reaches Thera (side_ports_init and port_dists made)."""
+    cdef int side, X = cell & 15, Y = cell >> 4, m = 0
+    for side in range(4):
+        if x.reach_st[uf_find(s, side_node(X, Y, side))] == x.reach_stamp:
+            m |= x.side_ports[rot][side]
+    return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1)
 
 
 cdef int best_fit(const ACfg* c, const AState* s, const Ctx* x, const int* isl, int n, int q) noexcept nogil:
@@ -325,6 +436,12 @@ cdef void move_init(const AState* s, const Policy* pol, const Ctx* x, MoveK* mk)
         mk.vcost[cost] += pol.w[F_MOVE_COST] * cost
     mk.tr = pol.w[F_THERA_ROUTE] * x.cargo
     mk.st = pol.w[F_SAIL_THERA] * x.cargo
+    mk.sc = pol.w[F_SEEK_CUBES] if x.cargo == 0 else 0.0
+    mk.sth = pol.w[F_SEEK_THERA] * x.cargo
+    mk.here = s.port[x.p]
+    mk.seek = (mk.sc != 0) | (mk.sth != 0)
+    if mk.seek and not x.dist_ok:
+        port_dists(s, x)
     mk.root_t0 = s.port_root[PORT_T0] if x.cargo > 0 else 0xffff   # no root: thera_route needs cargo
     mk.thera_buy = x.nhand < 2 and s.drachmas[x.p] >= 1
     mk.blocked = s.deg[NODE_PORT + k] >= 2 and s.port_root[k] == s.port_root[s.port[x.p]]
@@ -359,6 +476,12 @@ cdef inline double move_value(const ACfg* c, const AState* s, const Policy* pol,
     return v
 
 
+cdef inline double seek_value(const Ctx* x, const MoveK* mk, int q) noexcept nogil:
+    """seek_cubes and seek_thera of a movement to port q (mk.seek set: port_dists made)."""
+    return (mk.sc * <double>(x.dcube[q] < x.dcube[mk.here])
+            + mk.sth * <double>(x.dthera[q] < x.dthera[mk.here]))
+
+
 cdef double place_value(const ACfg* c, const AState* s, const Policy* pol, Ctx* x, int a) noexcept nogil:
     """place_fit: maps in hand satisfied at a land quarter of the placed tile (existing landmarks)."""
     cdef int cell = (a - A_PLACE) >> 2, rot = (a - A_PLACE) & 3, lq, k, q, X, Y, n = 0
@@ -379,7 +502,12 @@ cdef double place_value(const ACfg* c, const AState* s, const Policy* pol, Ctx* 
     while m:
         n += 1
         m &= m - 1
-    return pol.w[F_PLACE_FIT] * n
+    if pol.w[F_PLACE_REACH] == 0:
+        return pol.w[F_PLACE_FIT] * n
+    if not x.dist_ok:
+        port_dists(s, x)
+    side_ports_init(c, s.tile[x.p], x)
+    return pol.w[F_PLACE_FIT] * n + pol.w[F_PLACE_REACH] * place_reach(s, x, cell, rot)
 
 
 cdef double action_value(const ACfg* c, const AState* s, const Policy* pol, Ctx* x, int a) noexcept nogil:
@@ -393,13 +521,20 @@ cdef double action_value(const ACfg* c, const AState* s, const Policy* pol, Ctx*
         return place_value(c, s, pol, x, a)
     if s.phase == PH_CUBE:
         col = (a - A_CUBE) >> 2
-        return pol.w[F_CUBE_VALUE] * MARKET[s.out[col]]
+        if pol.w[F_CUBE_REACH] == 0:
+            return pol.w[F_CUBE_VALUE] * MARKET[s.out[col]]
+        k = (a - A_CUBE) & 3
+        return pol.w[F_CUBE_VALUE] * MARKET[s.out[col]] + pol.w[F_CUBE_REACH] * cube_reach(
+            s, x, quarter_index(2 * (s.placed_cell >> 4) + (k >> 1), 2 * (s.placed_cell & 15) + (k & 1)))
     if s.phase == PH_GOAL:
         return pol.w[F_GOAL_KEEP] * goal_keep_value(c, s, x, s.options[a - A_GOAL])
     if a >= A_SAIL and a < A_LOAD:
         move_init(s, pol, x, &mk)
-        return move_value(c, s, pol, x, &mk, a - A_SAIL if a < A_TRANSPORT else a - A_TRANSPORT,
-                          a < A_TRANSPORT and mk.blocked)
+        k = a - A_SAIL if a < A_TRANSPORT else a - A_TRANSPORT
+        v = move_value(c, s, pol, x, &mk, k, a < A_TRANSPORT and mk.blocked)
+        if mk.seek:
+            v += seek_value(x, &mk, k)
+        return v
     if a >= A_LOAD and a < A_EXCAVATE:
         k = a - A_LOAD
         for col in range(4):
@@ -451,7 +586,11 @@ cdef int choose_place(const ACfg* c, const AState* s, const Policy* pol, uint64_
     cdef const uint8_t* lands = c.land[s.tile[x.p]]
     cdef uint64_t m, q0 = 0, q1 = 0, q2 = 0, q3 = 0, bit
     cdef uint64_t sel[4][4]
-    cdef double v, bv = -1e300, w = pol.w[F_PLACE_FIT]
+    cdef double v, bv = -1e300, w = pol.w[F_PLACE_FIT], wr = pol.w[F_PLACE_REACH]
+    if wr != 0:
+        if not x.dist_ok:
+            port_dists(s, x)
+        side_ports_init(c, s.tile[x.p], x)
     memset(x.row_mask, 0, sizeof(x.row_mask))
     memset(x.col_mask, 0, sizeof(x.col_mask))
     for k in range(x.nhand):
@@ -486,6 +625,8 @@ cdef int choose_place(const ACfg* c, const AState* s, const Policy* pol, uint64_
             m = (q0 & sel[land][0]) | (q1 & sel[land][1]) | (q2 & sel[land][2]) | (q3 & sel[land][3])
             cnt = __builtin_popcountll(m)
             v = w * cnt
+            if wr != 0:
+                v += wr * place_reach(s, x, cell, land)
             take_best(v, i + r, &bv, &ties, x)
         i += step
     if ties == 1:
@@ -505,6 +646,15 @@ cdef int choose_act(const ACfg* c, const AState* s, const Policy* pol, uint64_t*
         i += 1
     if i < n and buf[i] < A_LOAD:
         move_init(s, pol, x, &mk)
+        if mk.seek:                        # (the same loops with the seek terms)
+            while i < n and buf[i] < A_TRANSPORT:
+                take_best(move_value(c, s, pol, x, &mk, buf[i] - A_SAIL, mk.blocked)
+                          + seek_value(x, &mk, buf[i] - A_SAIL), i, &bv, &ties, x)
+                i += 1
+            while i < n and buf[i] < A_LOAD:
+                take_best(move_value(c, s, pol, x, &mk, buf[i] - A_TRANSPORT, 0)
+                          + seek_value(x, &mk, buf[i] - A_TRANSPORT), i, &bv, &ties, x)
+                i += 1
         if mk.blocked:                     # (two loops: the label test only where it can matter)
             while i < n and buf[i] < A_TRANSPORT:
                 take_best(move_value(c, s, pol, x, &mk, buf[i] - A_SAIL, 1), i, &bv, &ties, x)
@@ -547,6 +697,12 @@ cdef void ctx_reset(Ctx* x) noexcept nogil:
     memset(x.rect_lm, 0, sizeof(x.rect_lm))
     x.n_dest = 0
     x.valid = 0
+    x.dist_ok = 0
+    x.stamp = 0
+    x.reach_stamp = 0
+    memset(x.root_st, 0, sizeof(x.root_st))
+    memset(x.isl_st, 0, sizeof(x.isl_st))
+    memset(x.reach_st, 0, sizeof(x.reach_st))
 
 
 cdef void ctx_new_game(Ctx* x) noexcept nogil:
@@ -557,6 +713,7 @@ cdef void ctx_new_game(Ctx* x) noexcept nogil:
     memset(x.rect_lm, 0, sizeof(x.rect_lm))
     x.n_dest = 0
     x.valid = 0
+    x.dist_ok = 0
 
 
 cdef int choose_action(const ACfg* c, const AState* s, const Policy* pol, uint64_t* prng,
@@ -567,10 +724,11 @@ cdef int choose_action(const ACfg* c, const AState* s, const Policy* pol, uint64
     cdef double v, bv = -1e300
     if pol.kind == POL_RANDOM or (pol.eps > 0 and rng_uniform(prng) < pol.eps):
         return buf[rng_below(prng, n)]
-    if ((s.phase == PH_PLACE and (pol.w[F_PLACE_FIT] == 0 or s.hand[s.current] == 0))
-            or (s.phase == PH_CUBE and pol.w[F_CUBE_VALUE] == 0)):
+    if ((s.phase == PH_PLACE and (pol.w[F_PLACE_FIT] == 0 or s.hand[s.current] == 0)
+         and pol.w[F_PLACE_REACH] == 0)
+            or (s.phase == PH_CUBE and pol.w[F_CUBE_VALUE] == 0 and pol.w[F_CUBE_REACH] == 0)):
         return buf[rng_below(prng, n)]     # every action scores 0: all tie
-    if s.phase != PH_CUBE:                 # the second cube's score reads only the market
+    if s.phase != PH_CUBE or pol.w[F_CUBE_REACH] != 0:   # else the second cube's score reads only the market
         ctx_init(c, s, x)
     if s.phase == PH_PLACE:
         return choose_place(c, s, pol, prng, buf, n, x)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from simcore._settings import SEAT_SETTINGS, checked_settings, seat_settings, seat_start_check
 from simcore._data import data_file, data_stamp, read_json
-from simcore._schema import Arr, Int, Map, Obj, Str, validate
+from simcore._schema import Any, Arr, Int, Map, Obj, Str, validate
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 PLAYERS = (2,)
@@ -105,8 +105,7 @@ def _read(name, path=None):
     doc = read_json(path, name)
     if not isinstance(doc, dict):
         raise ValueError(f"{name} file {path} must hold a JSON object")
-    if name in SCHEMAS:
-        validate(doc, SCHEMAS[name], path, name.removesuffix(".json"))
+    validate(doc, SCHEMAS.get(name, Any()), path, name.removesuffix(".json"), like=DATA_DIR / name)
     return doc
 
 

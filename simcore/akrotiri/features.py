@@ -42,11 +42,21 @@ FEATURE_DOCS = {
                  "passing the opponent's port)",
     "thera_route": "move: per cube aboard, when the destination port reaches Thera by sea (its route "
                    "component holds T0 and T1), so a loaded boat cut off from Thera looks for a way back",
+    "seek_cubes": "move with an empty boat: 1 when the destination is fewer movements (sea moves or "
+                  "transports, the opponent's boat ignored) from a port of an island holding cubes than "
+                  "the boat's port is, so cubes a transport away are found",
+    "seek_thera": "move: per cube aboard, 1 when the destination is fewer movements from a Thera port "
+                  "than the boat's port is",
+    "cube_reach": "second cube: 1 when the chosen quarter's island has a port from which a boat can reach "
+                  "Thera (sea moves and transports), so the cube can be sold",
+    "place_reach": "place the tile: its ports that its own routes link to a side whose route component "
+                   "already reaches Thera",
 }
 FEATURES = tuple(FEATURE_DOCS)
 # features added after the first presets: a weight table may leave them out (weight 0)
 OPTIONAL = {"dig_cost": 0.0, "sail_buy": 0.0, "oracle_need": 0.0, "cube_value": 0.0, "goal_keep": 0.0,
-            "buy_gold": 0.0, "move_cost": 0.0, "thera_route": 0.0}
+            "buy_gold": 0.0, "move_cost": 0.0, "thera_route": 0.0, "seek_cubes": 0.0, "seek_thera": 0.0,
+            "cube_reach": 0.0, "place_reach": 0.0}
 
 
 def policy_vector(weights, temperature=0.0, epsilon=0.0):

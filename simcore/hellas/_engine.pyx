@@ -375,7 +375,8 @@ cdef class State(StepState):
             Naming what is wrong: unknown field, two pieces on one field,
             negative marble, too many pieces, a temple over its size, ...
         """
-        return _from_dict(d, config)
+        from simcore._positions import checked
+        return checked(lambda d, config: _from_dict(d, config), d, config, "hellas")
 
 
 def _dest_name(int v):

@@ -122,7 +122,7 @@ def load_board(spec):
     fl = doc.get("fields") if isinstance(doc, dict) else None
     if isinstance(fl, list) and not 0 < len(fl) <= MAX_FIELDS:
         raise ValueError(f"{where}: {len(fl)} fields; the engine takes 1 to {MAX_FIELDS}")
-    validate(doc, BOARD_SCHEMA, path, "board")
+    validate(doc, BOARD_SCHEMA, path, "board", like=DATA_DIR / "board_minotaur.json")
     try:
         fields = doc["fields"]
     except (KeyError, TypeError):
@@ -171,7 +171,8 @@ def load_tiles(spec):
     """Load and check quarry tiles: ``rising``, ``falling`` or a path to a tile JSON."""
     names = {"rising": "quarry_tiles.json", "falling": "quarry_tiles_falling.json"}
     path = DATA_DIR / names[spec] if spec in names else Path(spec)
-    doc = validate(_read_json(path, "quarry tile"), TILES_SCHEMA, path, "quarry tile")
+    doc = validate(_read_json(path, "quarry tile"), TILES_SCHEMA, path, "quarry tile",
+                   like=DATA_DIR / "quarry_tiles.json")
     where = f"quarry tile file {path}"
     try:
         tiles = [(int(t["number"]), int(t["marble"])) for t in doc["tiles"]]

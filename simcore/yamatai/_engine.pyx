@@ -399,8 +399,14 @@ cdef class State(StepState):
         """The position of a :meth:`to_dict` dictionary (checked; ``ValueError`` names the problem).
 
         Handy for constructed positions in tests: start from ``new_game(...).to_dict()``,
-        change fields, load. The current decision must have a legal action.
+        change fields, load. The current decision must have a legal action. Every number
+        given must be kept as given (``simcore._positions``).
         """
+        from simcore._positions import checked
+        return checked(State._from_dict_unchecked, d, config, "yamatai")
+
+    @staticmethod
+    def _from_dict_unchecked(d, config=None):
         _need(isinstance(d, dict) and d.get("game") == "yamatai", "not a yamatai position dictionary")
         if config is None:
             settings = dict(d.get("config") or {})

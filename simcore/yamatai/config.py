@@ -119,7 +119,8 @@ class Board:
 
 
 def load_board(path):
-    doc = validate(_read_json(path, "board"), BOARD_SCHEMA, path, "board")
+    doc = validate(_read_json(path, "board"), BOARD_SCHEMA, path, "board",
+                   like=DATA_DIR / "board.json")
     where = f"board file {path}"
     try:
         isl, sea = doc["islands"], doc["sea"]
@@ -167,7 +168,8 @@ class Tile:
 
 
 def load_buildings(path):
-    doc = validate(_read_json(path, "buildings"), BUILDINGS_SCHEMA, path, "buildings")
+    doc = validate(_read_json(path, "buildings"), BUILDINGS_SCHEMA, path, "buildings",
+                   like=DATA_DIR / "buildings.json")
     where = f"buildings file {path}"
     kinds = {"standard": 0, "torii": 1, "palace": 2}
     try:
@@ -184,7 +186,8 @@ def load_buildings(path):
 
 
 def load_specialists(path):
-    doc = validate(_read_json(path, "specialists"), SPECIALISTS_SCHEMA, path, "specialists")
+    doc = validate(_read_json(path, "specialists"), SPECIALISTS_SCHEMA, path, "specialists",
+                   like=DATA_DIR / "specialists.json")
     where = f"specialists file {path}"
     try:
         tiles = sorted(doc["tiles"], key=lambda t: int(t["id"]))
@@ -201,7 +204,8 @@ def load_specialists(path):
 
 def load_fleets(path):
     """Boats of fleet tiles 1..10 (one count per colour each), checked against the abilities."""
-    doc = validate(_read_json(path, "fleets"), FLEETS_SCHEMA, path, "fleets")
+    doc = validate(_read_json(path, "fleets"), FLEETS_SCHEMA, path, "fleets",
+                   like=DATA_DIR / "fleets.json")
     where = f"fleets file {path}"
     try:
         tiles = sorted(doc["tiles"], key=lambda t: int(t["number"]))
@@ -226,7 +230,8 @@ def load_culture_tokens(path):
     ``mountain_tokens`` have the border calling a mountain tile, then the
     blank tokens the same way (the order the set-up shuffle starts from).
     """
-    doc = validate(_read_json(path, "culture tokens"), TOKENS_SCHEMA, path, "culture tokens")
+    doc = validate(_read_json(path, "culture tokens"), TOKENS_SCHEMA, path, "culture tokens",
+                   like=DATA_DIR / "culture_tokens.json")
     where = f"culture tokens file {path}"
     try:
         types = sorted(doc["types"], key=lambda t: int(t["id"]))
@@ -326,7 +331,7 @@ def _make(players, items):
     tiles, t_assumed = load_buildings(cfg._path("buildings"))
     names, pp, s_assumed = load_specialists(cfg._path("specialists"))
     pb = validate(_read_json(cfg._path("player_board"), "player board"), PLAYER_BOARD_SCHEMA,
-                  cfg._path("player_board"), "player board")
+                  cfg._path("player_board"), "player board", like=DATA_DIR / "player_board.json")
     try:
         for c in COLOURS[:4]:
             int(pb["trade"][c]["buy"]), int(pb["trade"][c]["sell"])

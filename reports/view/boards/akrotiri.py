@@ -48,7 +48,8 @@ def position(state):
 
 
 def hide(pos, seat):
-    """The position as ``seat`` sees it: the other seat's map cards, goals and drawn tile as counts."""
+    """The position as ``seat`` sees it: the other seat's map cards, goals and drawn tile as counts
+    (``seat`` None: every seat's, as a screen being passed shows it)."""
     out = dict(pos)
     out["seats"] = []
     for p, x in enumerate(pos["seats"]):
@@ -61,6 +62,36 @@ def hide(pos, seat):
     if pos.get("current") is not None and pos["current"] != seat:
         out["goal_options"] = len(pos["goal_options"])
     return out
+
+
+_ACTOR = re.compile(r"^seat (\d+)(?=: | takes tile )")
+_TAKES = re.compile(r"takes tile \d+")
+_GOAL = re.compile(r"keep goal G\d+")
+_MAP = re.compile(r"excavate with map \S+ on")
+_TILE = re.compile(r"place tile \d+ on")
+
+
+def hide_text(text, seat, actor=None, decided=True, chosen=True):
+    """An action's or a transcript line's text as ``seat`` may read it (None: no seat's secrets).
+
+    Secret to the other seat (rules 15.4): the drawn tile until it is placed, the goal cards
+    (the options and the one kept) and the map cards in hand, so an option to excavate with a
+    map is shown only once it was chosen (the excavation shows the card). ``actor``: the seat
+    whose decision it is (default: the ``seat N`` the text begins with); ``decided``: the
+    decision was made (its tile is on the board); ``chosen``: this option is the one made.
+    """
+    if actor is None:
+        m = _ACTOR.match(text)
+        actor = int(m.group(1)) if m else None
+    if actor is None or actor == seat:
+        return text
+    text = _TAKES.sub("takes a tile (hidden)", text)
+    text = _GOAL.sub("keep a goal (hidden)", text)
+    if not (decided and chosen):
+        text = _MAP.sub("excavate with a map from the hand (hidden) on", text)
+    if not decided:
+        text = _TILE.sub("place its tile on", text)
+    return text
 
 
 _CELL = re.compile(r"cell \((-?\d+), (-?\d+)\)")

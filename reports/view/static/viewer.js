@@ -34,7 +34,8 @@
   }
 
   function humanTurn(f) {
-    return PLAY && f.legal && f.seat >= 0 && D.human && D.human[f.seat] && at === D.frames.length - 1 && !D.over;
+    return PLAY && f.legal && f.seat >= 0 && D.human && D.human[f.seat] && at === D.frames.length - 1 && !D.over &&
+      (D.pass_to === null || D.pass_to === undefined) && f.seat === D.perspective;
   }
 
   function viewRows(f) {
@@ -114,7 +115,25 @@
     $("playersbox").innerHTML = html + "</table>" + '<div class="note">' + G.info(D.board, f.pos, D) + "</div>";
   }
 
+  function renderPass() {
+    // hot seat: while the screen goes to another person, nobody's secrets are on the page (the server sent none)
+    const box = $("passbox");
+    if (!box) return false;
+    const p = D.pass_to;
+    const passing = PLAY && p !== null && p !== undefined && !D.over;
+    box.hidden = !passing;
+    $("main").hidden = passing;
+    if (passing) {
+      for (const id of ["board", "playersbox", "decision", "log"]) $(id).innerHTML = "";   // nothing of the last player's view stays
+      $("pass-text").textContent = "Pass the screen to " + seatName(p) + ".";
+      $("pass-ready").textContent = "I am player " + (p + 1) + ": show my game";
+      $("pass-ready").dataset.seat = String(p);
+    }
+    return passing;
+  }
+
   function render() {
+    if (renderPass()) return;
     const f = D.frames[at];
     const targets = new Set();
     const human = humanTurn(f);
@@ -191,6 +210,8 @@
   }
 
   let lastReply = "", timer = null;
+  // the perspective the frames were sent for (the server sends all again when it changes)
+  const held = () => encodeURIComponent(D.perspective === null || D.perspective === undefined ? "none" : String(D.perspective));
 
   function schedule(ms) {
     // one poll pending at a time
@@ -203,16 +224,20 @@
     const reply = JSON.stringify(data);
     if (reply === lastReply && data.start === D.frames.length - 1) return;   // nothing new: keep the page as it is
     lastReply = reply;
+    const newEyes = data.perspective !== D.perspective;
     D.frames.length = data.start;
     for (const f of data.frames) D.frames.push(f);
+    if (data.setup) D.setup = data.setup;
     D.over = data.over;
     D.thinking = data.thinking;
-    if (follow) at = D.frames.length - 1;
+    D.perspective = data.perspective;
+    D.pass_to = data.pass_to;
+    if (follow || newEyes) at = D.frames.length - 1;
     render();
     if (data.error) status(data.error, true);
     else if (data.over) status("game over — results folder " + data.folder);
     else if (data.thinking) status(seatName(data.thinking_seat) + " is thinking…");
-    else if (humanTurn(D.frames[D.frames.length - 1])) status("your move");
+    else if (humanTurn(D.frames[D.frames.length - 1])) status(seatName(D.perspective) + ", your move");
     else status("waiting…");
   }
 
@@ -221,14 +246,15 @@
     busy = true;
     try {
       const from = Math.max(0, D.frames.length - 1);
-      merge(await call("api/state?from=" + from));
+      merge(await call("api/state?from=" + from + "&held=" + held()));
     } catch (e) {
       status("lost the server: " + e.message + " (is `boardlab play` still running?)", true);
     } finally {
       busy = false;
     }
     // quickly while bots are to move; slowly (only to notice a stopped server) while a person is
-    if (!D.over) schedule(humanTurn(D.frames[D.frames.length - 1]) && !D.thinking ? 1500 : 200);
+    const waiting = (humanTurn(D.frames[D.frames.length - 1]) && !D.thinking) || (D.pass_to !== null && D.pass_to !== undefined);
+    if (!D.over) schedule(waiting ? 1500 : 200);
   }
 
   async function act(k) {
@@ -250,6 +276,14 @@
     $("save").addEventListener("click", async () => {
       try { const r = await call("api/save", {}); status("saved to " + r.file); }
       catch (e) { status("save failed: " + e.message, true); }
+    });
+    $("pass-ready").addEventListener("click", async () => {
+      if (busy) return;
+      busy = true;
+      try { merge(await call("api/screen", {seat: +$("pass-ready").dataset.seat})); }
+      catch (e) { status("refused: " + e.message, true); }
+      finally { busy = false; }
+      schedule(200);
     });
     window.addEventListener("beforeunload", () => {
       try { navigator.sendBeacon("api/closed?token=" + encodeURIComponent(D.token)); } catch (e) { /* best effort */ }
