@@ -20,7 +20,8 @@ def add(sub):
                         "a share --label of their decisions (default: the teacher plays every decision)")
     p.add_argument("--label", type=float, default=1.0,
                    help="with --play: the share of the decisions the teacher labels (default 1)")
-    p.add_argument("--hidden", type=_positive_int, default=None, help="hidden units (default 32)")
+    p.add_argument("--hidden", type=int_in(1, 1024, "one layer of that many units"), default=None,
+                   help="hidden units (default 32)")
     p.add_argument("--max-actions", type=int, default=0,
                    help="fit each training decision on at most about this many actions (the visited ones, "
                         "the heuristic's best, a few at random); 0: all (default)")
