@@ -402,3 +402,43 @@ def test_a_bots_secrets_stay_hidden_in_its_action_list_and_view(tmp_path):
     assert not st.is_over() and not _leaks(snap, st, (1,)) and bot_moves > 10
     goal = [f for f in snap["frames"] if f["seat"] == 1 and "chosen" in f and "keep a goal (hidden)" in f["legal"][0]]
     assert goal and goal[0]["view"] is not None        # the bot's view is shown, its options' secrets are not
+
+
+def test_yamatai_fleet_3_names_the_peeked_tiles_to_its_owner_only(tmp_path):
+    """Fleet 3's ARRANGE options say where each peeked tile goes, and applying one puts exactly
+    those tiles on top and at the bottom of the building deck; another seat reads them hidden."""
+    import random
+    import re
+
+    from reports.view.boards import yamatai as Y
+    from reports.view.record import action_text
+
+    cfg = simcore.games["yamatai"].make_config(3)
+    checked = 0
+    for seed in range(40):
+        st, rng = simcore.games["yamatai"].State.new(cfg, seed), random.Random(seed)
+        while not st.is_over() and checked < 12:
+            legal = st.legal_actions()
+            arrange = [a for a in legal if "ARRANGE" in st.action_to_str(a)]
+            if not arrange:
+                st.apply(rng.choice(legal))
+                continue
+            a = arrange[rng.randrange(len(arrange))]
+            text = action_text(Y, st, a)
+            m = re.search(r"\(top: (.*) · bottom: (.*)\)$", text)
+            assert m, text
+            top, bottom = [[] if g == "none" else g.split(", ") for g in m.groups()]
+            names = [t.name for t in st.config.tiles]
+            before = len(st.to_dict()["deck"])
+            seat = st.current_player()
+            assert Y.hide_text(text, seat, seat) == text
+            hidden = Y.hide_text(text, (seat + 1) % 3, seat)
+            assert hidden.endswith("(peeked tiles hidden)") and not any(n in hidden for n in top + bottom)
+            st.apply(a)
+            deck = [names[t] for t in st.to_dict()["deck"]]
+            assert len(deck) == before and len(top) + len(bottom) == min(3, before)
+            assert deck[:len(top)] == top and (not bottom or deck[-len(bottom):] == bottom)
+            checked += 1
+        if checked >= 12:
+            break
+    assert checked == 12

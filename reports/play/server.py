@@ -183,8 +183,8 @@ class Session:
             legal = st.legal_actions()
             if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(legal):
                 raise ValueError(f"action index must be an integer from 0 to {len(legal) - 1}")
-            from reports.view.record import _strip
-            if _strip(st.action_to_str(legal[index])) != text:
+            from reports.view.record import action_text
+            if action_text(self.rec.ad, st, legal[index]) != text:
                 raise ValueError("that action is not the one the page showed: refresh the page")
             self.rec.step(legal[index])
             self._after_move()

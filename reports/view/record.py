@@ -43,6 +43,14 @@ def _strip(text):
     return rest if sep and head.startswith("seat ") else text
 
 
+def action_text(ad, state, action):
+    """The text of ``action`` at ``state`` as a page lists it: the engine's words, or the board
+    module's (``action_text``: an action whose meaning rests on what only its seat knows, such as
+    the tiles Yamataï's fleet 3 peeked at) — without the ``seat N:`` prefix."""
+    own = getattr(ad, "action_text", None)
+    return _strip(own(state, action) if own is not None else state.action_to_str(action))
+
+
 class Viewpoint:
     """The agent's view of a decision, for one seat's strategy dict (``Strategy.to_dict()``)."""
 
@@ -109,7 +117,7 @@ class Recorder:
         frame = {"pos": self.ad.position(st), "score": score_rows(self.mod, st),
                  "seat": int(st.current_player())}
         if legal:
-            texts = [_strip(st.action_to_str(a)) for a in legal]
+            texts = [action_text(self.ad, st, a) for a in legal]
             frame.update(legal=texts, acts=legal, targets=[self.ad.target(t) for t in texts])
         return frame
 

@@ -1,4 +1,5 @@
 """Yamataï for the viewer: the board from board.json, a compact position, click targets."""
+import itertools
 import json
 import re
 
@@ -36,6 +37,42 @@ def position(state):
 def hide(pos, seat):
     """Yamataï hides only the decks and the face-down fleets (already counts)."""
     return pos
+
+
+_ARRANGE = re.compile(r"\bARRANGE (\d+)$")
+_PEEKED = re.compile(r" \(top: [^()]*\)$")
+
+
+def action_text(state, action):
+    """The engine's text of ``action``; fleet 3's ``ARRANGE a`` also names where each peeked tile goes
+    (rules F3: the top tiles of the building deck, back on top or at the bottom, in order), which only
+    the seat that peeked knows (:func:`hide_text` takes it out for the others)."""
+    text = state.action_to_str(action)
+    m = _ARRANGE.search(text)
+    if m is None:
+        return text
+    deck = state.to_dict()["deck"]
+    k = min(3, len(deck))
+    order = list(itertools.permutations(range(k + 1)))[int(m.group(1))]   # k marks the cut: above it, on top
+    cut = order.index(k)
+    names = [t.name for t in state.config.tiles]
+    top = ", ".join(names[deck[x]] for x in order[:cut]) or "none"
+    bottom = ", ".join(names[deck[x]] for x in order[cut + 1:]) or "none"
+    return f"{text} (top: {top} · bottom: {bottom})"
+
+
+_ACTOR = re.compile(r"^seat (\d+): ")
+
+
+def hide_text(text, seat, actor=None, decided=True, chosen=True):
+    """An action's or a transcript line's text as ``seat`` may read it (None: no seat's secrets): the
+    tiles fleet 3 peeked at are its owner's to know (rules: Fleet 3's owner knows the tiles it arranged)."""
+    if actor is None:
+        m = _ACTOR.match(text)
+        actor = int(m.group(1)) if m else None
+    if actor is not None and actor == seat:
+        return text
+    return _PEEKED.sub(" (peeked tiles hidden)", text)
 
 
 _SEA = re.compile(r"\bs(\d\d)\b")
