@@ -315,3 +315,21 @@ def test_no_reports_module_is_a_grab_bag():
     long = {f"{path.relative_to(ROOT)}: {n}" for path in (ROOT / "reports").rglob("*.py")
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_REPORTS_LINES}
     assert not long, f"reports/ modules over {MAX_REPORTS_LINES} lines: {sorted(long)}"
+
+
+def _engine_sources(game):
+    """The source files of a compiled engine's folder (its data/ files aside): .py, .pyx, .pxi, .pxd."""
+    folder = ROOT / "simcore" / game
+    return sorted(p.name for p in folder.iterdir() if p.is_file() and p.suffix in (".py", ".pyx", ".pxi", ".pxd"))
+
+
+def test_every_engine_folder_has_the_same_files():
+    """issue 31: one engine shell. Every built-in engine folder holds the same source files (data
+    files aside), so a hook one engine has (a .pxi of the shell's) is there in every other one."""
+    import simcore
+
+    files = {game: _engine_sources(game) for game in simcore.BUILTIN_GAMES}
+    every = sorted(set().union(*files.values()))
+    missing = {game: [f for f in every if f not in have] for game, have in files.items()}
+    missing = {game: lack for game, lack in missing.items() if lack}
+    assert not missing, f"engine folders lack files the others have: {missing}"
