@@ -145,6 +145,10 @@ def main(argv=None):
     global _quick_exit
     argv = sys.argv[1:] if argv is None else list(argv)
     os.environ["BOARDLAB_MAIN_PID"] = str(os.getpid())      # its workers die with it (simcore/__init__.py)
+    # a Ctrl-C leaves the pool's semaphores to loky's resource tracker, which cleans them up and would
+    # say so in four lines of warnings after the command's one line: its flags are taken from ours
+    if "ignore:resource_tracker:UserWarning" not in sys.warnoptions:
+        sys.warnoptions.append("ignore:resource_tracker:UserWarning")
     parser = build_parser(argv)
     _catch_signals()
     resumes = True                   # a command that plays games keeps its finished chunks

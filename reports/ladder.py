@@ -275,7 +275,10 @@ def play_ladder(plan: LadderPlan, base, workers=None, log=print):
     import joblib
 
     from reports.runset import RunSet
+    from simcore._orphans import quiet_worker_spawns
     from simcore.run import _resolve_workers
+
+    quiet_worker_spawns()                # a worker still starting says nothing of a Ctrl-C
 
     seatings, _ = plan.seatings()
     dicts = {n: s.to_dict() for n, s in plan.pool.items()}

@@ -39,3 +39,33 @@ def _ignore_ctrl_c():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     except ValueError:          # not the main thread
         pass
+
+
+def quiet_worker_spawns():
+    """Start every loky worker with Ctrl-C blocked, so that one still importing (numpy, joblib: seconds
+    on a loaded machine, before :func:`_watch_parent` can quiet it) prints no ``KeyboardInterrupt``
+    traceback when Ctrl-C reaches the process group; the parent alone stops the pool.
+
+    A blocked signal stays blocked across ``fork`` and ``exec`` (POSIX), and loky spawns its workers
+    from whichever thread resizes the pool, so the mask is set in that thread around the spawn only
+    (a Ctrl-C meanwhile waits a moment and reaches the parent as usual). Workers still end with
+    SIGTERM, with their parent (:func:`_watch_parent`) and with SIGKILL. Idempotent; a joblib
+    without loky's ``fork_exec`` is left alone.
+    """
+    try:
+        from joblib.externals.loky.backend import fork_exec as fe
+    except ImportError:
+        return
+    spawn = getattr(fe, "fork_exec", None)
+    if spawn is None or getattr(spawn, "_boardlab_quiet", False):
+        return
+
+    def quiet_fork_exec(*args, **kwargs):
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            return spawn(*args, **kwargs)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+    quiet_fork_exec._boardlab_quiet = True
+    fe.fork_exec = quiet_fork_exec

@@ -47,6 +47,9 @@ class _Pool:
     def __enter__(self):
         import joblib
 
+        from simcore._orphans import quiet_worker_spawns
+        quiet_worker_spawns()            # a worker still starting says nothing of a Ctrl-C
+
         if self.backend == "dask":
             try:
                 from dask.distributed import Client, LocalCluster

@@ -161,3 +161,31 @@ def test_a_saved_game_with_float_decisions_is_refused_before_the_server(tmp_path
     proc = subprocess.run([sys.executable, "-m", "reports.cli", "play", "--resume", str(g), "--no-browser",
                            "--port", "0"], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert proc.returncode == 2 and "unknown game 'chess'" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def _blocked_signals():
+    import signal
+    return sorted(int(s) for s in signal.pthread_sigmask(signal.SIG_BLOCK, []))
+
+
+def test_pool_workers_start_with_ctrl_c_blocked():
+    """A loky worker still importing when Ctrl-C reaches the process group printed a KeyboardInterrupt
+    traceback (issue 34's battery, under load): workers are now spawned with SIGINT blocked, the parent's
+    own mask unchanged, and SIGTERM still reaches them."""
+    import signal
+
+    import joblib
+    from joblib.externals.loky import get_reusable_executor
+
+    from simcore._orphans import quiet_worker_spawns
+
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    quiet_worker_spawns()
+    quiet_worker_spawns()                     # twice: wrapped once
+    from joblib.externals.loky.backend import fork_exec as fe
+    assert fe.fork_exec._boardlab_quiet and not getattr(fe.fork_exec.__closure__[0].cell_contents,
+                                                        "_boardlab_quiet", False)
+    get_reusable_executor().shutdown(wait=True)          # fresh workers, spawned through the wrapper
+    masks = joblib.Parallel(n_jobs=2, backend="loky")(joblib.delayed(_blocked_signals)() for _ in range(4))
+    assert all(int(signal.SIGINT) in m and int(signal.SIGTERM) not in m for m in masks), masks
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before
