@@ -138,3 +138,37 @@ def seats(part, r):
     import strategies
 
     return strategies.resolve_seats(part.game, r.players, seat_strategies=r.seat_strategies)
+
+
+def finished_result(folder, name, spec, log, title):
+    """``(key, result)`` of a part whose result is kept as ``folder/name`` (JSON): ``result`` is the one
+    kept when it was played with the same ``spec`` (its hash is ``key``), else None (play it, then
+    :func:`keep_result`). A file unreadable or of another spec counts as not finished."""
+    import hashlib
+    import json
+    import os
+
+    key = hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
+    path = os.path.join(folder, name)
+    if os.path.isfile(path):
+        try:
+            with open(path, encoding="utf-8") as fh:
+                done = json.load(fh)
+            if done.get("key") == key:
+                log(f"{title}: finished before ({path})")
+                return key, done["result"]
+        except (OSError, ValueError, AttributeError, KeyError):
+            pass
+    return key, None
+
+
+def keep_result(folder, name, key, spec, result):
+    """Write a part's ``result`` as ``folder/name`` with its spec and key (atomically: a part killed
+    while writing leaves no file that looks finished)."""
+    import json
+    import os
+
+    from simcore._data import write_text_atomic
+
+    os.makedirs(folder, exist_ok=True)
+    write_text_atomic(os.path.join(folder, name), json.dumps({"key": key, "spec": spec, "result": result}))

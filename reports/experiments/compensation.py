@@ -1,13 +1,11 @@
 """``[[compensation]]``: the seat compensation that makes the game fairest, searched and verified
 (the search is ``reports.balance``'s, as in ``boardlab balance``). A search, not a results folder:
 its result is cached as ``runs/<part>/compensation.json``."""
-import hashlib
-import json
 import os
 import time
 
 from reports.balance import _vec, balance, plan, section
-from reports.experiments._part import StudyError
+from reports.experiments._part import StudyError, finished_result, keep_result
 
 
 def parse(part, t, ctx):
@@ -77,27 +75,15 @@ def part_plan(s):
 def run_part(part, folder, workers=None, log=print):
     """Play a ``[[compensation]]`` part (or read its finished result from ``folder``); return the result."""
     spec = part_spec(part)
-    key = hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
-    path = os.path.join(folder, "compensation.json")
-    if os.path.isfile(path):
-        try:
-            with open(path, encoding="utf-8") as fh:
-                done = json.load(fh)
-            if done.get("key") == key:
-                log(f"{part.title}: finished before ({path})")
-                return done["result"]
-        except (OSError, ValueError):
-            pass
+    key, done = finished_result(folder, "compensation.json", spec, log, part.title)
+    if done is not None:
+        return done
     from reports.progress import heartbeat
 
     t0 = time.perf_counter()
     with heartbeat(log, lambda: f"  {part.title}: searching and verifying") as say:
         r = balance(part_plan(part.settings), workers=workers, log=_every(1.0, say, f"  {part.title}: "))
-    os.makedirs(folder, exist_ok=True)
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump({"key": key, "spec": spec, "result": r}, fh)
-    os.replace(tmp, path)
+    keep_result(folder, "compensation.json", key, spec, r)
     log(f"{part.title}: {_vec(r['compensation'])} after {r['search_games']:,} search games, verified on "
         f"{r['games']:,} ({time.perf_counter() - t0:.0f} s)")
     return r

@@ -14,12 +14,11 @@ is cached as ``runs/<part>/robustness.json``.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
 
-from reports.experiments._part import StudyError, check, strategy_of
+from reports.experiments._part import StudyError, check, finished_result, keep_result, strategy_of
 
 KEYS = {"name", "title", "game", "players", "strategy", "bots", "games", "search_games", "learned_games",
         "rules", "seed", "quick_games"}
@@ -129,28 +128,16 @@ def run(part, ctx):
     spec = {"game": part.game, "players": part.players, "seed": part.seed,
             **{k: v for k, v in s.items() if k != "compensation"},
             "compensation": {str(n): (c or {}).get("compensation") for n, c in comps.items()}}
-    key = hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
-    path = os.path.join(folder, "robustness.json")
-    if os.path.isfile(path):
-        try:
-            with open(path, encoding="utf-8") as fh:
-                done = json.load(fh)
-            if done.get("key") == key:
-                ctx.log(f"{part.title}: finished before ({path})")
-                return done["result"]
-        except (OSError, ValueError):
-            pass
+    key, done = finished_result(folder, "robustness.json", spec, ctx.log, part.title)
+    if done is not None:
+        return done
     workers = ctx.workers or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
     result = {"game": part.game, "strategy": s["strategy"], "seed": part.seed, "by_players": {}}
     t_part, now = time.perf_counter(), ["the first condition"]
     with heartbeat(ctx.log, lambda: f"  {part.title}: playing {now[0]}") as say:
         for n in part.players:
             result["by_players"][str(n)] = _play_count(part, n, comps[n], workers, say, now)
-    os.makedirs(folder, exist_ok=True)
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump({"key": key, "spec": spec, "result": result}, fh)
-    os.replace(tmp, path)
+    keep_result(folder, "robustness.json", key, spec, result)
     ctx.log(f"{part.title}: {len(part.players)} player counts ({time.perf_counter() - t_part:.0f} s)")
     return result
 
