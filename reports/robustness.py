@@ -69,6 +69,7 @@ def play(game, players, cond, games, seed, workers=1, piece=2000):
     config = mod.make_config(players, **cond["settings"])
     if strat.searches:
         piece = 10
+    piece = max(1, min(piece, -(-games // max(1, workers))))     # every worker gets a piece (the games are the same)
 
     def one(a):
         b = min(games, a + piece)
