@@ -61,18 +61,11 @@ def action_text(state, action):
     return f"{text} (top: {top} · bottom: {bottom})"
 
 
-_ACTOR = re.compile(r"^seat (\d+): ")
-
-
 def hide_text(text, seat, actor=None, decided=True, chosen=True):
-    """An action's or a transcript line's text as ``seat`` may read it (None: no seat's secrets): the
-    tiles fleet 3 peeked at are its owner's to know (rules: Fleet 3's owner knows the tiles it arranged)."""
-    if actor is None:
-        m = _ACTOR.match(text)
-        actor = int(m.group(1)) if m else None
-    if actor is not None and actor == seat:
-        return text
-    return _PEEKED.sub(" (peeked tiles hidden)", text)
+    """An action's text as ``seat`` may read it (None: no seat's secrets): the tiles fleet 3 peeked at are
+    the actor's to know (rules: Fleet 3's owner knows the tiles it arranged). Only :func:`action_text`
+    names them, so a transcript line (``actor`` None) has nothing to hide."""
+    return text if actor is not None and actor == seat else _PEEKED.sub(" (peeked tiles hidden)", text)
 
 
 _SEA = re.compile(r"\bs(\d\d)\b")
