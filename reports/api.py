@@ -330,7 +330,7 @@ class Balance:
 
     def report(self, out):
         """Write the HTML/Markdown report to ``out``; return report.html's path."""
-        from reports.balance import write
+        from reports.commands.balance import write
 
         return write(self.result, os.fspath(out))["html"]
 

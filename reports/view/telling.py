@@ -110,8 +110,7 @@ INTRO = ("A few telling games, each as a page that steps through its decisions w
 
 def _group_lines(heading, run_dirs, out, sub):
     """The lines of one group: its links (pages written), or why it has none."""
-    from reports.view.page import write_view
-    from reports.view.record import has_board
+    from reports.view.record import has_board, write_view
     from simcore._manifest import read_manifest
 
     lead = f"**{heading}**: " if heading else ""
