@@ -42,6 +42,10 @@ and the game's own component sections (the same builders as a study's
 win share against the level's ladder rating (``analysis.skill``) and a
 findings line saying whether the seat advantage grows, shrinks or holds (those sections:
 ``reports.experiments.skill.skill_sections``).
+
+Here: the plan, its play and the CPU measure. The ladder's sections (design, ratings, rating
+against compute and against CPU) are ``reports.experiments.skill.ladder_sections``: they draw with
+``reports.compare`` and ``reports.render.figures_ladder``, one layer above this module.
 """
 from __future__ import annotations
 
