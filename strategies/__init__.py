@@ -91,6 +91,8 @@ def _search_dict(game, name, search):
     rollout = d.pop("rollout")
     eps = d.pop("rollout_epsilon")
     prior = d.pop("prior")
+    if not d.get("reuse") and not _search_defaults(game).get("reuse"):
+        d.pop("reuse", None)                    # off, as by default: dicts and manifests as before the setting
     if isinstance(prior, dict):                 # already resolved (a manifest's dict)
         d["prior"] = dict(prior)
     elif prior != "none":                       # a learned model as the search's prior (docs/learned.md)
