@@ -190,7 +190,8 @@ def balance(p, workers=None, log=_log) -> dict:
     out = {"game": p["game"], "players": p["players"], "knob": p["knob"], "compensation": list(res.best),
            "before": rows_b, "after": rows_a, "games": n,
            "gap_before": _gap_dict(gb), "gap_after": _gap_dict(ga), **verdict(ga, TARGET),
-           "strategy": p["strategy"], "variant": p["variant"], "seed": p["seed"], "converged": res.converged,
+           "strategy": p["strategy"], "strategy_dict": p["strategy_dict"], "variant": p["variant"], "seed": p["seed"],
+           "converged": res.converged,
            "search_games": res.games, "search_steps": res.steps, "budget": p["budget"], "block": p["block"],
            "verify_games": len(vectors) * n, "wall_seconds": time.perf_counter() - t0,
            "cpu_seconds": time.process_time() - c0, "verify_start": VERIFY_START,
@@ -210,7 +211,8 @@ def _gap_dict(g):
 def to_json(result) -> dict:
     """The documented ``--json`` document: knob, compensation, before, after, games (plus the gap, the
     verdict and the search's settings and candidates)."""
-    keys = ("knob", "compensation", "before", "after", "games", "game", "players", "strategy", "variant", "seed",
+    keys = ("knob", "compensation", "before", "after", "games", "game", "players", "strategy", "strategy_dict",
+            "variant", "seed",
             "gap_before", "gap_after", "exact", "target", "target_met", "target_missed", "converged",
             "search_games", "budget", "block", "verify_start", "candidates", "precision", "seconds", "stop",
             "stop_reason", "interval")
@@ -447,10 +449,18 @@ def write(r, out, command=None, extra=()):
         f"{', '.join(f'{k}={v}' for k, v in r['variant'].items()) or 'default'}, seed {r['seed']}; search budget "
         f"{r['budget']:,} games in blocks of {r['block']:,} (game indices 0…), verification game indices from "
         f"{VERIFY_START:,}. boardlab {simcore.__version__}, git commit "
-        f"{(_git_commit()[0] or '')[:10] or 'unknown (no checkout)'}."])
+        f"{(_git_commit()[0] or '')[:10] or 'unknown (no checkout)'}." + _model_text(r)])
     report = Report(f"{r['game'].capitalize()}, {r['players']} players: seat compensation ({r['knob']})",
                     sections=with_findings_of([section(r), prov, *extra]))
     return write_report(report, out)
+
+
+def _model_text(r):
+    """The model file and SHA-256 a learned strategy (or a search's learned prior) played, for the report."""
+    d = r.get("strategy_dict") or {}
+    model = d if d.get("kind") == "learned" else d.get("prior") if isinstance(d.get("prior"), dict) else None
+    ref = (model or {}).get("models", {}).get(str(r["players"]))
+    return f" Model {ref['file']}, sha256 {ref['sha256']}." if ref else ""
 
 
 def with_findings_of(sections):

@@ -110,3 +110,13 @@ def test_tune_imitates_the_search_the_model_guides(tmp_path, capsys):
     text = out.read_text()
     assert f"{PRIOR} uses the model" in text and _sha(shipped("hellas")[2]) in text
     assert "imitated" in strategies.load_presets(out, "hellas")
+
+
+def test_balance_with_a_learned_seat_records_the_model(tmp_path, capsys):
+    out = tmp_path / "b.json"
+    rc = main(["balance", "hellas", "--players", "2", "--strategy", "learned", "--budget", "600", "--verify", "400",
+               "--json", str(out), "--out", str(tmp_path / "rep")])
+    assert rc == 0, capsys.readouterr().err
+    sha = _sha(shipped("hellas")[2])
+    assert json.loads(out.read_text())["strategy_dict"]["models"]["2"]["sha256"] == sha
+    assert f"sha256 {sha}" in (tmp_path / "rep" / "report.md").read_text()
