@@ -102,6 +102,7 @@ def main():
     ap.add_argument("--games-only", default=None, help="comma-separated games (default: all)")
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--timing-games", type=int, default=4, help="self-play games a timing round per policy")
+    ap.add_argument("--seed", type=int, default=0, help="mixed into the head-to-head seeds (another sample)")
     ap.add_argument("--skip-equal-cpu", action="store_true")
     ap.add_argument("--skip-equal-strength", action="store_true")
     args = ap.parse_args()
@@ -118,7 +119,7 @@ def main():
               f"from a retained subtree, bringing {visits:.0f} visits on average", flush=True)
         if not args.skip_equal_cpu:
             on, off = _policy(name, N, True), _policy(name, N, False)
-            w, n, lo, hi = head_to_head(name, P, on, off, args.games)
+            w, n, lo, hi = head_to_head(name, P, on, off, args.games, base=args.seed * 100_003)
             c_on, c_off = cpu_per_decision(name, P, [on, off], args.timing_games)
             print(f"  equal CPU: MCTS-{N} reuse v MCTS-{N}: win share {w:.3f} [{lo:.3f}, {hi:.3f}] n={n}; "
                   f"CPU/decision {c_on * 1e3:.2f} ms v {c_off * 1e3:.2f} ms (ratio {c_on / c_off:.2f})", flush=True)
@@ -126,7 +127,7 @@ def main():
             ref = _policy(name, args.reference, False)
             for lvl in levels:
                 on = _policy(name, lvl, True)
-                w, n, lo, hi = head_to_head(name, P, on, ref, args.games, base=lvl)
+                w, n, lo, hi = head_to_head(name, P, on, ref, args.games, base=lvl + args.seed * 100_003)
                 c_on, c_ref = cpu_per_decision(name, P, [on, ref], args.timing_games)
                 verdict = "weaker" if hi < 0.5 else "stronger" if lo > 0.5 else "equal within CI"
                 print(f"  equal strength: MCTS-{lvl} reuse v MCTS-{args.reference}: win share {w:.3f} "
