@@ -25,7 +25,10 @@ def runs(tmp_path_factory):
     return {"hellas": _run(root, "hellas", 4, ["balanced", "city_builder", "balanced", "random"]),
             "yamatai": _run(root, "yamatai", 2, ["balanced", "random"]),
             "akrotiri": _run(root, "akrotiri", 2, ["balanced", "random"]),
-            "mcts": _run(root, "hellas", 2, ["mcts:iterations=30", "balanced"], games=1)}
+            "mcts": _run(root, "hellas", 2, ["mcts:iterations=30", "balanced"], games=1),
+            # a search with the model as its prior and its subtree kept across the seat's turn
+            "mcts_model": _run(os.path.join(root, "model"), "hellas", 2, ["mcts:iterations=30,prior=learned,reuse=1", "balanced"],
+                               games=1)}
 
 
 def _totals(run, game=0):
@@ -75,9 +78,10 @@ def test_record_has_every_decision_and_the_agents_view(runs, game):
     assert off_best == 0 if game != "akrotiri" else off_best <= 0.15 * viewed
 
 
-def test_search_view_is_the_search_the_run_made(runs):
+@pytest.mark.parametrize("run", ["mcts", "mcts_model"])
+def test_search_view_is_the_search_the_run_made(runs, run):
     from reports.view.record import record_run_game
-    doc = record_run_game(runs["mcts"], 0)
+    doc = record_run_game(runs[run], 0)
     searched = [f for f in doc["frames"][:-1] if f["seat"] == 0]
     assert searched
     for f in searched:

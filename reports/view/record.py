@@ -62,6 +62,7 @@ class Viewpoint:
         self.searches = searches(strategy)
         self.strategy = strategy
         self.arg = policy_argument(self.mod, strategy)
+        self.decider = None           # a search seat's SearchDecider, made at its first decision
         if self.kind == "heuristic":
             self.weights = np.asarray(self.arg, dtype=float)[:len(self.mod.FEATURES)]
 
@@ -77,16 +78,19 @@ class Viewpoint:
             where = dict(zip((int(a) for a in acts), (float(x) for x in sc)))
             return {"kind": "h", "v": [round(where.get(a, float("nan")), 3) for a in legal]}
         if self.searches:
-            from simcore._mcts import decision_seed, search
-            a = self.arg
-            r = search(state, a.iterations, a.c, [a.rollout] * state.players, decision_seed(state.seed, state.decisions),
-                       a.bias, cutoff=a.cutoff, points=a.points)
-            visits = dict(zip(r["actions"], r["visits"].tolist()))
+            # the kernel's own decider for this seat, called at each of its decisions in turn: the same
+            # tree (prior, and with reuse the subtree kept from the seat's last move) as the run searched
+            from simcore._mcts import SearchDecider, decision_seed
+            if self.decider is None:
+                self.decider = SearchDecider(state._c_handles()[0], self.arg, state.players)
+            best = self.decider.decide(state, decision_seed(state.seed, state.decisions))
+            r = self.decider.tree()
+            visits = dict(zip(r["actions"], r["child_visits"].tolist()))
             values = dict(zip(r["actions"], r["values"].tolist()))
             total = max(sum(visits.values()), 1)
             return {"kind": "m", "n": [round(visits.get(x, 0) / total, 4) for x in legal],
                     "w": [None if x not in values else round(values[x], 3) for x in legal],
-                    "best": r["best"]}
+                    "best": best}
         return None
 
 
