@@ -42,6 +42,8 @@ ctypedef struct Model:
     double* st              # ns
     double* hs              # hidden: b1 + the state part of W1 . z
     double* z               # na
+    double* W1aT            # na x hidden: the action part of W1, transposed (the inner loop runs over units)
+    double* h               # hidden: one action's hidden layer
 
 
 cdef void _copy(const double[::1] v, double* out) noexcept:
@@ -75,13 +77,17 @@ cdef int model_open(Model* m, const ModelOps* mops, int max_legal, spec) except 
     m.st = <double*>malloc((m.ns + 1) * sizeof(double))
     m.hs = <double*>malloc(m.hidden * sizeof(double))
     m.z = <double*>malloc(m.na * sizeof(double))
-    if not (m.mean and m.scale and m.W1 and m.b1 and m.w2 and m.act and m.st and m.hs and m.z):
+    m.W1aT = <double*>malloc(m.na * m.hidden * sizeof(double))
+    m.h = <double*>malloc(m.hidden * sizeof(double))
+    if not (m.mean and m.scale and m.W1 and m.b1 and m.w2 and m.act and m.st and m.hs and m.z and m.W1aT
+            and m.h):
         raise MemoryError()
     _copy(arrays[0][0], m.mean)
     _copy(arrays[1][0], m.scale)
     _copy(arrays[2][0], m.b1)
     _copy(arrays[3][0], m.w2)
     _copy(W1.reshape(-1), m.W1)
+    _copy(np.ascontiguousarray(W1[:, :m.na].T).reshape(-1), m.W1aT)
     m.b2 = float(spec["b2"])
     return 0
 
@@ -96,14 +102,17 @@ cdef void model_close(Model* m) noexcept:
     free(m.st)
     free(m.hs)
     free(m.z)
+    free(m.W1aT)
+    free(m.h)
     memset(m, 0, sizeof(Model))
 
 
 cdef void model_scores(Model* m, const void* cfg, const void* s, void* block, const int32_t* legal, int n,
                        double* out) noexcept nogil:
     """``out[i]``: the model's score of ``legal[i]`` at ``s`` (its turn to decide, n >= 1)."""
-    cdef int i, j, k, na = m.na, nin = m.nin
-    cdef double h, acc
+    cdef int i, j, k, na = m.na, nin = m.nin, hid = m.hidden
+    cdef double h, acc, zk, a0, a1, a2, a3, a4, a5, a6, a7
+    cdef double* hb = m.h
     cdef const double* w
     cdef const double* x
     m.mops.features(cfg, s, block, legal, n, m.act, m.st)
@@ -117,14 +126,37 @@ cdef void model_scores(Model* m, const void* cfg, const void* s, void* block, co
         x = m.act + i * na
         for k in range(na):
             m.z[k] = (x[k] - m.mean[k]) * m.scale[k]
-        acc = m.b2
-        for j in range(m.hidden):
-            w = m.W1 + j * nin
-            h = m.hs[j]
+        # each unit's sum in the same order as a row of W1 (b1, the state part, then the action
+        # features in turn), built a feature at a time over all units so that the loop vectorizes
+        j = 0
+        while j + 8 <= hid:             # eight units at a time, their sums kept in registers
+            a0, a1, a2, a3 = m.hs[j], m.hs[j + 1], m.hs[j + 2], m.hs[j + 3]
+            a4, a5, a6, a7 = m.hs[j + 4], m.hs[j + 5], m.hs[j + 6], m.hs[j + 7]
+            w = m.W1aT + j
             for k in range(na):
-                h += w[k] * m.z[k]
-            if h > 0.0:
-                acc += m.w2[j] * h
+                zk = m.z[k]
+                a0 += w[0] * zk
+                a1 += w[1] * zk
+                a2 += w[2] * zk
+                a3 += w[3] * zk
+                a4 += w[4] * zk
+                a5 += w[5] * zk
+                a6 += w[6] * zk
+                a7 += w[7] * zk
+                w += hid
+            hb[j], hb[j + 1], hb[j + 2], hb[j + 3] = a0, a1, a2, a3
+            hb[j + 4], hb[j + 5], hb[j + 6], hb[j + 7] = a4, a5, a6, a7
+            j += 8
+        while j < hid:
+            a0 = m.hs[j]
+            for k in range(na):
+                a0 += m.W1aT[k * hid + j] * m.z[k]
+            hb[j] = a0
+            j += 1
+        acc = m.b2
+        for j in range(hid):
+            if hb[j] > 0.0:
+                acc += m.w2[j] * hb[j]
         out[i] = acc
 
 
