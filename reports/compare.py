@@ -153,6 +153,8 @@ def compare_tables(players: pl.DataFrame, group="lineup"):
 
 def compare_section(rs: RunSet, title="Strategy comparison") -> Section:
     """Seat balance, win-share matrix, head-to-head matrix and ratings of a comparison."""
+    from analysis.ratings import rating_text
+
     t = compare_tables(rs.players, rs.group)
     n_games = sum(rs.n_games().values())
     n_lineups = len(rs.runs)
@@ -191,7 +193,7 @@ def compare_section(rs: RunSet, title="Strategy comparison") -> Section:
     bt = {r["strategy"]: r for r in t["ratings"].iter_rows(named=True)}
     for r in t["win_share_matrix"].iter_rows(named=True):
         b = bt.get(r["strategy"])
-        elo = f"{b['elo']:.0f} [{b['elo_lo']:.0f}, {b['elo_hi']:.0f}]" if b else "—"
+        elo = rating_text(b, sep="") if b else "—"
         rows.append([r["strategy"], *[f"{r[s]:.1f}" for s in seats],
                      f"{r['all seats']:.1f} [{r['all seats lo']:.1f}, {r['all seats hi']:.1f}]", elo])
     adv = t["win_share_by_seat"]
