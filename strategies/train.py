@@ -16,8 +16,10 @@
 2. **Fit** (:func:`fit`): a one-hidden-layer ReLU network scores each legal
    action (``simcore/_model.pyx``); softmax over a decision's legal actions,
    cross-entropy against the visit shares, an L2 penalty on the weights.
-   Full-batch Adam in numpy, float64, weights initialised from ``seed``: the
-   same data and seed give the same bits (one BLAS thread, as the CLI sets).
+   Adam in numpy, float64, full batch (default) or on minibatches of
+   ``--batch`` decisions (``--steps`` epochs: far less CPU for the same
+   held-out loss), weights and batches drawn from ``seed``: the same data and
+   seed give the same bits (one BLAS thread, as the CLI sets).
    The games are split: the last :data:`HOLDOUT` of them are held out; the
    step with the best held-out loss is kept.
 3. **Write**: the model file (JSON: the weights, the feature names, the
@@ -293,9 +295,34 @@ def _top1(scores, data):
     return hits / max(1, data.n)
 
 
-def fit(d, seed, hidden=None, steps=None, lr=None, l2=None, progress=True, max_actions=0):
+def _batches(tr, batch, rng):
+    """One epoch of minibatches of ``tr``: :class:`_Data`-like views of ``batch`` decisions each, the
+    decisions in an order drawn from ``rng``."""
+    order = rng.permutation(tr.n)
+    for b0 in range(0, tr.n, batch):
+        dec = np.sort(order[b0:b0 + batch])
+        sizes = tr.sizes[dec]
+        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        rows = np.repeat(tr.starts[dec] - starts, sizes) + np.arange(int(sizes.sum()))
+        yield _Batch(tr.Z[rows], tr.t[rows], sizes, starts)
+
+
+class _Batch:
+    __slots__ = ("Z", "t", "sizes", "starts", "group", "n")
+
+    def __init__(self, Z, t, sizes, starts):
+        self.Z, self.t, self.sizes, self.starts = Z, t, sizes, starts
+        self.group = np.repeat(np.arange(len(sizes)), sizes)
+        self.n = len(sizes)
+
+
+def fit(d, seed, hidden=None, steps=None, lr=None, l2=None, progress=True, max_actions=0, batch=0):
     """Fit the network to the decisions ``d``; ``(params, report)`` (settings: the module's by default;
-    ``max_actions``: the training decisions' actions capped by :func:`_cap`, the held-out ones whole)."""
+    ``max_actions``: the training decisions' actions capped by :func:`_cap`, the held-out ones whole).
+
+    ``batch`` 0: full-batch Adam, ``steps`` steps, the held-out loss every 25 steps. ``batch`` B > 0:
+    Adam on minibatches of B decisions (drawn from ``seed``), ``steps`` epochs over the training
+    decisions, the held-out loss after each epoch (the same objective, estimated on each batch)."""
     hidden, steps = hidden or HIDDEN, steps or STEPS
     full, d = d, _cap(d, max_actions, seed)
     lr, l2 = LEARNING_RATE if lr is None else lr, L2 if l2 is None else l2
@@ -321,25 +348,37 @@ def fit(d, seed, hidden=None, steps=None, lr=None, l2=None, progress=True, max_a
     bar = None
     if progress:
         from tqdm import tqdm
-        bar = tqdm(total=steps, unit="step", desc="fit", dynamic_ncols=True)
-    for it in range(1, steps + 1):
-        H, R, s = _forward(p, tr)
-        ls = _log_softmax(s, tr)
+        bar = tqdm(total=steps, unit="epoch" if batch else "step", desc="fit", dynamic_ncols=True)
+    it = 0
+
+    def step(data):
+        nonlocal it
+        it += 1
+        H, R, s = _forward(p, data)
+        ls = _log_softmax(s, data)
         prob = np.exp(ls)
-        tsum = np.add.reduceat(tr.t, tr.starts)[tr.group]
-        ds = (prob * tsum - tr.t) / tr.n                  # d loss / d score
+        tsum = np.add.reduceat(data.t, data.starts)[data.group]
+        ds = (prob * tsum - data.t) / data.n              # d loss / d score
         g = {"w2": R.T @ ds + l2 * p["w2"], "b2": np.asarray(ds.sum())}
         dH = np.outer(ds, p["w2"]) * (H > 0)
-        g["W1"] = dH.T @ tr.Z + l2 * p["W1"]
+        g["W1"] = dH.T @ data.Z + l2 * p["W1"]
         g["b1"] = dH.sum(axis=0)
         for k in p:
             m[k] = b1_ * m[k] + (1 - b1_) * g[k]
             v[k] = b2_ * v[k] + (1 - b2_) * g[k] * g[k]
             p[k] = p[k] - lr * (m[k] / (1 - b1_ ** it)) / (np.sqrt(v[k] / (1 - b2_ ** it)) + 1e-8)
-        if it % 25 == 0 or it == steps:
+
+    brng = np.random.default_rng(np.random.SeedSequence([int(seed), 0x626174])) if batch else None
+    for ep in range(1, steps + 1):
+        if batch:
+            for mb in _batches(tr, batch, brng):
+                step(mb)
+        else:
+            step(tr)
+        if batch or ep % 25 == 0 or ep == steps:
             hl = _loss(p, ho)
             if hl < best[0]:
-                best = (hl, {k: x.copy() for k, x in p.items()}, it)
+                best = (hl, {k: x.copy() for k, x in p.items()}, ep)
         if bar is not None:
             bar.update(1)
     if bar is not None:
@@ -377,12 +416,14 @@ def manifest_path(out):
 
 
 def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1, out=None, progress=True,
-          log=print, play=None, label=1.0, hidden=None, max_actions=0):
+          log=print, play=None, label=1.0, hidden=None, max_actions=0, steps=None, batch=0, lr=None, l2=None):
     """Collect (or read) the positions, fit, write the model and its manifest; the manifest dict.
 
     ``play``: a heuristic preset or ``learned[:FILE]`` plays the games and the teacher labels a share
     ``label`` of their decisions (:func:`_chunk`); ``hidden``: the hidden units (default
-    :data:`HIDDEN`); ``max_actions``: the training decisions' actions capped (:func:`_cap`)."""
+    :data:`HIDDEN`); ``max_actions``: the training decisions' actions capped (:func:`_cap`); ``steps``,
+    ``batch``, ``lr``, ``l2``: the fit's (:func:`fit`; None, 0: :data:`STEPS`, full batch,
+    :data:`LEARNING_RATE`, :data:`L2`)."""
     import simcore
     import strategies
     from simcore.run import check_players
@@ -403,6 +444,14 @@ def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1,
         raise ValueError(f"--hidden must be a whole number in 1..1024, not {hidden!r}")
     if isinstance(max_actions, bool) or not isinstance(max_actions, int) or max_actions < 0 or 0 < max_actions < 4:
         raise ValueError(f"--max-actions must be 0 (all) or a whole number >= 4, not {max_actions!r}")
+    if steps is not None and (isinstance(steps, bool) or not isinstance(steps, int) or not 1 <= steps <= 100_000):
+        raise ValueError(f"--steps must be a whole number in 1..100000, not {steps!r}")
+    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 0:
+        raise ValueError(f"--batch must be 0 (full batch) or a whole number of decisions >= 1, not {batch!r}")
+    for name, x in (("--lr", lr), ("--l2", l2)):
+        if x is not None and (isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x < 10
+                              or (name == "--lr" and x == 0)):
+            raise ValueError(f"{name} must be a number in {'(0' if name == '--lr' else '[0'}, 10), not {x!r}")
     player = None
     if play is not None:
         from simcore._contract import LEARNED
@@ -417,7 +466,8 @@ def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1,
                           context, progress, player, float(label))
     d = _stack(chunks)
     t = time.process_time()
-    params, report = fit(d, seed, hidden=hidden, progress=progress, max_actions=max_actions)
+    params, report = fit(d, seed, hidden=hidden, progress=progress, max_actions=max_actions, steps=steps,
+                         batch=batch, lr=lr, l2=l2)
     fit_cpu = time.process_time() - t
     doc = model_document(game, players, params, context)
     text = json.dumps(doc, separators=(",", ":")) + "\n"
@@ -433,11 +483,18 @@ def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1,
     if max_actions:
         extra += f" --max-actions {max_actions}"
         sampled["max_actions"] = max_actions
+    for flag, x in (("--steps", steps), ("--lr", lr), ("--l2", l2)):
+        if x is not None:
+            extra += f" {flag} {x:g}"
+    if batch:
+        extra += f" --batch {batch}"
+        sampled["batch"] = batch
     man = {"model": out.name, "sha256": hashlib.sha256(text.encode()).hexdigest(), "game": game,
            "players": players, "teacher": teach.name, "teacher_settings": teach.to_dict(), **sampled,
            "seed": seed, "positions_asked": positions, "games": int(len(np.unique(d["game"]))),
-           "positions": int(len(d["sizes"])), "hidden": hidden or HIDDEN, "steps": STEPS,
-           "learning_rate": LEARNING_RATE, "l2": L2, "holdout": HOLDOUT, "context": CONTEXT, **report,
+           "positions": int(len(d["sizes"])), "hidden": hidden or HIDDEN, "steps": steps or STEPS,
+           "learning_rate": LEARNING_RATE if lr is None else lr,
+           "l2": L2 if l2 is None else l2, "holdout": HOLDOUT, "context": CONTEXT, **report,
            "teacher_cpu_seconds": round(cpu, 1), "fit_cpu_seconds": round(fit_cpu, 1),
            "reproduce": f"boardlab train {game} --players {players} --teacher {teach.name} "
                         f"--positions {positions} --seed {seed}{extra} --out {out}"}

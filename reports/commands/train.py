@@ -25,6 +25,12 @@ def add(sub):
     p.add_argument("--max-actions", type=int, default=0,
                    help="fit each training decision on at most about this many actions (the visited ones, "
                         "the heuristic's best, a few at random); 0: all (default)")
+    p.add_argument("--steps", type=int_in(1, 100_000, "Adam steps (epochs with --batch)"), default=None,
+                   help="the fit's Adam steps, or epochs with --batch (default 1500)")
+    p.add_argument("--batch", type=int, default=0,
+                   help="decisions per minibatch of the fit; 0: full batch (default)")
+    p.add_argument("--lr", type=float, default=None, help="the fit's learning rate (default 0.003)")
+    p.add_argument("--l2", type=float, default=None, help="the fit's L2 penalty on the weights (default 0.01)")
     p.add_argument("--out", required=True, help="the model file, e.g. strategies/models/hellas-3p.json")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.set_defaults(func=run)
@@ -34,5 +40,5 @@ def run(args):
     from strategies.train import train
     train(args.game, args.players, teacher=args.teacher, positions=args.positions, seed=args.seed,
           out=args.out, progress=not args.no_progress, play=args.play, label=args.label, hidden=args.hidden,
-          max_actions=args.max_actions)
+          max_actions=args.max_actions, steps=args.steps, batch=args.batch, lr=args.lr, l2=args.l2)
     return 0

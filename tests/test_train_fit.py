@@ -1,0 +1,62 @@
+"""The fit's options (strategies/train.py): minibatches, steps, learning rate, L2; reproducible."""
+import json
+
+import numpy as np
+import pytest
+
+from strategies import train
+
+
+def _small(monkeypatch):
+    monkeypatch.setattr(train, "CHUNK_GAMES", 1)
+    monkeypatch.setattr(train, "STEPS", 20)
+
+
+def test_minibatch_fit_reproduces_and_is_recorded(tmp_path, monkeypatch):
+    _small(monkeypatch)
+    out = tmp_path / "hellas-2p.json"
+    kw = dict(teacher="balanced", positions=120, seed=4, out=out, progress=False, log=None, hidden=6,
+              steps=3, batch=16, lr=0.01, l2=0.001)
+    m1 = train.train("hellas", 2, **kw)
+    first = out.read_bytes()
+    assert m1["batch"] == 16 and m1["steps"] == 3 and m1["learning_rate"] == 0.01 and m1["l2"] == 0.001
+    assert m1["reproduce"].endswith(f"--hidden 6 --steps 3 --lr 0.01 --l2 0.001 --batch 16 --out {out}")
+    assert 1 <= m1["best_step"] <= 3
+    out.unlink()
+    assert train.train("hellas", 2, **kw)["sha256"] == m1["sha256"] and out.read_bytes() == first
+    # another seed draws other batches and weights: another model from the same positions
+    other = tmp_path / "other.json"
+    (tmp_path / "other.json.chunks").symlink_to(tmp_path / "hellas-2p.json.chunks")
+    with pytest.raises(ValueError, match="other settings"):
+        train.train("hellas", 2, **{**kw, "out": other, "seed": 5})
+    # the full batch default stays: no batch key, steps and rates the module's
+    m0 = train.train("hellas", 2, **{**kw, "out": other, "steps": None, "batch": 0, "lr": None, "l2": None,
+                                     "hidden": None})
+    assert "batch" not in m0 and m0["steps"] == train.STEPS and m0["l2"] == train.L2
+    assert "--batch" not in m0["reproduce"] and "--steps" not in m0["reproduce"]
+    assert json.loads(other.read_text())["hidden"] == train.HIDDEN
+
+
+def test_minibatches_cover_every_training_decision_once():
+    rng = np.random.default_rng(0)
+    sizes = rng.integers(1, 7, size=23)
+    n = int(sizes.sum())
+    d = {"act": rng.normal(size=(n, 3)), "state": rng.normal(size=(23, 2)), "visits": rng.random(n),
+         "sizes": sizes.astype(np.int32), "best": np.zeros(23, dtype=np.int32), "game": np.arange(23)}
+    mean, scale = train._standardize(np.hstack([d["act"], d["state"][np.repeat(np.arange(23), sizes)]]))
+    tr = train._Data(d, np.ones(23, dtype=bool), mean, scale)
+    seen = []
+    for b in train._batches(tr, 5, np.random.default_rng(1)):
+        assert b.n <= 5 and b.Z.shape[0] == int(b.sizes.sum()) == len(b.t)
+        seen.append(b.t)
+    got = np.concatenate(seen)
+    assert sorted(got.tolist()) == sorted(tr.t.tolist()) and len(got) == len(tr.t)
+
+
+def test_fit_option_errors(capsys):
+    from reports.cli import main
+    for argv, msg in ((["--batch", "-1"], "--batch"), (["--lr", "0"], "--lr"), (["--l2", "-1"], "--l2"),
+                      (["--steps", "0"], "--steps")):
+        assert main(["train", "hellas", "--players", "3", "--out", "x.json"] + argv) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("boardlab: error:") and msg in err[0]
