@@ -119,11 +119,12 @@ def to_precision(part) -> bool:
     return part.settings.get("precision") is not None
 
 
-def play_to_precision(part, r, folder, ctx, strategies=None):
+def play_to_precision(part, r, folder, ctx, strategies=None, min_games=0):
     """Play planned run ``r`` of ``part`` into ``folder`` until every seat's 95% interval is within the
     part's target (a confidence sequence, ``reports.sequential``), its games the cap, or its time budget
     is spent; the progress (games, widest half-width, time left) and the stop go to ``ctx.log``.
-    ``strategies``: the seats' resolved strategies (default: the run's). Returns ``folder``."""
+    ``strategies``: the seats' resolved strategies (default: the run's); ``min_games``: play on to at least
+    that many (``reports.sequential``). Returns the run's ``precision.json`` record (its ``games``, ``reason``)."""
     from reports.experiments._part import seats as seats_of_run
     from reports.sequential import simulate_to_precision
 
@@ -131,18 +132,27 @@ def play_to_precision(part, r, folder, ctx, strategies=None):
                                 strategies=strategies if strategies is not None else seats_of_run(part, r),
                                 variant=dict(r.variant), workers=ctx.workers, precision=part.settings["precision"],
                                 budget_games=r.games, budget_seconds=part.settings.get("seconds"), events=r.events,
-                                progress=lambda line: ctx.log(f"  {part.title}: {r.label}: {line}"))
+                                progress=lambda line: ctx.log(f"  {part.title}: {r.label}: {line}"),
+                                min_games=min_games)
     ctx.log(f"{part.title}: {r.label}: {res['reason']}")
-    return folder
+    return res
 
 
-def play_runs_to_precision(part, ctx, group):
+def play_runs_to_precision(part, ctx, group, same_games=False):
     """Every planned run of ``part`` played to its target (:func:`play_to_precision`), under the study's
-    runs folder; their RunSet (runs stopped before their cap are partial)."""
+    runs folder; their RunSet (runs stopped before their cap are partial). ``same_games``: then every run
+    of a player count plays on to the most games any of them needed, so that runs compared game by game
+    on common seeds (variants) are paired over all their games."""
     from reports.runset import RunSet
 
-    dirs = {r.label: play_to_precision(part, r, os.path.join(ctx.base, r.folder), ctx) for r in part.runs}
-    return RunSet.from_dirs(dirs, group=group, allow_partial=True)
+    folder = {r.label: os.path.join(ctx.base, r.folder) for r in part.runs}
+    games = {r.label: play_to_precision(part, r, folder[r.label], ctx)["games"] for r in part.runs}
+    if same_games:
+        for r in part.runs:
+            most = max(games[q.label] for q in part.runs if q.players == r.players)
+            if games[r.label] < most:
+                games[r.label] = play_to_precision(part, r, folder[r.label], ctx, min_games=most)["games"]
+    return RunSet.from_dirs(folder, group=group, allow_partial=True)
 
 
 

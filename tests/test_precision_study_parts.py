@@ -46,6 +46,8 @@ def test_variants_part_to_precision(tmp_path):
     rs = sets["v"]
     assert set(rs.runs) == {"rising", "falling"}
     _assert_stopped_on_width(rs, 4, 50_000)
+    # the variants play on to the same games (paired differences over all of them)
+    assert len({doc["games"] for doc in _docs(rs).values()}) == 1
     # the progress: games, the widest half-width now, the target and the time left
     assert any(line.startswith("  V: rising: precision: ") and "pp now (target ±4)" in line and "left" in line
                for line in lines)

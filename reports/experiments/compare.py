@@ -60,8 +60,8 @@ def play_to_target(part, folder, ctx):
     dirs = {}
     for i, lineup in enumerate(seats):
         r = PlannedRun("|".join(lineup), f"lineup-{i:03d}", part.players, list(lineup), part.variant, per, part.seed)
-        dirs[r.label] = play_to_precision(part, r, os.path.join(folder, r.folder), ctx,
-                                          strategies=[resolved[name] for name in lineup])
+        dirs[r.label] = os.path.join(folder, r.folder)
+        play_to_precision(part, r, dirs[r.label], ctx, strategies=[resolved[name] for name in lineup])
     return RunSet.from_dirs(dirs, group="lineup", allow_partial=True,
                             title=f"{part.game} {part.players} players: {', '.join(resolved)}")
 

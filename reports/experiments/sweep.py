@@ -33,8 +33,11 @@ def parse(part, t, ctx):
 
 def run(part, ctx):
     if to_precision(part):
-        return run_sweep(part, ctx.base, lambda r: play_to_precision(part, r, os.path.join(ctx.base, r.folder), ctx),
-                         log=ctx.log)
+        def play(r):
+            play_to_precision(part, r, os.path.join(ctx.base, r.folder), ctx)
+            return os.path.join(ctx.base, r.folder)
+
+        return run_sweep(part, ctx.base, play, log=ctx.log)
     return run_sweep(part, ctx.base, ctx.play, log=ctx.log)
 
 

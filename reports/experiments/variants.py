@@ -43,7 +43,7 @@ def run(part, ctx):
     from reports.runset import RunSet
 
     if to_precision(part):
-        return play_runs_to_precision(part, ctx, "variant")
+        return play_runs_to_precision(part, ctx, "variant", same_games=True)    # paired over all games
     return RunSet.from_dirs({r.label: ctx.play(r) for r in part.runs}, group="variant")
 
 
