@@ -1,7 +1,8 @@
 """Strength per CPU-second: the learned model against the heuristics and the search.
 
     python bench/bench_learned.py [--game hellas] [--players 3] [--games 150] [--levels 100,400]
-                                  [--prior-levels 100] [--presets] [--extra NAMES] [--cpu-games 6]
+                                  [--prior-levels 100] [--presets] [--extra NAMES] [--base NAMES]
+                                  [--cpu-games 6]
                                   [--out DIR] [--figure FILE.png] [--record]
 
 1. **CPU a game**: each agent plays ``--cpu-games`` games in every seat (self-play,
@@ -20,7 +21,9 @@
 
 4. The figure (``--figure``, default ``OUT/GAME-Np-strength-per-cpu.png``): each rating with its CI
    against the CPU a game, log axis (``reports.render.figures_ladder.rating_vs_cpu``, the figure the
-   ladder report draws when its pool holds a model). ``--presets`` puts every preset in the ladder.
+   ladder report draws when its pool holds a model). ``--presets`` puts every preset in the ladder;
+   ``--base`` replaces the cheap strategies (e.g. ``balanced,learned``: no ``random``, whose games
+   against a search tell little), ``--extra`` adds more (e.g. ``learned:OLD.json``).
 
 The runs are kept under ``--out`` (a rerun resumes). Everything is drawn from ``--seed``.
 """
@@ -44,6 +47,9 @@ def main():
     ap.add_argument("--levels", default="100,400")
     ap.add_argument("--prior-levels", default="100")
     ap.add_argument("--extra", default="", help="more strategies for the ladder, comma-separated")
+    ap.add_argument("--base", default="random,balanced,learned",
+                    help="the cheap strategies of the ladder, comma-separated (default random,balanced,learned; "
+                         "learned must stay)")
     ap.add_argument("--presets", action="store_true", help="every heuristic preset of the game in the ladder")
     ap.add_argument("--figure", default=None,
                     help="the strength-per-CPU figure (PNG; default OUT/GAME-Np-strength-per-cpu.png)")
@@ -60,10 +66,13 @@ def main():
     g, k = args.game, args.players
     levels = [int(x) for x in args.levels.split(",") if x]
     prior_levels = [int(x) for x in args.prior_levels.split(",") if x]
-    names = ["random", "balanced", "learned"] + [f"mcts:iterations={n}" for n in levels]
+    names = strategies.split_names(args.base) + [f"mcts:iterations={n}" for n in levels]
+    if "learned" not in names:
+        ap.error("--base must list learned")
     names += [f"mcts:iterations={n},prior=learned" for n in prior_levels]
     if args.presets:
-        names[2:2] = [n for n in strategies.presets(g) if n not in names]
+        at = names.index("learned")
+        names[at:at] = [n for n in strategies.presets(g) if n not in names]
     names += strategies.split_names(args.extra) if args.extra else []
     pool = {}
     for n in names:

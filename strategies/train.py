@@ -316,13 +316,15 @@ class _Batch:
         self.n = len(sizes)
 
 
-def fit(d, seed, hidden=None, steps=None, lr=None, l2=None, progress=True, max_actions=0, batch=0):
+def fit(d, seed, hidden=None, steps=None, lr=None, l2=None, progress=True, max_actions=0, batch=0, ensemble=1):
     """Fit the network to the decisions ``d``; ``(params, report)`` (settings: the module's by default;
     ``max_actions``: the training decisions' actions capped by :func:`_cap`, the held-out ones whole).
 
     ``batch`` 0: full-batch Adam, ``steps`` steps, the held-out loss every 25 steps. ``batch`` B > 0:
     Adam on minibatches of B decisions (drawn from ``seed``), ``steps`` epochs over the training
-    decisions, the held-out loss after each epoch (the same objective, estimated on each batch)."""
+    decisions, the held-out loss after each epoch (the same objective, estimated on each batch).
+    ``ensemble`` K > 1: K networks of ``hidden`` units fitted from (seed, 1..K-1) and the first from
+    ``seed``; the model scores an action with their mean score, one layer of K x ``hidden`` units."""
     hidden, steps = hidden or HIDDEN, steps or STEPS
     full, d = d, _cap(d, max_actions, seed)
     lr, l2 = LEARNING_RATE if lr is None else lr, L2 if l2 is None else l2
@@ -338,52 +340,64 @@ def fit(d, seed, hidden=None, steps=None, lr=None, l2=None, progress=True, max_a
     mean, scale = _standardize(X)
     tr, ho = _Data(d, train_sel, mean, scale), _Data(full, hold_sel, mean, scale)
     nin = X.shape[1]
-    rng = np.random.default_rng(np.random.SeedSequence([int(seed), 0x6D6C70]))
-    p = {"W1": rng.normal(0.0, 1.0 / math.sqrt(nin), (hidden, nin)), "b1": np.zeros(hidden),
-         "w2": rng.normal(0.0, 1.0 / math.sqrt(hidden), hidden), "b2": np.zeros(())}
-    m = {k: np.zeros_like(v) for k, v in p.items()}
-    v = {k: np.zeros_like(v) for k, v in p.items()}
-    b1_, b2_ = 0.9, 0.999
-    best = (math.inf, None, -1)
-    bar = None
-    if progress:
-        from tqdm import tqdm
-        bar = tqdm(total=steps, unit="epoch" if batch else "step", desc="fit", dynamic_ncols=True)
-    it = 0
 
-    def step(data):
-        nonlocal it
-        it += 1
-        H, R, s = _forward(p, data)
-        ls = _log_softmax(s, data)
-        prob = np.exp(ls)
-        tsum = np.add.reduceat(data.t, data.starts)[data.group]
-        ds = (prob * tsum - data.t) / data.n              # d loss / d score
-        g = {"w2": R.T @ ds + l2 * p["w2"], "b2": np.asarray(ds.sum())}
-        dH = np.outer(ds, p["w2"]) * (H > 0)
-        g["W1"] = dH.T @ data.Z + l2 * p["W1"]
-        g["b1"] = dH.sum(axis=0)
-        for k in p:
-            m[k] = b1_ * m[k] + (1 - b1_) * g[k]
-            v[k] = b2_ * v[k] + (1 - b2_) * g[k] * g[k]
-            p[k] = p[k] - lr * (m[k] / (1 - b1_ ** it)) / (np.sqrt(v[k] / (1 - b2_ ** it)) + 1e-8)
+    def member(idx):
+        # one network, its initial weights (and batches) drawn from (seed, idx); idx 0: from seed alone
+        rng = np.random.default_rng(np.random.SeedSequence([int(seed), 0x6D6C70] + [idx] * (idx > 0)))
+        p = {"W1": rng.normal(0.0, 1.0 / math.sqrt(nin), (hidden, nin)), "b1": np.zeros(hidden),
+             "w2": rng.normal(0.0, 1.0 / math.sqrt(hidden), hidden), "b2": np.zeros(())}
+        m = {k: np.zeros_like(v) for k, v in p.items()}
+        v = {k: np.zeros_like(v) for k, v in p.items()}
+        b1_, b2_ = 0.9, 0.999
+        best = (math.inf, None, -1)
+        bar = None
+        if progress:
+            from tqdm import tqdm
+            bar = tqdm(total=steps, unit="epoch" if batch else "step", desc="fit", dynamic_ncols=True)
+        it = 0
 
-    brng = np.random.default_rng(np.random.SeedSequence([int(seed), 0x626174])) if batch else None
-    for ep in range(1, steps + 1):
-        if batch:
-            for mb in _batches(tr, batch, brng):
-                step(mb)
-        else:
-            step(tr)
-        if batch or ep % 25 == 0 or ep == steps:
-            hl = _loss(p, ho)
-            if hl < best[0]:
-                best = (hl, {k: x.copy() for k, x in p.items()}, ep)
+        def step(data):
+            nonlocal it
+            it += 1
+            H, R, s = _forward(p, data)
+            ls = _log_softmax(s, data)
+            prob = np.exp(ls)
+            tsum = np.add.reduceat(data.t, data.starts)[data.group]
+            ds = (prob * tsum - data.t) / data.n              # d loss / d score
+            g = {"w2": R.T @ ds + l2 * p["w2"], "b2": np.asarray(ds.sum())}
+            dH = np.outer(ds, p["w2"]) * (H > 0)
+            g["W1"] = dH.T @ data.Z + l2 * p["W1"]
+            g["b1"] = dH.sum(axis=0)
+            for k in p:
+                m[k] = b1_ * m[k] + (1 - b1_) * g[k]
+                v[k] = b2_ * v[k] + (1 - b2_) * g[k] * g[k]
+                p[k] = p[k] - lr * (m[k] / (1 - b1_ ** it)) / (np.sqrt(v[k] / (1 - b2_ ** it)) + 1e-8)
+
+        brng = np.random.default_rng(np.random.SeedSequence([int(seed), 0x626174] + [idx] * (idx > 0))) if batch else None
+        for ep in range(1, steps + 1):
+            if batch:
+                for mb in _batches(tr, batch, brng):
+                    step(mb)
+            else:
+                step(tr)
+            if batch or ep % 25 == 0 or ep == steps:
+                hl = _loss(p, ho)
+                if hl < best[0]:
+                    best = (hl, {k: x.copy() for k, x in p.items()}, ep)
+            if bar is not None:
+                bar.update(1)
         if bar is not None:
-            bar.update(1)
-    if bar is not None:
-        bar.close()
-    p = best[1]
+            bar.close()
+        return best
+
+    fits = [member(i) for i in range(ensemble)]
+    if ensemble == 1:
+        p, best = fits[0][1], fits[0]
+    else:                                 # the mean of the members' scores: one wider layer
+        p = {"W1": np.vstack([f[1]["W1"] for f in fits]), "b1": np.concatenate([f[1]["b1"] for f in fits]),
+             "w2": np.concatenate([f[1]["w2"] for f in fits]) / ensemble,
+             "b2": np.asarray(sum(float(f[1]["b2"]) for f in fits) / ensemble)}
+        best = (_loss(p, ho), p, [f[2] for f in fits])
     report = {"train_decisions": int(tr.n), "held_out_decisions": int(ho.n),
               "train_games": int(len(np.unique(d["game"][train_sel]))),
               "held_out_games": int(len(np.unique(d["game"][hold_sel]))),
@@ -416,14 +430,15 @@ def manifest_path(out):
 
 
 def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1, out=None, progress=True,
-          log=print, play=None, label=1.0, hidden=None, max_actions=0, steps=None, batch=0, lr=None, l2=None):
+          log=print, play=None, label=1.0, hidden=None, max_actions=0, steps=None, batch=0, lr=None, l2=None,
+          ensemble=1):
     """Collect (or read) the positions, fit, write the model and its manifest; the manifest dict.
 
     ``play``: a heuristic preset or ``learned[:FILE]`` plays the games and the teacher labels a share
     ``label`` of their decisions (:func:`_chunk`); ``hidden``: the hidden units (default
     :data:`HIDDEN`); ``max_actions``: the training decisions' actions capped (:func:`_cap`); ``steps``,
     ``batch``, ``lr``, ``l2``: the fit's (:func:`fit`; None, 0: :data:`STEPS`, full batch,
-    :data:`LEARNING_RATE`, :data:`L2`)."""
+    :data:`LEARNING_RATE`, :data:`L2`); ``ensemble``: networks averaged (:func:`fit`)."""
     import simcore
     import strategies
     from simcore.run import check_players
@@ -448,6 +463,10 @@ def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1,
         raise ValueError(f"--steps must be a whole number in 1..100000, not {steps!r}")
     if isinstance(batch, bool) or not isinstance(batch, int) or batch < 0:
         raise ValueError(f"--batch must be 0 (full batch) or a whole number of decisions >= 1, not {batch!r}")
+    if isinstance(ensemble, bool) or not isinstance(ensemble, int) or not 1 <= ensemble <= 64:
+        raise ValueError(f"--ensemble must be a whole number in 1..64, not {ensemble!r}")
+    if (hidden or HIDDEN) * ensemble > 1024:
+        raise ValueError(f"--hidden x --ensemble must be at most 1024 units, not {(hidden or HIDDEN) * ensemble}")
     for name, x in (("--lr", lr), ("--l2", l2)):
         if x is not None and (isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x < 10
                               or (name == "--lr" and x == 0)):
@@ -467,7 +486,7 @@ def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1,
     d = _stack(chunks)
     t = time.process_time()
     params, report = fit(d, seed, hidden=hidden, progress=progress, max_actions=max_actions, steps=steps,
-                         batch=batch, lr=lr, l2=l2)
+                         batch=batch, lr=lr, l2=l2, ensemble=ensemble)
     fit_cpu = time.process_time() - t
     doc = model_document(game, players, params, context)
     text = json.dumps(doc, separators=(",", ":")) + "\n"
@@ -489,10 +508,13 @@ def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1,
     if batch:
         extra += f" --batch {batch}"
         sampled["batch"] = batch
+    if ensemble > 1:
+        extra += f" --ensemble {ensemble}"
+        sampled["ensemble"] = ensemble
     man = {"model": out.name, "sha256": hashlib.sha256(text.encode()).hexdigest(), "game": game,
            "players": players, "teacher": teach.name, "teacher_settings": teach.to_dict(), **sampled,
            "seed": seed, "positions_asked": positions, "games": int(len(np.unique(d["game"]))),
-           "positions": int(len(d["sizes"])), "hidden": hidden or HIDDEN, "steps": steps or STEPS,
+           "positions": int(len(d["sizes"])), "hidden": (hidden or HIDDEN) * ensemble, "steps": steps or STEPS,
            "learning_rate": LEARNING_RATE if lr is None else lr,
            "l2": L2 if l2 is None else l2, "holdout": HOLDOUT, "context": CONTEXT, **report,
            "teacher_cpu_seconds": round(cpu, 1), "fit_cpu_seconds": round(fit_cpu, 1),

@@ -56,7 +56,26 @@ def test_minibatches_cover_every_training_decision_once():
 def test_fit_option_errors(capsys):
     from reports.cli import main
     for argv, msg in ((["--batch", "-1"], "--batch"), (["--lr", "0"], "--lr"), (["--l2", "-1"], "--l2"),
+                      (["--ensemble", "0"], "--ensemble"),
                       (["--steps", "0"], "--steps")):
         assert main(["train", "hellas", "--players", "3", "--out", "x.json"] + argv) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and err[0].startswith("boardlab: error:") and msg in err[0]
+
+
+def test_ensemble_is_the_mean_of_its_members(tmp_path, monkeypatch):
+    _small(monkeypatch)
+    out = tmp_path / "hellas-3p.json"
+    train.train("hellas", 3, teacher="balanced", positions=150, seed=2, out=out, progress=False, log=None,
+                steps=2, batch=8, hidden=4)
+    d = train._stack([dict(np.load(c)) for c in sorted((tmp_path / "hellas-3p.json.chunks").glob("chunk-*.npz"))])
+    d = {k: v for k, v in d.items() if k != "seconds"}
+    one, _ = train.fit(d, 2, hidden=4, steps=2, batch=8, progress=False)
+    two, rep = train.fit(d, 2, hidden=4, steps=2, batch=8, progress=False, ensemble=2)
+    assert two["W1"].shape == (8, one["W1"].shape[1]) and len(rep["best_step"]) == 2
+    assert np.array_equal(two["W1"][:4], one["W1"]) and np.array_equal(two["w2"][:4], one["w2"] / 2)
+    assert not np.array_equal(two["W1"][4:], one["W1"])            # the second member has its own seed
+    m = train.train("hellas", 3, teacher="balanced", positions=150, seed=2, out=out, progress=False, log=None,
+                    steps=2, batch=8, hidden=4, ensemble=2)
+    assert m["hidden"] == 8 and m["ensemble"] == 2 and "--hidden 4" in m["reproduce"]
+    assert m["reproduce"].split("--out")[0].endswith("--ensemble 2 ")

@@ -31,6 +31,8 @@ def add(sub):
                    help="decisions per minibatch of the fit; 0: full batch (default)")
     p.add_argument("--lr", type=float, default=None, help="the fit's learning rate (default 0.003)")
     p.add_argument("--l2", type=float, default=None, help="the fit's L2 penalty on the weights (default 0.01)")
+    p.add_argument("--ensemble", type=int_in(1, 64, "networks averaged"), default=1,
+                   help="fit this many networks (seeds drawn from --seed) and average their scores (default 1)")
     p.add_argument("--out", required=True, help="the model file, e.g. strategies/models/hellas-3p.json")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.set_defaults(func=run)
@@ -40,5 +42,6 @@ def run(args):
     from strategies.train import train
     train(args.game, args.players, teacher=args.teacher, positions=args.positions, seed=args.seed,
           out=args.out, progress=not args.no_progress, play=args.play, label=args.label, hidden=args.hidden,
-          max_actions=args.max_actions, steps=args.steps, batch=args.batch, lr=args.lr, l2=args.l2)
+          max_actions=args.max_actions, steps=args.steps, batch=args.batch, lr=args.lr, l2=args.l2,
+          ensemble=args.ensemble)
     return 0
