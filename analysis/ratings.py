@@ -472,8 +472,9 @@ def dominance(pairwise: Frame, by: str | Iterable[str] | None = None) -> Frame:
         return pl.col(col).sort_by(["win_share", "opponent"]).first()
     out = (lf.group_by([*groups, "strategy"])
            .agg(pl.len().alias("opponents"),
-                (pl.col("lo") > 0.5).sum().cast(pl.Int64).alias("beats"),
-                (pl.col("hi") < 0.5).sum().cast(pl.Int64).alias("loses"),
+                # an interval from one seed is NaN (no bound): neither beats nor loses (NaN sorts above all)
+                ((pl.col("lo") > 0.5) & pl.col("lo").is_not_nan()).sum().cast(pl.Int64).alias("beats"),
+                ((pl.col("hi") < 0.5) & pl.col("hi").is_not_nan()).sum().cast(pl.Int64).alias("loses"),
                 weakest("opponent").alias("weakest_against"),
                 weakest("win_share").alias("weakest_share"),
                 weakest("lo").alias("weakest_lo"),

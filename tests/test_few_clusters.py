@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import polars as pl
 
-from analysis.ratings import bradley_terry, pairwise_win_matrix, rating_text, too_few_clusters
+from analysis.ratings import bradley_terry, dominance, pairwise_win_matrix, rating_text, too_few_clusters
 from analysis.stats import cluster_share_table, share_interval, wilson_effective_bounds
 
 THETA = {"a": 0.8, "b": 0.3, "c": 0.0, "d": -0.4, "e": -0.7}
@@ -67,6 +67,8 @@ def test_one_round_ladder_claims_no_narrow_interval():
     # the head-to-head and the win-share intervals from one seed: no bound either (not Wilson on the games)
     pw = pairwise_win_matrix(one, cluster="game_index")
     assert pw["lo"].is_nan().all() and pw["hi"].is_nan().all()
+    dom = dominance(pw)           # no interval: nobody beats or loses to anybody (NaN is no bound)
+    assert (dom["beats"] == 0).all() and (dom["loses"] == 0).all() and not dom["dominant"].any()
     ws = cluster_share_table(one, "win_share", "strategy", "game_index")
     assert ws["lo"].is_nan().all() and (ws["n"] == 18).all()
     ci = share_interval(one["win_share"].to_numpy(), clusters=one["game_index"].to_numpy())
