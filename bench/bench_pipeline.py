@@ -103,7 +103,8 @@ def workers_check(seconds, game, players, strategy, tmp, pairs=2):
 DEMO_DRIVER = """
 import json, os, resource, sys, time
 import psutil
-from reports.study import demo_path, study_main
+from reports.commands.study import study_main
+from reports.study import demo_path
 
 def cpu():
     own = resource.getrusage(resource.RUSAGE_SELF)

@@ -2,7 +2,8 @@
 with one thread (``time.process_time``), scaled to the part's games; CPU time is what a busy machine
 distorts least. ``PYTHONPATH=. python bench/bench_robustness_cost.py``."""
 import time
-from reports.study import load_study, demo_path
+from reports.commands.study import load_study
+from reports.study import demo_path
 from reports.experiments.robustness import bots_for, _games_of
 from reports.robustness import conditions, play
 study = load_study(demo_path())

@@ -46,7 +46,7 @@ def _ready(drv):
 
 
 def page_targets(root, drv):
-    from reports.view.page import write_view
+    from reports.view.record import write_view
 
     for label, seats in (("balanced", ["balanced"] * 4), ("mcts-100", ["mcts:iterations=100"] * 4)):
         run = _run(root, "hellas", 4, seats, seed=5)
@@ -65,7 +65,7 @@ def page_targets(root, drv):
 def screenshots(root, drv, shots):
     import simcore
 
-    from reports.view.page import write_view
+    from reports.view.record import write_view
 
     os.makedirs(shots, exist_ok=True)
     for game, mod in simcore.games.items():

@@ -330,7 +330,7 @@ class Balance:
 
     def report(self, out):
         """Write the HTML/Markdown report to ``out``; return report.html's path."""
-        from reports.balance import write
+        from reports.commands.balance import write
 
         return write(self.result, os.fspath(out))["html"]
 
@@ -363,13 +363,11 @@ class StudyResults:
     def __init__(self, study, sets, report_path, folder):
         self.study, self.folder, self.report_path = study, folder, report_path
         self.parts = {}
-        from reports.study import experiment
-
         wrap = {"runs": lambda part, rs: Results(folder, rs, kind=part.kind),
                 "comparison": lambda part, rs: Comparison(folder, rs, kind=part.kind),
                 "searches": lambda part, rs: {r["players"]: Balance(r) for r in _balance_results(rs)}}
         for part in study.parts:         # what a part's result is, its kind says (RESULT, default "runs")
-            self.parts[part.name] = wrap[getattr(experiment(part.kind), "RESULT", "runs")](part, sets[part.name])
+            self.parts[part.name] = wrap[getattr(study.kinds[part.kind], "RESULT", "runs")](part, sets[part.name])
 
     def __repr__(self):
         return (f"<boardlab study '{self.study.title}': parts {', '.join(self.parts)}; report "
@@ -405,7 +403,8 @@ def study(path, out=None, quick=False, workers=None, report=True, progress=False
     the built-in demo study; ``report=False`` plays the runs only (``report_path`` is then None: the
     report of a large study takes a while). A rerun on the same ``out`` plays only what is missing.
     """
-    from reports.study import demo_path, load_study, quick as quicken, run_study, study_main
+    from reports.commands.study import load_study, study_main      # the study runner with the registered kinds
+    from reports.study import demo_path, quick as quicken, run_study
 
     if os.fspath(path) == "demo":
         path = demo_path()

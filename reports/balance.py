@@ -30,7 +30,7 @@ import time
 import numpy as np
 import polars as pl
 
-from reports.verification import VERIFY_START, Player, cs_rows, verify_fixed, verify_sequential
+from reports.verification import VERIFY_START, Player, _duration, cs_rows, verify_fixed, verify_sequential
 from reports.words import knob_words
 
 KNOBS = ("seat_points", "seat_bonus")
@@ -144,7 +144,6 @@ def _search(p, play, log=None):
 def balance(p, workers=None, log=_log) -> dict:
     """Search and verify (see the module docstring); return the result dict (:func:`to_json`'s superset)."""
     from analysis.balance import gap_interval, seat_rows, verdict
-    from reports.sequential import _duration as duration
 
     t0, c0 = time.perf_counter(), time.process_time()
     zero = (0,) * p["players"]
@@ -153,7 +152,7 @@ def balance(p, workers=None, log=_log) -> dict:
     try:
         log(f"balance {p['game']}, {p['players']} players, knob {p['knob']}, strategy {p['strategy']}: "
             + (f"search budget {p['budget']:,} games" if seconds is None else
-               f"time budget {duration(seconds)} (the search {SEARCH_TIME_SHARE:.0%} of it)")
+               f"time budget {_duration(seconds)} (the search {SEARCH_TIME_SHARE:.0%} of it)")
             + f" (blocks of {p['block']:,}), then "
             + (f"{p['verify']:,} fresh games" if p.get("precision") is None and seconds is None else
                "fresh games until " + (f"every seat is within ±{p['precision'] * 100:g} pp"
@@ -430,30 +429,3 @@ def finding(frame) -> str:
     if worse:
         text += " " + WORSE.format(before=f"{r0['gap_before'] * 100:.1f}", after=f"{r0['gap_after'] * 100:.1f}")
     return text
-
-
-def write(r, out, command=None, extra=()):
-    """Write the report of one balance result to ``out`` (report.html, report.md, figures, tables);
-    ``extra``: more sections, at the end."""
-    import simcore
-    from simcore.run import _git_commit
-    from reports.render.sections import Report
-    from reports.render.write import write_report
-    from reports.render.sections import Section
-
-    prov = Section("What was run", paragraphs=[
-        f"`{command or 'boardlab balance'}`",
-        f"Game {r['game']}, {r['players']} players, strategy {r['strategy']}, variant "
-        f"{', '.join(f'{k}={v}' for k, v in r['variant'].items()) or 'default'}, seed {r['seed']}; search budget "
-        f"{r['budget']:,} games in blocks of {r['block']:,} (game indices 0…), verification game indices from "
-        f"{VERIFY_START:,}. boardlab {simcore.__version__}, git commit "
-        f"{(_git_commit()[0] or '')[:10] or 'unknown (no checkout)'}."])
-    report = Report(f"{r['game'].capitalize()}, {r['players']} players: seat compensation ({r['knob']})",
-                    sections=with_findings_of([section(r), prov, *extra]))
-    return write_report(report, out)
-
-
-def with_findings_of(sections):
-    from reports.findings import with_findings
-
-    return with_findings(sections)

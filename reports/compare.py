@@ -19,34 +19,17 @@ Examples
 """
 from __future__ import annotations
 
-import itertools
 import math
 import os
 import time
 
 import polars as pl
 
+from reports.plan import MAX_PERMUTATIONS, lineups  # noqa: F401   (the seatings: planning, reports.plan)
 from reports.render import figures as F
 from reports.runset import RunSet
 from reports.render.sections import Fig, Section, Table, caption_of, text_table
 from reports.words import dominance_text
-
-MAX_PERMUTATIONS = 120
-
-
-def lineups(strategies, players):
-    """Seatings (one tuple of strategy names per game type) balancing every seat."""
-    names = list(strategies)
-    k = len(names)
-    if k == 0:
-        raise ValueError("a comparison needs at least one strategy")
-    if len(set(names)) != k:
-        dup = next(n for n in names if names.count(n) > 1)
-        raise ValueError(f"strategy '{dup}' is listed twice; list each strategy once")
-    if k >= players and math.perm(k, players) <= MAX_PERMUTATIONS:
-        return list(itertools.permutations(names, players))
-    return [tuple(names[(i + j) % k] for j in range(players)) for i in range(k)]
-
 
 def chunk_size_for(games):
     """Chunks from the game count only (resumable with any worker count), ~16 per run."""

@@ -1,23 +1,21 @@
-"""Report builders the game plug-ins share: component values, game length, headlines.
+"""Report builders the game plug-ins share: component values, game length.
 
 Every component analysis — Yamataï fleets, specialists and building tiles,
 Akrotiri map cards (by deck and by card) and goals — goes through one
 builder, :func:`component_section`, over ``analysis.components``; a game's
 plug-in (``reports/games/<game>.py``) only says where the takes come from
-and how to name them. Names are read from the component data files the run
-used (the manifest's ``data_status``), so a run with other data files is
-labelled with its own.
+and how to name them, as a request (``reports.component_data.ComponentValues``)
+that :func:`game_sections` builds here. Names are read from the component data
+files the run used (the manifest's ``data_status``, ``reports.component_data``),
+so a run with other data files is labelled with its own.
 """
 from __future__ import annotations
-
-import json
-import os
 
 import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
-import simcore
+from reports.component_data import ComponentValues, GameEnd, labelled
 from reports.render.figures import (COLORS, _eager, _err, _finish, _grouped_bars, _label, _legend_below,
                                     _legend_outside, _panels, _sel, _subtitle, _values)
 from reports.render.sections import Fig, Section, Table, caption_of, text_table
@@ -29,52 +27,24 @@ CAVEAT = ("Uplifts compare players who took a component with players who did not
           "points per extra take, a score effect the change of the final score in points.")
 
 
-# ---------------------------------------------------------------- data files and names
+# ---------------------------------------------------------------- a plug-in's sections
 
-def data_entry(rs, key: str):
-    """The manifest's data_status entry for ``key`` (first run that has it), or None."""
-    for run in rs.runs.values():
-        status = run.manifest.get("data_status") or {}
-        entry = status.get(key) or status.get(f"{key}.json")   # runs before 2026-12-02 keyed Akrotiri by file
-        if entry:
-            return entry if isinstance(entry, dict) else {"file": str(entry)}
-    return None
+def game_sections(plug) -> list:
+    """The section builders (``RunSet -> Section``) of a game plug-in (``reports.games.plugin_of``):
+    its ``SECTIONS``, each request it returns (``reports.component_data``) built here."""
+    return [_built(build) for build in plug.SECTIONS]
 
 
-def _package_file(game: str, name: str) -> str:
-    return os.path.join(os.path.dirname(os.path.abspath(simcore.__file__)), game, "data", name)
-
-
-def load_data(rs, key: str, fallback: str | None = None):
-    """(document, where it came from, assumed) for a component data file; (None, text, None) if unreadable."""
-    entry = data_entry(rs, key)
-    path = entry.get("file") if entry else (_package_file(rs.game, fallback) if fallback else None)
-    if not path or not os.path.exists(path):
-        return None, f"{key}: file not found, components shown by number", None
-    with open(path, encoding="utf-8") as fh:
-        doc = json.load(fh)
-    assumed = entry.get("assumed") if entry else "assumed" in str(doc.get("status", ""))
-    how = "assumed" if assumed else "rulebook / real game"
-    where = os.path.basename(path) + ("" if entry else " (package data; not in the manifest's data status)")
-    return doc, f"{where} — {how}", assumed
-
-
-def data_note(rs, key, fallback=None):
-    _, where, _ = load_data(rs, key, fallback)
-    return f"Component data: {where}."
-
-
-def component_names(rs, key: str, fallback: str | None, make) -> dict:
-    doc, _, _ = load_data(rs, key, fallback)
-    if doc is None:
-        return {}
-    return {i: make(i, t) for i, t in enumerate(doc.get("tiles") or doc.get("cards") or [])}
-
-
-def labelled(frame: pl.DataFrame, column: str, names: dict, prefix: str) -> pl.DataFrame:
-    labels = {int(k): v for k, v in names.items()}
-    return frame.with_columns(pl.col(column).cast(pl.Int64).replace_strict(
-        labels, default=pl.lit(prefix) + pl.col(column).cast(pl.String), return_dtype=pl.String).alias("label"))
+def _built(build):
+    def section(rs):
+        sec = build(rs)
+        if isinstance(sec, ComponentValues):
+            return component_section(rs, *sec.args, **sec.kwargs)
+        if isinstance(sec, GameEnd):
+            return game_end_section(rs, *sec.args, **sec.kwargs)
+        return sec
+    section.__name__ = section.__qualname__ = getattr(build, "__name__", "section")
+    return section
 
 
 # ---------------------------------------------------------------- the one component builder
@@ -237,24 +207,6 @@ def game_end_section(rs, length: str, unit: str, triggers=None, code=None, codes
                      f"({tie['shared']:,} shared, {tie['broken']:,} broken by the tie-break)")
     sec.terminal = "Game length (95% CI), end triggers and ties\n" + "\n".join(lines)
     return sec
-
-
-# ---------------------------------------------------------------- headlines
-
-def length_headlines(length, trigger_share=None):
-    """Headline statistics of game length (mean of ``length``) and, optionally, an end-trigger share."""
-    def build(rs):
-        from analysis.summary import mean_stat
-
-        g, out = rs.games, []
-        if length in g.columns:
-            out.append(mean_stat(g, length, "game_length", by=[rs.group, "n_players"], item=length))
-        if trigger_share and trigger_share[0] in g.columns:
-            col, code, name = trigger_share
-            out.append(mean_stat(g, pl.col(col) == code, "end_trigger", by=[rs.group, "n_players"], item=name,
-                                 kind="proportion"))
-        return out
-    return build
 
 
 # ---------------------------------------------------------------- figures

@@ -11,7 +11,7 @@ from __future__ import annotations
 import polars as pl
 
 from reports.render.sections import Section, Table
-from reports.words import GLOSSARY, knob_words, underpowered
+from reports.words import GLOSSARY, glance_text, knob_words, underpowered
 
 #: beside a figure, a cell or on the first line: the estimate cannot answer its question (reports.words)
 UNDER = "under-powered"
@@ -52,8 +52,6 @@ HOLDS = "holds across bots and assumed rules?"
 
 def _holds(entry, rows):
     """The "holds across" cell: the balance part's largest-gap player under every other condition."""
-    from reports.render.robustness import glance_text
-
     if entry is None:
         return "not checked in this study"
     worst = max(rows, key=lambda r: abs(r["deviation"]))

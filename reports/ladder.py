@@ -24,7 +24,7 @@ ladder is a balanced incomplete-block design:
   games: cheap seats fill the rest of the schedule and pin the heuristics'
   ratings down for free;
 - with fewer strategies than seats, the seatings are the cyclic rotations of
-  the pool with repeats (``reports.compare.lineups``).
+  the pool with repeats (``reports.plan.lineups``).
 
 The cost of a round is then ``C(m-1, k-1) * k`` seat-games of every search
 level: in 3-player Hellas (MCTS-1600 ≈ 1.1, MCTS-400 ≈ 0.28, MCTS-100 ≈ 0.07
@@ -42,6 +42,10 @@ and the game's own component sections (the same builders as a study's
 win share against the level's ladder rating (``analysis.skill``) and a
 findings line saying whether the seat advantage grows, shrinks or holds (those sections:
 ``reports.experiments.skill.skill_sections``).
+
+Here: the plan, its play and the CPU measure. The ladder's sections (design, ratings, rating
+against compute and against CPU) are ``reports.experiments.skill.ladder_sections``: they draw with
+``reports.compare`` and ``reports.render.figures_ladder``, one layer above this module.
 """
 from __future__ import annotations
 
@@ -55,8 +59,6 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from reports.precision_parts import play_level, precision_summary
-from reports.render.sections import Fig, Section, Table, caption_of, text_table
 
 #: Blocks with no searching seat play this many times the games of the others.
 CHEAP_FACTOR = 50
@@ -153,7 +155,7 @@ def design(names, players, games, searching=()):
     >>> len(seatings), rounds, seatings[0], seatings[-1]
     (12, 1, (('a', 'b', 'c'), 50), (('d', 'b', 'c'), 1))
     """
-    from reports.compare import lineups
+    from reports.plan import lineups
 
     names, k = list(names), int(players)
     if len(set(names)) != len(names):
@@ -253,6 +255,31 @@ def estimate_seconds(plan: LadderPlan, workers):
     work = sum(plan.work(lu, g) for lu, g in plan.seatings()[0])
     work += sum(plan.work([lv] * plan.players, g) for lv, g in plan.skill_runs())
     return seconds / plan.work(lineup, 1) * work / _resolve_workers(workers), f"one game of {top} timed first"
+
+
+def play_level(plan, level, games, folder, seats, workers, progress):
+    """Self-play of ``level``: ``games`` games, or with ``plan.precision`` until every seat is within it
+    (``games``: the cap) or ``plan.skill_seconds`` are spent (``reports.sequential``). ``progress``: the
+    runs' progress callable. Returns what was played, in words ("6,000 games", or the stop's reason)."""
+    from reports.sequential import simulate_to_precision
+    from simcore.run import simulate
+
+    if plan.precision is None:
+        simulate(plan.game, players=plan.players, games=games, seed=plan.seed, out=folder, strategies=seats,
+                 variant=dict(plan.variant), workers=workers, progress=progress)
+        return f"{games:,} games"
+    res = simulate_to_precision(plan.game, plan.players, plan.seed, folder, strategies=seats,
+                                variant=dict(plan.variant), workers=workers, precision=plan.precision,
+                                budget_games=games, budget_seconds=plan.skill_seconds, progress=progress)
+    return res["reason"]
+
+
+def precision_summary(plan) -> str:
+    """What the plan's summary adds for self-play to a target precision ("" without one)."""
+    if plan.precision is None:
+        return ""
+    return (f" at most, each until every seat is within ±{plan.precision * 100:g} pp"
+            + (f" or {plan.skill_seconds:g} s are spent" if plan.skill_seconds else ""))
 
 
 def _play_one(game, players, seats, games, seed, folder, variant, parent=None):
@@ -397,75 +424,6 @@ def measure_cpu(plan: LadderPlan, folder, log=print, search_games=3, cheap_games
         os.replace(path + ".tmp", path)
         log(f"ladder: CPU a game of {name}: {out[name]:.4g} s ({n} games, every seat)")
     return out
-
-
-def cpu_section(plan: LadderPlan, ratings: pl.DataFrame, cpu: dict) -> Section:
-    """Rating against CPU seconds a game (strength per CPU-second), table and figure."""
-    r = {row["strategy"]: row for row in ratings.iter_rows(named=True)}
-    names = [n for n in plan.pool if n in r and n in cpu]
-    kind = {n: plan.pool[n].kind if plan.pool[n].kind in ("mcts", "learned") else "heuristic" for n in names}
-    prior = {n: bool(plan.pool[n].searches and (plan.pool[n].search or {}).get("prior")) for n in names}
-    table = pl.DataFrame({"strategy": names, "kind": [kind[n] for n in names], "prior": [prior[n] for n in names],
-                          "cpu": [float(cpu[n]) for n in names], "elo": [r[n]["elo"] for n in names],
-                          "elo_lo": [r[n]["elo_lo"] for n in names], "elo_hi": [r[n]["elo_hi"] for n in names]})
-    from reports.render.figures_ladder import rating_vs_cpu        # matplotlib: not at the CLI's start
-    fig = rating_vs_cpu(table, caption=(
-        "Bradley–Terry rating (Elo scale, cluster-robust 95% CIs) against process CPU seconds a game with "
-        "the strategy in every seat (log axis; measured once on this machine, other load included). A "
-        "strategy above the MCTS line is stronger than the search at its cost."))
-    shown = table.rename({"cpu": "cpu_seconds_a_game"}).sort("cpu_seconds_a_game")
-    return Section("Strength per CPU-second", paragraphs=[
-        "What each strategy's strength costs: its rating against the CPU time of a game with it in every "
-        "seat. The learned models play without search; a search with a model as its prior spends one model "
-        "evaluation per expansion."],
-        tables=[Table("ladder_cpu", shown, "Rating and CPU seconds a game of each strategy.")],
-        figures=[Fig("ladder_rating_vs_cpu", fig, caption_of(fig))])
-
-
-def ladder_sections(plan: LadderPlan, rs, cpu: dict | None = None) -> list:
-    """The ladder's design, its ratings (``reports.compare``) and the rating-against-compute figure;
-    with ``cpu`` (:func:`measure_cpu`) the rating against CPU a game too."""
-    from reports.compare import compare_section
-
-    seatings, rounds = plan.seatings()
-    n = rs.n_games()
-    played = pl.DataFrame({"strategy": list(plan.pool),
-                           "kind": [s.kind for s in plan.pool.values()],
-                           "playouts": [iterations_of(s) for s in plan.pool.values()],
-                           "games": [sum(n["|".join(lu)] for lu, _ in seatings if name in lu)
-                                     for name in plan.pool]})
-    cheap = sum(1 for lu, _ in seatings if not any(x in plan.searching for x in lu))
-    k = plan.players
-    design_sec = Section("Ladder design", paragraphs=[
-        f"{len(plan.pool)} strategies; every set of {min(k, len(plan.pool))} distinct ones is a block, played "
-        f"in its cyclic seat rotations ({len(seatings)} seatings), so every strategy sits in every seat "
-        f"equally often and every pair meets in the same number of blocks. {rounds} game{'s' * (rounds > 1)} "
-        f"per seating; the {cheap} seatings without a searching seat play {CHEAP_FACTOR} times that (they "
-        f"cost next to nothing). Every seating is played from the same run seed (common random numbers). "
-        f"Compute per decision: MCTS-n runs n playouts (iterations); random and the heuristic presets run "
-        f"none (0)."],
-        tables=[Table("ladder_games", played, "Games each strategy played in the ladder.")])
-    from reports.render.figures_ladder import rating_vs_compute     # matplotlib: not at the CLI's start
-
-    ratings = compare_section(rs, title="Ratings")
-    few = too_few_clusters_text(ratings_of(ratings), plan)
-    if few:
-        ratings.paragraphs.insert(0, few)
-        ratings.terminal = few + "\n" + (ratings.terminal or "")
-    comp = compute_table(ratings_of(ratings), plan.pool)
-    fig = rating_vs_compute(comp, caption=(
-        f"Look at how far each step of search lifts the rating: a level whose interval overlaps the one before it is "
-        f"not shown stronger. Bradley–Terry rating (Elo scale, 1500 = the field's average, cluster-robust 95% CIs) against "
-        f"playouts per decision: MCTS-n runs n, random and the heuristic presets none (drawn at 0; the axis "
-        f"is linear below 10 and logarithmic above). {sum(n.values()):,} games."))
-    comp_sec = Section("Rating against compute", paragraphs=[
-        "How much strength each step of search buys: the rating of every strategy of the ladder against "
-        "the playouts it runs per decision."],
-        tables=[Table("ladder_compute", comp, "Rating and playouts per decision of each strategy.")],
-        figures=[Fig("ladder_rating_vs_compute", fig, caption_of(fig))])
-    if cpu:
-        return [design_sec, ratings, comp_sec, cpu_section(plan, ratings_of(ratings), cpu)]
-    return [design_sec, ratings, comp_sec]
 
 
 def too_few_clusters_text(ratings: pl.DataFrame, plan: LadderPlan) -> str:

@@ -11,31 +11,6 @@ import polars as pl
 from reports.experiments._part import StudyError
 
 
-def play_level(plan, level, games, folder, seats, workers, progress):
-    """Self-play of ``level``: ``games`` games, or with ``plan.precision`` until every seat is within it
-    (``games``: the cap) or ``plan.skill_seconds`` are spent (``reports.sequential``). ``progress``: the
-    runs' progress callable. Returns what was played, in words ("6,000 games", or the stop's reason)."""
-    from reports.sequential import simulate_to_precision
-    from simcore.run import simulate
-
-    if plan.precision is None:
-        simulate(plan.game, players=plan.players, games=games, seed=plan.seed, out=folder, strategies=seats,
-                 variant=dict(plan.variant), workers=workers, progress=progress)
-        return f"{games:,} games"
-    res = simulate_to_precision(plan.game, plan.players, plan.seed, folder, strategies=seats,
-                                variant=dict(plan.variant), workers=workers, precision=plan.precision,
-                                budget_games=games, budget_seconds=plan.skill_seconds, progress=progress)
-    return res["reason"]
-
-
-def precision_summary(plan) -> str:
-    """What the plan's summary adds for self-play to a target precision ("" without one)."""
-    if plan.precision is None:
-        return ""
-    return (f" at most, each until every seat is within ±{plan.precision * 100:g} pp"
-            + (f" or {plan.skill_seconds:g} s are spent" if plan.skill_seconds else ""))
-
-
 def precision_of(skill_rs) -> dict:
     """``{level: precision.json}`` of the levels played to a target precision (``{}`` for none)."""
     out = {}

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 from importlib import import_module
 
+from reports.components import game_sections
 from reports.findings import findings_section, with_findings  # noqa: F401
 from reports.games import has_plugin, plugin_of
 from reports.generic import (category_fit, category_section, convergence_section, run_sections,  # noqa: F401
@@ -51,7 +52,7 @@ def run_report(run_dir, label=None, partial=False, figures=None) -> Report:
     strat = "random play" if names and set(names) == {"random"} else strat
     title = f"{m['game'].capitalize()} — {m['players']} players, {played} ({strat})"
     plug = plugin_of(import_module(f"reports.games.{rs.game}") if has_plugin(rs.game) else None)
-    secs = run_sections(rs, figures, plug.SECTIONS)
+    secs = run_sections(rs, figures, game_sections(plug))
     report = Report(title, sections=with_findings([provenance_section(rs)] + secs))
     from reports.firstscreen import glossary_section, mark_underpowered, random_note
 

@@ -21,16 +21,19 @@ The format is documented in ``docs/study.md`` (example:
   every seat at each level (``reports.ladder``).
 
 Each kind is a module of ``reports.experiments`` (registered there by name), which
-parses, plans, plays and reports its parts; this module knows none of them by name.
+parses, plans, plays and reports its parts; this module knows none of them by name and
+imports none: the caller hands over the registered kinds, loaded (``kinds``: ``{name:
+module}``, ``reports.commands.study.kinds()``), which the :class:`Study` keeps. The commands
+``study`` and ``demo`` (``reports.commands.study.load_study`` and ``study_main``) bind them,
+and the viewer's "Games to watch" (``watch``); so the chain of imports is command ->
+experiment -> section builder -> render, with this runner beside it (issue 31).
 """
 from __future__ import annotations
 
 import os
 import time
 from dataclasses import dataclass, field
-from importlib import import_module
 
-from reports.experiments import KINDS
 from reports.experiments._part import (  # noqa: F401   (Part, StudyError: the study's, named here too)
     ParseContext,
     Part,
@@ -62,6 +65,7 @@ class Study:
     description: str = ""
     quick_games: int = 0
     parts: list = field(default_factory=list)
+    kinds: dict = field(default_factory=dict)      # {kind name: its module} (reports.experiments), in order
 
     def total_games(self):
         """The games the study plays: a run planned twice (same settings, see :func:`run_key`) counts once."""
@@ -72,11 +76,6 @@ class Study:
     def games_played(self):
         """The games of the study's parts, in order of first appearance."""
         return list(dict.fromkeys([self.game] + [p.game for p in self.parts]))
-
-
-def experiment(name):
-    """The module of study-part kind ``name``: ``reports/experiments/<name>.py`` (``reports.experiments``)."""
-    return import_module(f"reports.experiments.{name}")
 
 
 # ---------------------------------------------------------------- parsing
@@ -91,8 +90,11 @@ def _game(name, where):
         raise StudyError(f"{where}: {exc}") from None
 
 
-def load_study(path) -> Study:
+def load_study(path, kinds) -> Study:
     """Parse and check a study file; every run is planned (nothing is played).
+
+    ``kinds``: the study-part kinds, ``{name: module}`` (``reports.commands.study.kinds()``: those
+    registered in ``reports.experiments.KINDS``, loaded); the study keeps them.
 
     Raises
     ------
@@ -103,16 +105,17 @@ def load_study(path) -> Study:
     path = os.fspath(path)
     from simcore._data import read_toml
 
+    kind_names = list(kinds)
     try:
         doc = read_toml(path, "study")
     except ValueError as exc:
         msg = str(exc)
         raise StudyError(msg if msg.startswith(path) else f"{path}: {msg}") from None
 
-    extra = [k for k in doc if k not in ("study", *KINDS)]
+    extra = [k for k in doc if k not in ("study", *kind_names)]
     if extra:
         raise StudyError(f"{path}: unknown top-level key '{extra[0]}' (known: [study], "
-                         f"{', '.join(f'[[{k}]]' for k in KINDS)})")
+                         f"{', '.join(f'[[{k}]]' for k in kind_names)})")
     head = doc.get("study")
     if not isinstance(head, dict):
         raise StudyError(f"{path}: missing [study] table (with game, seed, games)")
@@ -133,12 +136,12 @@ def load_study(path) -> Study:
             raise StudyError(f"{path}: [study] {k} must be a positive integer, not {head[k]}")
     study = Study(path=path, title=head.get("title", f"{game} balance study"), game=game, seed=head["seed"],
                   games=head["games"], description=head.get("description", ""),
-                  quick_games=head.get("quick_games", 0))
-    if not any(doc.get(k) for k in KINDS):
-        raise StudyError(f"{path}: no runs: add at least one {', '.join(f'[[{k}]]' for k in KINDS[:-1])} "
-                         f"or [[{KINDS[-1]}]] table")
+                  quick_games=head.get("quick_games", 0), kinds=dict(kinds))
+    if not any(doc.get(k) for k in kind_names):
+        raise StudyError(f"{path}: no runs: add at least one {', '.join(f'[[{k}]]' for k in kind_names[:-1])} "
+                         f"or [[{kind_names[-1]}]] table")
     names = set()
-    for kind in KINDS:
+    for kind in kind_names:
         items = doc.get(kind, [])
         if not isinstance(items, list):
             raise StudyError(f"{path}: '{kind}' must be an array of tables, written [[{kind}]]")
@@ -148,7 +151,7 @@ def load_study(path) -> Study:
                 raise StudyError(f"{where} must be a table")
             if "name" in t:
                 where = f"{path}: [[{kind}]] '{t['name']}'"
-            keys = experiment(kind).KEYS
+            keys = kinds[kind].KEYS
             for k in t:
                 if k not in keys:
                     raise StudyError(f"{where}: unknown key '{k}' (known: {', '.join(sorted(keys))})")
@@ -186,8 +189,8 @@ def _parse_part(kind, t, where, study, mod, index, game):
     if "quick_games" in t and quick_games <= 0:
         raise StudyError(f"{where}: quick_games must be a positive integer, not {quick_games}")
     part = Part(kind=kind, name=name, title=title, games=0, seed=seed, game=game, quick_games=quick_games,
-                events=events, first_screen=getattr(experiment(kind), "FIRST_SCREEN", ""))
-    return experiment(kind).parse(part, t, ParseContext(where, study, mod, players, games))
+                events=events, first_screen=getattr(study.kinds[kind], "FIRST_SCREEN", ""))
+    return study.kinds[kind].parse(part, t, ParseContext(where, study, mod, players, games))
 
 
 # ---------------------------------------------------------------- running
@@ -199,7 +202,7 @@ def quick(study: Study, games=None) -> Study:
         cap = games or part.quick_games or study.quick_games or 1000
         for r in part.runs:
             r.games = min(r.games, cap)
-        experiment(part.kind).quick(part, cap)
+        study.kinds[part.kind].quick(part, cap)
     return study
 
 
@@ -240,7 +243,7 @@ def run_study(study: Study, out, workers=None, log=print) -> dict:
         t0 = time.perf_counter()
         ctx = RunContext(base=base, workers=workers, log=log, t0=t0,
                          play=lambda r, part=part, t0=t0: play(part, r, t0))
-        sets[part.name] = experiment(part.kind).run(part, ctx)
+        sets[part.name] = study.kinds[part.kind].run(part, ctx)
     return sets
 
 
@@ -261,7 +264,7 @@ def study_report(study: Study, sets: dict, commands=None, figures=None) -> Repor
     """
     all_runs = {}
     for part in study.parts:
-        for label, run in experiment(part.kind).runs(part, sets[part.name]).items():
+        for label, run in study.kinds[part.kind].runs(part, sets[part.name]).items():
             all_runs[f"{part.name}/{label}"] = run
     desc = [study.description] if study.description else []
     extra = desc + [f"Study file: `{study.path}`."]
@@ -271,20 +274,23 @@ def study_report(study: Study, sets: dict, commands=None, figures=None) -> Repor
         prov = provenance_without_runs(extra, commands)
     sections = [prov]
     for part in study.parts:
-        secs = experiment(part.kind).sections(part, sets[part.name], figures)
+        secs = study.kinds[part.kind].sections(part, sets[part.name], figures)
         sections += [_prefix(s, part) for s in secs]
         if figures is not None:
             figures.add(secs)
     return Report(study.title, sections=with_findings(sections))
 
 
-def study_main(path_or_study, out, workers=None, quick_games=None, log=print):
-    """Load (unless given), run and report a study; return (report, paths, seconds)."""
+def study_main(study: Study, out, workers=None, quick_games=None, log=print, watch=None):
+    """Run and report a loaded study; return (report, paths, seconds).
+
+    ``watch(study, sets, out, log)``: the "Games to watch" section (or None), added after the parts'
+    sections (``reports.view.telling.study_section``, which the commands hand over)."""
+    from reports.firstscreen import mark_quick, mark_underpowered, with_first_screen  # answers first
     from reports.render.workers import BackgroundFigures
     from reports.render.write import write_report
 
     t0 = time.perf_counter()
-    study = path_or_study if isinstance(path_or_study, Study) else load_study(path_or_study)
     if quick_games is not None:
         quick(study, quick_games or None)
     log(f"{study.title}: {len(study.parts)} parts, {study.total_games():,} games -> {out}")
@@ -298,9 +304,8 @@ def study_main(path_or_study, out, workers=None, quick_games=None, log=print):
     try:
         report = study_report(study, sets, commands=[cmd + (" --quick" if quick_games is not None else "")],
                               figures=figures)
-        from reports.view.telling import study_groups, watch_section     # viewer pages of a few telling games
-        report.sections += [s for s in [watch_section(study_groups(study, sets), out, log=log)] if s is not None]
-        from reports.firstscreen import mark_quick, mark_underpowered, with_first_screen  # answers first
+        if watch is not None:                     # viewer pages of a few telling games
+            report.sections += [s for s in [watch(study, sets, out, log=log)] if s is not None]
         report.sections = with_first_screen(study, sets, report.sections, quick=quick_games is not None)
         if quick_games is not None:
             mark_quick(report)

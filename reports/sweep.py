@@ -418,14 +418,19 @@ def cell_balance(folder, label="cell", allow_partial=False):
 
 # ---------------------------------------------------------------- report
 
+def _collected(frame):
+    """An analysis result as a DataFrame (as ``reports.runset.collected``; written here so that this
+    module imports no other of ``reports`` and its figures, ``reports.render.figures_sweep``, stay one link)."""
+    return frame.collect(engine="streaming") if isinstance(frame, pl.LazyFrame) else frame
+
+
 def cells_table(part, rs):
     """One row per played cell: its setting values, n, every seat's share with its CI, the gap and p."""
     from analysis._common import add_up
     from analysis.seats import seat_sums
-    from reports.runset import collected
 
     spec = part.sweep
-    sums = add_up((collected(seat_sums(b, by=rs.group)) for b in rs.batches("players")),
+    sums = add_up((_collected(seat_sums(b, by=rs.group)) for b in rs.batches("players")),
                   [rs.group, "n_players", "seat"])
     sums = sums.with_columns(pl.col(rs.group).cast(pl.String))
     bal = S.seat_balance(sums, rs.group, alpha=ALPHA)

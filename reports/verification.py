@@ -25,9 +25,16 @@ def _vec(v):
 
 
 def _duration(s):
-    from reports.sequential import _duration as d
-
-    return d(s)
+    """Seconds in words ("45 s", "12 min", "2.5 h"; as ``reports.sequential``'s, written here so that this
+    module imports no other of ``reports``)."""
+    if not math.isfinite(s):
+        return "?"
+    s = max(0.0, s)
+    if s < 120:
+        return f"{s:.0f} s"
+    if s < 7200:
+        return f"{s / 60:.0f} min"
+    return f"{s / 3600:.1f} h"
 
 
 class Player:

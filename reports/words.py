@@ -129,3 +129,79 @@ def dominance_text(dom: pl.DataFrame) -> str:
     return (f"No strategy beats every other one head-to-head (95% CIs): the best, {r['strategy']}, beats "
             f"{r['beats']} of {r['opponents']}; against {r['weakest_against']} it finishes ahead in "
             f"{r['weakest_share'] * 100:.1f}% [{r['weakest_lo'] * 100:.1f}, {r['weakest_hi'] * 100:.1f}] of pairs.")
+
+
+# ---------------------------------------------------------------- robustness, in a cell of the first screen
+# (``reports.render.robustness`` has the sections; these words are here so that ``reports.firstscreen``
+# needs no section builder)
+
+def _pp(x, digits=1):
+    return f"{x:+.{digits}f}".replace("-", "−")
+
+
+def _short(label):
+    """A rule switch's label without its value's long tail (``H-D3 board=pegasus`` stays)."""
+    return label if len(label) <= 34 else label[:32] + "…"
+
+
+def seat_verdicts(entry, seat, sign):
+    """``[(condition, kind, status, advantage_pp, change_pp)]`` of ``seat`` under every condition but the
+    baseline; ``sign``: +1 (the finding favours the seat), -1 (disfavours) or 0 (no gap shown)."""
+    out = []
+    for r in entry["table"]:
+        if r["seat"] != seat or r["kind"] == "baseline":
+            continue
+        now = 1 if r["lo_pp"] > 0 else -1 if r["hi_pp"] < 0 else 0
+        if sign == 0:
+            status = "even" if now == 0 else ("favoured" if now > 0 else "disfavoured")
+        else:
+            status = "unclear" if now == 0 else ("holds" if now == sign else "flips")
+        out.append((r["condition"], r["kind"], status, r["advantage_pp"], r["change_pp"]))
+    return out
+
+
+def _names(labels, most=2):
+    labels = [_short(x) for x in labels]
+    return ", ".join(labels) if len(labels) <= most else ", ".join(labels[:most]) + f" +{len(labels) - most}"
+
+
+def glance_text(entry, seat, sign):
+    """The first screen's "holds across bots and assumed rules" cell for one player count, terse: per
+    kind of condition how many keep the finding about player ``seat`` (``sign``: +1 favoured, -1
+    disfavoured, 0 no gap shown), where it flips and how many are unclear (under-powered); then
+    under how many conditions the compensation keeps the gap within 1 pp.
+
+    E.g. ``bots: 4/6 hold, 1 flips (random +3.1 pp), 1 unclear · assumed rules: 11/11 hold ·
+    compensation ≤ 1 pp under 15/18; misses random 6.0 pp +2``."""
+    v = seat_verdicts(entry, seat, sign)
+    if not v:
+        return "no other condition played"
+    ok = "even" if sign == 0 else "holds"
+    parts = []
+    for kind, word in (("bot", "bots"), ("rule", "assumed rules")):
+        mine = [x for x in v if x[1] == kind]
+        if not mine:
+            continue
+        good = sum(x[2] == ok for x in mine)
+        bits = [f"{good}/{len(mine)} {'even' if sign == 0 else 'hold'}"]
+        flips = [x for x in mine if x[2] in ("flips", "favoured", "disfavoured")]
+        if flips:
+            bits.append(f"{len(flips)} {'flip' + 's' * (len(flips) == 1) if sign else 'show a gap'} ("
+                        + ", ".join(f"{_short(x[0])} {_pp(x[3])} pp" for x in flips[:2])
+                        + (f" +{len(flips) - 2}" if len(flips) > 2 else "") + ")")
+        unclear = sum(x[2] == "unclear" for x in mine)
+        if unclear:
+            bits.append(f"{unclear} unclear")
+        parts.append(f"{word}: " + ", ".join(bits))
+    text = " · ".join(parts)
+    if entry.get("missing"):
+        text += " (no learned model at this count)"
+    comp = entry.get("compensation")
+    if comp:
+        rows = comp["rows"]
+        missed = sorted((r for r in rows if not r["holds"]), key=lambda r: -r["gap_pp"])
+        text += (f" · compensation ≤ 1 pp under {len(rows) - len(missed)}/{len(rows)}"
+                 + ("" if not missed else "; misses " + ", ".join(
+                     f"{_short(r['condition'])} {r['gap_pp']:.1f} pp" for r in missed[:2])
+                     + (f" +{len(missed) - 2}" if len(missed) > 2 else "")))
+    return text

@@ -219,7 +219,7 @@ verify = 4000
 
 
 def test_study_part_runs_resumes_and_reaches_the_findings(tmp_path):
-    from reports.study import load_study, study_main
+    from reports.commands.study import load_study, study_main
 
     path = tmp_path / "s.toml"
     path.write_text(STUDY)
@@ -244,7 +244,8 @@ def test_study_part_runs_resumes_and_reaches_the_findings(tmp_path):
     ("games = 10", "unknown key 'games'"),
 ])
 def test_study_part_errors(tmp_path, extra, message):
-    from reports.study import StudyError, load_study
+    from reports.commands.study import load_study
+    from reports.study import StudyError
 
     text = STUDY.replace("players = 2\n", "") if extra.startswith("players") else STUDY
     text = text.replace("budget = 20000\n", "") if extra.startswith("budget") else text

@@ -89,7 +89,8 @@ def test_wilson_effective_bounds_give_no_bound_without_degrees_of_freedom():
 
 
 def test_one_round_ladder_report_warns(tmp_path):
-    from reports.ladder import LadderPlan, default_pool, ladder_sections, play_ladder
+    from reports.experiments.skill import ladder_sections
+    from reports.ladder import LadderPlan, default_pool, play_ladder
 
     pool = default_pool("hellas", (5,), ["random", "balanced"])
     plan = LadderPlan(game="hellas", players=2, pool=pool, games=1, seed=5, skill=[], skill_games=0,

@@ -4,7 +4,8 @@ import polars as pl
 from reports.firstscreen import at_a_glance, glossary_section, mark_quick, with_first_screen
 from reports.render.html import _anchor, render_html
 from reports.render.sections import Fig, Report, Section
-from reports.study import load_study, run_study, study_report
+from reports.commands.study import load_study
+from reports.study import run_study, study_report
 
 STUDY = '''
 [study]

@@ -70,7 +70,7 @@ _RUNNER = textwrap.dedent(r'''
                 except ValueError as exc:
                     res["rc"], res["err"] = 2, "boardlab: error: " + str(exc)
             elif case["kind"] == "study":
-                from reports.study import load_study
+                from reports.commands.study import load_study
                 try:
                     load_study(case["path"])
                     res["rc"] = 0

@@ -14,7 +14,8 @@ from reports import cli  # noqa: E402
 from reports.ladder import (  # noqa: E402
     CHEAP_FACTOR, LadderPlan, default_pool, design, parse_levels, play_ladder, play_skill)
 from reports.commands.ladder import command_report as ladder_report  # noqa: E402
-from reports.study import StudyError, load_study  # noqa: E402
+from reports.commands.study import load_study, study_main  # noqa: E402
+from reports.study import StudyError  # noqa: E402
 
 
 def _run(argv, capsys):
@@ -293,8 +294,6 @@ def test_skill_part_bad_keys_are_refused(tmp_path, change, words):
 
 
 def test_skill_study_runs_and_reports(tmp_path):
-    from reports.study import study_main
-
     path = tmp_path / "s.toml"
     path.write_text(SKILL.replace("mcts:iterations=400", "mcts:iterations=20"))
     report, paths, _ = study_main(str(path), str(tmp_path / "out"), workers=1, log=lambda s: None)
@@ -306,8 +305,6 @@ def test_skill_study_runs_and_reports(tmp_path):
 
 def test_skill_part_of_akrotiri_reports_its_card_values_per_level(tmp_path):
     # the game's own sections (map cards, goals, market) split by level: the "level" column reaches them
-    from reports.study import study_main
-
     path = tmp_path / "ak.toml"
     path.write_text("""
 [study]

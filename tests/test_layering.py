@@ -6,8 +6,8 @@ Every import counts, at module level or inside a function: a function-local
 import that closes a cycle is still a cycle. So does an import by name,
 ``import_module("pkg.mod")`` or ``__import__("pkg.mod")``: with a literal name it
 is an import of that module; with an f-string (``import_module(f"reports.games.{game}")``,
-``f"{__name__}.{game}"``) it is an import of every module whose name starts with
-its literal prefix.
+``f"{__name__}.{game}"``) or a literal plus a name (``"reports.experiments." + kind``) it is an
+import of every module whose name starts with its literal prefix.
 """
 import ast
 import os
@@ -45,7 +45,7 @@ def _modules():
 def _by_name(node, name):
     """The module name (or ``prefix*``) a call ``import_module(...)`` / ``__import__(...)`` loads,
     else None: a string literal, or an f-string's literal prefix (``{__name__}`` counts as
-    ``name``) followed by ``*``. A name computed otherwise is not read."""
+    ``name``) or a literal ``"prefix" + ...`` followed by ``*``. A name computed otherwise is not read."""
     func = node.func
     called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
     if called not in ("import_module", "__import__") or not node.args:
@@ -53,6 +53,9 @@ def _by_name(node, name):
     arg = node.args[0]
     if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
         return arg.value
+    if (isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Add) and isinstance(arg.left, ast.Constant)
+            and isinstance(arg.left.value, str)):          # "reports.experiments." + kind: a prefix too
+        return arg.left.value + "*"
     if isinstance(arg, ast.JoinedStr):
         prefix = ""
         for part in arg.values:
@@ -232,11 +235,12 @@ def _depth(graph, members, faces=frozenset()):
 
 
 #: issue 31: the application layer is at most this many modules deep, counting every import, those by
-#: name too (reports.cli -> a command, reports.study -> a kind, an experiment -> a game's plug-in are
-#: links of the chain like any other import). Today: cli -> command -> study -> experiment -> game
-#: plug-in -> components -> render.figures. The issue asks 5; what stands between is in bench/README.md
-#: ("Import depth of reports/").
-MAX_REPORTS_DEPTH = 7
+#: name too (reports.cli -> a command, a command -> a kind, an experiment -> a game's plug-in are links
+#: of the chain like any other import): cli -> command -> experiment -> plug-in or section builder ->
+#: render leaf. The study runner (reports.study) gets the kinds as data from the command that loads
+#: them; a plug-in returns requests that reports.components builds (bench/README.md, "Import depth of
+#: reports/").
+MAX_REPORTS_DEPTH = 5
 
 
 def _reports_chain():
@@ -279,18 +283,20 @@ def test_the_depth_counts_a_package_that_holds_code():
 
 
 def test_the_checker_reads_imports_by_name(tmp_path):
-    """import_module / __import__ with a literal name or an f-string prefix are imports too."""
+    """import_module / __import__ with a literal name, an f-string prefix or a literal + a name are imports too."""
     probe = tmp_path / "probe.py"
     probe.write_text("import importlib\nfrom importlib import import_module\n"
                      "def f(game):\n"
                      "    import_module(f'reports.games.{game}')\n"
                      "    importlib.import_module('analysis.stats')\n"
                      "    __import__(f'{__name__}.sub')\n"
+                     "    import_module('strategies.' + game)\n"
                      "    import_module(game)\n", encoding="utf-8")
     known = {"reports.games.hellas": None, "reports.games.yamatai": None, "reports.gamesx": None,
-             "analysis.stats": None, "pkg.probe.sub": None}
+             "analysis.stats": None, "pkg.probe.sub": None, "strategies.presets": None}
     found = {target for _, target in _imports(probe, "pkg.probe", known)}
-    assert found == {"importlib", "reports.games.hellas", "reports.games.yamatai", "analysis.stats", "pkg.probe.sub"}
+    assert found == {"importlib", "reports.games.hellas", "reports.games.yamatai", "analysis.stats", "pkg.probe.sub",
+                     "strategies.presets"}
 
 
 def test_the_checker_sees_a_cycle_hidden_by_import_module():

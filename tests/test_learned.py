@@ -250,7 +250,8 @@ def test_train_cli_errors_sampling(capsys):
 
 
 def test_ladder_measures_cpu_and_draws_strength_per_cpu(tmp_path):
-    from reports.ladder import LadderPlan, ladder_sections, measure_cpu, play_ladder, wants_cpu
+    from reports.experiments.skill import ladder_sections
+    from reports.ladder import LadderPlan, measure_cpu, play_ladder, wants_cpu
     names = ["random", "balanced", "learned"]
     pool = {n: strategies.resolve("hellas", n) for n in names}
     assert wants_cpu(pool) and not wants_cpu({n: pool[n] for n in names[:2]})

@@ -162,7 +162,7 @@ def hellas_run(tmp_path_factory):
 
 def test_outcome_section_batches_equal_the_whole_run(hellas_run, monkeypatch):
     import reports.report as R
-    from reports.outcomes import outcome_section
+    from reports.generic import outcome_section
 
     rs = R.RunSet.from_dirs({"h3": hellas_run})
     whole = outcome_section(rs).tables[0].frame
@@ -202,7 +202,7 @@ def test_run_report_has_outcomes_findings_and_space_takes(hellas_run, tmp_path):
 
 
 def test_rarely_taken_lists_only_options_whose_ci_is_below_the_threshold():
-    from reports.outcomes import rarely_taken_section
+    from reports.generic import rarely_taken_section
     from reports.render.sections import Section, Table
 
     f = pl.DataFrame({"run": ["a"] * 3, "n_players": [3] * 3, "label": ["often", "rare", "unclear"],

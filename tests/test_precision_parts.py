@@ -114,7 +114,8 @@ precision = 4
 
 
 def test_skill_part_to_precision(tmp_path):
-    from reports.study import load_study, run_study, study_report
+    from reports.commands.study import load_study
+    from reports.study import run_study, study_report
 
     path = tmp_path / "s.toml"
     path.write_text(SKILL)
@@ -145,7 +146,8 @@ def test_skill_part_to_precision(tmp_path):
     ("precision = 2\nbudget = 100\n", "budget must be a time"),
 ])
 def test_skill_precision_keys_checked(tmp_path, extra, message):
-    from reports.study import StudyError, load_study
+    from reports.commands.study import load_study
+    from reports.study import StudyError
 
     text = SKILL.replace("precision = 4\n", "") + extra
     path = tmp_path / "s.toml"
@@ -155,7 +157,8 @@ def test_skill_precision_keys_checked(tmp_path, extra, message):
 
 
 def test_balance_part_to_precision(tmp_path):
-    from reports.study import load_study, run_study, study_report
+    from reports.commands.study import load_study
+    from reports.study import run_study, study_report
 
     path = tmp_path / "b.toml"
     path.write_text('[study]\ntitle = "t"\ngame = "hellas"\nseed = 2\ngames = 50000\n\n[[balance]]\nname = "b"\n'

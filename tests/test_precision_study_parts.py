@@ -8,7 +8,8 @@ import os
 import polars as pl
 import pytest
 
-from reports.study import load_study, run_study, study_report
+from reports.commands.study import load_study
+from reports.study import run_study, study_report
 
 HEAD = '[study]\ntitle = "t"\ngame = "hellas"\nseed = 2\ngames = 50000\n\n'
 

@@ -90,7 +90,10 @@ def test_batched_component_sections_equal_the_whole_table(game, players, tmp_pat
     monkeypatch.setattr(reports.runset, "BATCH_GAMES", 80)           # one 80-game part a batch: 3 batches
     rs = R.RunSet.from_dirs({"r": out})
     assert len(list(rs.batches_of(["events", "players"]))) == 3
-    sec = import_module(f"reports.games.{game}").SECTIONS[0](rs)
+    from reports.components import game_sections
+    from reports.games import plugin_of
+
+    sec = game_sections(plugin_of(import_module(f"reports.games.{game}")))[0](rs)    # a request, built
     got = {t.name: t.frame for t in sec.tables}
     if game == "yamatai":
         from analysis.games.yamatai import fleet_picks as make

@@ -8,7 +8,8 @@ import pytest
 pytest.importorskip("simcore.hellas")
 
 from reports import cli  # noqa: E402
-from reports.study import StudyError, demo_path, load_study  # noqa: E402
+from reports.commands.study import load_study  # noqa: E402
+from reports.study import StudyError, demo_path  # noqa: E402
 
 GOOD = """
 [study]
@@ -284,7 +285,6 @@ def test_a_study_part_kind_is_one_file_and_one_registration_line(tmp_path, monke
     (folder / "coin.py").write_text(COIN_KIND)                                    # the new file
     monkeypatch.setattr(experiments, "__path__", [*experiments.__path__, str(folder)])
     monkeypatch.setattr(experiments, "KINDS", [*experiments.KINDS, "coin"])        # its registration line
-    monkeypatch.setattr("reports.study.KINDS", experiments.KINDS)
     try:
         path = _write(tmp_path, '[study]\ngame = "hellas"\nseed = 5\ngames = 100\n\n'
                                 '[[coin]]\nname = "toss"\ntitle = "Coin toss"\nplayers = 3\nflips = 400\n')

@@ -11,7 +11,8 @@ from analysis import sweep as S
 pytest.importorskip("simcore.hellas")
 
 from reports import cli  # noqa: E402
-from reports.study import StudyError, load_study, quick  # noqa: E402
+from reports.commands.study import load_study  # noqa: E402
+from reports.study import StudyError, quick  # noqa: E402
 
 HEAD = "[study]\ngame = 'hellas'\nseed = 5\ngames = 40\n"
 

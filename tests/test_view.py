@@ -228,12 +228,12 @@ def test_compare_study_and_balance_reports_have_games_to_watch(tmp_path):
 
 
 def test_a_game_that_cannot_be_replayed_is_named_not_linked(runs, tmp_path, monkeypatch):
-    import reports.view.page as page
+    import reports.view.record as record
     from reports.view.telling import watch_section
 
     def gone(run_dir, gi, out=None, view=True):
         raise ValueError("strategy file x.json: no such file")
-    monkeypatch.setattr(page, "write_view", gone)
+    monkeypatch.setattr(record, "write_view", gone)
     sec = watch_section([("Part", {"4p": runs["hellas"]})], str(tmp_path))
     text = "\n".join(sec.paragraphs)
     assert "no page: the game cannot be replayed from this run (strategy file x.json: no such file)" in text

@@ -5,8 +5,7 @@ import os
 import sys
 
 from reports._args import _positive_int, _seed, add_game, check_out_file, check_out_folder
-from reports.balance import (HEURISTIC_BUDGET, HEURISTIC_VERIFY, SEARCH_BUDGET, balance, plan, table_text, to_json,
-                             write)
+from reports.balance import HEURISTIC_BUDGET, HEURISTIC_VERIFY, SEARCH_BUDGET, balance, plan, table_text, to_json
 
 
 def add(sub):
@@ -67,3 +66,25 @@ def run(args):
         paths = write(r, args.out, command="boardlab " + " ".join(sys.argv[1:]), extra=[balance_section(r)])
         print(f"report: {os.path.abspath(paths['html'])}")
     return 0
+
+
+def write(r, out, command=None, extra=()):
+    """Write the report of one balance result to ``out`` (report.html, report.md, figures, tables);
+    ``extra``: more sections, at the end (``reports.api.Balance.report`` too)."""
+    import simcore
+    from simcore.run import _git_commit
+    from reports.balance import VERIFY_START, section
+    from reports.findings import with_findings
+    from reports.render.sections import Report, Section
+    from reports.render.write import write_report
+
+    prov = Section("What was run", paragraphs=[
+        f"`{command or 'boardlab balance'}`",
+        f"Game {r['game']}, {r['players']} players, strategy {r['strategy']}, variant "
+        f"{', '.join(f'{k}={v}' for k, v in r['variant'].items()) or 'default'}, seed {r['seed']}; search budget "
+        f"{r['budget']:,} games in blocks of {r['block']:,} (game indices 0…), verification game indices from "
+        f"{VERIFY_START:,}. boardlab {simcore.__version__}, git commit "
+        f"{(_git_commit()[0] or '')[:10] or 'unknown (no checkout)'}."])
+    report = Report(f"{r['game'].capitalize()}, {r['players']} players: seat compensation ({r['knob']})",
+                    sections=with_findings([section(r), prov, *extra]))
+    return write_report(report, out)

@@ -1,4 +1,8 @@
-"""``boardlab demo``: the built-in study (``reports/studies/demo.toml``), played and reported."""
+"""``boardlab demo``: the built-in study (``reports/studies/demo.toml``), played and reported; bound to the
+registered kinds and the games to watch as ``boardlab study`` is (``reports.commands.study``, which a
+command does not import: each command is one link above the experiments)."""
+from importlib import import_module
+
 from reports._args import _positive_int, check_out_folder
 from reports.commands._shell import log, print_report
 
@@ -21,11 +25,14 @@ def add(sub):
 
 
 def run(args):
+    from reports.experiments import KINDS
     from reports.study import demo_path, load_study, study_main
+    from reports.view.telling import study_section
 
-    study, out = load_study(demo_path()), check_out_folder(args.out)
+    kinds = {name: import_module(f"reports.experiments.{name}") for name in KINDS}     # as `boardlab study`'s
+    study, out = load_study(demo_path(), kinds), check_out_folder(args.out)
     report, paths, secs = study_main(study, out, workers=args.workers, quick_games=0 if args.quick else None,
-                                     log=log)
+                                     log=log, watch=study_section)
     print_report(report, paths, out)
     print(f"({secs:.0f} s)")
     return 0

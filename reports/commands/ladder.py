@@ -1,5 +1,6 @@
 """``boardlab ladder GAME``: rate random, the presets and MCTS levels against each other, then the
-balance per skill level; a shell over ``reports.ladder`` (as the ``[[skill]]`` kind is)."""
+balance per skill level; a shell over ``reports.ladder`` and the ``[[skill]]`` kind
+(``reports.experiments.skill``: the sections)."""
 import os
 import time
 from importlib import import_module
@@ -8,7 +9,7 @@ from reports._args import _positive_int, _seed, add_game, check_out_folder
 from reports.commands._shell import log, print_report
 from reports.ladder import (CHEAP_FACTOR, DEFAULT_LEVELS, SKILL_CHEAP_FACTOR, LadderPlan, _eta, check_plan,
                             default_pool, estimate_seconds, level_name, mcts_level, parse_levels, play_ladder,
-                            play_skill, ratings_of, ladder_sections, measure_cpu, wants_cpu)
+                            play_skill, ratings_of, measure_cpu, wants_cpu)
 
 
 def add(sub):
@@ -139,7 +140,8 @@ def run(args):
 def command_report(plan, rs, skill_rs=None, commands=None, cpu=None):
     """The report of ``boardlab ladder``: what was run, the ladder, and the balance per skill level."""
     from reports.findings import with_findings
-    from reports.experiments.skill import skill_sections
+    from reports.experiments.skill import ladder_sections, skill_sections     # matplotlib: not at the CLI's start
+    from reports.components import game_sections
     from reports.games import has_plugin, plugin_of
     from reports.provenance import provenance_section
     from reports.render.sections import Report
@@ -153,7 +155,7 @@ def command_report(plan, rs, skill_rs=None, commands=None, cpu=None):
     secs = [prov] + ladder_sections(plan, rs, cpu)
     if skill_rs is not None:
         plug = plugin_of(import_module(f"reports.games.{skill_rs.game}") if has_plugin(skill_rs.game) else None)
-        for sec in skill_sections(skill_rs, ratings_of(secs[2]), plug.SECTIONS):
+        for sec in skill_sections(skill_rs, ratings_of(secs[2]), game_sections(plug)):
             for item in sec.tables + sec.figures:       # e.g. skill_seat_advantage: apart from the ladder's
                 item.name = item.name if item.name.startswith("skill_") else f"skill_{item.name}"
             sec.title = f"Balance per skill level — {sec.title}"     # the findings name it so

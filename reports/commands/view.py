@@ -19,7 +19,7 @@ def add(sub):
 
 def run(args):
     import os
-    from reports.view.page import write_view
+    from reports.view.record import write_view
 
     if args.out is not None and os.path.isdir(args.out):
         raise ValueError(f"--out {args.out} is a folder; give the HTML file's path")

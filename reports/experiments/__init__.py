@@ -22,7 +22,11 @@ by its kind's module, which defines:
 ``reports.study`` runs every part through these and nothing else: no kind is named there. To add
 a kind: write ``reports/experiments/<kind>.py`` and add its name to :data:`KINDS` (the order is
 that of a study's parts of one game). ``tests/test_study.py`` shows it with an example kind
-registered at test time. ``reports.study.experiment(name)`` loads a kind's module by name.
+registered at test time.
+
+Who runs a study loads the kinds by name and hands them to ``reports.study`` as data
+(``reports.commands.study.kinds()``): the study runner imports none, so a kind is one link
+below a command, not two (issue 31).
 """
 
 #: the registered study-part kinds: one line each

@@ -45,10 +45,11 @@ def sections(part, rs, figures=None):
     from importlib import import_module
 
     from reports.games import has_plugin, plugin_of
+    from reports.components import game_sections
     from reports.generic import run_sections
 
     plug = plugin_of(import_module(f"reports.games.{rs.game}") if has_plugin(rs.game) else None)
-    secs = run_sections(rs, figures, plug.SECTIONS)
+    secs = run_sections(rs, figures, game_sections(plug))
     for s in secs[1:]:            # terminal: the seat table is enough for a balance part
         s.terminal = ""
     if part.settings.get("precision") is not None and secs:

@@ -96,7 +96,7 @@ def command_report(part, rs):
     """The report of ``boardlab compare``: what was run, the comparison, the outcomes per seating."""
     from reports.compare import compare_section
     from reports.findings import with_findings
-    from reports.outcomes import outcome_section
+    from reports.generic import outcome_section
     from reports.provenance import provenance_section
     from reports.render.sections import Report
 

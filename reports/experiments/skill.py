@@ -1,6 +1,7 @@
 """``[[skill]]`` and ``boardlab ladder``: the levels rated by a ladder, then every seat at each level
-(balance per skill level). The ladder's design, play and sections are ``reports.ladder``'s; the
-sections of the balance per skill level (:func:`skill_sections`) are here, beside the game's own."""
+(balance per skill level). The ladder's design and play are ``reports.ladder``'s; its sections
+(:func:`ladder_sections`: the ratings of ``reports.compare`` and the ladder's figures) and those of
+the balance per skill level (:func:`skill_sections`) are here, beside the game's own."""
 from __future__ import annotations
 
 import dataclasses
@@ -9,9 +10,10 @@ import os
 import polars as pl
 
 from reports.experiments._part import COMMON_KEYS, StudyError, check, variant_of
-from reports.ladder import LadderPlan, ladder_sections, play_ladder, play_skill, ratings_of
+from reports.ladder import (CHEAP_FACTOR, LadderPlan, compute_table, iterations_of, play_ladder, play_skill, ratings_of,
+                            too_few_clusters_text)
 from reports.precision_parts import precision_keys, precision_of, precision_text, with_run_intervals
-from reports.render.figures_ladder import seat_share_vs_rating
+from reports.render.figures_ladder import rating_vs_compute, rating_vs_cpu, seat_share_vs_rating
 from reports.render.sections import Fig, Section, Table, caption_of, text_table
 
 KEYS = COMMON_KEYS | {"levels", "games", "search_games", "ladder_games", "quick_games", "quick_search_games",
@@ -122,6 +124,7 @@ def skill_part_sections(part, rs) -> list:
     """The sections of a skill part from its RunSet (:func:`run_skill_part`)."""
     from importlib import import_module
 
+    from reports.components import game_sections
     from reports.games import has_plugin, plugin_of
     from reports.runset import RunSet
 
@@ -130,7 +133,75 @@ def skill_part_sections(part, rs) -> list:
     secs = ladder_sections(part.spec, lad)
     secs[0].terminal = secs[2].terminal = ""
     plug = plugin_of(import_module(f"reports.games.{sk.game}") if has_plugin(sk.game) else None)
-    return secs + skill_sections(sk, ratings_of(secs[1]), plug.SECTIONS)
+    return secs + skill_sections(sk, ratings_of(secs[1]), game_sections(plug))
+
+
+# ---------------------------------------------------------------- the ladder's sections
+
+def cpu_section(plan: LadderPlan, ratings: pl.DataFrame, cpu: dict) -> Section:
+    """Rating against CPU seconds a game (strength per CPU-second), table and figure."""
+    r = {row["strategy"]: row for row in ratings.iter_rows(named=True)}
+    names = [n for n in plan.pool if n in r and n in cpu]
+    kind = {n: plan.pool[n].kind if plan.pool[n].kind in ("mcts", "learned") else "heuristic" for n in names}
+    prior = {n: bool(plan.pool[n].searches and (plan.pool[n].search or {}).get("prior")) for n in names}
+    table = pl.DataFrame({"strategy": names, "kind": [kind[n] for n in names], "prior": [prior[n] for n in names],
+                          "cpu": [float(cpu[n]) for n in names], "elo": [r[n]["elo"] for n in names],
+                          "elo_lo": [r[n]["elo_lo"] for n in names], "elo_hi": [r[n]["elo_hi"] for n in names]})
+    fig = rating_vs_cpu(table, caption=(
+        "Bradley–Terry rating (Elo scale, cluster-robust 95% CIs) against process CPU seconds a game with "
+        "the strategy in every seat (log axis; measured once on this machine, other load included). A "
+        "strategy above the MCTS line is stronger than the search at its cost."))
+    shown = table.rename({"cpu": "cpu_seconds_a_game"}).sort("cpu_seconds_a_game")
+    return Section("Strength per CPU-second", paragraphs=[
+        "What each strategy's strength costs: its rating against the CPU time of a game with it in every "
+        "seat. The learned models play without search; a search with a model as its prior spends one model "
+        "evaluation per expansion."],
+        tables=[Table("ladder_cpu", shown, "Rating and CPU seconds a game of each strategy.")],
+        figures=[Fig("ladder_rating_vs_cpu", fig, caption_of(fig))])
+
+
+def ladder_sections(plan: LadderPlan, rs, cpu: dict | None = None) -> list:
+    """The ladder's design, its ratings (``reports.compare``) and the rating-against-compute figure;
+    with ``cpu`` (``reports.ladder.measure_cpu``) the rating against CPU a game too."""
+    from reports.compare import compare_section
+
+    seatings, rounds = plan.seatings()
+    n = rs.n_games()
+    played = pl.DataFrame({"strategy": list(plan.pool),
+                           "kind": [s.kind for s in plan.pool.values()],
+                           "playouts": [iterations_of(s) for s in plan.pool.values()],
+                           "games": [sum(n["|".join(lu)] for lu, _ in seatings if name in lu)
+                                     for name in plan.pool]})
+    cheap = sum(1 for lu, _ in seatings if not any(x in plan.searching for x in lu))
+    k = plan.players
+    design_sec = Section("Ladder design", paragraphs=[
+        f"{len(plan.pool)} strategies; every set of {min(k, len(plan.pool))} distinct ones is a block, played "
+        f"in its cyclic seat rotations ({len(seatings)} seatings), so every strategy sits in every seat "
+        f"equally often and every pair meets in the same number of blocks. {rounds} game{'s' * (rounds > 1)} "
+        f"per seating; the {cheap} seatings without a searching seat play {CHEAP_FACTOR} times that (they "
+        f"cost next to nothing). Every seating is played from the same run seed (common random numbers). "
+        f"Compute per decision: MCTS-n runs n playouts (iterations); random and the heuristic presets run "
+        f"none (0)."],
+        tables=[Table("ladder_games", played, "Games each strategy played in the ladder.")])
+    ratings = compare_section(rs, title="Ratings")
+    few = too_few_clusters_text(ratings_of(ratings), plan)       # a search level from one seed: no interval
+    if few:
+        ratings.paragraphs.insert(0, few)
+        ratings.terminal = few + "\n" + (ratings.terminal or "")
+    comp = compute_table(ratings_of(ratings), plan.pool)
+    fig = rating_vs_compute(comp, caption=(
+        f"Look at how far each step of search lifts the rating: a level whose interval overlaps the one before it is "
+        f"not shown stronger. Bradley–Terry rating (Elo scale, 1500 = the field's average, cluster-robust 95% CIs) against "
+        f"playouts per decision: MCTS-n runs n, random and the heuristic presets none (drawn at 0; the axis "
+        f"is linear below 10 and logarithmic above). {sum(n.values()):,} games."))
+    comp_sec = Section("Rating against compute", paragraphs=[
+        "How much strength each step of search buys: the rating of every strategy of the ladder against "
+        "the playouts it runs per decision."],
+        tables=[Table("ladder_compute", comp, "Rating and playouts per decision of each strategy.")],
+        figures=[Fig("ladder_rating_vs_compute", fig, caption_of(fig))])
+    if cpu:
+        return [design_sec, ratings, comp_sec, cpu_section(plan, ratings_of(ratings), cpu)]
+    return [design_sec, ratings, comp_sec]
 
 
 # ---------------------------------------------------------------- balance per skill level

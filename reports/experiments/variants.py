@@ -54,6 +54,7 @@ def runs(part, rs):
 def sections(part, rs, figures=None):
     from importlib import import_module
 
+    from reports.components import game_sections
     from reports.games import has_plugin, plugin_of
     from reports.generic import seat_section, variant_section
     from reports.runset import RunSet
@@ -69,7 +70,7 @@ def sections(part, rs, figures=None):
         seat = seat_section(sub, series=True)
         seat.terminal = ""
         secs.append(seat)
-        secs += [build(sub) for build in plug.SECTIONS]
+        secs += [build(sub) for build in game_sections(plug)]
     if secs:
         add_precision_paragraph(part, secs[0], rs)
     return secs

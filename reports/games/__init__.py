@@ -4,6 +4,9 @@ A plug-in module may define (each is optional):
 
 - ``SECTIONS``: builders ``RunSet -> Section`` for the game's own report
   sections, shown after the generic ones (seat advantage, scores, categories);
+  a builder may return, instead of a Section, a request of ``reports.component_data``
+  (``ComponentValues``, ``GameEnd``): the arguments of a shared builder of
+  ``reports.components``, which the loader builds (``reports.components.game_sections(plug)``);
 - ``HEADLINES``: a builder ``RunSet -> list of frames`` of extra headline
   statistics for variant comparisons (``analysis.summary.mean_stat`` rows);
 - ``REGRESS_METRICS``: the extra figures ``boardlab regress`` checks, as
@@ -16,9 +19,11 @@ Whoever builds a game's report loads its plug-in by name, at the place that need
 (the experiments, ``reports.report.run_report``, ``reports.regress``, the ladder command)::
 
     plug = plugin_of(import_module(f"reports.games.{game}") if has_plugin(game) else None)
+    sections = game_sections(plug)          # reports.components: the requests built
 
 so the import is one link of the reports' import chain, not two; this package holds only
-what every loader shares and imports no plug-in itself.
+what every loader shares and imports no plug-in itself. A plug-in imports the render layer and
+``reports.component_data`` only (issue 31: reports/ at most 5 imports deep).
 """
 from importlib.util import find_spec
 from types import SimpleNamespace

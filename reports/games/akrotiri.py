@@ -5,8 +5,8 @@ import polars as pl
 from matplotlib.figure import Figure
 
 from reports.render.figures import _eager, _finish, _grouped_bars, _legend_outside, _panels, _values
-from reports.components import (component_names, component_section, data_note, game_end_section,
-                                labelled, length_headlines, load_data)
+from reports.component_data import (ComponentValues, GameEnd, component_names, data_note, labelled, length_headlines,
+                                    load_data)
 from reports.render.sections import Fig, Section, Table, caption_of
 
 
@@ -14,7 +14,7 @@ def _map_names(rs):
     return component_names(rs, "maps", "maps.json", lambda i, t: f"{t.get('id', i)} ({t.get('points', '?')} pts)")
 
 
-def akrotiri_map_section(rs) -> Section:
+def akrotiri_map_section(rs) -> ComponentValues:
     """Map cards by deck and by card: excavation rate, points per drachma, uplift."""
     from analysis.games.akrotiri import DECKS, map_excavation, maps_excavated
 
@@ -37,25 +37,25 @@ def akrotiri_map_section(rs) -> Section:
                                                               *card.columns[5:-1]),
                        "Per map card: excavation rate and points per drachma.")]
     # decks by number (easy, medium, hard), not alphabetically
-    by_deck = component_section(rs, "Map-card values by deck (Akrotiri)", maps_excavated, "deck",
-                                "excavated map card", names=dict(enumerate(DECKS)), value="points", cost="cost",
-                                paragraphs=paras, extra_tables=extra, name="map_deck", splits=("seat",))
+    by_deck = ComponentValues("Map-card values by deck (Akrotiri)", maps_excavated, "deck",
+                              "excavated map card", names=dict(enumerate(DECKS)), value="points", cost="cost",
+                              paragraphs=paras, extra_tables=extra, name="map_deck", splits=("seat",))
     return by_deck
 
 
-def akrotiri_card_section(rs) -> Section:
+def akrotiri_card_section(rs) -> ComponentValues:
     from analysis.games.akrotiri import maps_excavated
 
-    return component_section(rs, "Map-card values by card (Akrotiri)", maps_excavated, "card",
-                             "excavated map card", names=_map_names(rs), prefix="map ", relative=True,
-                             value="points", name="map_card",
-                             paragraphs=[data_note(rs, "maps", "maps.json"),
-                                         "Each card against the average excavated card, given how many maps "
-                                         "the player excavated: the number of excavations is the player's "
-                                         "progress (temples), which the by-deck section credits to the decks."])
+    return ComponentValues("Map-card values by card (Akrotiri)", maps_excavated, "card",
+                           "excavated map card", names=_map_names(rs), prefix="map ", relative=True,
+                           value="points", name="map_card",
+                           paragraphs=[data_note(rs, "maps", "maps.json"),
+                                       "Each card against the average excavated card, given how many maps "
+                                       "the player excavated: the number of excavations is the player's "
+                                       "progress (temples), which the by-deck section credits to the decks."])
 
 
-def akrotiri_goal_section(rs) -> Section:
+def akrotiri_goal_section(rs) -> ComponentValues:
     from analysis.games.akrotiri import goal_scoring, goals
 
     from reports.runset import collected
@@ -67,15 +67,15 @@ def akrotiri_goal_section(rs) -> Section:
         sc = labelled(goal_scoring(g, by=rs.group), "goal", names, "goal ")
         extra = [Table("goal_scoring", sc.select(rs.group, "n_players", "label", *sc.columns[3:-1]),
                        "Per goal kept: how often it scored (95% Wilson CI) and its points (95% t CI).")]
-    return component_section(rs, "Goal-card values (Akrotiri)", goals, "goal", "goal card kept", names=names,
-                             prefix="goal ", relative=True, value="points",
-                             paragraphs=[data_note(rs, "goals", "goals.json"),
-                                         "A goal is taken when kept; `value_per_take` is the points it scored "
-                                         "at the end (0 when its condition failed). Every player keeps one goal "
-                                         "at set-up and one more at its 3rd and 5th temple, so the number kept "
-                                         "measures progress: each goal is compared with the average goal kept, "
-                                         "given how many the player kept."],
-                             extra_tables=extra, name="goal", splits=("seat",))
+    return ComponentValues("Goal-card values (Akrotiri)", goals, "goal", "goal card kept", names=names,
+                           prefix="goal ", relative=True, value="points",
+                           paragraphs=[data_note(rs, "goals", "goals.json"),
+                                       "A goal is taken when kept; `value_per_take` is the points it scored "
+                                       "at the end (0 when its condition failed). Every player keeps one goal "
+                                       "at set-up and one more at its 3rd and 5th temple, so the number kept "
+                                       "measures progress: each goal is compared with the average goal kept, "
+                                       "given how many the player kept."],
+                           extra_tables=extra, name="goal", splits=("seat",))
 
 
 def akrotiri_market_section(rs) -> Section:
@@ -101,14 +101,15 @@ def akrotiri_market_section(rs) -> Section:
     return sec
 
 
-def akrotiri_end_section(rs) -> Section:
+def akrotiri_end_section(rs) -> GameEnd:
     from analysis.games.akrotiri import END_TRIGGERS
 
-    return game_end_section(rs, "turns", "turns", code="end_trigger",
-                            codes=END_TRIGGERS)
+    return GameEnd("turns", "turns", code="end_trigger",
+                   codes=END_TRIGGERS)
 
 
-#: The report sections of an Akrotiri run, after the generic ones (builders: RunSet -> Section).
+#: The report sections of an Akrotiri run, after the generic ones (builders: RunSet -> Section, or a request
+#: of reports.component_data that reports.components.game_sections builds).
 SECTIONS = [akrotiri_map_section, akrotiri_card_section, akrotiri_goal_section, akrotiri_market_section,
             akrotiri_end_section]
 

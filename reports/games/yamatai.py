@@ -6,8 +6,7 @@ import polars as pl
 from matplotlib.figure import Figure
 
 from reports.render.figures import _eager, _finish, _label, _sel, _subtitle, _values
-from reports.components import (component_names, component_section, data_note, game_end_section,
-                                labelled, length_headlines)
+from reports.component_data import ComponentValues, GameEnd, component_names, data_note, labelled, length_headlines
 from reports.render.sections import Fig, Section, Table, caption_of
 
 
@@ -16,7 +15,7 @@ def _fleet_names(rs):
                   lambda i, t: f"{t.get('number', i + 1)} {t.get('ability', '')}".strip())
 
 
-def yamatai_fleet_section(rs) -> Section:
+def yamatai_fleet_section(rs) -> ComponentValues:
     """Fleet values: pick rates by round and seat, takers' outcome, regression, turn-order effect."""
     from analysis.components import take_shares
     from analysis.games.yamatai import fleet_picks, fleet_turn_order
@@ -50,41 +49,42 @@ def yamatai_fleet_section(rs) -> Section:
                                        f"Share (%) of each round's fleet picks that took each fleet. "
                                        f"{rs.games_text()}."))
         extra_f.append(Fig("fleet_pick_rate", fig, caption_of(fig)))
-    return component_section(rs, "Fleet values (Yamataï)", fleet_picks, "fleet", "fleet tile", names=names,
-                             prefix="fleet ", relative=True, value="boats",
-                             paragraphs=paras, extra_tables=extra_t, extra_figures=extra_f)
+    return ComponentValues("Fleet values (Yamataï)", fleet_picks, "fleet", "fleet tile", names=names,
+                           prefix="fleet ", relative=True, value="boats",
+                           paragraphs=paras, extra_tables=extra_t, extra_figures=extra_f)
 
 
-def yamatai_specialist_section(rs) -> Section:
+def yamatai_specialist_section(rs) -> ComponentValues:
     from analysis.games.yamatai import specialists_recruited
 
     names = component_names(rs, "specialists", "specialists.json",
                    lambda i, t: f"{t.get('name', i)} ({t.get('pp', '?')} PP)")
-    return component_section(rs, "Specialist values (Yamataï)", specialists_recruited, "specialist", "specialist",
-                             names=names, prefix="specialist ", value="coins",
-                             splits=("round", "seat"),
-                             paragraphs=[data_note(rs, "specialists", "specialists.json"),
-                                         "`value_per_take`: coins taken from the specialist when recruited."])
+    return ComponentValues("Specialist values (Yamataï)", specialists_recruited, "specialist", "specialist",
+                           names=names, prefix="specialist ", value="coins",
+                           splits=("round", "seat"),
+                           paragraphs=[data_note(rs, "specialists", "specialists.json"),
+                                       "`value_per_take`: coins taken from the specialist when recruited."])
 
 
-def yamatai_building_section(rs) -> Section:
+def yamatai_building_section(rs) -> ComponentValues:
     from analysis.games.yamatai import buildings_built
 
     names = component_names(rs, "buildings", "buildings.json",
                    lambda i, t: f"{t.get('id', i)} {t.get('kind', '')} {t.get('pp', '?')} PP".replace("  ", " "))
-    return component_section(rs, "Building-tile values (Yamataï)", buildings_built, "tile", "building tile",
-                             names=names, prefix="tile ", value="pp_tokens",
-                             splits=("round", "seat"),
-                             paragraphs=[data_note(rs, "buildings", "buildings.json"),
-                                         "`value_per_take`: PP tokens gained by the build."], name="building")
+    return ComponentValues("Building-tile values (Yamataï)", buildings_built, "tile", "building tile",
+                           names=names, prefix="tile ", value="pp_tokens",
+                           splits=("round", "seat"),
+                           paragraphs=[data_note(rs, "buildings", "buildings.json"),
+                                       "`value_per_take`: PP tokens gained by the build."], name="building")
 
 
-def yamatai_end_section(rs) -> Section:
+def yamatai_end_section(rs) -> GameEnd:
     trig = [c for c in rs.columns("games") if c.startswith("trigger_")] if rs.has("games") else []
-    return game_end_section(rs, "rounds", "rounds", triggers=trig)
+    return GameEnd("rounds", "rounds", triggers=trig)
 
 
-#: The report sections of a Yamataï run, after the generic ones (builders: RunSet -> Section).
+#: The report sections of a Yamataï run, after the generic ones (builders: RunSet -> Section, or a request
+#: of reports.component_data that reports.components.game_sections builds).
 SECTIONS = [yamatai_fleet_section, yamatai_specialist_section, yamatai_building_section, yamatai_end_section]
 
 #: Extra headline statistics for variant comparisons (long format of ``analysis.summary.headline_stats``).

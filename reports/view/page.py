@@ -1,4 +1,6 @@
-"""The viewer page: one self-contained HTML file (inline CSS, JS and the game's JSON; no network)."""
+"""The viewer page: one self-contained HTML file (inline CSS, JS and the game's JSON; no network).
+
+The HTML of a game document only; ``reports.view.record.write_view`` replays a game and writes its page."""
 import html
 import json
 import os
@@ -60,18 +62,3 @@ def render(doc, title=None, play=False):
 <script>{_static("viewer.js")}</script>
 </body></html>
 """
-
-
-def write_view(run_dir, game_index, out=None, view=True):
-    """Replay game ``game_index`` of ``run_dir`` and write its viewer page; returns the path."""
-    from reports.view.record import record_run_game
-
-    doc = record_run_game(run_dir, game_index, view=view)
-    seats = ", ".join(f"seat {p} {n}" for p, n in enumerate(doc["seats"]))
-    doc["subtitle"] = f"game {game_index} of {os.path.basename(os.path.normpath(str(run_dir)))} · seed {doc['seed']} · {seats}"
-    if out is None:
-        out = os.path.join(str(run_dir), "view", f"game-{game_index}.html")
-    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-    from simcore._data import write_text_atomic
-    write_text_atomic(out, render(doc))          # a full disk leaves no half page, no temporary file
-    return out

@@ -14,6 +14,7 @@ search the run made (same seed: ``simcore._mcts.decision_seed``), so its most
 visited action is the action played.
 """
 import importlib
+import os
 
 import numpy as np
 
@@ -199,3 +200,18 @@ def record_run_game(run_dir, game_index, view=True):
     doc.update(run=str(run_dir), game_index=int(game_index), run_seed=m["seed"],
                data_status=status() if callable(status) else status, mismatches=rep["mismatches"])
     return doc
+
+
+def write_view(run_dir, game_index, out=None, view=True):
+    """Replay game ``game_index`` of ``run_dir`` and write its viewer page; returns the path."""
+    from reports.view.page import render
+
+    doc = record_run_game(run_dir, game_index, view=view)
+    seats = ", ".join(f"seat {p} {n}" for p, n in enumerate(doc["seats"]))
+    doc["subtitle"] = f"game {game_index} of {os.path.basename(os.path.normpath(str(run_dir)))} · seed {doc['seed']} · {seats}"
+    if out is None:
+        out = os.path.join(str(run_dir), "view", f"game-{game_index}.html")
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    from simcore._data import write_text_atomic
+    write_text_atomic(out, render(doc))          # a full disk leaves no half page, no temporary file
+    return out

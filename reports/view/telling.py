@@ -110,8 +110,7 @@ INTRO = ("A few telling games, each as a page that steps through its decisions w
 
 def _group_lines(heading, run_dirs, out, sub):
     """The lines of one group: its links (pages written), or why it has none."""
-    from reports.view.page import write_view
-    from reports.view.record import has_board
+    from reports.view.record import has_board, write_view
     from simcore._manifest import read_manifest
 
     lead = f"**{heading}**: " if heading else ""
@@ -187,17 +186,19 @@ def watch_section(groups, out, log=None):
 
 def study_groups(study, sets):
     """The groups of a study's report: each part's runs pooled, or why the part has no games."""
-    from importlib import import_module
-
     groups = []
     for part in study.parts:
-        kind = import_module("reports.experiments." + part.kind)        # the part's kind (reports.study.experiment)
-        runs = kind.runs(part, sets[part.name])
+        runs = study.kinds[part.kind].runs(part, sets[part.name])      # the part's kind (reports.study.Study.kinds)
         if runs:
             groups.append((part.title, runs))
         else:
             groups.append((part.title, no_records(part.kind, part.game, sets[part.name])))
     return groups
+
+
+def study_section(study, sets, out, log=None):
+    """The "Games to watch" section of a study's report (``reports.study.study_main``'s ``watch``)."""
+    return watch_section(study_groups(study, sets), out, log=log)
 
 
 def no_records(kind, game, result=None):
