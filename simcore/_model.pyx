@@ -350,6 +350,15 @@ def _model_capsule(state):
     return mod.model_ops()
 
 
+def model_file(path):
+    """Where a model reference's file is: a relative path (a shipped model, ``strategies/models/…``)
+    is relative to the folder that holds the installed packages, an absolute one is itself."""
+    import os
+    if isinstance(path, str) and path and not os.path.isabs(path):
+        return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), path)
+    return path
+
+
 def learned_policy(module, strategy):
     """The :class:`LearnedPolicy` of a resolved ``learned`` strategy dict: each model file read and
     checked against its SHA-256 (``strategy["models"]``: player count -> ``{"file", "sha256"}``)."""
@@ -360,7 +369,7 @@ def learned_policy(module, strategy):
     name = strategy.get("name")
     models = {}
     for players, ref in dict(strategy.get("models") or {}).items():
-        path = ref.get("file")
+        path = model_file(ref.get("file"))
         try:
             raw = open(path, "rb").read()
         except OSError as e:

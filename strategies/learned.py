@@ -29,8 +29,13 @@ def shipped(game):
 
 
 def _ref(path):
-    raw = Path(path).read_bytes()
-    return {"file": str(Path(path).resolve()), "sha256": hashlib.sha256(raw).hexdigest()}
+    """A model file's reference in a strategy dict: where it is, and its SHA-256. A shipped model is
+    named relative to the installed packages (``strategies/models/…``), so that a run's manifest and
+    its run_id do not depend on where boardlab is checked out; any other file by its absolute path."""
+    path = Path(path).resolve()
+    raw = path.read_bytes()
+    name = f"strategies/models/{path.name}" if path.parent == MODEL_DIR else str(path)
+    return {"file": name, "sha256": hashlib.sha256(raw).hexdigest()}
 
 
 def read_model(path, game=None):

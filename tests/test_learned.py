@@ -279,3 +279,26 @@ def test_mcts_agent_takes_the_model_as_prior(tmp_path):
     b = _teacher("hellas", plain, 1)(st)
     np.testing.assert_array_equal(a1[1], a2[1])
     assert a1[1].sum() == pytest.approx(1.0) and not np.array_equal(a1[1], b[1])
+
+
+def test_shipped_models_are_named_apart_from_the_checkout(tmp_path, monkeypatch):
+    """A run with the shipped models gets the same manifest and run_id wherever boardlab is checked out
+    or run from: the model is named relative to the packages, and found from any working folder."""
+    from simcore._run_plan import plan_run
+    d = strategies.resolve("hellas", "learned").to_dict()
+    assert d["models"]["3"]["file"] == "strategies/models/hellas-3p.json"
+    here = plan_run("hellas", 3, 4, 7, strategies=[d] * 3).run_id
+    monkeypatch.chdir(tmp_path)                       # another working folder: the same model, the same run
+    d2 = strategies.resolve("hellas", "learned").to_dict()
+    assert d2 == d and plan_run("hellas", 3, 4, 7, strategies=[d2] * 3).run_id == here
+    seeds = np.arange(3, dtype=np.uint64)
+    away = hellas.play_batch(3, seeds, [strategies.from_dict(d2).as_policy()] * 3)
+    own = tmp_path / "own.json"                       # a user's file is named by its absolute path
+    own.write_bytes((shipped("hellas")[3]).read_bytes())
+    d3 = strategies.resolve("hellas", "learned:own.json").to_dict()
+    assert d3["models"]["3"]["file"] == str(own.resolve())
+    monkeypatch.chdir("/")
+    back = hellas.play_batch(3, seeds, [strategies.from_dict(d3).as_policy()] * 3)
+    for table in ("games", "players"):
+        assert away[table].keys() == back[table].keys()
+        assert all(np.array_equal(away[table][c], back[table][c]) for c in away[table])
