@@ -121,14 +121,13 @@ def play_runs_to_precision(part, ctx, group, same_games=False):
     from reports.runset import RunSet
 
     folder = {r.label: os.path.join(ctx.base, r.folder) for r in part.runs}
-    games = {r.label: play_to_precision(part, r, folder[r.label], ctx)["games"] for r in part.runs}
-    if same_games:
+    done = {r.label: play_to_precision(part, r, folder[r.label], ctx) for r in part.runs}
+    if same_games:      # a run stopped by its budget (games or time) is not played on
         for r in part.runs:
-            most = max(games[q.label] for q in part.runs if q.players == r.players)
-            if games[r.label] < most:
-                games[r.label] = play_to_precision(part, r, folder[r.label], ctx, min_games=most)["games"]
+            most = max(done[q.label]["games"] for q in part.runs if q.players == r.players)
+            if done[r.label]["stop"] == "precision" and done[r.label]["games"] < most:
+                done[r.label] = play_to_precision(part, r, folder[r.label], ctx, min_games=most)
     return RunSet.from_dirs(folder, group=group, allow_partial=True)
-
 
 
 def add_precision_paragraph(part, sec, rs):
