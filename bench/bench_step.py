@@ -102,11 +102,11 @@ def main(argv=None):
         head += f"{'against':>9}{'ratio':>7}"
     print(head)
     for r in rows:
-        line = (f"{r['game']:<10}{r['players']:>8}{r['steps']:>8}{r['us']:>9.2f}"
-                f"{r['lo']:>6.2f}-{r['hi']:<6.2f}{r['old_us']:>9.2f}{r['old_us'] / r['us']:>7.2f}")
+        line = (f"{r['game']:<10}{r['players']:>8}{r['steps']:>8} {r['us']:>8.2f}"
+                f" {r['lo']:>5.2f}-{r['hi']:<6.2f} {r['old_us']:>8.2f} {r['old_us'] / r['us']:>6.2f}")
         if other:
             o = other.get((r["game"], r["players"]))
-            line += f"{o:>9.2f}{o / r['us']:>7.2f}" if o else f"{'-':>9}{'-':>7}"
+            line += f" {o:>8.2f} {o / r['us']:>6.2f}" if o else f"{'-':>9}{'-':>7}"
         print(line)
     return 0
 

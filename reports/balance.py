@@ -189,7 +189,8 @@ def balance(p, workers=None, log=_log) -> dict:
     out = {"game": p["game"], "players": p["players"], "knob": p["knob"], "compensation": list(res.best),
            "before": rows_b, "after": rows_a, "games": n,
            "gap_before": _gap_dict(gb), "gap_after": _gap_dict(ga), **verdict(ga, TARGET),
-           "strategy": p["strategy"], "variant": p["variant"], "seed": p["seed"], "converged": res.converged,
+           "strategy": p["strategy"], "strategy_dict": p["strategy_dict"], "variant": p["variant"], "seed": p["seed"],
+           "converged": res.converged,
            "search_games": res.games, "search_steps": res.steps, "budget": p["budget"], "block": p["block"],
            "verify_games": len(vectors) * n, "wall_seconds": time.perf_counter() - t0,
            "cpu_seconds": time.process_time() - c0, "verify_start": VERIFY_START,
@@ -209,7 +210,8 @@ def _gap_dict(g):
 def to_json(result) -> dict:
     """The documented ``--json`` document: knob, compensation, before, after, games (plus the gap, the
     verdict and the search's settings and candidates)."""
-    keys = ("knob", "compensation", "before", "after", "games", "game", "players", "strategy", "variant", "seed",
+    keys = ("knob", "compensation", "before", "after", "games", "game", "players", "strategy", "strategy_dict",
+            "variant", "seed",
             "gap_before", "gap_after", "exact", "target", "target_met", "target_missed", "converged",
             "search_games", "budget", "block", "verify_start", "candidates", "precision", "seconds", "stop",
             "stop_reason", "interval")

@@ -89,10 +89,10 @@ RANDOM_DESCRIPTION = "uniformly random legal actions"
 #: The settings of a search seat and their defaults (``docs/game_ops.md``); a game may
 #: override some in its own ``SEARCH_DEFAULTS`` (:func:`search_defaults`).
 SEARCH_DEFAULTS = {"iterations": 400, "c": 0.7, "bias": 10.0, "cutoff": 0, "rollout": "balanced",
-                   "rollout_epsilon": 0.05, "points": 0.0, "prior": "none"}
+                   "rollout_epsilon": 0.05, "points": 0.0, "prior": "none", "reuse": 0}
 #: The type of each search setting (a strategy name's ``key=value`` text is read with it).
 SEARCH_TYPES = {"iterations": int, "c": float, "bias": float, "cutoff": int, "rollout": str,
-                "rollout_epsilon": float, "points": float, "prior": str}
+                "rollout_epsilon": float, "points": float, "prior": str, "reuse": int}
 
 
 def search_defaults(module):
@@ -116,6 +116,7 @@ class SearchPolicy(NamedTuple):
     rollout: object
     points: float = 0.0
     prior: object = None        # a learned model as the search's prior (simcore._model.LearnedPolicy)
+    reuse: int = 0              # 1: keep the chosen child's subtree across the seat's consecutive decisions
 
 
 # A search keeps one tree node (40 bytes) and one path slot (4 bytes) per iteration, and counts
@@ -126,7 +127,7 @@ MAX_CUTOFF = 1_000_000
 MAX_WEIGHT = 10_000         # c and bias: a weight beyond this leaves nothing of the win rates
 
 
-def check_search_settings(iterations, c, bias, cutoff=0, points=0.0):
+def check_search_settings(iterations, c, bias, cutoff=0, points=0.0, reuse=0):
     """ValueError naming the first bad search setting."""
     if isinstance(iterations, bool) or not isinstance(iterations, numbers.Integral) or iterations < 1:
         raise ValueError(f"iterations must be a whole number >= 1, not {iterations!r}")
@@ -143,6 +144,9 @@ def check_search_settings(iterations, c, bias, cutoff=0, points=0.0):
     if isinstance(points, bool) or not isinstance(points, numbers.Real) or not 0 <= points <= 1:
         raise ValueError(f"points (the point share's weight in the reward) must be a number in [0, 1], "
                          f"not {points!r}")
+    if isinstance(reuse, bool) or not isinstance(reuse, numbers.Integral) or reuse not in (0, 1):
+        raise ValueError(f"reuse must be 0 (a fresh tree each decision) or 1 (keep the chosen move's subtree "
+                         f"across the seat's consecutive decisions), not {reuse!r}")
 
 
 # ---------------------------------------------------------------- policy kinds
@@ -221,7 +225,8 @@ class _SearchKind(PolicyKind):
             out[key] = value
         defaults = search_defaults(module)
         try:
-            check_search_settings(*(out.get(k, defaults[k]) for k in ("iterations", "c", "bias", "cutoff", "points")))
+            check_search_settings(*(out.get(k, defaults[k]) for k in ("iterations", "c", "bias", "cutoff", "points",
+                                                                      "reuse")))
         except ValueError as e:
             raise ValueError(f"{where}: {e}") from None
         eps = out.get("rollout_epsilon", 0.0)
@@ -243,7 +248,7 @@ class _SearchKind(PolicyKind):
             raise ValueError(f"strategy {name!r}: its rollout must be a "
                              f"{' or '.join(k.name for k in PLAYOUT_KINDS)} strategy, not {rollout!r}")
         d = search_defaults(module)
-        v = {k: strategy.get(k, d[k]) for k in ("iterations", "c", "bias", "cutoff", "points")}
+        v = {k: strategy.get(k, d[k]) for k in ("iterations", "c", "bias", "cutoff", "points", "reuse")}
         try:
             check_search_settings(**v)
         except ValueError as e:
@@ -253,7 +258,7 @@ class _SearchKind(PolicyKind):
             raise ValueError(f"strategy {name!r}: its prior must be a learned strategy, not {prior!r}")
         return SearchPolicy(int(v["iterations"]), float(v["c"]), float(v["bias"]), int(v["cutoff"]),
                             policy_argument(module, rollout), float(v["points"]),
-                            policy_argument(module, prior) if prior is not None else None)
+                            policy_argument(module, prior) if prior is not None else None, int(v["reuse"]))
 
 
 class _LearnedKind(PolicyKind):

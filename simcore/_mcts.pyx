@@ -31,7 +31,7 @@ from ``seed``: the same position, seat view and seed give the same search.
 """
 from libc.math cimport log, sqrt
 from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_New
 
@@ -104,11 +104,58 @@ cdef inline int _index(const int32_t* sorted_legal, int n, int32_t a) noexcept n
     return -1
 
 
+cdef inline void _root(Node* nodes) noexcept nogil:
+    nodes[0].action = -1
+    nodes[0].player = -1
+    nodes[0].first_child = -1
+    nodes[0].next_sibling = -1
+    nodes[0].visits = 0
+    nodes[0].avail = 0
+    nodes[0].reward = 0.0
+    nodes[0].prior = 0.0
+
+
+cdef int _compact(Node* nodes, int n_nodes, int keep, int32_t* index) noexcept nogil:
+    """Make node ``keep``'s subtree the whole tree, in place: its nodes move to 0, 1, ... in the
+    order they were made (``keep`` becomes the root, its statistics kept); return their count.
+
+    A node is made after its parent, so one pass in index order finds the subtree and a second
+    moves each node down to its new index (never above a node still to move). ``index``: room
+    for ``n_nodes`` entries (the old index -> the new one, -1: dropped)."""
+    cdef int i, j, r = 0
+    cdef int32_t ch
+    for i in range(keep, n_nodes):
+        index[i] = -1
+    index[keep] = -2
+    for i in range(keep, n_nodes):
+        if index[i] == -2:
+            index[i] = r
+            r += 1
+            ch = nodes[i].first_child
+            while ch >= 0:
+                index[ch] = -2
+                ch = nodes[ch].next_sibling
+    for i in range(keep, n_nodes):
+        j = index[i]
+        if j >= 0:
+            nodes[j] = nodes[i]
+            if nodes[j].first_child >= 0:
+                nodes[j].first_child = index[nodes[j].first_child]
+            if nodes[j].next_sibling >= 0:
+                nodes[j].next_sibling = index[nodes[j].next_sibling] if i != keep else -1
+    nodes[0].action = -1
+    nodes[0].player = -1
+    nodes[0].avail = 0
+    nodes[0].reward = 0.0
+    nodes[0].prior = 0.0
+    return r
+
+
 cdef int _search(const GameOps* ops, const void* cfg, const void* root, void* block, Node* nodes,
                  int max_nodes, int iterations, double c, double bias, int cutoff, double points, int observer,
                  uint64_t seed,
                  int32_t* legal, int32_t* untried, char* has_child, int32_t* path, void* work,
-                 const Prior* prior=NULL, double* pr=NULL) noexcept nogil:
+                 const Prior* prior=NULL, double* pr=NULL, int start=0) noexcept nogil:
     """Run ``iterations`` iterations into ``nodes`` (node 0 is the root); return the node count.
 
     ``cutoff`` > 0: a rollout stops after that many decisions and the position
@@ -118,8 +165,9 @@ cdef int _search(const GameOps* ops, const void* cfg, const void* root, void* bl
     model, simcore/_model.pxd; ``pr``: room for max_legal doubles): a node's untried actions are
     expanded in the order of the prior's probabilities and the progressive bias of each is
     ``bias * p / p_max`` (the model's favourite gets the whole bias), in place of the built-in
-    policy's choice first and the rest at random."""
-    cdef int n_nodes = 1, it, depth, v, n, m, i, p, k, best, h, steps
+    policy's choice first and the rest at random. ``start`` > 0: ``nodes`` already hold a tree of
+    that many nodes for this root (a retained subtree, :func:`_retain`): the iterations go on from it."""
+    cdef int n_nodes = start if start > 0 else 1, it, depth, v, n, m, i, p, k, best, h, steps
     cdef int players = ops.n_players(cfg, root)
     cdef int32_t ch
     cdef double ret[MAXP]
@@ -127,14 +175,8 @@ cdef int _search(const GameOps* ops, const void* cfg, const void* root, void* bl
     cdef double ucb, top, lg, tot
     cdef uint64_t prng[4]
     rng_seed(prng, seed, SEARCH_SALT)
-    nodes[0].action = -1
-    nodes[0].player = -1
-    nodes[0].first_child = -1
-    nodes[0].next_sibling = -1
-    nodes[0].visits = 0
-    nodes[0].avail = 0
-    nodes[0].reward = 0.0
-    nodes[0].prior = 0.0
+    if start <= 0:
+        _root(nodes)
     for it in range(iterations):
         if (it & (POLL_EVERY - 1)) == POLL_EVERY - 1 and _poll_signals():
             break
@@ -254,6 +296,17 @@ ctypedef struct SearchCtx:
     const Prior* prior      # a learned prior (NULL: the built-in policy's choice first)
     double* pr              # max_legal: the prior's probabilities at a node
     Decider decider
+    # tree reuse (the setting ``reuse``): the last search's root position, move and tree
+    int reuse
+    int n_nodes             # nodes of the tree in ``nodes`` (the last search's)
+    int have                # 1: prev, prev_action and keep describe the last decision
+    int32_t prev_action
+    int32_t keep            # the node of the move played
+    void* prev              # the last search's root position
+    void* chk               # a position the information-set check plays on
+    long decisions          # searched decisions (reuse on: counted for the benches)
+    long reused             # ... of which went on from a retained subtree
+    long retained           # ... the visits their retained roots brought
 
 
 cdef int _ctx_open(SearchCtx* x, const GameOps* ops, int iterations, int cap, double c, double bias,
@@ -267,7 +320,9 @@ cdef int _ctx_open(SearchCtx* x, const GameOps* ops, int iterations, int cap, do
     x.block = malloc(ops.policy_size)
     x.work = malloc(ops.state_size)
     x.pr = <double*>malloc(ops.max_legal * sizeof(double))
-    if not (x.nodes and x.legal and x.path and x.has_child and x.block and x.work and x.pr):
+    x.prev = malloc(ops.state_size)
+    x.chk = malloc(ops.state_size)
+    if not (x.nodes and x.legal and x.path and x.has_child and x.block and x.work and x.pr and x.prev and x.chk):
         raise MemoryError()
     memset(x.block, 0, ops.policy_size)
     ops.load_policies(x.block, list(policies) if policies is not None else [None] * players, players)
@@ -284,13 +339,59 @@ cdef void _ctx_close(SearchCtx* x) noexcept:
     free(x.block)
     free(x.work)
     free(x.pr)
+    free(x.prev)
+    free(x.chk)
     memset(x, 0, sizeof(SearchCtx))
 
 
-cdef int _run(SearchCtx* x, const void* cfg, const void* s, uint64_t seed) noexcept nogil:
+cdef int _run(SearchCtx* x, const void* cfg, const void* s, uint64_t seed, int start=0) noexcept nogil:
     return _search(x.ops, cfg, s, x.block, x.nodes, x.cap, x.iterations, x.c, x.bias, x.cutoff, x.points,
                    x.ops.current_player(cfg, s), seed, x.legal, x.legal + x.ops.max_legal, x.has_child, x.path,
-                   x.work, x.prior, x.pr)
+                   x.work, x.prior, x.pr, start)
+
+
+DEF CHECKS = 8              # determinizations the information-set check plays the last move in
+cdef uint64_t CHECK_SALT = 0x6A09E667F3BCC909ULL
+
+
+cdef int _retain(SearchCtx* x, const void* cfg, const void* s, uint64_t seed) noexcept nogil:
+    """Reuse: the node count of the last search's subtree kept as the tree of ``s`` (0: none).
+
+    The subtree of the move played last is kept when ``s`` is the seat's next decision right
+    after it and the seat's information set at ``s`` is that move's node's:
+    - ``s`` is the last root position with the move applied (the same bytes: the same game, no
+      other seat decided in between), with the same seat to decide;
+    - the move revealed nothing to the seat: played in CHECKS determinizations of the last root
+      (what the seat could not see, redrawn), each gives the seat the view it has at ``s``:
+      determinized again from one seed it is the same bytes as ``s`` so determinized. A draw of
+      chance or a hidden card the move turned up differs between them (a check passes wrongly only
+      when all CHECKS redraws turn up what ``s`` shows).
+    Every draw comes from ``seed`` (the decision's)."""
+    cdef const GameOps* ops = x.ops
+    cdef int obs, j
+    cdef uint64_t base = seed ^ CHECK_SALT
+    if not x.have:
+        return 0
+    x.have = 0
+    obs = ops.current_player(cfg, s)
+    memcpy(x.chk, x.prev, ops.state_size)
+    if ops.current_player(cfg, x.chk) != obs:
+        return 0
+    ops.apply_action(cfg, x.chk, x.prev_action)
+    if memcmp(x.chk, s, ops.state_size) != 0:
+        return 0
+    memcpy(x.work, s, ops.state_size)
+    ops.determinize(cfg, x.work, obs, base)
+    for j in range(CHECKS):
+        memcpy(x.chk, x.prev, ops.state_size)
+        ops.determinize(cfg, x.chk, obs, base + <uint64_t>(j + 1) * SHUFFLE_STEP)
+        ops.apply_action(cfg, x.chk, x.prev_action)
+        if ops.is_over(cfg, x.chk) or ops.current_player(cfg, x.chk) != obs:
+            return 0
+        ops.determinize(cfg, x.chk, obs, base)
+        if memcmp(x.chk, x.work, ops.state_size) != 0:
+            return 0
+    return _compact(x.nodes, x.n_nodes, x.keep, x.path)
 
 
 cdef int _best(const Node* nodes) noexcept nogil:
@@ -309,13 +410,35 @@ cdef int _best(const Node* nodes) noexcept nogil:
     return best
 
 
+cdef int _prepare(SearchCtx* x, const void* cfg, const void* s, uint64_t seed) noexcept nogil:
+    # the tree a search of s starts from: the retained subtree (reuse on and allowed), else none;
+    # returns its node count (0: a fresh tree)
+    cdef int start = _retain(x, cfg, s, seed) if x.reuse else 0
+    if x.reuse:
+        x.decisions += 1
+        if start > 0:
+            x.reused += 1
+            x.retained += x.nodes[0].visits
+    return start
+
+
 cdef int _decide(void* ctx, const void* cfg, const void* s, uint64_t seed) noexcept nogil:
     # Decider.decide: search the seat's decision at s and return the move to play
     cdef SearchCtx* x = <SearchCtx*>ctx
+    cdef int best
     if x.ops.legal_actions(cfg, s, x.legal) == 1 or _interrupted or _poll_signals():
+        x.have = 0
         return x.legal[0]
-    _run(x, cfg, s, seed)
-    return x.nodes[_best(x.nodes)].action
+    if not x.reuse:
+        x.n_nodes = _run(x, cfg, s, seed)
+        return x.nodes[_best(x.nodes)].action
+    x.n_nodes = _run(x, cfg, s, seed, _prepare(x, cfg, s, seed))
+    best = _best(x.nodes)
+    memcpy(x.prev, s, x.ops.state_size)
+    x.prev_action = x.nodes[best].action
+    x.keep = best
+    x.have = 1
+    return x.nodes[best].action
 
 
 def search(state, int iterations, double c=0.7, policies=None, seed=0, double bias=10.0, max_nodes=None,
@@ -417,10 +540,14 @@ cdef class SearchDecider:
         cdef const GameOps* ops = <const GameOps*>PyCapsule_GetPointer(ops_capsule, GAME_OPS_CAPSULE)
         if players > MAXP:
             raise ValueError(f"at most {MAXP} players")
-        check_search_settings(spec.iterations, spec.c, spec.bias, spec.cutoff, spec.points)
+        reuse = getattr(spec, "reuse", 0)
+        check_search_settings(spec.iterations, spec.c, spec.bias, spec.cutoff, spec.points, reuse)
         self.spec = spec
-        _ctx_open(&self.x, ops, spec.iterations, spec.iterations + 1, spec.c, spec.bias, spec.cutoff,
-                  spec.points, [spec.rollout] * players, players)
+        # reuse: room for a retained subtree (at most the last tree) and the new iterations; a full
+        # tree stops growing (its iterations roll out from where the tree ends)
+        _ctx_open(&self.x, ops, spec.iterations, (2 if reuse else 1) * spec.iterations + 1, spec.c, spec.bias,
+                  spec.cutoff, spec.points, [spec.rollout] * players, players)
+        self.x.reuse = reuse
         self.prior = spec.prior.prior(ops_capsule, players) if spec.prior is not None else None
         if self.prior is not None:
             self.x.prior = <const Prior*>PyCapsule_GetPointer(self.prior.capsule(), PRIOR_CAPSULE)
@@ -430,6 +557,72 @@ cdef class SearchDecider:
 
     def capsule(self):
         return PyCapsule_New(<void*>&self.x.decider, DECIDER_CAPSULE, NULL)
+
+    # -- the decider seen from Python (strategies.MCTSAgent with reuse, the tests, the benches)
+
+    cdef int _handles(self, state, const void** cfg, const void** s) except -1:
+        handles = state._c_handles()
+        if <const GameOps*>PyCapsule_GetPointer(handles[0], GAME_OPS_CAPSULE) != self.x.ops:
+            raise ValueError("the position is of another game than the decider's")
+        cfg[0] = PyCapsule_GetPointer(handles[1], b"simcore.GameConfig")
+        s[0] = PyCapsule_GetPointer(handles[2], b"simcore.GameState")
+        if self.x.ops.is_over(cfg[0], s[0]):
+            raise ValueError("the game is over: no action to search")
+        return 0
+
+    def decide(self, state, seed):
+        """The move the decider plays at ``state`` with the decision's ``seed``, as in a kernel's game
+        (with reuse, going on from its last decision's tree when that is allowed)."""
+        cdef const void* cfg
+        cdef const void* s
+        self._handles(state, &cfg, &s)
+        cdef uint64_t sd = <uint64_t>int(seed)
+        cdef int a
+        with nogil:
+            a = _decide(&self.x, cfg, s, sd)
+        raise_if_interrupted()
+        return int(a)
+
+    def retain(self, state, seed):
+        """Reuse's first step alone: keep the last decision's subtree as the tree of ``state`` when
+        allowed (:func:`_retain`); the number of nodes kept (0: none, the tree is left as it was)."""
+        cdef const void* cfg
+        cdef const void* s
+        self._handles(state, &cfg, &s)
+        cdef int start = _retain(&self.x, cfg, s, <uint64_t>int(seed))
+        if start > 0:
+            self.x.n_nodes = start
+        return start
+
+    def tree(self, action=None):
+        """The tree's root (or its child of ``action``): ``visits`` and its tried children's
+        ``actions``, ``visits`` and ``values``, sorted by action."""
+        if self.x.n_nodes <= 0:
+            raise ValueError("no search yet")
+        cdef int32_t v = 0, ch
+        if action is not None:
+            v = self.x.nodes[0].first_child
+            while v >= 0 and self.x.nodes[v].action != action:
+                v = self.x.nodes[v].next_sibling
+            if v < 0:
+                raise ValueError(f"the root has no child {action!r}")
+        rows = []
+        ch = self.x.nodes[v].first_child
+        while ch >= 0:
+            if self.x.nodes[ch].visits > 0:
+                rows.append((int(self.x.nodes[ch].action), int(self.x.nodes[ch].visits),
+                             self.x.nodes[ch].reward / self.x.nodes[ch].visits))
+            ch = self.x.nodes[ch].next_sibling
+        rows.sort()
+        return {"visits": int(self.x.nodes[v].visits), "actions": [r[0] for r in rows],
+                "child_visits": np.array([r[1] for r in rows], dtype=np.int64),
+                "values": np.array([r[2] for r in rows]), "nodes": int(self.x.n_nodes)}
+
+    def stats(self):
+        """With reuse: searched decisions, those that went on from a retained subtree, and the visits
+        their retained roots brought (counted since the decider was made)."""
+        return {"decisions": int(self.x.decisions), "reused": int(self.x.reused),
+                "retained_visits": int(self.x.retained)}
 
 
 def external_deciders(ops_capsule, policies, int players):

@@ -8,7 +8,8 @@ built-in heuristic (the names are ``simcore.<game>.FEATURES``) and noise
 searches each decision (ISMCTS in the kernel, ``simcore/_mcts.pyx``) with the
 settings ``iterations``, ``c``, ``bias``, ``cutoff``, ``points`` (the point
 share's weight in the reward) and ``rollout`` (a heuristic or random
-strategy, played with ``rollout_epsilon`` noise in the rollouts), each
+strategy, played with ``rollout_epsilon`` noise in the rollouts), ``prior`` (a learned model)
+and ``reuse`` (1: a seat's consecutive decisions share one tree, docs/game_ops.md), each
 defaulting to the game's (``simcore._contract.search_defaults``); it is named
 ``mcts`` or ``mcts:iterations=800,c=0.5`` (``resolve``), or is a preset file
 table of that kind.
@@ -91,6 +92,8 @@ def _search_dict(game, name, search):
     rollout = d.pop("rollout")
     eps = d.pop("rollout_epsilon")
     prior = d.pop("prior")
+    if not d.get("reuse") and not _search_defaults(game).get("reuse"):
+        d.pop("reuse", None)                    # off, as by default: dicts and manifests as before the setting
     if isinstance(prior, dict):                 # already resolved (a manifest's dict)
         d["prior"] = dict(prior)
     elif prior != "none":                       # a learned model as the search's prior (docs/learned.md)

@@ -417,6 +417,7 @@ def write_preset(path, name, result, game="hellas", description=None):
         lo, hi = r["ci"]
         lines.append(f"# Win share in one seat of {r['players']} against {r['start']}: {r['win_share']:.3f} "
                      f"(95% CI {lo:.3f}-{hi:.3f}, n={r['n']} games).")
+    lines += [f"# {m}." for m in r.get("models", ())]              # a learned prior's model file and hash
     lines += [f'game = "{game}"', "", f"[{name}]", f'description = "{desc}"',
               "temperature = 0.0", "epsilon = 0.0", f"[{name}.weights]"]
     lines += [f"{k} = {v!r}" for k, v in r["weights"].items()]

@@ -40,6 +40,10 @@ class MCTSAgent:
     prior : dict or str, optional
         A learned model as the search's prior (``learned``, ``learned:FILE.json`` or a resolved
         strategy dict; ``docs/learned.md``), as ``mcts:...,prior=learned`` plays it in the kernel.
+    reuse : int
+        1: the seat's consecutive decisions go on from the subtree of the move it played, when its
+        information set allows (``docs/game_ops.md``); the agent then keeps its tree from one
+        ``act`` to the next, as a kernel's search seat does. 0: a fresh tree each decision.
 
     A setting left at None takes the game's default (``simcore._contract.search_defaults``).
 
@@ -48,16 +52,17 @@ class MCTSAgent:
     """
 
     def __init__(self, iterations=None, c=None, rollout=None, game="hellas", seed=0, rollout_epsilon=None,
-                 bias=None, cutoff=None, points=None, prior=None):
+                 bias=None, cutoff=None, points=None, prior=None, reuse=None):
         import simcore
         import strategies
         d = search_defaults(simcore.games[game])
-        iterations, c, rollout, rollout_epsilon, bias, cutoff, points = (
+        iterations, c, rollout, rollout_epsilon, bias, cutoff, points, reuse = (
             d[k] if v is None else v for k, v in (("iterations", iterations), ("c", c), ("rollout", rollout),
                                                   ("rollout_epsilon", rollout_epsilon), ("bias", bias),
-                                                  ("cutoff", cutoff), ("points", points)))
-        check_search_settings(iterations, c, bias, cutoff, points)
-        self.cutoff, self.points = int(cutoff), float(points)
+                                                  ("cutoff", cutoff), ("points", points), ("reuse", reuse)))
+        check_search_settings(iterations, c, bias, cutoff, points, reuse)
+        self.cutoff, self.points, self.reuse = int(cutoff), float(points), int(reuse)
+        self._decider = None        # reuse: the decider that keeps the tree (made at the first decision)
         self.iterations, self.c, self.bias, self.game, self.seed = iterations, float(c), float(bias), game, seed
         strat = strategies.resolve(game, rollout)
         if strat.policy_kind is HEURISTIC and rollout_epsilon is not None:
@@ -71,10 +76,27 @@ class MCTSAgent:
             self.prior = learned_policy(simcore.games[game], p.to_dict())
 
     def search(self, state):
-        """The search's root statistics at ``state`` (``actions``, ``visits``, ``values``, ``best``)."""
+        """The search's root statistics at ``state`` (``actions``, ``visits``, ``values``, ``best``;
+        with reuse, the visits include those of the retained subtree)."""
+        if self.reuse:
+            best = self._reusing(state).decide(state, decision_seed(state, self.seed))
+            t = self._decider.tree()
+            return {"actions": t["actions"], "visits": t["child_visits"], "values": t["values"], "best": best,
+                    "nodes": t["nodes"]}
         return search(state, self.iterations, self.c, [self.policy] * state.players,
                       decision_seed(state, self.seed), self.bias, cutoff=self.cutoff, points=self.points,
                       prior=self.prior)
+
+    def _reusing(self, state):
+        if self._decider is None or self._decider_players != state.players:
+            import simcore
+            from simcore._contract import SearchPolicy
+            from simcore._mcts import SearchDecider
+            spec = SearchPolicy(self.iterations, self.c, self.bias, self.cutoff, self.policy, self.points,
+                                self.prior, 1)
+            self._decider = SearchDecider(simcore.games[self.game].game_ops(), spec, state.players)
+            self._decider_players = state.players
+        return self._decider
 
     def act(self, state):
         return self.search(state)["best"]

@@ -211,9 +211,10 @@ def write_preset(path, name, result, game="hellas", description=None):
              f"# {result['generations']} generations x {result['population']} candidates x "
              f"{result['games_per_candidate']} games, seed {result['seed']}.",
              f"# Win share in one seat of {result['players']} against {', '.join(result['field'])}: "
-             f"{result['win_share']:.3f} (95% CI {lo:.3f}-{hi:.3f}, n={result['n']} fresh games).",
-             f'game = "{game}"', "", f"[{name}]", f'description = "{desc}"',
-             "temperature = 0.0", "epsilon = 0.0", f"[{name}.weights]"]
+             f"{result['win_share']:.3f} (95% CI {lo:.3f}-{hi:.3f}, n={result['n']} fresh games)."]
+    lines += [f"# {m}." for m in result.get("models", ())]         # a learned opponent's model file and hash
+    lines += [f'game = "{game}"', "", f"[{name}]", f'description = "{desc}"',
+              "temperature = 0.0", "epsilon = 0.0", f"[{name}.weights]"]
     lines += [f"{k} = {v!r}" for k, v in result["weights"].items()]
     from simcore._data import write_text_atomic
     write_text_atomic(path, "\n".join(lines) + "\n")       # a full disk leaves no 0-byte preset

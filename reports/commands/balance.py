@@ -84,7 +84,15 @@ def write(r, out, command=None, extra=()):
         f"{', '.join(f'{k}={v}' for k, v in r['variant'].items()) or 'default'}, seed {r['seed']}; search budget "
         f"{r['budget']:,} games in blocks of {r['block']:,} (game indices 0…), verification game indices from "
         f"{VERIFY_START:,}. boardlab {simcore.__version__}, git commit "
-        f"{(_git_commit()[0] or '')[:10] or 'unknown (no checkout)'}."])
+        f"{(_git_commit()[0] or '')[:10] or 'unknown (no checkout)'}." + _model_text(r)])
     report = Report(f"{r['game'].capitalize()}, {r['players']} players: seat compensation ({r['knob']})",
                     sections=with_findings([section(r), prov, *extra]))
     return write_report(report, out)
+
+
+def _model_text(r):
+    """The model file and SHA-256 a learned strategy (or a search's learned prior) played, for the report."""
+    d = r.get("strategy_dict") or {}
+    model = d if d.get("kind") == "learned" else d.get("prior") if isinstance(d.get("prior"), dict) else None
+    ref = (model or {}).get("models", {}).get(str(r["players"]))
+    return f" Model {ref['file']}, sha256 {ref['sha256']}." if ref else ""

@@ -65,10 +65,12 @@ def run(args):
     if out.exists() and not args.force:
         raise ValueError(f"{out} exists: pass --force to overwrite it, or another --out")
     check_out_file(out, "--out")
+    _not_learned(args)
     if args.imitate is not None:
         return _tune_imitate(args, out)
     res = cem(args.game, args.players, args.budget or 50_000, args.population or 12, args.games, args.field,
               args.start, args.seed)
+    res["models"] = _model_lines(args.game, args.players, strategies.split_names(args.field) if args.field else [])
     lo, hi = wilson_bounds(res["wins"], res["n"])      # a k-way tie counts 1/k of a win
     res["ci"] = (float(lo), float(hi))
     width = max(len(k) for k in res["weights"])
@@ -81,6 +83,34 @@ def run(args):
     write_preset(out, args.name, res, args.game)
     _print_written(args, out)
     return 0
+
+
+def _not_learned(args):
+    """Tuning fits a heuristic preset's weights: a learned model may be an opponent (--field) or the
+    prior of a searching teacher, not the start nor the teacher itself (one-line errors)."""
+    import strategies
+    from simcore._contract import LEARNED
+
+    for flag, name in (("--start", args.start), ("--imitate", args.imitate)):
+        if name is not None and strategies.resolve(args.game, name).policy_kind is LEARNED:
+            raise ValueError(f"{flag} {name}: tune fits a heuristic preset's weights, and a learned model has "
+                             f"none (boardlab train makes one); tune against it with --field {name}, or "
+                             f"imitate the search it guides with --imitate mcts:prior={name}")
+
+
+def _model_lines(game, players, names):
+    """The model files (with their SHA-256) of the learned strategies among ``names``, as a result's
+    preset file records them: the model a seat plays or a search's prior."""
+    import strategies
+
+    out = []
+    for name in names:
+        d = strategies.resolve(game, name).to_dict()
+        model = d if d.get("kind") == "learned" else d.get("prior") if isinstance(d.get("prior"), dict) else None
+        ref = (model or {}).get("models", {}).get(str(players))
+        if ref:
+            out.append(f"{name} uses the model {ref['file']} (sha256 {ref['sha256']})")
+    return out
 
 
 def _print_written(args, out):
@@ -101,6 +131,7 @@ def _tune_imitate(args, out):
                           args.target or "best", 2000 if args.eval_games is None else args.eval_games,
                           log=log)
     res["teacher"] = args.imitate
+    res["models"] = _model_lines(args.game, args.players, [args.imitate])
     width = max(len(k) for k in res["weights"])
     temp = res.get("temperature")
     print(f"\nimitated weights (fit {res['round']}"
