@@ -40,9 +40,10 @@ from scipy import sparse, special
 from scipy.sparse.csgraph import connected_components
 
 from analysis._common import Frame, as_lazy, as_list, columns, game_keys, like, require
-from analysis.stats import cluster_share_table, z_value
+from analysis.stats import cluster_share_table, t_ppf, z_value
 
-__all__ = ["pairwise_comparisons", "pairwise_win_matrix", "bradley_terry", "ELO_SCALE", "dominance"]
+__all__ = ["pairwise_comparisons", "pairwise_win_matrix", "bradley_terry", "ELO_SCALE", "dominance", "rating_text",
+           "too_few_clusters"]
 
 #: Elo points per unit of Bradley–Terry log-strength (400 / ln 10).
 ELO_SCALE = 400.0 / math.log(10.0)
@@ -240,8 +241,14 @@ def _fit_bt(a, b, y, game, k, prior, robust, max_iter=100, tol=1e-10):
             # so the sandwich would claim a precision the data do not hold (±3 Elo for a strategy
             # with no wins in 14,400 comparisons); keep the model-based variance, which includes
             # the prior, where it is the larger
-            return theta, np.sqrt(np.clip(np.maximum(np.diag(cov), np.diag(bread)), 0, None)), converged
+            cov = np.diag(np.maximum(np.diag(cov), np.diag(bread)))
     return theta, np.sqrt(np.clip(np.diag(cov), 0, None)), converged
+
+
+def _clusters_per_strategy(a, b, game, k):
+    """Per strategy, the clusters (independent units) its comparisons fall in."""
+    pairs = np.unique(np.concatenate([np.stack([a, game], 1), np.stack([b, game], 1)]), axis=0)
+    return np.bincount(pairs[:, 0], minlength=k)
 
 
 def _connected(a, b, k) -> bool:
@@ -268,6 +275,14 @@ def bradley_terry(
     maximum-likelihood ``theta`` is found by Newton's method with the
     strengths centred at 0.
 
+    **Few clusters.** The cluster-robust variance of a strategy rests on the
+    clusters its comparisons fall in (``clusters``, ``G_s``): its interval is
+    Student's t on ``G_s - 1`` degrees of freedom, and with ``G_s < 2`` (a
+    one-round ladder: every game of a search level from one seed) there is no
+    interval at all — ``se``, ``lo``, ``hi``, ``elo_lo``, ``elo_hi`` are NaN.
+    With one cluster the strategy's residuals sum to its score equation, which
+    is 0 at the estimate, so the sandwich would claim near-perfect precision.
+
     When some strategy won or lost every comparison, or the strategies do not
     all meet (directly or through others), the maximum-likelihood estimate
     does not exist. ``prior`` then defaults to 1: one virtual drawn
@@ -283,7 +298,8 @@ def bradley_terry(
     by : str or list of str, optional
         Group-by columns (e.g. ``n_players``); one fit per group.
     level : float
-        Confidence level (Wald intervals on ``theta``).
+        Confidence level (Wald intervals on ``theta``; robust: Student's t on
+        each strategy's clusters less one).
     prior : float, optional
         Virtual drawn comparisons per pair of strategies. None: 0, or 1 when
         the estimate would not exist.
@@ -300,7 +316,8 @@ def bradley_terry(
     Returns
     -------
     Same kind as ``players``, one row per (by..., strategy): ``n`` (its
-    comparisons), ``n_games``, ``wins``, ``theta``, ``se``, ``lo``, ``hi``,
+    comparisons), ``n_games``, ``clusters`` (the independent units its
+    comparisons fall in), ``wins``, ``theta``, ``se``, ``lo``, ``hi``,
     ``elo``, ``elo_lo``, ``elo_hi`` (``elo = elo_offset + 400/ln 10 *
     theta``), ``converged``, ``regularized``.
 
@@ -347,8 +364,9 @@ def bradley_terry(
     bounds = np.flatnonzero(np.diff(gid)) + 1
     starts = np.concatenate([[0], bounds]) if len(gid) else np.array([], dtype=int)
     ends = np.concatenate([bounds, [len(gid)]]) if len(gid) else np.array([], dtype=int)
-    cols: dict[str, list] = {c: [] for c in ("__row", "strategy", "n", "n_games", "wins",
-                                             "theta", "se", "converged", "regularized")}
+    cols: dict[str, list] = {c: [] for c in ("__row", "strategy", "n", "n_games", "clusters", "wins",
+                                             "theta", "se", "q", "converged", "regularized")}
+    q_level = 0.5 + level / 2.0
     for lo_i, hi_i in zip(starts, ends):
         local, inv = np.unique(np.concatenate([a_all[lo_i:hi_i], b_all[lo_i:hi_i]]), return_inverse=True)
         k, m = len(local), hi_i - lo_i
@@ -361,36 +379,66 @@ def bradley_terry(
         degenerate = np.any(wins <= 0) or np.any(wins >= n) or not _connected(a, b, k)
         use_prior = (1.0 if degenerate else 0.0) if prior is None else float(prior)
         theta, se, conv = _fit_bt(a, b, y, game, k, use_prior, robust)
+        n_cl = _clusters_per_strategy(a, b, game, k)
+        if robust:      # the sandwich per strategy: none from one cluster, Student's t on G_s - 1
+            se = np.where(n_cl >= 2, se, np.nan)
+            q = np.where(n_cl >= 2, t_ppf(q_level, np.maximum(n_cl - 1, 1).astype(float)), np.nan)
+        else:
+            q = np.full(k, zq)
         cols["__row"] += [lo_i] * k
         cols["strategy"] += names_all.gather(local).to_list()
         cols["n"] += n.tolist()
         cols["n_games"] += [np.unique(one_game[(a == i) | (b == i)]).size for i in range(k)]
+        cols["clusters"] += n_cl.tolist()
         cols["wins"] += wins.tolist()
         cols["theta"] += theta.tolist()
         cols["se"] += se.tolist()
+        cols["q"] += q.tolist()
         cols["converged"] += [conv] * k
         cols["regularized"] += [use_prior > 0] * k
     out = pl.DataFrame(
         cols,
         schema={"__row": pl.Int64, "strategy": pl.String, "n": pl.Int64, "n_games": pl.Int64,
-                "wins": pl.Float64, "theta": pl.Float64, "se": pl.Float64,
-                "converged": pl.Boolean, "regularized": pl.Boolean},
+                "clusters": pl.Int64, "wins": pl.Float64, "theta": pl.Float64, "se": pl.Float64,
+                "q": pl.Float64, "converged": pl.Boolean, "regularized": pl.Boolean},
+        strict=False,
     )
     key_values = comp.select(groups).with_row_index("__row").with_columns(pl.col("__row").cast(pl.Int64))
     out = out.join(key_values, on="__row", how="left").drop("__row")
     out = out.with_columns(
-        (pl.col("theta") - zq * pl.col("se")).alias("lo"),
-        (pl.col("theta") + zq * pl.col("se")).alias("hi"),
+        (pl.col("theta") - pl.col("q") * pl.col("se")).alias("lo"),
+        (pl.col("theta") + pl.col("q") * pl.col("se")).alias("hi"),
     ).with_columns(
         (elo_offset + ELO_SCALE * pl.col("theta")).alias("elo"),
         (elo_offset + ELO_SCALE * pl.col("lo")).alias("elo_lo"),
         (elo_offset + ELO_SCALE * pl.col("hi")).alias("elo_hi"),
     )
     out = out.select(
-        *groups, "strategy", "n", "n_games", "wins", "theta", "se", "lo", "hi",
+        *groups, "strategy", "n", "n_games", "clusters", "wins", "theta", "se", "lo", "hi",
         "elo", "elo_lo", "elo_hi", "converged", "regularized",
     ).sort([*groups, "strategy"])
     return like(out, players)
+
+
+def rating_text(row, sep: str = ",") -> str:
+    """A rating row of :func:`bradley_terry` as "1686 [1662, 1709]", or "1686 (no interval: 1 seed)" when
+    its clusters are too few for one (``sep``: the thousands separator, "" for none)."""
+    fmt = f"{{:{sep}.0f}}"
+    if not (math.isfinite(row["elo_lo"]) and math.isfinite(row["elo_hi"])):
+        g = row.get("clusters")
+        return fmt.format(row["elo"]) + (f" (no interval: {g} seed{'s' * (g != 1)})" if g is not None
+                                         else " (no interval)")
+    return f"{fmt.format(row['elo'])} [{fmt.format(row['elo_lo'])}, {fmt.format(row['elo_hi'])}]"
+
+
+def too_few_clusters(ratings: Frame) -> list[tuple[str, int]]:
+    """``[(strategy, clusters), ...]`` of the rows of :func:`bradley_terry` that have no interval
+    (fewer than 2 independent clusters)."""
+    r = ratings.collect() if isinstance(ratings, pl.LazyFrame) else ratings
+    if "clusters" not in r.columns:
+        return []
+    bad = r.filter(pl.col("clusters") < 2)
+    return list(zip(bad["strategy"].to_list(), bad["clusters"].to_list()))
 
 
 def dominance(pairwise: Frame, by: str | Iterable[str] | None = None) -> Frame:
@@ -424,8 +472,9 @@ def dominance(pairwise: Frame, by: str | Iterable[str] | None = None) -> Frame:
         return pl.col(col).sort_by(["win_share", "opponent"]).first()
     out = (lf.group_by([*groups, "strategy"])
            .agg(pl.len().alias("opponents"),
-                (pl.col("lo") > 0.5).sum().cast(pl.Int64).alias("beats"),
-                (pl.col("hi") < 0.5).sum().cast(pl.Int64).alias("loses"),
+                # an interval from one seed is NaN (no bound): neither beats nor loses (NaN sorts above all)
+                ((pl.col("lo") > 0.5) & pl.col("lo").is_not_nan()).sum().cast(pl.Int64).alias("beats"),
+                ((pl.col("hi") < 0.5) & pl.col("hi").is_not_nan()).sum().cast(pl.Int64).alias("loses"),
                 weakest("opponent").alias("weakest_against"),
                 weakest("win_share").alias("weakest_share"),
                 weakest("lo").alias("weakest_lo"),

@@ -862,7 +862,10 @@ def wilson_effective_bounds(p, se, n, level: float = 0.95, df=None):
     Where ``se`` is 0 or undefined (``p`` at 0 or 1, or every trial alike) the
     plain Wilson interval on ``n`` is used (conservative). ``df`` (e.g. the
     clusters less one): the standard error is scaled by ``t_df / z`` first, so
-    that a share estimated from few clusters gets Student's quantile.
+    that a share estimated from few clusters gets Student's quantile; where
+    ``df < 1`` (a single cluster: its variance cannot be estimated) there is
+    **no bound**, both ends NaN — not Wilson on ``n``, which would treat the
+    cluster's correlated trials as independent.
 
     Examples
     --------
@@ -873,15 +876,20 @@ def wilson_effective_bounds(p, se, n, level: float = 0.95, df=None):
     p = np.asarray(p, dtype=float)
     se = np.asarray(se, dtype=float)
     n = np.asarray(n, dtype=float)
+    none = None
     if df is not None:
         q = 0.5 + level / 2.0
         df = np.asarray(df, dtype=float)
+        none = ~(df >= 1)
         with np.errstate(invalid="ignore"):
-            se = se * np.where(df >= 1, t_ppf(q, np.maximum(df, 1.0)) / z_value(level), 1.0)
+            se = se * np.where(none, 1.0, t_ppf(q, np.maximum(df, 1.0)) / z_value(level))
     with np.errstate(divide="ignore", invalid="ignore"):
         n_eff = np.where((se > 0) & np.isfinite(se), p * (1.0 - p) / (se * se), n)
         n_eff = np.where((n_eff > 0) & np.isfinite(n_eff), n_eff, n)
-    return wilson_bounds(p * n_eff, n_eff, level)
+    lo, hi = wilson_bounds(p * n_eff, n_eff, level)
+    if none is not None and np.any(none):
+        lo, hi = np.where(none, np.nan, lo), np.where(none, np.nan, hi)
+    return lo, hi
 
 
 def wilson_effective_exprs(p: str | pl.Expr, se: str | pl.Expr, n: str | pl.Expr, level: float = 0.95,
@@ -948,6 +956,10 @@ def share_interval(values, clusters=None, weights=None, level: float = 0.95) -> 
     which with ties is below Wilson's ``p(1-p)``. The interval is
     :func:`wilson_effective_bounds` (with clusters, on Student's quantile with
     ``G - 1`` degrees of freedom: the same as z from a few hundred clusters).
+    With clusters and ``G < 2`` (every observation from one seed, e.g. a
+    one-round ladder) the variance cannot be estimated: ``lo``, ``hi`` and
+    ``n_eff`` are NaN (no bound), where a Wilson interval on the observations
+    would claim a precision the data do not hold.
 
     Parameters
     ----------
@@ -973,6 +985,8 @@ def share_interval(values, clusters=None, weights=None, level: float = 0.95) -> 
     (0.5, 0.0, 2)
     >>> round(share_interval([1, 1, 0, 0], clusters=[0, 0, 1, 1]).se, 4)
     0.5
+    >>> share_interval([1, 0, 1, 1], clusters=[3, 3, 3, 3]).hi   # one seed: no bound
+    nan
     """
     v = np.asarray(values, dtype=float).reshape(-1)
     w = np.ones_like(v) if weights is None else np.asarray(weights, dtype=float).reshape(-1)
@@ -992,6 +1006,8 @@ def share_interval(values, clusters=None, weights=None, level: float = 0.95) -> 
     se = math.sqrt(max(var, 0.0))
     lo, hi = wilson_effective_bounds(r, se, total, level, df=None if clusters is None else g - 1)
     n_eff = r * (1 - r) / var if var > 0 and 0 < r < 1 else total
+    if clusters is not None and g < 2:
+        n_eff = float("nan")
     return ShareCI(r, se, float(lo), float(hi), total, int(g), float(n_eff))
 
 
@@ -1020,7 +1036,8 @@ def cluster_share_table(frame: Frame, value: str, by, cluster, weight: str | Non
     -------
     polars.DataFrame, one row per group (sorted): ``{prefix}n`` (Σ weight),
     ``{prefix}clusters``, ``{prefix}share``, ``{prefix}se``, ``{prefix}lo``,
-    ``{prefix}hi``.
+    ``{prefix}hi`` (with ``cluster`` and fewer than 2 clusters in a group: NaN,
+    no bound, as :func:`share_interval`).
 
     Examples
     --------

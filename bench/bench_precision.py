@@ -13,6 +13,12 @@ the effective number of plain games; the table prints the mean over seats
 with two control sets: the control's win share in the same seat, and every
 seat's win share and total score ("all"). The factor is what the control buys
 a ``--precision`` run: the games it needs are divided by it.
+
+    PYTHONPATH=. python bench/bench_precision.py --rerate LADDER_DIR [--against mcts:iterations=400]
+
+re-rates a kept ladder (its ``seating-*`` results folders, e.g. ``bench/bench_learned.py --out``'s) with
+the current intervals: each strategy's rating, its seeds (clusters) and 95% CI, and the head-to-head
+shares against ``--against`` (issue 33: a recorded ladder's intervals from few seeds).
 """
 import argparse
 import os
@@ -67,6 +73,33 @@ def measure(name, players, expensive, controls, seconds, control_games, seed, ba
     return rows
 
 
+def rerate(folder, against=None):
+    """The ratings (and head-to-heads against ``against``) of the ladder kept in ``folder``."""
+    import polars as pl
+
+    from analysis import load_run
+    from analysis.ratings import rating_text
+    from reports.compare import compare_tables
+
+    frames = []
+    for d in sorted(os.listdir(folder)):
+        if d.startswith("seating-") and os.path.isdir(os.path.join(folder, d)):
+            run = load_run(os.path.join(folder, d), allow_partial=True)
+            frames.append(run.players.collect().with_columns(pl.lit(d).alias("lineup")))
+    if not frames:
+        raise SystemExit(f"no seating-* results folders in {folder}")
+    t = compare_tables(pl.concat(frames, how="diagonal_relaxed"), "lineup")
+    print(f"| strategy | games | seeds | Elo [95% CI] |\n|---|---|---|---|")
+    for r in t["ratings"].iter_rows(named=True):
+        print(f"| {r['strategy']} | {r['n_games']:,} | {r['clusters']} | {rating_text(r)} |")
+    if against:
+        pw = t["pairwise"].filter(pl.col("opponent") == against)
+        print(f"\n| strategy | against {against}: share of pairs ahead [95% CI] | pairs | seeds |\n|---|---|---|---|")
+        for r in pw.iter_rows(named=True):
+            print(f"| {r['strategy']} | {r['win_share'] * 100:.1f} % [{r['lo'] * 100:.1f}, {r['hi'] * 100:.1f}] | "
+                  f"{r['n']} | {r['clusters']} |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--expensive", default="mcts:iterations=50")
@@ -76,7 +109,12 @@ def main():
     ap.add_argument("--games-only", default=None)
     ap.add_argument("--players", default=None, help="comma-separated player counts (default: all)")
     ap.add_argument("--seed", type=int, default=33)
+    ap.add_argument("--rerate", default=None, metavar="LADDER_DIR",
+                    help="re-rate a kept ladder's seating-* folders with the current intervals, then stop")
+    ap.add_argument("--against", default=None, help="with --rerate: the head-to-heads against this strategy")
     args = ap.parse_args()
+    if args.rerate:
+        return rerate(args.rerate, args.against)
     names = args.games_only.split(",") if args.games_only else [n for n in ("hellas", "yamatai", "akrotiri")
                                                                  if n in simcore.games]
     print(f"expensive {args.expensive} in every seat; control on the same seeds, {args.control_games:,} games; "

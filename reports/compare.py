@@ -136,6 +136,8 @@ def compare_tables(players: pl.DataFrame, group="lineup"):
 
 def compare_section(rs: RunSet, title="Strategy comparison") -> Section:
     """Seat balance, win-share matrix, head-to-head matrix and ratings of a comparison."""
+    from analysis.ratings import rating_text
+
     t = compare_tables(rs.players, rs.group)
     n_games = sum(rs.n_games().values())
     n_lineups = len(rs.runs)
@@ -174,13 +176,15 @@ def compare_section(rs: RunSet, title="Strategy comparison") -> Section:
     bt = {r["strategy"]: r for r in t["ratings"].iter_rows(named=True)}
     for r in t["win_share_matrix"].iter_rows(named=True):
         b = bt.get(r["strategy"])
-        elo = f"{b['elo']:.0f} [{b['elo_lo']:.0f}, {b['elo_hi']:.0f}]" if b else "—"
+        elo = rating_text(b, sep="") if b else "—"
         rows.append([r["strategy"], *[f"{r[s]:.1f}" for s in seats],
-                     f"{r['all seats']:.1f} [{r['all seats lo']:.1f}, {r['all seats hi']:.1f}]", elo])
+                     f"{r['all seats']:.1f} [{r['all seats lo']:.1f}, {r['all seats hi']:.1f}]"
+                     if r["all seats lo"] == r["all seats lo"] else f"{r['all seats']:.1f} (no CI)", elo])
     adv = t["win_share_by_seat"]
     half = float(((adv["win_hi"] - adv["win_lo"]) / 2).max()) * 100
     n_cell = f"{adv['n'].min():,}" if adv["n"].min() == adv["n"].max() else f"{adv['n'].min():,}–{adv['n'].max():,}"
-    sec.terminal = (f"{title}: win share % by seat (n = {n_cell} per cell, 95% CI ±{half:.1f} pp at most), "
+    ci = f"95% CI ±{half:.1f} pp at most" if half == half else "no 95% CI: too few seeds"
+    sec.terminal = (f"{title}: win share % by seat (n = {n_cell} per cell, {ci}), "
                     f"over all seats and Bradley–Terry rating with 95% CIs; {gt}\n"
                     + text_table(["strategy", *seats, "all seats", "rating"], rows)
                     + "\n" + dominance_text(t["dominance"]))

@@ -72,6 +72,8 @@ def findings_section(sections) -> Section | None:
             paras.append(f"**{context or 'Strategies'}**: " + dominance_text(dom))
         ratings = next((f for n, f in tables.items() if n.endswith("compare_ratings")), None)
         if ratings is not None and ratings.height >= 2:
+            from analysis.ratings import rating_text
+
             r = ratings.sort("elo", descending=True)
             a, b = r.row(0, named=True), r.row(1, named=True)
             sure = a["elo_lo"] > b["elo_hi"]
@@ -81,11 +83,12 @@ def findings_section(sections) -> Section | None:
             elif dominant:      # the head-to-head test is the sharper one; say which answer stands
                 tail = (" (their rating intervals overlap, but head-to-head each pair's interval is above ½: "
                         f"{a['strategy']} is the stronger, as the line above says).")
+            elif any(x["elo_lo"] != x["elo_lo"] for x in (a, b)):     # NaN: too few seeds for an interval
+                tail = " (too few seeds for a rating interval: which of the two is stronger is not shown)."
             else:
                 tail = " (their 95% intervals overlap: which of the two is stronger is not shown)."
-            paras.append(f"**{context or 'Strategies'}**: highest rated {a['strategy']}, Elo {a['elo']:,.0f} "
-                         f"[{a['elo_lo']:,.0f}, {a['elo_hi']:,.0f}] over {a['n_games']:,} games; next "
-                         f"{b['strategy']}, {b['elo']:,.0f} [{b['elo_lo']:,.0f}, {b['elo_hi']:,.0f}]" + tail)
+            paras.append(f"**{context or 'Strategies'}**: highest rated {a['strategy']}, Elo {rating_text(a)} "
+                         f"over {a['n_games']:,} games; next {b['strategy']}, {rating_text(b)}" + tail)
         cells = next((f for n, f in tables.items() if n.endswith("sweep_cells")), None)
         if cells is not None and cells.height:      # a [[sweep]] part (reports.sweep)
             best = cells.sort(["gap", "p"], descending=[False, True]).row(0, named=True)

@@ -53,10 +53,11 @@ def precision_text(prec, levels) -> str:
             "valid at that stop on the data (docs/precision.md). " + "; ".join(parts) + ".")
 
 
-def precision_keys(t, where):
+def precision_keys(t, where, budget_key="budget"):
     """``(precision, seconds)`` of a part's ``precision`` (percentage points: play each run until every
     seat's 95% interval is within ± that, its games the cap) and ``budget`` (a time, "90s", "5m", per
-    run; only with ``precision``); StudyError naming the key."""
+    run; only with ``precision``; ``budget_key``: its name where ``budget`` means something else, as in
+    ``[[sweep]]``); StudyError naming the key."""
     from reports.sequential import parse_budget
 
     prec = t.get("precision")
@@ -66,18 +67,74 @@ def precision_keys(t, where):
                              f"not {prec!r}")
         prec = prec / 100
     seconds = None
-    if "budget" in t:
+    if budget_key in t:
         if prec is None:
-            raise StudyError(f"{where}: budget goes with precision (the time a run may take to reach it)")
-        b = t["budget"]
+            raise StudyError(f"{where}: {budget_key} goes with precision (the time a run may take to reach it)")
+        b = t[budget_key]
         try:
             games, seconds = parse_budget(str(b)) if isinstance(b, str) else (None, None)
         except ValueError as exc:
-            raise StudyError(f"{where}: budget: {exc}") from None
+            raise StudyError(f"{where}: {budget_key}: {exc}") from None
         if seconds is None:
-            raise StudyError(f"{where}: budget must be a time per run, e.g. \"90s\" or \"5m\" (the games keys "
-                             f"are the caps), not {b!r}")
+            raise StudyError(f"{where}: {budget_key} must be a time per run, e.g. \"90s\" or \"5m\" (the games "
+                             f"keys are the caps), not {b!r}")
     return prec, seconds
+
+
+def precision_settings(part, t, where, budget_key="budget"):
+    """Read a part's ``precision`` and ``budget`` (:func:`precision_keys`) into ``part.settings``
+    (``precision``: a share, ``seconds``); nothing when the part has no target."""
+    prec, seconds = precision_keys(t, where, budget_key)
+    if prec is not None:
+        part.settings = {**part.settings, "precision": prec, "seconds": seconds}
+
+
+def to_precision(part) -> bool:
+    """Whether ``part`` plays its runs to a target precision."""
+    return part.settings.get("precision") is not None
+
+
+def play_to_precision(part, r, folder, ctx, strategies=None, min_games=0):
+    """Play planned run ``r`` of ``part`` into ``folder`` until every seat's 95% interval is within the
+    part's target (a confidence sequence, ``reports.sequential``), its games the cap, or its time budget
+    is spent; the progress (games, widest half-width, time left) and the stop go to ``ctx.log``.
+    ``strategies``: the seats' resolved strategies (default: the run's); ``min_games``: play on to at least
+    that many (``reports.sequential``). Returns the run's ``precision.json`` record (its ``games``, ``reason``)."""
+    from reports.experiments._part import seats as seats_of_run
+    from reports.sequential import simulate_to_precision
+
+    res = simulate_to_precision(part.game, r.players, r.seed, folder,
+                                strategies=strategies if strategies is not None else seats_of_run(part, r),
+                                variant=dict(r.variant), workers=ctx.workers, precision=part.settings["precision"],
+                                budget_games=r.games, budget_seconds=part.settings.get("seconds"), events=r.events,
+                                progress=lambda line: ctx.log(f"  {part.title}: {r.label}: {line}"),
+                                min_games=min_games)
+    ctx.log(f"{part.title}: {r.label}: {res['reason']}")
+    return res
+
+
+def play_runs_to_precision(part, ctx, group, same_games=False):
+    """Every planned run of ``part`` played to its target (:func:`play_to_precision`), under the study's
+    runs folder; their RunSet (runs stopped before their cap are partial). ``same_games``: then every run
+    of a player count plays on to the most games any of them needed, so that runs compared game by game
+    on common seeds (variants) are paired over all their games."""
+    from reports.runset import RunSet
+
+    folder = {r.label: os.path.join(ctx.base, r.folder) for r in part.runs}
+    done = {r.label: play_to_precision(part, r, folder[r.label], ctx) for r in part.runs}
+    if same_games:      # a run stopped by its budget (games or time) is not played on
+        for r in part.runs:
+            most = max(done[q.label]["games"] for q in part.runs if q.players == r.players)
+            if done[r.label]["stop"] == "precision" and done[r.label]["games"] < most:
+                done[r.label] = play_to_precision(part, r, folder[r.label], ctx, min_games=most)
+    return RunSet.from_dirs(folder, group=group, allow_partial=True)
+
+
+def add_precision_paragraph(part, sec, rs):
+    """Section ``sec`` with :func:`precision_paragraph` of ``rs`` added when ``part`` played to a target."""
+    if to_precision(part):
+        sec.paragraphs.append(precision_paragraph(rs))
+    return sec
 
 
 def precision_paragraph(rs) -> str:

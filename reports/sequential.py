@@ -118,10 +118,12 @@ class _Status:
 def simulate_to_precision(game, players, seed, out, strategies=None, variant=None, workers=None,
                           precision=0.01, budget_games=None, budget_seconds=None, control=None,
                           control_games=100_000, method="cs", level=0.95, events=True, progress=True,
-                          chunk_size=None, backend="loky"):
+                          chunk_size=None, backend="loky", min_games=0):
     """Play ``game`` until every seat's ``level`` interval is within ``± precision`` (a share, 0.005 = 0.5 pp).
 
     ``progress``: True (a status line on stderr), False, or a callable that takes each line.
+    ``min_games``: do not stop on the width before this many games (runs compared game by game, e.g.
+    a study's variants, play on to the same games; any stopping rule keeps a confidence sequence valid).
 
     Returns a dict: ``rows`` (per seat: strategy, share, half, lo, hi, n, effective_n,
     factor), ``games``, ``stop`` (``"precision"``, ``"games"`` or ``"seconds"``), ``reason``
@@ -215,11 +217,12 @@ def simulate_to_precision(game, players, seed, out, strategies=None, variant=Non
         if seq is not None and n >= 2:
             rows = seq.summary()
             worst = max(r["half"] for r in rows)
-            need = _games_needed(rows, seq, precision, n)
+            need = max(_games_needed(rows, seq, precision, n), min(min_games, planned))
             left = (need - n) / games_per_s if games_per_s > 0 else float("nan")
-            status.show(f"precision: {n:,} games  ±{worst * 100:.2f} pp now (target ±{precision * 100:g})  "
-                        f"{games_per_s:,.1f} games/s  ~{_duration(left)} left")
-            if worst <= precision:
+            pace = (f"{games_per_s:,.1f} games/s  ~{_duration(left)} left" if games_per_s > 0 else
+                    "(speed and time left after the next batch)")
+            status.show(f"precision: {n:,} games  ±{worst * 100:.2f} pp now (target ±{precision * 100:g})  {pace}")
+            if worst <= precision and n >= min(min_games, planned):
                 stop = "precision"
                 reason = f"every seat within ±{precision * 100:g} pp after {n:,} games"
                 break

@@ -404,12 +404,13 @@ def _slug(label, taken):
     return slug
 
 
-def cell_balance(folder, label="cell"):
-    """:func:`analysis.sweep.seat_balance` of one results folder (one row)."""
+def cell_balance(folder, label="cell", allow_partial=False):
+    """:func:`analysis.sweep.seat_balance` of one results folder (one row); ``allow_partial``: a run
+    stopped on a target precision before its planned games."""
     from analysis import load_run
     from analysis.seats import seat_sums
 
-    run = load_run(folder)
+    run = load_run(folder, allow_partial=allow_partial)
     players = run.players.with_columns(pl.lit(label).alias("run"),
                                        pl.lit(int(run.manifest["players"]), dtype=pl.Int64).alias("n_players"))
     return S.seat_balance(seat_sums(players, by="run").collect(), "run", alpha=ALPHA)

@@ -3,7 +3,7 @@ convergence, one panel per player count."""
 import os
 
 from reports.experiments._part import COMMON_KEYS, seats_of, variant_of
-from reports.precision_parts import precision_keys, precision_paragraph
+from reports.precision_parts import play_runs_to_precision, precision_keys, precision_paragraph
 from reports.plan import PlannedRun
 
 KEYS = COMMON_KEYS | {"strategy", "seats", "events", "precision", "budget"}
@@ -34,20 +34,7 @@ def run(part, ctx):
 
     if part.settings.get("precision") is None:
         return RunSet.from_dirs({r.label: ctx.play(r) for r in part.runs}, group="run")
-    from reports.experiments._part import seats as seats_of_run
-    from reports.sequential import simulate_to_precision
-
-    dirs = {}
-    for r in part.runs:             # each run until every seat is within the target (its games: the cap)
-        folder = os.path.join(ctx.base, r.folder)
-        res = simulate_to_precision(part.game, r.players, r.seed, folder, strategies=seats_of_run(part, r),
-                                    variant=r.variant, workers=ctx.workers, precision=part.settings["precision"],
-                                    budget_games=r.games, budget_seconds=part.settings["seconds"],
-                                    events=r.events, progress=lambda line, r=r: ctx.log(f"  {part.title}: "
-                                                                                        f"{r.label}: {line}"))
-        ctx.log(f"{part.title}: {r.label}: {res['reason']}")
-        dirs[r.label] = folder
-    return RunSet.from_dirs(dirs, group="run", allow_partial=True)
+    return play_runs_to_precision(part, ctx, "run")     # each run until every seat is within the target
 
 
 def runs(part, rs):

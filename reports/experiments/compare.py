@@ -1,10 +1,12 @@
 """``[[compare]]`` and ``boardlab compare``: strategies in every seat (seat rotations balanced),
 the win-share matrix and Bradley-Terry ratings (``reports.compare``)."""
+import math
 import os
 
 from reports.experiments._part import COMMON_KEYS, Part, StudyError, strategy_of, variant_of
+from reports.precision_parts import add_precision_paragraph, play_to_precision, precision_settings, to_precision
 
-KEYS = COMMON_KEYS | {"strategies"}
+KEYS = COMMON_KEYS | {"strategies", "precision", "budget"}
 
 #: its result is a comparison of line-ups (``reports.api.Comparison``)
 RESULT = "comparison"
@@ -25,6 +27,7 @@ def parse(part, t, ctx):
     if len(set(part.strategies)) != len(part.strategies):
         raise StudyError(f"{where}: strategies lists a name twice")
     part.players, part.games, part.variant = ctx.players[0], ctx.games, variant
+    precision_settings(part, t, where)      # each lineup until every seat is within it (its games: the cap)
     return part
 
 
@@ -33,8 +36,34 @@ def quick(part, cap):
 
 
 def run(part, ctx):
-    ctx.log(f"{part.title}: {', '.join(part.strategies)} at {part.players} players, {part.games:,} games")
+    ctx.log(f"{part.title}: {', '.join(part.strategies)} at {part.players} players, {part.games:,} games"
+            + (" at most" if to_precision(part) else ""))
+    if to_precision(part):
+        return play_to_target(part, os.path.join(ctx.base, part.name), ctx)
     return play(part, os.path.join(ctx.base, part.name), ctx.workers, ctx.log)
+
+
+def play_to_target(part, folder, ctx):
+    """The lineups of :func:`play` (``reports.compare``: the same seatings, folders and seed), each played
+    until every seat's 95% interval is within the part's target (``reports.precision_parts``), its share
+    of the games the cap. Every cell of the win-share matrix is one lineup's seat, so it is then within
+    the target too."""
+    import strategies as S
+    from reports.compare import lineups
+    from reports.plan import PlannedRun
+    from reports.runset import RunSet
+
+    resolved = part.strategies if isinstance(part.strategies, dict) else {
+        name: S.resolve(part.game, name) for name in part.strategies}
+    seats = lineups(list(resolved), part.players)
+    per = math.ceil(part.games / len(seats))
+    dirs = {}
+    for i, lineup in enumerate(seats):
+        r = PlannedRun("|".join(lineup), f"lineup-{i:03d}", part.players, list(lineup), part.variant, per, part.seed)
+        dirs[r.label] = os.path.join(folder, r.folder)
+        play_to_precision(part, r, dirs[r.label], ctx, strategies=[resolved[name] for name in lineup])
+    return RunSet.from_dirs(dirs, group="lineup", allow_partial=True,
+                            title=f"{part.game} {part.players} players: {', '.join(resolved)}")
 
 
 def play(part, folder, workers, log):
@@ -52,7 +81,7 @@ def runs(part, rs):
 def sections(part, rs, figures=None):
     from reports.compare import compare_section
 
-    return [compare_section(rs, title="Ratings")]
+    return [add_precision_paragraph(part, compare_section(rs, title="Ratings"), rs)]
 
 
 # ---------------------------------------------------------------- the command's part and report

@@ -10,7 +10,8 @@ import os
 import polars as pl
 
 from reports.experiments._part import COMMON_KEYS, StudyError, check, variant_of
-from reports.ladder import CHEAP_FACTOR, LadderPlan, compute_table, iterations_of, play_ladder, play_skill, ratings_of
+from reports.ladder import (CHEAP_FACTOR, LadderPlan, compute_table, iterations_of, play_ladder, play_skill, ratings_of,
+                            too_few_clusters_text)
 from reports.precision_parts import precision_keys, precision_of, precision_text, with_run_intervals
 from reports.render.figures_ladder import rating_vs_compute, rating_vs_cpu, seat_share_vs_rating
 from reports.render.sections import Fig, Section, Table, caption_of, text_table
@@ -183,6 +184,10 @@ def ladder_sections(plan: LadderPlan, rs, cpu: dict | None = None) -> list:
         f"none (0)."],
         tables=[Table("ladder_games", played, "Games each strategy played in the ladder.")])
     ratings = compare_section(rs, title="Ratings")
+    few = too_few_clusters_text(ratings_of(ratings), plan)       # a search level from one seed: no interval
+    if few:
+        ratings.paragraphs.insert(0, few)
+        ratings.terminal = few + "\n" + (ratings.terminal or "")
     comp = compute_table(ratings_of(ratings), plan.pool)
     fig = rating_vs_compute(comp, caption=(
         f"Look at how far each step of search lifts the rating: a level whose interval overlaps the one before it is "

@@ -7,16 +7,23 @@ import polars as pl
 from analysis import sweep as S
 from reports.experiments._part import COMMON_KEYS, StudyError, seats_of, variant_of
 from reports.plan import PlannedRun
+from reports.precision_parts import play_to_precision, precision_paragraph, precision_settings, to_precision
 from reports.render.figures_sweep import balance_surface, share_lines
 from reports.render.sections import Fig, Section, Table, text_table
 from reports.sweep import SweepError, _fmt, _slug, cell_balance, cell_variant, cells_table, crossings, parse_sweep
 
-KEYS = COMMON_KEYS | {"strategy", "seats", "events", "settings", "x", "y", "mode", "target", "budget"}
+#: ``budget`` is the adaptive mode's cells; the time a cell may take to reach ``precision``: ``precision_budget``
+KEYS = COMMON_KEYS | {"strategy", "seats", "events", "settings", "x", "y", "mode", "target", "budget", "precision",
+                      "precision_budget"}
 
 
 def parse(part, t, ctx):
     variant = variant_of(t.get("variant", {}), f"{ctx.where}: variant", ctx.mod, ctx.players[0])
     seats, strategy = seats_of(t, ctx.where, ctx.players, part.game)
+    if isinstance(t.get("budget"), str):
+        raise StudyError(f"{ctx.where}: budget is the adaptive mode's cells to add (an integer); the time a cell "
+                         f"may take to reach its precision is precision_budget (e.g. precision_budget = \"5m\")")
+    precision_settings(part, t, ctx.where, budget_key="precision_budget")   # each cell to it (its games: the cap)
     try:
         return parse_sweep(part, t, ctx.where, ctx.mod, ctx.players, seats or [strategy] * ctx.players[0], variant,
                            ctx.games)
@@ -25,6 +32,12 @@ def parse(part, t, ctx):
 
 
 def run(part, ctx):
+    if to_precision(part):
+        def play(r):
+            play_to_precision(part, r, os.path.join(ctx.base, r.folder), ctx)
+            return os.path.join(ctx.base, r.folder)
+
+        return run_sweep(part, ctx.base, play, log=ctx.log)
     return run_sweep(part, ctx.base, ctx.play, log=ctx.log)
 
 
@@ -61,7 +74,8 @@ def run_sweep(part, base, play, log=print):
         spec.cells.append(entry)
         if spec.mode != "adaptive":
             return None
-        entry["metric"] = S.metric_value(cell_balance(folder, label).row(0, named=True), spec.metric)
+        entry["metric"] = S.metric_value(cell_balance(folder, label, allow_partial=to_precision(part))
+                                         .row(0, named=True), spec.metric)
         log(f"{part.title}: {label}: {spec.metric_text} = {entry['metric']:.4f}")
         return entry["metric"]
 
@@ -74,7 +88,7 @@ def run_sweep(part, base, play, log=print):
                            [a.resolution for a in spec.axes] if any(a.resolution for a in spec.axes) else None)
         for entry, (_, _, stage) in zip(spec.cells, order):
             entry["stage"] = stage
-    return RunSet.from_dirs(dirs, group="cell")
+    return RunSet.from_dirs(dirs, group="cell", allow_partial=to_precision(part))
 
 
 def quick(part, cap):
@@ -130,6 +144,8 @@ def sweep_sections(part, rs):
                                     "open circle is not told from no gap. The largest |win share − fair share| over the seats with that seat's 95% "
                                     f"interval; open circles: not significant (chi-square p ≥ 0.05). {games}."))
     names = ["balance_surface", "seat_shares", "seat_gap"]
+    if to_precision(part):
+        paras.append(precision_paragraph(rs))
     sec = Section("Sweep", paragraphs=paras,
                   tables=[Table("sweep_cells", table, "Every cell: setting values, games, each seat's win share "
                                 "with its 95% interval (Wilson on the observed variance), the largest gap and "

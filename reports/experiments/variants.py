@@ -4,8 +4,9 @@ import os
 
 from reports.experiments._part import COMMON_KEYS, StudyError, check, seats_of, slug, variant_of
 from reports.plan import PlannedRun
+from reports.precision_parts import add_precision_paragraph, play_runs_to_precision, precision_settings, to_precision
 
-KEYS = COMMON_KEYS | {"strategy", "seats", "baseline", "options", "events"}
+KEYS = COMMON_KEYS | {"strategy", "seats", "baseline", "options", "events", "precision", "budget"}
 
 
 def parse(part, t, ctx):
@@ -21,6 +22,7 @@ def parse(part, t, ctx):
     if baseline not in options:
         raise StudyError(f"{where}: baseline '{baseline}' is not one of the options ({', '.join(options)})")
     part.baseline = baseline
+    precision_settings(part, t, where)      # each variant's run until every seat is within it (games: the cap)
     for n in ctx.players:
         for opt, settings in options.items():
             variant = dict(base_variant)
@@ -40,6 +42,8 @@ def quick(part, cap):
 def run(part, ctx):
     from reports.runset import RunSet
 
+    if to_precision(part):
+        return play_runs_to_precision(part, ctx, "variant", same_games=True)    # paired over all games
     return RunSet.from_dirs({r.label: ctx.play(r) for r in part.runs}, group="variant")
 
 
@@ -67,4 +71,6 @@ def sections(part, rs, figures=None):
         seat.terminal = ""
         secs.append(seat)
         secs += [build(sub) for build in game_sections(plug)]
+    if secs:
+        add_precision_paragraph(part, secs[0], rs)
     return secs
