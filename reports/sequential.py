@@ -36,6 +36,7 @@ from simcore import _results as R
 from simcore import run as simrun
 from simcore._contract import SEARCH_DEFAULTS, searches
 from simcore._manifest import read_manifest
+from simcore._run_size import duration as _duration
 
 #: the planned games of a run stopped on precision or seconds only
 DEFAULT_CAP = 1_000_000
@@ -69,16 +70,6 @@ def _games_needed(rows, seq, precision, n):
                if r["half"] > precision)
     return max(need, n)
 
-
-def _duration(s):
-    if not math.isfinite(s):
-        return "?"
-    s = max(0.0, s)
-    if s < 120:
-        return f"{s:.0f} s"
-    if s < 7200:
-        return f"{s / 60:.0f} min"
-    return f"{s / 3600:.1f} h"
 
 
 class _Status:

@@ -14,6 +14,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from simcore._run_size import duration as _duration
+
 #: game index of the first verification game (the search starts at 0)
 VERIFY_START = 1 << 31
 #: a verification slice adds at most this share of the games so far
@@ -22,19 +24,6 @@ GROWTH = 0.25
 
 def _vec(v):
     return "(" + ", ".join(str(x) for x in v) + ")"
-
-
-def _duration(s):
-    """Seconds in words ("45 s", "12 min", "2.5 h"; as ``reports.sequential``'s, written here so that this
-    module imports no other of ``reports``)."""
-    if not math.isfinite(s):
-        return "?"
-    s = max(0.0, s)
-    if s < 120:
-        return f"{s:.0f} s"
-    if s < 7200:
-        return f"{s / 60:.0f} min"
-    return f"{s / 3600:.1f} h"
 
 
 class Player:

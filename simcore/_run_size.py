@@ -3,6 +3,7 @@
 Part of the runner (``simcore.run``).
 """
 import importlib
+import math
 import os
 import shutil
 import time
@@ -20,7 +21,12 @@ def _size(n):
         n /= 1000
 
 
-def _duration(s):
+def duration(s):
+    """Seconds in words ("45 s", "12 min", "2.5 h", "4 days"; "?" when not finite): the one wording of a
+    duration in progress lines, estimates and reports."""
+    if not math.isfinite(s):
+        return "?"
+    s = max(0.0, s)
     if s < 120:
         return f"{s:.0f} s"
     if s < 7200:
@@ -28,6 +34,9 @@ def _duration(s):
     if s < 3 * 86400:
         return f"{s / 3600:.1f} h"
     return f"{s / 86400:,.0f} days"
+
+
+_duration = duration
 
 
 def _probe_games(plan, games=2000):
