@@ -277,8 +277,9 @@
       try { const r = await call("api/save", {}); status("saved to " + r.file); }
       catch (e) { status("save failed: " + e.message, true); }
     });
-    $("pass-ready").addEventListener("click", async () => {
-      if (busy) return;
+    $("pass-ready").addEventListener("click", async function take() {
+      // a poll on its way: take the screen once it is back, rather than drop the click
+      if (busy) { setTimeout(take, 50); return; }
       busy = true;
       try { merge(await call("api/screen", {seat: +$("pass-ready").dataset.seat})); }
       catch (e) { status("refused: " + e.message, true); }
