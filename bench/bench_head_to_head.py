@@ -16,13 +16,15 @@ Pairs are played ``--batch`` at a time in this process (``play_batch``, one thre
 is kept in ``--out`` (``.npz``): a rerun resumes, and the report is printed after every batch, so
 a run stopped at any time still gives its estimate. Everything is drawn from ``--seed``.
 """
-import argparse
 import math
 import os
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from game_args import game_parser, parse_game_args  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -43,23 +45,18 @@ def summary(score):
     return n, m, m - h, m + h
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv=None):
+    ap = game_parser(__doc__)
     ap.add_argument("a")
     ap.add_argument("b")
-    ap.add_argument("--game", default="akrotiri")
-    ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--pairs", type=int, default=200)
     ap.add_argument("--batch", type=int, default=10)
-    ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=None, help="folder of the finished batches (default: none kept)")
-    args = ap.parse_args()
+    args, mod = parse_game_args(ap, argv)
 
-    import simcore
     import strategies
     from simcore.rng import game_seeds
 
-    mod = simcore.games[args.game]
     sa, sb = strategies.resolve(args.game, args.a), strategies.resolve(args.game, args.b)
     pa, pb = sa.as_policy(), sb.as_policy()
     k = args.players

@@ -10,33 +10,30 @@ decision with two or more legal actions kept with probability ``--share`` (seede
 the first setting. A shared machine slows every setting alike only roughly: run the settings in
 one process, compare the ratios, and repeat.
 """
-import argparse
 import os
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from game_args import game_parser, parse_game_args  # noqa: E402
 
 import numpy as np  # noqa: E402
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv=None):
+    ap = game_parser(__doc__, seed=11)
     ap.add_argument("settings")
-    ap.add_argument("--game", default="akrotiri")
-    ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--games", type=int, default=6)
     ap.add_argument("--share", type=float, default=0.1)
-    ap.add_argument("--seed", type=int, default=11)
-    args = ap.parse_args()
+    args, mod = parse_game_args(ap, argv)
 
-    import simcore
     import strategies
     from simcore.rng import game_seeds
     from strategies.mcts import MCTSAgent
     from strategies.train import _player
 
-    mod = simcore.games[args.game]
     cfg = mod.make_config(args.players)
     move = _player(args.game, strategies.resolve(args.game, "balanced"), args.seed)
     rng = np.random.default_rng(np.random.SeedSequence([args.seed, 0x637075]))

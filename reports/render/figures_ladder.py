@@ -88,36 +88,108 @@ def seat_share_vs_rating(shares: pl.DataFrame, trend: pl.DataFrame | None = None
 # ---------------------------------------------------------------- sections
 
 
+def short_label(name: str) -> str:
+    """A strategy's name as the strength-per-CPU figure writes it: ``mcts:iterations=400`` -> ``MCTS-400``,
+    ``mcts:iterations=100,prior=learned`` -> ``MCTS-100, model prior``, ``learned:/a/b.json`` ->
+    ``learned (b.json)``; other names as they are."""
+    import re
+
+    m = re.fullmatch(r"mcts:iterations=(\d+)(,.*)?", name)
+    if m:
+        rest = [x for x in (m.group(2) or "").split(",") if x]
+        words = ["model prior" if x == "prior=learned" else x for x in rest]
+        return ", ".join([f"MCTS-{m.group(1)}"] + words)
+    if name.startswith("learned:"):
+        return f"learned ({name.rsplit('/', 1)[-1]})"
+    return name
+
+
+def _place_labels(fig, ax, x, y, lo, hi, labels, fontsize=7):
+    """Write each point's label beside it where it covers no other label, point or error bar: the first
+    free place of a few around the point (right, then above or below it, then left), in display space."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    if not isinstance(fig.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(fig)
+    fig.canvas.draw()                                   # the layout as it will be saved (labels stay out of it)
+    r = fig.canvas.get_renderer()
+    to = ax.transData.transform
+    p = to(np.column_stack([x, y]))
+    taken = [(px - 4, py - 4, px + 4, py + 4) for px, py in p]          # the markers
+    for xi, l_, h_ in zip(x, lo, hi):                                    # the error bars
+        if l_ == l_ and h_ == h_:
+            (bx, by0), (_, by1) = to([(xi, l_), (xi, h_)])
+            taken.append((bx - 4, by0, bx + 4, by1))
+    box = ax.get_window_extent(r)
+    tries = [(6, 3, "left"), (6, 11, "left"), (6, -6, "left"), (0, 12, "center"), (0, -12, "center"),
+             (-6, 3, "right"), (6, 19, "left"), (6, -14, "left"), (-6, 11, "right"), (-6, -6, "right"),
+             (6, 27, "left"), (6, -22, "left"), (0, 22, "center"), (0, -22, "center")]
+
+    def free(b):
+        inside = b.x0 >= box.x0 and b.x1 <= box.x1 and b.y0 >= box.y0 and b.y1 <= box.y1
+        return inside and not any(b.x0 < q[2] and b.x1 > q[0] and b.y0 < q[3] and b.y1 > q[1] for q in taken)
+
+    for i in np.argsort(-np.asarray(y)):                                 # from the top down
+        for n, (dx, dy, ha) in enumerate(tries):
+            t = ax.annotate(labels[i], (x[i], y[i]), xytext=(dx, dy), textcoords="offset points",
+                            fontsize=fontsize, ha=ha, va="center")
+            t.set_in_layout(False)
+            b = t.get_window_extent(r)
+            if free(b) or n == len(tries) - 1:
+                if not free(b):                         # no free place: the first one
+                    t.remove()
+                    dx, dy, ha = tries[0]
+                    t = ax.annotate(labels[i], (x[i], y[i]), xytext=(dx, dy), textcoords="offset points",
+                                    fontsize=fontsize, ha=ha, va="center")
+                    t.set_in_layout(False)
+                    b = t.get_window_extent(r)
+                taken.append((b.x0, b.y0, b.x1, b.y1))
+                break
+            t.remove()
+
+
 def rating_vs_cpu(table: pl.DataFrame, title="Strength per CPU-second", caption=None):
     """Elo (95% CI) of each strategy against its CPU seconds a game (every seat playing it; log axis).
 
     ``table``: ``strategy``, ``kind`` (``random``/``heuristic``, ``mcts``, ``learned``; a search with a
     model as prior is ``mcts`` with ``prior`` true), ``cpu`` (seconds a game), ``elo``, ``elo_lo``,
     ``elo_hi`` and optionally ``prior``. Plain MCTS levels are joined by a line: the frontier the
-    learned models are measured against."""
-    fig, axes = F._panels(1, width=7.5, height=4.6)
+    learned models are measured against. A rating without an interval (its games from one seed) is
+    drawn hollow and labelled so; the labels are short (:func:`short_label`) and set where they cover
+    nothing."""
+    fig, axes = F._panels(1, width=7.5, height=4.9)
     ax = axes[0, 0]
     t = table.sort("cpu")
     prior = t["prior"].to_numpy().astype(bool) if "prior" in t.columns else np.zeros(t.height, bool)
     kind = np.array(t["kind"].to_list(), dtype=object)
     x = t["cpu"].to_numpy().astype(float)
-    y = t["elo"].to_numpy()
-    err = F._err(y, t["elo_lo"].to_numpy(), t["elo_hi"].to_numpy())
+    y = t["elo"].to_numpy().astype(float)
+    lo, hi = t["elo_lo"].to_numpy().astype(float), t["elo_hi"].to_numpy().astype(float)
+    err = F._err(y, lo, hi)
+    none = np.isnan(lo) | np.isnan(hi)
     groups = ((~np.isin(kind, ["mcts", "learned"]), F.COLORS[1], "random and heuristic presets"),
-              ((kind == "mcts") & ~prior, F.COLORS[0], "MCTS"),
+              ((kind == "mcts") & ~prior, F.COLORS[0], "MCTS (line: the plain search's levels)"),
               (kind == "learned", F.COLORS[2], "learned model (no search)"),
               ((kind == "mcts") & prior, F.COLORS[3], "MCTS with the model as prior"))
     for mask, color, label in groups:
-        if mask.any():
-            ax.errorbar(x[mask], y[mask], yerr=err[:, mask], fmt="o", color=color, capsize=3, label=label)
+        if (mask & ~none).any():
+            ax.errorbar(x[mask & ~none], y[mask & ~none], yerr=err[:, mask & ~none], fmt="o", color=color, capsize=3,
+                        label=label)
+        if (mask & none).any():
+            ax.plot(x[mask & none], y[mask & none], "o", mfc="white", color=color,
+                    label=None if (mask & ~none).any() else label)
+    if none.any():
+        ax.plot([], [], "o", mfc="white", color="#555", label="no interval (its games from one seed)")
     plain = (kind == "mcts") & ~prior
     if plain.sum() > 1:
         ax.plot(x[plain], y[plain], color=F.COLORS[0], linewidth=1, alpha=0.6)
-    for i, name in enumerate(t["strategy"].to_list()):
-        ax.annotate(name, (x[i], y[i]), xytext=(6, 4), textcoords="offset points", fontsize=7)
     ax.set_xscale("log")
-    ax.set_xlim(float(x.min()) / 3, float(x.max()) * 8)
+    ax.set_xlim(float(x.min()) / 3, float(x.max()) * 12)
     ax.set_xlabel("CPU seconds a game, every seat playing the strategy (log axis)")
-    ax.set_ylabel("Bradley–Terry rating (Elo)")
-    ax.legend(fontsize=8, loc="lower right")
-    return F._finish(fig, title, caption)
+    ax.set_ylabel("Bradley–Terry rating (Elo, 95% CI)")
+    handles, names = ax.get_legend_handles_labels()
+    fig.legend(handles, names, loc="outside lower center", ncol=2, fontsize=8, frameon=False)
+    F._finish(fig, title, caption)
+    labels = [short_label(n) + (" (no CI: one seed)" if none[i] else "") for i, n in enumerate(t["strategy"].to_list())]
+    _place_labels(fig, ax, x, y, lo, hi, labels)
+    return fig
