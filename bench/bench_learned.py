@@ -121,6 +121,56 @@ def target_lines(r, cpu, levels, prior_levels):
     return lines
 
 
+def differences(players, group, pairs, level=0.95):
+    """``{(a, b): (elo difference a - b, lo, hi, seeds)}`` from one Bradley–Terry fit over every game (the
+    ratings' fit) with its cluster-robust (by seed, ``game_index``) sandwich covariance: the interval of a
+    difference uses ``var(a) + var(b) - 2 cov(a, b)``, Student's t on the seeds of the rarer of the two less
+    one. Narrower than the two ratings' intervals side by side: those also carry the uncertainty of the
+    field's average, which a difference does not."""
+    import numpy as np
+    import polars as pl
+    from scipy import special
+
+    from analysis.ratings import ELO_SCALE, _fit_bt, _pinv, pairwise_comparisons
+    from analysis.stats import t_ppf
+
+    p = players.with_columns(pl.col(group).cast(pl.String)).rename({group: "run"}).drop("game_key", strict=False)
+    comp = pairwise_comparisons(p).filter(pl.col("strategy_a") != pl.col("strategy_b"))
+    comp = comp.collect() if isinstance(comp, pl.LazyFrame) else comp
+    names = sorted(set(comp["strategy_a"]) | set(comp["strategy_b"]))
+    code = {n: i for i, n in enumerate(names)}
+    a = comp["strategy_a"].replace_strict(code, return_dtype=pl.Int64).to_numpy()
+    b = comp["strategy_b"].replace_strict(code, return_dtype=pl.Int64).to_numpy()
+    y = comp["score_a"].to_numpy().astype(float)
+    game = np.unique(comp["game_index"].to_numpy(), return_inverse=True)[1].astype(np.int64)
+    k = len(names)
+    theta, _, _ = _fit_bt(a, b, y, game, k, 0.0, True)
+    pr = special.expit(theta[a] - theta[b])
+    v = pr * (1 - pr)
+    info = np.zeros((k, k))
+    np.add.at(info, (a, a), v)
+    np.add.at(info, (b, b), v)
+    np.add.at(info, (a, b), -v)
+    np.add.at(info, (b, a), -v)
+    bread = _pinv(info)
+    g = int(game.max()) + 1
+    s = np.zeros((g, k))
+    np.add.at(s, (game, a), y - pr)
+    np.add.at(s, (game, b), -(y - pr))
+    cov = bread @ (s.T @ s * (g / max(g - 1, 1))) @ bread
+    out = {}
+    for x, z in pairs:
+        i, j = code[x], code[z]
+        seeds = min(np.unique(game[(a == m) | (b == m)]).size for m in (i, j))
+        d = ELO_SCALE * (theta[i] - theta[j])
+        if seeds < 2:
+            out[(x, z)] = (d, float("nan"), float("nan"), seeds)
+            continue
+        h = t_ppf(0.5 + level / 2, seeds - 1) * ELO_SCALE * math.sqrt(max(cov[i, i] + cov[j, j] - 2 * cov[i, j], 0))
+        out[(x, z)] = (d, d - h, d + h, seeds)
+    return out
+
+
 def measure(pool, g, k, games_of, seed, path, log=print):
     """``{name: CPU seconds a game}``, kept in ``path`` (JSON) so that a rerun measures only what is new."""
     done = {}
@@ -238,6 +288,11 @@ def main(argv=None):
         row = r[n]
         print(f"| {n} | {row['elo']:.0f} [{row['elo_lo']:.0f}, {row['elo_hi']:.0f}] | {row['n_games']:,} | "
               f"{seeds[n]:,} | {cpu[n]:.4g} |")
+    print()
+    pairs = [(n, "mcts:iterations=400") for n in order if n != "mcts:iterations=400"
+             and (n == "learned" or pool[n].searches)] if "mcts:iterations=400" in pool else []
+    for (x, z), (d, lo, hi, sd) in differences(rs.players, rs.group, pairs).items():
+        print(f"{x} - {z}: {d:+.0f} Elo [{lo:+.0f}, {hi:+.0f}] (95% CI, sandwich covariance, {sd} seeds)")
     print()
     from reports.render.workers import save
     from reports.render.figures_ladder import rating_vs_cpu

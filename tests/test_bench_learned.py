@@ -128,3 +128,21 @@ def test_game_scripts_share_their_arguments_and_refuse_bad_ones(capsys):
                      "--share", "0.2"])
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("hellas 2p:") and lines[-1].strip().startswith("iterations=10")
+
+
+def test_a_difference_interval_from_the_fits_covariance():
+    """Two strategies: their centred ratings are +d/2 and -d/2, so the difference's interval is twice a
+    rating's (same fit, same seeds); with a third, the difference is narrower than the two intervals added."""
+    from analysis.ratings import bradley_terry
+    rng = np.random.default_rng(4)
+    rows = []
+    for gi in range(40):                                  # 40 seeds, 3 seatings each: seed-level clusters
+        for lineup in (("x", "y", "y"), ("y", "x", "y"), ("y", "y", "x")):
+            ranks = rng.permutation(3) + 1 if rng.random() < 0.6 else np.array([1, 2, 3])
+            rows += [{"run": "|".join(lineup), "game_index": gi, "seat": s, "strategy": lineup[s],
+                      "rank": int(ranks[s])} for s in range(3)]
+    p = pl.DataFrame(rows)
+    bt = {r["strategy"]: r for r in bradley_terry(p, cluster="game_index").iter_rows(named=True)}
+    d, lo, hi, seeds = learned_tool.differences(p.rename({"run": "lineup"}), "lineup", [("x", "y")])[("x", "y")]
+    assert seeds == 40 and d == pytest.approx(bt["x"]["elo"] - bt["y"]["elo"])
+    assert hi - lo == pytest.approx(2 * (bt["x"]["elo_hi"] - bt["x"]["elo_lo"]), rel=1e-6)
