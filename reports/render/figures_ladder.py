@@ -105,8 +105,10 @@ def short_label(name: str) -> str:
 
 
 def _place_labels(fig, ax, x, y, lo, hi, labels, fontsize=7):
-    """Write each point's label beside it where it covers no other label, point or error bar: the first
-    free place of a few around the point (right, then above or below it, then left), in display space."""
+    """Write each point's label beside it where it covers no other label, marker or error bar: the first
+    free place of a few around the point (right of it, then left, a little higher or lower each time,
+    then above or below), in display space. Where every place crosses an error bar, one that crosses
+    only bars; where none is free, the one overlapping other labels least."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     if not isinstance(fig.canvas, FigureCanvasAgg):
@@ -115,37 +117,37 @@ def _place_labels(fig, ax, x, y, lo, hi, labels, fontsize=7):
     r = fig.canvas.get_renderer()
     to = ax.transData.transform
     p = to(np.column_stack([x, y]))
-    taken = [(px - 4, py - 4, px + 4, py + 4) for px, py in p]          # the markers
-    for xi, l_, h_ in zip(x, lo, hi):                                    # the error bars
+    marks = [(px - 4, py - 4, px + 4, py + 4) for px, py in p]
+    bars = []
+    for xi, l_, h_ in zip(x, lo, hi):
         if l_ == l_ and h_ == h_:
             (bx, by0), (_, by1) = to([(xi, l_), (xi, h_)])
-            taken.append((bx - 4, by0, bx + 4, by1))
+            bars.append((bx - 4, by0, bx + 4, by1))
+    placed = []
     box = ax.get_window_extent(r)
-    tries = [(6, 3, "left"), (6, 11, "left"), (6, -6, "left"), (0, 12, "center"), (0, -12, "center"),
-             (-6, 3, "right"), (6, 19, "left"), (6, -14, "left"), (-6, 11, "right"), (-6, -6, "right"),
-             (6, 27, "left"), (6, -22, "left"), (0, 22, "center"), (0, -22, "center")]
+    tries = [(dx, dy, ha) for dy in (3, 11, -6, 19, -14, 27, -22, 35, -30)
+             for dx, ha in ((6, "left"), (-6, "right"))] + [(0, 14, "center"), (0, -14, "center")]
 
-    def free(b):
-        inside = b.x0 >= box.x0 and b.x1 <= box.x1 and b.y0 >= box.y0 and b.y1 <= box.y1
-        return inside and not any(b.x0 < q[2] and b.x1 > q[0] and b.y0 < q[3] and b.y1 > q[1] for q in taken)
+    def overlap(b, boxes):
+        return sum(max(0.0, min(b.x1, q[2]) - max(b.x0, q[0])) * max(0.0, min(b.y1, q[3]) - max(b.y0, q[1]))
+                   for q in boxes)
 
-    for i in np.argsort(-np.asarray(y)):                                 # from the top down
-        for n, (dx, dy, ha) in enumerate(tries):
+    for i in np.argsort(-np.asarray(y), kind="stable"):         # from the top down
+        cands = []
+        for dx, dy, ha in tries:
             t = ax.annotate(labels[i], (x[i], y[i]), xytext=(dx, dy), textcoords="offset points",
                             fontsize=fontsize, ha=ha, va="center")
             t.set_in_layout(False)
             b = t.get_window_extent(r)
-            if free(b) or n == len(tries) - 1:
-                if not free(b):                         # no free place: the first one
-                    t.remove()
-                    dx, dy, ha = tries[0]
-                    t = ax.annotate(labels[i], (x[i], y[i]), xytext=(dx, dy), textcoords="offset points",
-                                    fontsize=fontsize, ha=ha, va="center")
-                    t.set_in_layout(False)
-                    b = t.get_window_extent(r)
-                taken.append((b.x0, b.y0, b.x1, b.y1))
-                break
             t.remove()
+            inside = b.x0 >= box.x0 and b.x1 <= box.x1 and b.y0 >= box.y0 and b.y1 <= box.y1
+            clash = overlap(b, placed) + overlap(b, marks)
+            cands.append(((not inside, clash > 0, overlap(b, bars) > 0, clash), (dx, dy, ha), b))
+        _, (dx, dy, ha), b = min(cands, key=lambda c: c[0])
+        t = ax.annotate(labels[i], (x[i], y[i]), xytext=(dx, dy), textcoords="offset points", fontsize=fontsize,
+                        ha=ha, va="center")
+        t.set_in_layout(False)
+        placed.append((b.x0, b.y0, b.x1, b.y1))
 
 
 def rating_vs_cpu(table: pl.DataFrame, title="Strength per CPU-second", caption=None):
