@@ -58,6 +58,11 @@ import strategies  # noqa: E402
 from strategies.cost import cpu_per_game  # noqa: E402
 
 
+def presets_of(game):
+    """The names of ``game``'s presets, random included (``strategies.presets``)."""
+    return list(strategies.presets(game))
+
+
 def parse_anchors(text, levels):
     """``"1600:400"`` -> ``[(1600, 400)]``; ValueError when a pair is malformed, its reference is not a
     ``levels`` level or its level is one."""
@@ -239,11 +244,11 @@ def main(argv=None):
     names += [f"mcts:iterations={n},prior=learned" for n in prior_levels]
     if args.presets:
         at = names.index("learned")
-        names[at:at] = [n for n in strategies.presets(g) if n not in names]
+        names[at:at] = [n for n in presets_of(g) if n not in names]
     names += strategies.split_names(args.extra) if args.extra else []
     pool = {}
     for n in names + [f"mcts:iterations={t}" for t, _ in anchors] + (
-            [n for n in strategies.presets(g) if n not in names] if args.presets_apart else []):
+            [n for n in presets_of(g) if n not in names] if args.presets_apart else []):
         s = strategies.resolve(g, n)
         pool[n] = s if s.name == n else strategies.Strategy(**{**s.__dict__, "name": n})
     order = list(pool)                   # the table's order: the main ladder, the anchored levels, the presets
@@ -260,7 +265,7 @@ def main(argv=None):
               os.path.join(args.out, f"{g}-{k}p"))]
     if args.presets_apart:
         cheap = [n for n in base if not pool[n].searches]
-        cheap += [n for n in strategies.presets(g) if n not in cheap]
+        cheap += [n for n in presets_of(g) if n not in cheap]
         tiers.append(("presets/", LadderPlan(g, k, {n: pool[n] for n in cheap}, games=args.games, seed=args.seed),
                       os.path.join(args.out, f"{g}-{k}p-presets")))
     for top, ref in anchors:
