@@ -101,8 +101,21 @@ def interpolate(plain, c):
     return None
 
 
-def target_lines(r, cpu, levels, prior_levels):
-    """The issue's targets in words, from the ratings ``r`` (``{name: row}``) and ``cpu``."""
+def bracket(cpu_of, c):
+    """``{level: weight}``: the plain search at CPU ``c`` as the log-CPU interpolation of the two levels of
+    ``cpu_of`` (``{name: cpu}``) that bracket it (weights summing to 1); ``None`` outside them."""
+    plain = sorted((v, n) for n, v in cpu_of.items())
+    for (c0, n0), (c1, n1) in zip(plain, plain[1:]):
+        if c0 <= c <= c1:
+            w = (math.log(c) - math.log(c0)) / (math.log(c1) - math.log(c0))
+            return {n0: 1 - w, n1: w}
+    return None
+
+
+def target_lines(r, cpu, levels, prior_levels, at_cpu=None):
+    """The issue's targets in words, from the ratings ``r`` (``{name: row}``) and ``cpu``; ``at_cpu``:
+    ``{prior level name: (difference, lo, hi, seeds)}`` of it against the plain search at its CPU
+    (:func:`differences` with :func:`bracket`'s weights), said with the point estimate."""
     lines = []
     if "mcts:iterations=400" in r and "learned" in r:
         m4, le = r["mcts:iterations=400"], r["learned"]
@@ -115,7 +128,11 @@ def target_lines(r, cpu, levels, prior_levels):
         at = interpolate(plain, c)
         same = f"mcts:iterations={n}"
         if at is not None:
-            lines.append(f"{name}: {r[name]['elo'] - at:+.0f} Elo over plain MCTS at its CPU ({c:.3g} s a game; "
+            ci = ""
+            if at_cpu and name in at_cpu:
+                _, lo, hi, sd = at_cpu[name]
+                ci = f" [{lo:+.0f}, {hi:+.0f}] (95% CI, {sd} seeds)"
+            lines.append(f"{name}: {r[name]['elo'] - at:+.0f} Elo{ci} over plain MCTS at its CPU ({c:.3g} s a game; "
                          f"interpolated) (target >= +100)")
         elif same in r:
             lines.append(f"{name}: {r[name]['elo'] - r[same]['elo']:+.0f} Elo over {same} at {c / cpu[same]:.2f}x "
@@ -127,11 +144,12 @@ def target_lines(r, cpu, levels, prior_levels):
 
 
 def differences(players, group, pairs, level=0.95):
-    """``{(a, b): (elo difference a - b, lo, hi, seeds)}`` from one Bradley–Terry fit over every game (the
-    ratings' fit) with its cluster-robust (by seed, ``game_index``) sandwich covariance: the interval of a
-    difference uses ``var(a) + var(b) - 2 cov(a, b)``, Student's t on the seeds of the rarer of the two less
-    one. Narrower than the two ratings' intervals side by side: those also carry the uncertainty of the
-    field's average, which a difference does not."""
+    """``[(elo difference, lo, hi, seeds)]``, one per ``(a, b)`` of ``pairs``, from one Bradley–Terry fit over
+    every game (the ratings' fit) with its cluster-robust (by seed, ``game_index``) sandwich covariance:
+    the interval of ``a - b`` uses ``var(a) + var(b) - 2 cov(a, b)``, Student's t on the seeds of the rarest
+    strategy involved less one. ``b`` may be ``{name: weight}`` (weights summing to 1: e.g. the plain search
+    interpolated between two levels, :func:`bracket`). Narrower than the two ratings' intervals side by
+    side: those also carry the uncertainty of the field's average, which a difference does not."""
     import numpy as np
     import polars as pl
     from scipy import special
@@ -163,16 +181,19 @@ def differences(players, group, pairs, level=0.95):
     np.add.at(s, (game, a), y - pr)
     np.add.at(s, (game, b), -(y - pr))
     cov = bread @ (s.T @ s * (g / max(g - 1, 1))) @ bread
-    out = {}
+    out = []
     for x, z in pairs:
-        i, j = code[x], code[z]
-        seeds = min(np.unique(game[(a == m) | (b == m)]).size for m in (i, j))
-        d = ELO_SCALE * (theta[i] - theta[j])
+        w = np.zeros(k)
+        w[code[x]] += 1.0
+        for n, wn in ({z: 1.0} if isinstance(z, str) else z).items():
+            w[code[n]] -= wn
+        seeds = min(np.unique(game[(a == m) | (b == m)]).size for m in np.flatnonzero(w))
+        d = ELO_SCALE * float(w @ theta)
         if seeds < 2:
-            out[(x, z)] = (d, float("nan"), float("nan"), seeds)
+            out.append((d, float("nan"), float("nan"), seeds))
             continue
-        h = t_ppf(0.5 + level / 2, seeds - 1) * ELO_SCALE * math.sqrt(max(cov[i, i] + cov[j, j] - 2 * cov[i, j], 0))
-        out[(x, z)] = (d, d - h, d + h, seeds)
+        h = t_ppf(0.5 + level / 2, seeds - 1) * ELO_SCALE * math.sqrt(max(float(w @ cov @ w), 0.0))
+        out.append((d, d - h, d + h, seeds))
     return out
 
 
@@ -296,8 +317,14 @@ def main(argv=None):
     print()
     pairs = [(n, "mcts:iterations=400") for n in order if n != "mcts:iterations=400"
              and (n == "learned" or pool[n].searches)] if "mcts:iterations=400" in pool else []
-    for (x, z), (d, lo, hi, sd) in differences(rs.players, rs.group, pairs).items():
+    plain = {f"mcts:iterations={n}": cpu[f"mcts:iterations={n}"] for n in levels + [t for t, _ in anchors]}
+    at_cpu = {f"mcts:iterations={n},prior=learned": bracket(plain, cpu[f"mcts:iterations={n},prior=learned"])
+              for n in prior_levels}
+    at_cpu = {n: w for n, w in at_cpu.items() if w}
+    found = differences(rs.players, rs.group, pairs + list(at_cpu.items()))
+    for (x, z), (d, lo, hi, sd) in zip(pairs, found):
         print(f"{x} - {z}: {d:+.0f} Elo [{lo:+.0f}, {hi:+.0f}] (95% CI, sandwich covariance, {sd} seeds)")
+    at_cpu = dict(zip(at_cpu, found[len(pairs):]))
     print()
     from reports.render.workers import save
     from reports.render.figures_ladder import rating_vs_cpu
@@ -328,7 +355,7 @@ def main(argv=None):
             "elo_95ci": {n: [round(r[n]["elo"]), round(r[n]["elo_lo"]), round(r[n]["elo_hi"])] for n in order},
             "cpu_seconds_a_game": {n: float(f"{cpu[n]:.4g}") for n in order}}
         mp.write_text(json.dumps(man, indent=1) + "\n")
-    for line in target_lines(r, cpu, levels + [t for t, _ in anchors], prior_levels):
+    for line in target_lines(r, cpu, levels + [t for t, _ in anchors], prior_levels, at_cpu):
         print(line)
 
 

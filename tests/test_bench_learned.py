@@ -44,6 +44,8 @@ def test_interpolation_in_log_cpu_between_the_bracketing_levels():
     assert learned_tool.interpolate(plain, 0.2) == pytest.approx(1700.0)       # halfway in log CPU
     assert learned_tool.interpolate(plain, 0.8) == pytest.approx(1850.0)
     assert learned_tool.interpolate(plain, 0.05) is None and learned_tool.interpolate(plain, 2.0) is None
+    w = learned_tool.bracket({"a": 0.1, "b": 0.4, "c": 1.6}, 0.8)
+    assert w == pytest.approx({"b": 0.5, "c": 0.5}) and learned_tool.bracket({"a": 0.1, "b": 0.4}, 0.8) is None
 
 
 def test_targets_with_a_prior_level_that_is_not_a_plain_level():
@@ -56,8 +58,10 @@ def test_targets_with_a_prior_level_that_is_not_a_plain_level():
     assert "mcts:iterations=100 is not in the ladder: no comparison" in lines[1]
     r["mcts:iterations=1600"], cpu["mcts:iterations=1600"] = row(2000), 3.2
     r["mcts:iterations=100"], cpu["mcts:iterations=100"] = row(1500), 0.2
-    lines = learned_tool.target_lines(r, cpu, [100, 400, 1600], [100])
+    lines = learned_tool.target_lines(r, cpu, [100, 400, 1600], [100],
+                                      {"mcts:iterations=100,prior=learned": (150.0, 20.0, 280.0, 6)})
     assert "interpolated" in lines[1] and lines[1].split(":")[2].strip().startswith("+")
+    assert "[+20, +280] (95% CI, 6 seeds)" in lines[1]
 
 
 def test_tiers_are_rated_together_and_the_figure_drawn(tmp_path, capsys, monkeypatch):
@@ -77,7 +81,7 @@ def test_tiers_are_rated_together_and_the_figure_drawn(tmp_path, capsys, monkeyp
     assert (t["cpu"] > 0).all() and t.filter(pl.col("strategy") == "random")["n_games"][0] > 0
     assert (out / "hellas-2p-strength-per-cpu.png").stat().st_size > 10_000
     assert (out / "hellas-2p-report" / "report.html").exists()
-    assert "| mcts:iterations=16 |" in text and "interpolated" in text
+    assert "| mcts:iterations=16 |" in text and "interpolated" in text and "95% CI" in text
     learned_tool.main(argv)                                   # a rerun: nothing played or timed again
     again = pl.read_csv(out / "hellas-2p-strength-per-cpu.csv")
     assert again.equals(t)
@@ -143,6 +147,9 @@ def test_a_difference_interval_from_the_fits_covariance():
                       "rank": int(ranks[s])} for s in range(3)]
     p = pl.DataFrame(rows)
     bt = {r["strategy"]: r for r in bradley_terry(p, cluster="game_index").iter_rows(named=True)}
-    d, lo, hi, seeds = learned_tool.differences(p.rename({"run": "lineup"}), "lineup", [("x", "y")])[("x", "y")]
+    (d, lo, hi, seeds), (d2, lo2, hi2, _) = learned_tool.differences(
+        p.rename({"run": "lineup"}), "lineup", [("x", "y"), ("x", {"x": 0.5, "y": 0.5})])
     assert seeds == 40 and d == pytest.approx(bt["x"]["elo"] - bt["y"]["elo"])
     assert hi - lo == pytest.approx(2 * (bt["x"]["elo_hi"] - bt["x"]["elo_lo"]), rel=1e-6)
+    # x against the mid-point of x and y: half the difference, half its interval
+    assert d2 == pytest.approx(d / 2) and hi2 - lo2 == pytest.approx((hi - lo) / 2, rel=1e-6)
