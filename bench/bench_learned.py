@@ -112,14 +112,21 @@ def bracket(cpu_of, c):
     return None
 
 
-def target_lines(r, cpu, levels, prior_levels, at_cpu=None):
-    """The issue's targets in words, from the ratings ``r`` (``{name: row}``) and ``cpu``; ``at_cpu``:
+def _ci(found):
+    _, lo, hi, sd = found
+    return f" [{lo:+.0f}, {hi:+.0f}] (95% CI, {sd} seeds)"
+
+
+def target_lines(r, cpu, levels, prior_levels, at_cpu=None, vs400=None):
+    """The issue's targets in words, from the ratings ``r`` (``{name: row}``) and ``cpu``. ``at_cpu``:
     ``{prior level name: (difference, lo, hi, seeds)}`` of it against the plain search at its CPU
-    (:func:`differences` with :func:`bracket`'s weights), said with the point estimate."""
+    (:func:`differences` with :func:`bracket`'s weights); ``vs400``: ``learned`` - MCTS-400 the same way.
+    Given, their estimate and interval are said instead of the ratings' difference."""
     lines = []
     if "mcts:iterations=400" in r and "learned" in r:
         m4, le = r["mcts:iterations=400"], r["learned"]
-        lines.append(f"learned - MCTS-400: {le['elo'] - m4['elo']:+.0f} Elo (target >= -50); CPU ratio "
+        d = vs400[0] if vs400 else le["elo"] - m4["elo"]
+        lines.append(f"learned - MCTS-400: {d:+.0f} Elo{_ci(vs400) if vs400 else ''} (target >= -50); CPU ratio "
                      f"1/{cpu['mcts:iterations=400'] / cpu['learned']:.0f} (target <= 1/100)")
     plain = [(cpu[f"mcts:iterations={n}"], r[f"mcts:iterations={n}"]["elo"]) for n in levels]
     for n in prior_levels:
@@ -128,12 +135,10 @@ def target_lines(r, cpu, levels, prior_levels, at_cpu=None):
         at = interpolate(plain, c)
         same = f"mcts:iterations={n}"
         if at is not None:
-            ci = ""
-            if at_cpu and name in at_cpu:
-                _, lo, hi, sd = at_cpu[name]
-                ci = f" [{lo:+.0f}, {hi:+.0f}] (95% CI, {sd} seeds)"
-            lines.append(f"{name}: {r[name]['elo'] - at:+.0f} Elo{ci} over plain MCTS at its CPU ({c:.3g} s a game; "
-                         f"interpolated) (target >= +100)")
+            found = (at_cpu or {}).get(name)
+            d = found[0] if found else r[name]["elo"] - at
+            lines.append(f"{name}: {d:+.0f} Elo{_ci(found) if found else ''} over plain MCTS at its CPU ({c:.3g} s "
+                         f"a game; interpolated) (target >= +100)")
         elif same in r:
             lines.append(f"{name}: {r[name]['elo'] - r[same]['elo']:+.0f} Elo over {same} at {c / cpu[same]:.2f}x "
                          f"its CPU (no plain level brackets its CPU)")
@@ -143,9 +148,26 @@ def target_lines(r, cpu, levels, prior_levels, at_cpu=None):
     return lines
 
 
+def degenerate(players, group):
+    """The strategies that won none or all of their comparisons: with one, the ratings' fit
+    (``analysis.ratings.bradley_terry``) adds a virtual draw between every pair, which pulls the thinly
+    played strategies towards the average; :func:`differences` fits without it."""
+    import polars as pl
+
+    from analysis.ratings import pairwise_comparisons
+
+    p = players.with_columns(pl.col(group).cast(pl.String)).rename({group: "run"}).drop("game_key", strict=False)
+    comp = pairwise_comparisons(p).filter(pl.col("strategy_a") != pl.col("strategy_b"))
+    comp = comp.collect() if isinstance(comp, pl.LazyFrame) else comp
+    both = pl.concat([comp.select(pl.col("strategy_a").alias("s"), pl.col("score_a").cast(pl.Float64).alias("w")),
+                      comp.select(pl.col("strategy_b").alias("s"), (1 - pl.col("score_a").cast(pl.Float64)).alias("w"))])
+    t = both.group_by("s").agg(pl.col("w").sum(), pl.len().alias("n"))
+    return sorted(t.filter((pl.col("w") <= 0) | (pl.col("w") >= pl.col("n")))["s"].to_list())
+
+
 def differences(players, group, pairs, level=0.95):
     """``[(elo difference, lo, hi, seeds)]``, one per ``(a, b)`` of ``pairs``, from one Bradley–Terry fit over
-    every game (the ratings' fit) with its cluster-robust (by seed, ``game_index``) sandwich covariance:
+    every game (the ratings' fit, without virtual draws: :func:`degenerate`) with its cluster-robust (by seed, ``game_index``) sandwich covariance:
     the interval of ``a - b`` uses ``var(a) + var(b) - 2 cov(a, b)``, Student's t on the seeds of the rarest
     strategy involved less one. ``b`` may be ``{name: weight}`` (weights summing to 1: e.g. the plain search
     interpolated between two levels, :func:`bracket`). Narrower than the two ratings' intervals side by
@@ -325,6 +347,11 @@ def main(argv=None):
     for (x, z), (d, lo, hi, sd) in zip(pairs, found):
         print(f"{x} - {z}: {d:+.0f} Elo [{lo:+.0f}, {hi:+.0f}] (95% CI, sandwich covariance, {sd} seeds)")
     at_cpu = dict(zip(at_cpu, found[len(pairs):]))
+    odd = degenerate(rs.players, rs.group)
+    if odd:
+        print(f"({', '.join(odd)} won none or all of its comparisons: the ratings' fit adds one virtual draw between "
+              f"every pair, which pulls the thinly played strategies towards 1500; the differences and the targets "
+              f"are from the fit without it)")
     print()
     from reports.render.workers import save
     from reports.render.figures_ladder import rating_vs_cpu
@@ -355,7 +382,8 @@ def main(argv=None):
             "elo_95ci": {n: [round(r[n]["elo"]), round(r[n]["elo_lo"]), round(r[n]["elo_hi"])] for n in order},
             "cpu_seconds_a_game": {n: float(f"{cpu[n]:.4g}") for n in order}}
         mp.write_text(json.dumps(man, indent=1) + "\n")
-    for line in target_lines(r, cpu, levels + [t for t, _ in anchors], prior_levels, at_cpu):
+    vs400 = dict(zip(pairs, found)).get(("learned", "mcts:iterations=400"))
+    for line in target_lines(r, cpu, levels + [t for t, _ in anchors], prior_levels, at_cpu, vs400):
         print(line)
 
 

@@ -59,9 +59,10 @@ def test_targets_with_a_prior_level_that_is_not_a_plain_level():
     r["mcts:iterations=1600"], cpu["mcts:iterations=1600"] = row(2000), 3.2
     r["mcts:iterations=100"], cpu["mcts:iterations=100"] = row(1500), 0.2
     lines = learned_tool.target_lines(r, cpu, [100, 400, 1600], [100],
-                                      {"mcts:iterations=100,prior=learned": (150.0, 20.0, 280.0, 6)})
-    assert "interpolated" in lines[1] and lines[1].split(":")[2].strip().startswith("+")
-    assert "[+20, +280] (95% CI, 6 seeds)" in lines[1]
+                                      {"mcts:iterations=100,prior=learned": (150.0, 20.0, 280.0, 6)},
+                                      (-190.0, -260.0, -120.0, 9))
+    assert lines[0].startswith("learned - MCTS-400: -190 Elo [-260, -120] (95% CI, 9 seeds)")
+    assert "+150 Elo [+20, +280] (95% CI, 6 seeds) over plain MCTS at its CPU" in lines[1]
 
 
 def test_tiers_are_rated_together_and_the_figure_drawn(tmp_path, capsys, monkeypatch):
@@ -153,3 +154,10 @@ def test_a_difference_interval_from_the_fits_covariance():
     assert hi - lo == pytest.approx(2 * (bt["x"]["elo_hi"] - bt["x"]["elo_lo"]), rel=1e-6)
     # x against the mid-point of x and y: half the difference, half its interval
     assert d2 == pytest.approx(d / 2) and hi2 - lo2 == pytest.approx((hi - lo) / 2, rel=1e-6)
+    assert learned_tool.degenerate(p.rename({"run": "lineup"}), "lineup") == []
+    last = pl.DataFrame([{"run": "x|y|z", "game_index": gi, "seat": s, "strategy": "xyz"[s], "rank": s + 1}
+                         for gi in range(5) for s in range(3)])         # z never finishes ahead of anyone
+    both = pl.concat([p, last]).rename({"run": "lineup"})
+    assert learned_tool.degenerate(both, "lineup") == ["z"]
+    (d3, lo3, hi3, _), = learned_tool.differences(both, "lineup", [("x", "y")])
+    assert abs(d3 - d) < 30 and lo3 < d3 < hi3           # z's record leaves x - y where the games put it
