@@ -56,16 +56,18 @@ def block_games(budget, searching):
 
 
 def plan(game, players, knob="seat_points", strategy="balanced", budget=None, verify=None, seed=0,
-         variant=None, precision=None, seconds=None):
+         variant=None, precision=None, seconds=None, step=None):
     """Check the settings of a balance search (one-line ValueErrors) and fill in the defaults.
 
     ``precision`` (a share: 0.01 = 1 pp): the verification plays until every seat's 95% confidence
     sequence, before and after, is within ± precision; ``verify`` is then its cap in games.
     ``seconds``: a wall-time budget of the whole command (the search stops at half of it, the
     verification at its end); ``budget`` stays the search's cap in games.
+    ``step``: the search's first step in the knob's units (default 2 for a searching strategy, else 4);
+    a smaller one where one unit already moves a seat by several points of win share.
 
     Returns a dict: game, players, knob, strategy (name), strategy_dict, budget, verify, block, seed,
-    variant (dict), base (the knob's vector in the variant), searching (bool), precision, seconds.
+    variant (dict), base (the knob's vector in the variant), searching (bool), precision, seconds, step.
     """
     import simcore
     import strategies as S
@@ -84,6 +86,13 @@ def plan(game, players, knob="seat_points", strategy="balanced", budget=None, ve
         raise ValueError(f"--precision must be between 0 and 50 percentage points, not {precision * 100:g}")
     if seconds is not None and not seconds > 0:
         raise ValueError(f"--budget time must be positive, not {seconds:g} s")
+    from simcore._settings import SEAT_POINTS_MAX
+
+    if step is None:
+        step = 2 if searching else 4
+    elif isinstance(step, bool) or not isinstance(step, (int, np.integer)) or not 1 <= step <= SEAT_POINTS_MAX:
+        raise ValueError(f"--step must be a whole number of the knob's units from 1 to {SEAT_POINTS_MAX}, "
+                         f"not {step!r}")
     block_budget = budget if budget is not None else (SEARCH_BUDGET if searching else HEURISTIC_BUDGET)
     if budget is None:
         budget = block_budget if seconds is None else MAX_GAMES     # a time budget: the clock stops the search
@@ -101,7 +110,7 @@ def plan(game, players, knob="seat_points", strategy="balanced", budget=None, ve
     p = {"game": game, "players": players, "knob": knob, "strategy": strat.name, "strategy_dict": strat.to_dict(),
          "budget": int(budget), "verify": int(verify), "block": block_games(int(block_budget), searching),
          "seed": int(seed), "variant": variant, "base": base, "searching": searching,
-         "precision": precision, "seconds": seconds}
+         "precision": precision, "seconds": seconds, "step": int(step)}
     first = _search(p, play=None).first_round_games()
     if budget < first:
         what = f"a {strat.name} seat plays a game thousands of times slower than the heuristics, but " \
@@ -134,7 +143,7 @@ def _search(p, play, log=None):
     from analysis.balance import Search
 
     return Search(p["players"], play, p["budget"], p["block"], valid=_valid(p),
-                  step=2 if p["searching"] else 4, log=log)
+                  step=p.get("step") or (2 if p["searching"] else 4), log=log)
 
 
 # ---------------------------------------------------------------- playing

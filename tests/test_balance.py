@@ -194,6 +194,8 @@ def test_cli_table_and_json_agree(tmp_path, capsys):
      "thousands of times slower"),
     (["balance", "chess", "--players", "2"], "unknown game 'chess'"),
     (["balance", "hellas", "--players", "2", "--strategy", "balnced"], "balnced"),
+    (["balance", "hellas", "--players", "2", "--step", "0"], "--step"),
+    (["balance", "hellas", "--players", "2", "--step", "101"], "--step must be a whole number"),
 ])
 def test_cli_errors_are_one_line(argv, message, capsys):
     assert cli.main(argv) == 2
@@ -242,6 +244,8 @@ def test_study_part_runs_resumes_and_reaches_the_findings(tmp_path):
     ("players = [2, 3]", "one player count"),
     ("budget = 0", "budget must be a positive integer"),
     ("games = 10", "unknown key 'games'"),
+    ("step = 0", "--step must be a whole number of the knob's units"),
+    ("step = \"2\"", "--step must be a whole number"),
 ])
 def test_study_part_errors(tmp_path, extra, message):
     from reports.commands.study import load_study
@@ -253,6 +257,27 @@ def test_study_part_errors(tmp_path, extra, message):
     path.write_text(text + extra + "\n")
     with pytest.raises(StudyError, match=message):
         load_study(path)
+
+
+def test_the_first_step_is_a_setting_of_the_command_and_the_part(tmp_path):
+    """``step`` reaches the search: its first round is the neighbours at that distance; unset, the
+    default (4 for a preset) and a part's cache key without it, so earlier results stay valid."""
+    from reports.balance import _search
+    from reports.commands.study import load_study
+    from reports.experiments.compensation import part_spec
+
+    default, two = B.plan("hellas", 3, budget=20000), B.plan("hellas", 3, budget=20000, step=2)
+    assert default["step"] == 4 and two["step"] == 2
+    s4, s2 = _search(default, None), _search(two, None)
+    assert (s4.step0, s2.step0) == (4, 2)
+    assert s2.neighbours((0, 0, 0), 2) != s4.neighbours((0, 0, 0), 4)
+    assert max(max(v) for v in s2.neighbours((0, 0, 0), 2)) == 2
+    path = tmp_path / "s.toml"
+    path.write_text(STUDY)
+    assert "step" not in part_spec(load_study(path).parts[0])
+    path.write_text(STUDY + "step = 1\n")
+    part = load_study(path).parts[0]
+    assert part_spec(part)["step"] == 1 and part.settings["step"] == 1
 
 
 def _result(before, after, comp, n=5000):

@@ -32,6 +32,9 @@ def add(sub):
     p.add_argument("--precision", type=float, default=None, metavar="PP",
                    help="verify until every seat's 95%% interval, before and after, is within ± PP percentage "
                         "points (confidence sequences, valid at that stop: docs/precision.md)")
+    p.add_argument("--step", type=_positive_int, default=None,
+                   help="the search's first step in the knob's units (default 4; 2 for a searching strategy): "
+                        "smaller where one unit moves a seat's share by several points")
     p.add_argument("--seed", type=_seed, default=0, help="seed of the search and verification games (default 0)")
     p.add_argument("--workers", type=_positive_int, default=None, help="threads (default: all cores)")
     p.add_argument("--json", default=None, metavar="FILE", help="write the result as JSON")
@@ -53,7 +56,8 @@ def run(args):
     if args.precision is not None and not 0 < args.precision < 50:
         raise ValueError(f"--precision {args.precision:g}: give percentage points between 0 and 50, e.g. 0.5")
     p = plan(args.game, args.players, args.knob, args.strategy, games, args.verify, args.seed, args.variant,
-             precision=None if args.precision is None else args.precision / 100, seconds=seconds)
+             precision=None if args.precision is None else args.precision / 100, seconds=seconds,
+             step=args.step)
     with heartbeat(log, lambda: f"balance {args.game}, {args.players} players: searching and verifying") as say:
         r = balance(p, workers=args.workers, log=say)
     print(table_text(r))

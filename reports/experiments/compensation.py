@@ -35,7 +35,7 @@ def sections(part, result, figures=None):
 
 
 KEYS = {"name", "title", "game", "players", "strategy", "knob", "budget", "verify", "seed", "variant",
-        "quick_games", "precision"}
+        "quick_games", "precision", "step"}
 
 #: its result is compensation searches (one dict per player count), not results folders
 RESULT = "searches"
@@ -48,7 +48,7 @@ def part_spec(part):
     """What determines a compensation part's result (its cache key)."""
     s = part.settings
     spec = {k: s[k] for k in ("game", "players", "knob", "strategy", "budget", "verify", "seed", "variant")}
-    for k in ("precision", "seconds"):          # in the key only when set: earlier results stay valid
+    for k in ("precision", "seconds", "step"):  # in the key only when set: earlier results stay valid
         if s.get(k) is not None:
             spec[k] = s[k]
     return spec
@@ -69,7 +69,7 @@ def quick_settings(settings, cap):
 def part_plan(s):
     seconds = s.get("seconds")
     return plan(s["game"], s["players"], s["knob"], s["strategy"], None if seconds else s["budget"], s["verify"],
-                s["seed"], s["variant"], precision=s.get("precision"), seconds=seconds)
+                s["seed"], s["variant"], precision=s.get("precision"), seconds=seconds, step=s.get("step"))
 
 
 def run_part(part, folder, workers=None, log=print):
@@ -127,8 +127,9 @@ def parse_part(t, where, study, game):
         raise ValueError(f"variant must be a table of engine settings, not {variant!r}")
     s["variant"] = {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in variant.items()}
     s["seed"] = t.get("seed", study.seed)
+    s["step"] = t.get("step")
     p = plan(game, players, s["knob"], s["strategy"], budget, t.get("verify"), s["seed"], s["variant"],
-             precision=s["precision"], seconds=s["seconds"])
+             precision=s["precision"], seconds=s["seconds"], step=s["step"])
     s.update(budget=p["budget"], verify=p["verify"], strategy=p["strategy"])
     s["quick_games"] = t.get("quick_games", 0)
     return s
