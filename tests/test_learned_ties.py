@@ -6,6 +6,7 @@ import pytest
 
 import strategies
 from simcore import akrotiri
+from simcore._contract import policy_argument
 from simcore._model import best_action, kernel_decision_seed, scores
 from strategies import train
 from strategies.learned import shipped
@@ -69,9 +70,11 @@ def test_bad_tie_rule_is_named(tmp_path):
     doc["ties"] = "random"
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(doc))
-    pol = strategies.resolve("akrotiri", f"learned:{path}").as_policy()
+    with pytest.raises(ValueError, match="bad.json: the model's ties is 'random'"):
+        strategies.resolve("akrotiri", f"learned:{path}")
+    doc["context_policy"] = policy_argument(akrotiri, doc["context"])    # past the file check: the kernel's
     with pytest.raises(ValueError, match="ties is 'random'"):
-        akrotiri.play_batch(2, np.arange(1, dtype=np.uint64), [pol, pol])
+        scores(akrotiri.State.new(akrotiri.make_config(2), 1), doc)
     with pytest.raises(ValueError, match="--ties must be one of first, seeded"):
         train.train("akrotiri", 2, teacher="balanced", positions=20, seed=1, out=tmp_path / "m.json",
                     progress=False, log=None, ties="random")
