@@ -217,11 +217,13 @@ class LearnedPolicy:
 
     def decider(self, ops_capsule, int players):
         """A :class:`LearnedDecider` of the model for ``players`` (one per seat: it owns its buffers)."""
-        return LearnedDecider(ops_capsule, model_capsule(self.game), self.model(players), players)
+        spec = self.model(players)
+        return LearnedDecider(ops_capsule, model_capsule(self.game, spec), spec, players)
 
     def prior(self, ops_capsule, int players):
         """A :class:`LearnedPrior` of the model for ``players``: a search's prior (one per search)."""
-        return LearnedPrior(ops_capsule, model_capsule(self.game), self.model(players), players)
+        spec = self.model(players)
+        return LearnedPrior(ops_capsule, model_capsule(self.game, spec), spec, players)
 
 
 cdef struct LearnedCtx:
@@ -355,7 +357,7 @@ def scores(state, spec):
     cdef LearnedCtx x
     cdef int n, i
     try:
-        _ctx_open(&x, handles[0], _model_capsule(state), spec, ops.n_players(cfg, s))
+        _ctx_open(&x, handles[0], _model_capsule(state, spec), spec, ops.n_players(cfg, s))
         n = ops.legal_actions(cfg, s, x.legal)
         model_scores(&x.m, cfg, s, x.block, x.legal, n, x.sc)
         return [int(x.legal[i]) for i in range(n)], np.array([x.sc[i] for i in range(n)])
@@ -363,23 +365,37 @@ def scores(state, spec):
         _ctx_close(&x)
 
 
-def model_capsule(game):
-    """The :c:type:`ModelOps` capsule of ``game`` (ValueError when the game has none)."""
+def _ops_of(mod, spec):
+    # a game with several feature sets (Yamataï: model_ops(names)) gives the one the model's
+    # feature names call for; the others have one, model_ops(). ``mod``: the game's package or
+    # its engine module (simcore.<game>._engine, simcore.<game>._v3._engine)
+    import sys
+    sets = getattr(mod, "MODEL_FEATURE_SETS", None)
+    if sets is None:
+        sets = getattr(sys.modules.get(mod.__name__.split("._")[0]), "MODEL_FEATURE_SETS", 1)
+    if spec is not None and sets > 1 and "action_features" in spec:
+        return mod.model_ops((spec["action_features"], spec.get("state_features", ())))
+    return mod.model_ops()
+
+
+def model_capsule(game, spec=None):
+    """The :c:type:`ModelOps` capsule of ``game`` (ValueError when the game has none); ``spec``: the
+    model document, whose feature names pick the set when the game has several."""
     import simcore
     mod = simcore.games[game]
     if not hasattr(mod, "model_ops"):
         raise ValueError(f"game {game!r} has no model_ops() (the features a learned model needs: "
                          f"simcore/_model.pxd)")
-    return mod.model_ops()
+    return _ops_of(mod, spec)
 
 
-def _model_capsule(state):
+def _model_capsule(state, spec=None):
     import sys
     mod = sys.modules[type(state).__module__]
     if not hasattr(mod, "model_ops"):
         raise ValueError(f"this game has no model_ops() (the features a learned model needs: "
                          f"simcore/_model.pxd)")
-    return mod.model_ops()
+    return _ops_of(mod, spec)
 
 
 def model_file(path):
