@@ -82,14 +82,14 @@ cdef void _mf_features_v1(const void* cv, const void* sv, void* bv, const int32_
 
 
 cdef enum:
-    NLA = 10                      # lookahead features, between the heuristic's and its score
+    NLA = 11                      # lookahead features, between the heuristic's and its score
     MF_ACTION = NF + NLA + 2
     MF_STATE = 29
 
 # the heuristic's score stays the next-to-last action feature (strategies/train.py reads it there)
 MODEL_ACTION_FEATURES = C_FEATURES + ("la_build_pp", "la_builds", "la_tokens", "la_chain", "la_hand",
                                       "la_pairs", "la_types", "la_points", "la_coins", "la_turn_goes_on",
-                                      "heuristic_score", "heuristic_regret")
+                                      "la_build_next", "heuristic_score", "heuristic_regret")
 MODEL_STATE_FEATURES = ("stage_fleet", "stage_fleet10", "stage_pre", "stage_place", "stage_post",
                         "stage_collect", "stage_after", "stage_remove", "stage_port", "stage_recruit",
                         "round", "points", "lead", "coins", "hand_boats", "pieces", "fewest_pieces",
@@ -104,6 +104,49 @@ cdef inline uint64_t _mf_token_islands(const YCfg* c, const YState* s) noexcept 
         if s.token[i] >= 0:
             m |= (<uint64_t>1) << i
     return m
+
+
+cdef int _mf_build_next(const YCfg* c, const YState* t, int p) noexcept nogil:
+    """The best tile PP p could build after one more boat of its hand on an empty sea space next
+    to the chain's last boat (the builds' rules: an empty island next to that boat, the tile's
+    boats around it, fleet 9's discount, pieces, Ananda's toll)."""
+    cdef int k, col, i, tl, best = 0, allow = 1 if t.fleet == 9 else 0, nt = 0
+    cdef int h[NCOL]
+    cdef int tpp[MAXTILES + 5]
+    cdef uint64_t tneed[MAXTILES + 5]
+    cdef uint32_t tiles = t.reserved[p] & ~t.reserved_now
+    cdef u128 nb = c.sea_nbr[t.last] & ~t.occ
+    cdef uint64_t isl, have
+    for k in range(5):
+        if t.row[k] >= 0:
+            tiles |= (<uint32_t>1) << t.row[k]
+    while tiles:
+        tl = __builtin_ctz(tiles)
+        tiles &= tiles - 1
+        if c.tile_kind[tl] == 0 and t.pieces[p] == 0:
+            continue
+        tneed[nt] = c.tile_need[tl]
+        tpp[nt] = c.tile_pp[tl]
+        nt += 1
+    while nb:
+        k = ctz128(nb)
+        nb &= nb - 1
+        isl = c.sea_island[k]
+        while isl:
+            i = __builtin_ctzll(isl)
+            isl &= isl - 1
+            if not island_empty(t, i) or (t.coins[p] < 2 and ananda_toll(c, t, i, p) >= 0):
+                continue
+            for col in range(NCOL):
+                h[col] = popcount128(c.island_sea[i] & t.boat[col])
+            have = pack_boats(h)
+            for col in range(NCOL):
+                if t.hand[col] <= 0:
+                    continue
+                for tl in range(nt):
+                    if tpp[tl] > best and boats_missing(tneed[tl], have + ((<uint64_t>1) << (8 * col))) <= allow:
+                        best = tpp[tl]
+    return best
 
 
 cdef void _mf_lookahead(const YCfg* c, const YState* s, YState* t, int32_t* buf, int a,
@@ -129,8 +172,12 @@ cdef void _mf_lookahead(const YCfg* c, const YState* s, YState* t, int32_t* buf,
         if tok > popcount128(t.marked):
             tok = popcount128(t.marked)
         L[2] = tok
+    L[10] = L[0]
     if goes_on and t.stage == ST_PLACE:
         L[3] = legal_actions(c, t, buf) - 1
+        n = _mf_build_next(c, t, p)
+        if n > L[10]:
+            L[10] = n
     for k in range(NCOL):
         hand += t.hand[k]
     L[4] = hand if goes_on else 0
