@@ -367,6 +367,46 @@ def test_hot_seat_screen_is_passed_in_chromium(tmp_path):
         srv.close()
 
 
+def test_a_move_clicked_while_a_poll_is_on_its_way_is_sent_when_it_returns(tmp_path):
+    from browser import chrome
+    from selenium.webdriver.common.by import By
+
+    session = _session(tmp_path, game="hellas", seats=("human", "random", "random"), seed=8)
+    srv = Served(session)
+    drv = chrome()
+    try:
+        drv.get(srv.url)
+        _wait_human(srv)
+        t0 = time.time()
+        while not drv.find_elements(By.CSS_SELECTOR, "#legal tr.pick"):
+            assert time.time() - t0 < 30, "no move offered"
+            time.sleep(0.05)
+        # hold every state poll 1.5 s in the browser, and count the ones on their way
+        drv.execute_script("""
+            window.__held = 0; const real = window.fetch;
+            window.fetch = async (path, opt) => {
+              if (!String(path).startsWith("api/state")) return real(path, opt);
+              window.__held += 1;
+              try { await new Promise((r) => setTimeout(r, 1500)); return await real(path, opt); }
+              finally { window.__held -= 1; }
+            };""")
+        t0 = time.time()
+        while not drv.execute_script("return window.__held"):
+            assert time.time() - t0 < 30, "no poll was made"
+            time.sleep(0.01)
+        before = len(session.decisions())
+        assert drv.execute_script("const r = document.querySelector('#legal tr.pick'); r.click(); return window.__held") == 1
+        t0 = time.time()
+        while len(session.decisions()) == before:
+            assert time.time() - t0 < 20, "the click was dropped"
+            time.sleep(0.05)
+        made = [f for f in session.rec.frames if "chosen" in f][before]
+        assert made["seat"] == 0                                 # the person's move, not a bot's
+    finally:
+        drv.quit()
+        srv.close()
+
+
 def test_two_people_in_a_game_without_secrets_need_no_screen_passing(tmp_path):
     s = _session(tmp_path, game="hellas", seats=("human", "random", "human"), seed=3)
     movers = set()

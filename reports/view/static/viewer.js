@@ -257,17 +257,22 @@
     if (!D.over) schedule(waiting ? 1500 : 200);
   }
 
+  let acting = false;          // play: a move was clicked and is not answered yet
   async function act(k) {
-    const f = D.frames[at];
-    if (busy || !humanTurn(f)) return;
-    busy = true;
+    const frame = at, f = D.frames[frame];
+    if (acting || !humanTurn(f)) return;
+    acting = true;
     status("sending…");
+    // a poll on its way: send the move once it is back, rather than drop the click
+    while (busy) await new Promise((r) => setTimeout(r, 50));
+    busy = true;
     try {
-      merge(await call("api/act", {frame: at, index: k, action_text: f.legal[k]}));
+      merge(await call("api/act", {frame: frame, index: k, action_text: f.legal[k]}));
     } catch (e) {
       status("refused: " + e.message, true);
     } finally {
       busy = false;
+      acting = false;
     }
     schedule(200);
   }
