@@ -60,7 +60,8 @@ cdef int model_open(Model* m, const ModelOps* mops, int max_legal, spec) except 
     m.nin = m.na + m.ns
     W1 = np.ascontiguousarray(spec["W1"], dtype=np.float64)
     if W1.ndim != 2 or W1.shape[1] != m.nin:
-        raise ValueError(f"the model takes {W1.shape[W1.ndim - 1] if W1.ndim else 0} features; this game's engine gives {m.nin} "
+        raise ValueError(f"the model takes {W1.shape[W1.ndim - 1] if W1.ndim else 0} features; this game's "
+                         f"engine gives {m.nin} "
                          f"({m.na} per action, {m.ns} per position): retrain it")
     m.hidden = W1.shape[0]
     arrays = [(np.ascontiguousarray(spec[k], dtype=np.float64).reshape(-1), size, k)

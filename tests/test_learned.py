@@ -360,3 +360,15 @@ def test_shipped_models_are_named_apart_from_the_checkout(tmp_path, monkeypatch)
     for table in ("games", "players"):
         assert away[table].keys() == back[table].keys()
         assert all(np.array_equal(away[table][c], back[table][c]) for c in away[table])
+
+
+def test_a_model_of_another_size_is_refused_in_one_line():
+    """A model whose inputs do not match the engine's features: a ValueError naming both sizes (it
+    used to crash the process while writing that message)."""
+    from simcore import yamatai
+    old = strategies.resolve("yamatai", "learned:strategies/models/yamatai-3p-r1.json").as_policy()
+    spec = dict(old.model(3))
+    spec["action_features"] = ["something else"]        # not feature set 1: the current set is asked
+    st = yamatai.State.new(yamatai.make_config(3), 1)
+    with pytest.raises(ValueError, match=r"the model takes 48 features; this game's engine gives \d+"):
+        scores(st, spec)

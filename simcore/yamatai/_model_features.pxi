@@ -9,11 +9,13 @@
 # without the lookahead, which the models trained before it read (``model_ops(names)`` picks
 # the set a model's feature names call for).
 #
-# Version 2: one step of lookahead (issue 32, round 3): every action but the fleet 6/4/8 blocks is applied
-# to a copy of the position (on the stack) and the copy described for the seat: the best tile
-# PP it could build there and how many builds, the culture tokens it could collect, the chain's
-# next placements, the boats left in hand, its tokens as recruit payments (pairs, types), its
-# points and coins gained, and whether its turn goes on. What the heuristic's features lack is
+# Version 2: one step of lookahead (issue 32, round 3): every action but the fleet 6/4/8 blocks
+# is applied to a copy of the position (on the stack; forced steps are not applied) and the copy
+# described for the seat: the best tile PP it could build there and how many builds, the culture
+# tokens it could collect, the chain's next placements, the boats left in hand, its tokens as
+# recruit payments (pairs, types), its points and coins gained, whether its turn goes on, and the
+# best tile after one more boat of the chain. Per position also: the hand by colour, the boats
+# placed this turn, the seat's tokens (count, pairs, types), specialists, order and fleet. What the heuristic's features lack is
 # what an action leads to within the turn: stopping a chain against going on, which payment
 # keeps a pair, which boat opens a build. The blocks of fleets 4, 6 and 8 (up to ~2,000 moves)
 # read the position as it is (their effect on builds is the heuristic's ability_build).
@@ -144,7 +146,8 @@ cdef int _mf_build_next(const YCfg* c, const YState* t, int p) noexcept nogil:
                 if t.hand[col] <= 0:
                     continue
                 for tl in range(nt):
-                    if tpp[tl] > best and boats_missing(tneed[tl], have + ((<uint64_t>1) << (8 * col))) <= allow:
+                    if tpp[tl] > best and boats_missing(tneed[tl], have + ((<uint64_t>1) << (8 * col))) \
+                            <= allow:
                         best = tpp[tl]
     return best
 
@@ -284,6 +287,7 @@ _MODEL_OPS_V1.features = _mf_features_v1
 def model_ops(names=None):
     """Yamataï's :c:type:`ModelOps` (``simcore/_model.pxd``) as a PyCapsule: the current features,
     or version 1's when ``names`` (a model's ``(action_features, state_features)``) are version 1's."""
-    if names is not None and tuple(names[0]) == MODEL_ACTION_FEATURES_V1 and tuple(names[1]) == MODEL_STATE_FEATURES_V1:
+    if (names is not None and tuple(names[0]) == MODEL_ACTION_FEATURES_V1
+            and tuple(names[1]) == MODEL_STATE_FEATURES_V1):
         return _mf_capsule(<void*>&_MODEL_OPS_V1, MODEL_OPS_CAPSULE, NULL)
     return _mf_capsule(<void*>&_MODEL_OPS, MODEL_OPS_CAPSULE, NULL)
