@@ -71,7 +71,8 @@ cdef int model_open(Model* m, const ModelOps* mops, int max_legal, spec) except 
     m.nin = m.na + m.ns
     W1 = np.ascontiguousarray(spec["W1"], dtype=np.float64)
     if W1.ndim != 2 or W1.shape[1] != m.nin:
-        raise ValueError(f"the model takes {W1.shape[-1]} features; this game's engine gives {m.nin} "
+        raise ValueError(f"the model takes {W1.shape[W1.ndim - 1] if W1.ndim else 0} features; this game's "
+                         f"engine gives {m.nin} "
                          f"({m.na} per action, {m.ns} per position): retrain it")
     m.hidden = W1.shape[0]
     ties = spec.get("ties", "first")
@@ -259,11 +260,13 @@ class LearnedPolicy:
 
     def decider(self, ops_capsule, int players):
         """A :class:`LearnedDecider` of the model for ``players`` (one per seat: it owns its buffers)."""
-        return LearnedDecider(ops_capsule, model_capsule(self.game), self.model(players), players)
+        spec = self.model(players)
+        return LearnedDecider(ops_capsule, model_capsule(self.game, spec), spec, players)
 
     def prior(self, ops_capsule, int players):
         """A :class:`LearnedPrior` of the model for ``players``: a search's prior (one per search)."""
-        return LearnedPrior(ops_capsule, model_capsule(self.game), self.model(players), players)
+        spec = self.model(players)
+        return LearnedPrior(ops_capsule, model_capsule(self.game, spec), spec, players)
 
 
 cdef struct LearnedCtx:
@@ -398,12 +401,25 @@ def scores(state, spec):
     cdef LearnedCtx x
     cdef int n, i
     try:
-        _ctx_open(&x, handles[0], _model_capsule(state), spec, ops.n_players(cfg, s))
+        _ctx_open(&x, handles[0], _model_capsule(state, spec), spec, ops.n_players(cfg, s))
         n = ops.legal_actions(cfg, s, x.legal)
         model_scores(&x.m, cfg, s, x.block, x.legal, n, x.sc)
         return [int(x.legal[i]) for i in range(n)], np.array([x.sc[i] for i in range(n)])
     finally:
         _ctx_close(&x)
+
+
+def _ops_of(mod, spec):
+    # a game with several feature sets (Yamataï: model_ops(names)) gives the one the model's
+    # feature names call for; the others have one, model_ops(). ``mod``: the game's package or
+    # its engine module (simcore.<game>._engine, simcore.<game>._v3._engine)
+    import sys
+    sets = getattr(mod, "MODEL_FEATURE_SETS", None)
+    if sets is None:
+        sets = getattr(sys.modules.get(mod.__name__.split("._")[0]), "MODEL_FEATURE_SETS", 1)
+    if spec is not None and sets > 1 and "action_features" in spec:
+        return mod.model_ops((spec["action_features"], spec.get("state_features", ())))
+    return mod.model_ops()
 
 
 def kernel_decision_seed(game_seed, decisions):
@@ -428,29 +444,30 @@ def best_action(state, spec, seed):
     cdef LearnedCtx x
     cdef uint64_t sd = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
     try:
-        _ctx_open(&x, handles[0], _model_capsule(state), spec, ops.n_players(cfg, s))
+        _ctx_open(&x, handles[0], _model_capsule(state, spec), spec, ops.n_players(cfg, s))
         return int(_decide(&x, cfg, s, sd))
     finally:
         _ctx_close(&x)
 
 
-def model_capsule(game):
-    """The :c:type:`ModelOps` capsule of ``game`` (ValueError when the game has none)."""
+def model_capsule(game, spec=None):
+    """The :c:type:`ModelOps` capsule of ``game`` (ValueError when the game has none); ``spec``: the
+    model document, whose feature names pick the set when the game has several."""
     import simcore
     mod = simcore.games[game]
     if not hasattr(mod, "model_ops"):
         raise ValueError(f"game {game!r} has no model_ops() (the features a learned model needs: "
                          f"simcore/_model.pxd)")
-    return mod.model_ops()
+    return _ops_of(mod, spec)
 
 
-def _model_capsule(state):
+def _model_capsule(state, spec=None):
     import sys
     mod = sys.modules[type(state).__module__]
     if not hasattr(mod, "model_ops"):
         raise ValueError(f"this game has no model_ops() (the features a learned model needs: "
                          f"simcore/_model.pxd)")
-    return mod.model_ops()
+    return _ops_of(mod, spec)
 
 
 def model_file(path):

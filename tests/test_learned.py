@@ -177,11 +177,69 @@ def test_yamatai_features_are_the_heuristics():
         acts2, F, _ = yamatai.policy_features(st)
         assert acts == acts2 == st.legal_actions()
         np.testing.assert_array_equal(A[:, :F.shape[1]], F)
-        np.testing.assert_allclose(A[:, F.shape[1]], F @ w, atol=1e-9)
-        assert A[:, F.shape[1] + 1].max() == 0.0
+        np.testing.assert_allclose(A[:, -2], F @ w, atol=1e-9)
+        assert A[:, -1].max() == 0.0
         assert S[:10].sum() == 1.0
         stages |= 1 << int(np.argmax(S[:10]))
     assert bin(stages).count("1") >= 3
+
+
+def test_yamatai_lookahead_features_describe_the_next_position():
+    """Each action's la_* features are the deciding seat's view of the position right after it."""
+    from simcore import yamatai
+    eng = sys.modules[yamatai.State.__module__]
+    col = {n: i for i, n in enumerate(eng.MODEL_ACTION_FEATURES)}
+    ctx = strategies.resolve("yamatai", "balanced").as_policy()
+    tiles = yamatai.make_config(3).tiles
+    goes_on = built = forced = 0
+    for st in _yamatai_positions(40, seed=11):
+        acts, A, _ = features(st, ctx)
+        d0 = st.to_dict()
+        p = st.current_player()
+        for a, row in zip(acts, A):
+            if a >= eng.FLEET_ABILITY_BLOCK:
+                continue
+            t = st.clone()
+            t.apply(a)
+            log = t.transcript()
+            last = max(i for i, e in enumerate(log) if e["kind"] == "decision")
+            if any(e["kind"] == "forced" for e in log[last + 1:]):
+                forced += 1
+                continue        # the features see the position before the forced steps apply() takes
+            d = t.to_dict()
+            same = not t.is_over() and d["round"] == d0["round"] and d["turn"] == d0["turn"]
+            assert row[col["la_turn_goes_on"]] == float(same)
+            assert row[col["la_coins"]] == d["coins"][p] - d0["coins"][p]
+            assert row[col["la_points"]] == t.scores()["total"][p] - st.scores()["total"][p]
+            assert row[col["la_pairs"]] == sum(k // 2 for k in d["tokens"][p])
+            assert row[col["la_types"]] == sum(k > 0 for k in d["tokens"][p])
+            assert row[col["la_hand"]] == (sum(d["hand"]) if same else 0)
+            assert row[col["la_build_next"]] >= row[col["la_build_pp"]]
+            if same and d["stage"] == "place" and built < 3:
+                # stopping the chain now: the builds then legal are the lookahead's
+                t.apply(yamatai.PASS)
+                log = t.transcript()
+                if t.stage == "post" and log[-1]["kind"] == "decision":
+                    pp = [tiles[int(eng.action_text(b).split()[2])].pp for b in t.legal_actions()
+                          if eng.action_text(b).startswith("BUILD")]
+                    assert row[col["la_build_pp"]] == max(pp, default=0)
+                    assert row[col["la_builds"]] == min(len(pp), 8)
+                    built += bool(pp)
+            goes_on += same
+    assert goes_on > 50 and built >= 1
+
+
+def test_yamatai_first_feature_set_models_still_play():
+    """A model of the features before the lookahead (yamatai-3p-r1.json) loads and plays."""
+    from simcore import yamatai
+    old = strategies.resolve("yamatai", "learned:strategies/models/yamatai-3p-r1.json").as_policy()
+    new = strategies.resolve("yamatai", "learned").as_policy()
+    r = yamatai.play_batch(3, np.arange(4, dtype=np.uint64), [old, new, old], events=False)
+    assert r["players"]["total"].shape == (4, 3)
+    st = yamatai.State.new(yamatai.make_config(3), 3)
+    a_old, s_old = scores(st, old)
+    a_new, s_new = scores(st, new)
+    assert a_old == a_new == st.legal_actions() and not np.array_equal(s_old, s_new)
 
 
 def test_yamatai_learned_seat_plays_the_best_scored_action(tmp_path):
@@ -302,3 +360,15 @@ def test_shipped_models_are_named_apart_from_the_checkout(tmp_path, monkeypatch)
     for table in ("games", "players"):
         assert away[table].keys() == back[table].keys()
         assert all(np.array_equal(away[table][c], back[table][c]) for c in away[table])
+
+
+def test_a_model_of_another_size_is_refused_in_one_line():
+    """A model whose inputs do not match the engine's features: a ValueError naming both sizes (it
+    used to crash the process while writing that message)."""
+    from simcore import yamatai
+    old = strategies.resolve("yamatai", "learned:strategies/models/yamatai-3p-r1.json").as_policy()
+    spec = dict(old.model(3))
+    spec["action_features"] = ["something else"]        # not feature set 1: the current set is asked
+    st = yamatai.State.new(yamatai.make_config(3), 1)
+    with pytest.raises(ValueError, match=r"the model takes 48 features; this game's engine gives \d+"):
+        scores(st, spec)

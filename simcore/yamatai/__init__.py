@@ -30,6 +30,7 @@ from simcore.yamatai.features import FEATURE_DOCS, FEATURES, policy_vector
 from simcore.yamatai import reference  # noqa: E402
 
 NAME = "yamatai"
+MODEL_FEATURE_SETS = 2     # model_ops(names): the learned models of before the lookahead features still load
 TITLE = "Yamataï"
 SEAT_BONUS_UNIT = ('coin', 'coins')     # what one unit of the seat_bonus setting is (one, several)
 DEFAULT_PLAYERS = 3
