@@ -1,12 +1,13 @@
 """Akrotiri's safety stop: the share of games that end at the turn cap (A-D27), per strategy.
 
-    python bench/bench_turn_cap.py [--games 20000] [--strategies random,balanced,...] [--seed 1]
+    python bench/bench_turn_cap.py [--games 20000] [--strategies random,balanced,...] [--seed 1] [--show 10]
 
 Each strategy plays every seat (self-play, ``play_batch`` in this process, events off)
 ``--games`` games dealt from ``game_seeds(seed, i)``; a strategy with a search plays
 ``--search-games``. Per strategy: the games that ended at the cap, their share with a Wilson
 95 % interval (the games are independent), the mean turns a seat and the CPU seconds a game
 (process time). The issue's target: every preset and ``learned`` at most 0.1 % (random aside).
+``--show K``: the indices ``i`` of a strategy's first K capped games, to replay (``game_seeds(seed, i)``).
 """
 import argparse
 import math
@@ -40,6 +41,7 @@ def main():
     ap.add_argument("--search-games", type=int, default=20)
     ap.add_argument("--strategies", default="random,balanced,trader,explorer,goal_hunter,tuned,learned")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--show", type=int, default=0, help="list the indices of the first K capped games")
     args = ap.parse_args()
     print(f"akrotiri 2p; load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; seed {args.seed}\n")
     print("| strategy | games | at the cap | share [95% CI] | turns a seat | CPU ms a game |")
@@ -55,6 +57,9 @@ def main():
         lo, hi = wilson(k, n)
         print(f"| {name} | {n:,} | {k:,} | {100 * k / n:.3f} % [{100 * lo:.3f}, {100 * hi:.3f}] | "
               f"{res['games']['turns'].mean():.1f} | {cpu * 1e3:.3f} |", flush=True)
+        if args.show and k:
+            capped = np.flatnonzero(res["games"]["end_trigger"] == TURN_CAP)[:args.show]
+            print(f"  capped games of {name}: {', '.join(map(str, capped))}{' ...' if k > len(capped) else ''}")
 
 
 if __name__ == "__main__":

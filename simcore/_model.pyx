@@ -1,7 +1,9 @@
 """Learned models evaluated in C: a small multilayer perceptron over a decision's features.
 
 A model scores each legal action of a decision; the ``learned`` strategy plays
-the best-scored action (ties: the lower action), and a search may take the
+the best-scored action (ties: the lower action, or with the model document's
+``"ties": "seeded"`` one of the tied actions drawn from the decision's seed),
+and a search may take the
 scores' softmax as its prior (``simcore/_mcts.pyx``). The features come from
 the game's :c:type:`ModelOps` hook (``simcore/_model.pxd``): per action
 ``n_action`` numbers (the heuristic's features of the action, its score...)
@@ -24,7 +26,7 @@ from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_New
 
 import numpy as np
 
-from simcore._game_ops cimport DECIDER_CAPSULE, GAME_OPS_CAPSULE, Decider, GameOps
+from simcore._game_ops cimport DECIDER_CAPSULE, GAME_OPS_CAPSULE, Decider, GameOps, decision_seed
 from simcore._model cimport MODEL_OPS_CAPSULE, PRIOR_CAPSULE, ModelOps, Prior
 from simcore._types cimport int32_t, uint64_t
 
@@ -44,6 +46,15 @@ ctypedef struct Model:
     double* z               # na
     double* W1aT            # na x hidden: the action part of W1, transposed (the inner loop runs over units)
     double* h               # hidden: one action's hidden layer
+    int ties                # TIES_FIRST or TIES_SEEDED: how model_pick breaks exact ties
+
+
+cdef enum:
+    TIES_FIRST = 0          # the lower action (the model documents without a "ties" key)
+    TIES_SEEDED = 1         # one of the tied actions, drawn from the decision's seed
+
+#: The values of a model document's ``"ties"`` key (absent: ``"first"``).
+TIES = {"first": TIES_FIRST, "seeded": TIES_SEEDED}
 
 
 cdef void _copy(const double[::1] v, double* out) noexcept:
@@ -64,6 +75,10 @@ cdef int model_open(Model* m, const ModelOps* mops, int max_legal, spec) except 
                          f"engine gives {m.nin} "
                          f"({m.na} per action, {m.ns} per position): retrain it")
     m.hidden = W1.shape[0]
+    ties = spec.get("ties", "first")
+    if ties not in TIES:
+        raise ValueError(f"the model's ties is {ties!r}, not one of {', '.join(map(repr, TIES))}")
+    m.ties = TIES[ties]
     arrays = [(np.ascontiguousarray(spec[k], dtype=np.float64).reshape(-1), size, k)
               for k, size in (("mean", m.nin), ("scale", m.nin), ("b1", m.hidden), ("w2", m.hidden))]
     for a, size, name in arrays:
@@ -172,6 +187,33 @@ cdef int model_best(Model* m, const void* cfg, const void* s, void* block, const
     return best
 
 
+cdef int model_pick(Model* m, const void* cfg, const void* s, void* block, const int32_t* legal, int n,
+                    double* sc, uint64_t seed) noexcept nogil:
+    """The index in ``legal`` of the action the ``learned`` seat plays: the best-scored one; exact
+    ties by the model's rule (``m.ties``): the first, or the k-th of the tied ones with k drawn
+    from ``seed`` (splitmix64 of it, scaled to the count)."""
+    cdef int i, k = 0, best = model_best(m, cfg, s, block, legal, n, sc)
+    cdef uint64_t z
+    if m.ties != TIES_SEEDED:
+        return best
+    for i in range(best, n):
+        if sc[i] == sc[best]:
+            k += 1
+    if k < 2:
+        return best
+    z = seed + <uint64_t>0x9E3779B97F4A7C15ULL
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    z = z ^ (z >> 31)
+    k = <int>(((z >> 32) * <uint64_t>k) >> 32)         # 0 <= k < the tied count
+    for i in range(best, n):
+        if sc[i] == sc[best]:
+            if k == 0:
+                return i
+            k -= 1
+    return best
+
+
 cdef void model_probs(Model* m, const void* cfg, const void* s, void* block, const int32_t* legal, int n,
                       double* out) noexcept nogil:
     """``out[i]``: the softmax of the scores (the model's policy; sums to 1)."""
@@ -264,12 +306,13 @@ cdef void _ctx_close(LearnedCtx* x) noexcept:
 
 
 cdef int _decide(void* ctx, const void* cfg, const void* s, uint64_t seed) noexcept nogil:
-    # Decider.decide: the model's best action (no noise: the seed is not used)
+    # Decider.decide: the model's best action (no noise; the seed breaks exact ties when the model's
+    # "ties" is "seeded")
     cdef LearnedCtx* x = <LearnedCtx*>ctx
     cdef int n = x.ops.legal_actions(cfg, s, x.legal)
     if n == 1:
         return x.legal[0]
-    return x.legal[model_best(&x.m, cfg, s, x.block, x.legal, n, x.sc)]
+    return x.legal[model_pick(&x.m, cfg, s, x.block, x.legal, n, x.sc, seed)]
 
 
 cdef class LearnedDecider:
@@ -377,6 +420,34 @@ def _ops_of(mod, spec):
     if spec is not None and sets > 1 and "action_features" in spec:
         return mod.model_ops((spec["action_features"], spec.get("state_features", ())))
     return mod.model_ops()
+
+
+def kernel_decision_seed(game_seed, decisions):
+    """The seed a kernel's game loop gives the decision number ``decisions`` of the game dealt from
+    ``game_seed`` (what a ``learned`` seat of ``play_batch`` breaks its ties with)."""
+    return int(decision_seed(<uint64_t>(int(game_seed) & 0xFFFFFFFFFFFFFFFF), int(decisions)))
+
+
+def best_action(state, spec, seed):
+    """The action a ``learned`` seat plays at ``state`` (a decision, not over) for the decision seed
+    ``seed`` (which only breaks exact ties, with ``"ties": "seeded"``; a kernel's seed:
+    :func:`kernel_decision_seed`): ``spec`` a model document with its ``context_policy``, or a
+    :class:`LearnedPolicy`."""
+    if isinstance(spec, LearnedPolicy):
+        spec = spec.model(state.players)
+    handles = state._c_handles()
+    cdef const GameOps* ops = <const GameOps*>PyCapsule_GetPointer(handles[0], GAME_OPS_CAPSULE)
+    cdef const void* cfg = PyCapsule_GetPointer(handles[1], b"simcore.GameConfig")
+    cdef const void* s = PyCapsule_GetPointer(handles[2], b"simcore.GameState")
+    if ops.is_over(cfg, s):
+        raise ValueError("the game is over: no decision to take")
+    cdef LearnedCtx x
+    cdef uint64_t sd = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    try:
+        _ctx_open(&x, handles[0], _model_capsule(state, spec), spec, ops.n_players(cfg, s))
+        return int(_decide(&x, cfg, s, sd))
+    finally:
+        _ctx_close(&x)
 
 
 def model_capsule(game, spec=None):

@@ -49,6 +49,8 @@ def read_model(path, game=None):
         raise ValueError(f"{path} is not a model file (not JSON)") from None
     if not isinstance(doc, dict) or doc.get("format") != "boardlab-mlp-1":
         raise ValueError(f"{path} is not a model file (no format boardlab-mlp-1)")
+    if doc.get("ties", "first") not in ("first", "seeded"):
+        raise ValueError(f"{path}: the model's ties is {doc['ties']!r}, not 'first' or 'seeded'")
     if game is not None and doc.get("game") != game:
         raise ValueError(f"{path} is a model of {doc.get('game')!r}, not of {game!r}")
     return doc

@@ -50,6 +50,9 @@ L2 = 1e-2
 #: The heuristic whose weighted features the model reads (and the agreement's yardstick).
 CONTEXT = "balanced"
 FORMAT = "boardlab-mlp-1"
+#: How the ``learned`` seat breaks exact ties between best-scored actions (``--ties``,
+#: ``simcore/_model.pyx``): the lower action, or one drawn from the decision's seed.
+TIES = ("first", "seeded")
 
 
 def _teacher_decide(game, teacher, seed):
@@ -62,7 +65,7 @@ def _player(game, play, seed):
     heuristic preset (the kernel's policy, seeded by the decision) or a learned model (its best)."""
     import simcore
     from simcore._contract import LEARNED
-    from simcore._model import learned_policy, scores
+    from simcore._model import best_action, learned_policy
     from simcore._search import ops_policy_action
     from strategies.agents import decision_seed
 
@@ -70,8 +73,8 @@ def _player(game, play, seed):
         pol = learned_policy(simcore.games[game], play.to_dict())
 
         def move(state):
-            actions, sc = scores(state, pol)
-            return int(actions[int(np.argmax(sc))])
+            # the best-scored action; exact ties as the model's rule (its "ties"), from the decision's seed
+            return best_action(state, pol, decision_seed(state, seed))
         return move
     if play.policy_kind is not HEURISTIC:
         raise ValueError(f"--play must be a heuristic preset or learned, not {play.kind!r}")
@@ -413,15 +416,16 @@ def _floats(a):
     return [float(x) for x in np.asarray(a).reshape(-1)] if np.ndim(a) <= 1 else [_floats(r) for r in a]
 
 
-def model_document(game, players, params, context):
+def model_document(game, players, params, context, ties="first"):
     import simcore
     import sys
     eng = sys.modules[simcore.games[game].State.__module__]
+    extra = {} if ties == "first" else {"ties": ties}     # "first" is the default: no key (older files)
     return {"format": FORMAT, "game": game, "players": int(players),
             "action_features": list(eng.MODEL_ACTION_FEATURES), "state_features": list(eng.MODEL_STATE_FEATURES),
             "context": context.to_dict(), "hidden": int(np.shape(params["W1"])[0]),
             "mean": _floats(params["mean"]), "scale": _floats(params["scale"]), "W1": _floats(params["W1"]),
-            "b1": _floats(params["b1"]), "w2": _floats(params["w2"]), "b2": float(params["b2"])}
+            "b1": _floats(params["b1"]), "w2": _floats(params["w2"]), "b2": float(params["b2"]), **extra}
 
 
 def manifest_path(out):
@@ -431,14 +435,15 @@ def manifest_path(out):
 
 def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1, out=None, progress=True,
           log=print, play=None, label=1.0, hidden=None, max_actions=0, steps=None, batch=0, lr=None, l2=None,
-          ensemble=1):
+          ensemble=1, ties="first"):
     """Collect (or read) the positions, fit, write the model and its manifest; the manifest dict.
 
     ``play``: a heuristic preset or ``learned[:FILE]`` plays the games and the teacher labels a share
     ``label`` of their decisions (:func:`_chunk`); ``hidden``: the hidden units (default
     :data:`HIDDEN`); ``max_actions``: the training decisions' actions capped (:func:`_cap`); ``steps``,
     ``batch``, ``lr``, ``l2``: the fit's (:func:`fit`; None, 0: :data:`STEPS`, full batch,
-    :data:`LEARNING_RATE`, :data:`L2`); ``ensemble``: networks averaged (:func:`fit`)."""
+    :data:`LEARNING_RATE`, :data:`L2`); ``ensemble``: networks averaged (:func:`fit`); ``ties``: how the
+    ``learned`` seat breaks exact ties (:data:`TIES`; written in the model file unless "first")."""
     import simcore
     import strategies
     from simcore.run import check_players
@@ -471,6 +476,8 @@ def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1,
         if x is not None and (isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x < 10
                               or (name == "--lr" and x == 0)):
             raise ValueError(f"{name} must be a number in {'(0' if name == '--lr' else '[0'}, 10), not {x!r}")
+    if ties not in TIES:
+        raise ValueError(f"--ties must be one of {', '.join(TIES)}, not {ties!r}")
     player = None
     if play is not None:
         from simcore._contract import LEARNED
@@ -488,7 +495,7 @@ def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1,
     params, report = fit(d, seed, hidden=hidden, progress=progress, max_actions=max_actions, steps=steps,
                          batch=batch, lr=lr, l2=l2, ensemble=ensemble)
     fit_cpu = time.process_time() - t
-    doc = model_document(game, players, params, context)
+    doc = model_document(game, players, params, context, ties)
     text = json.dumps(doc, separators=(",", ":")) + "\n"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text)
@@ -511,6 +518,9 @@ def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1,
     if ensemble > 1:
         extra += f" --ensemble {ensemble}"
         sampled["ensemble"] = ensemble
+    if ties != "first":
+        extra += f" --ties {ties}"
+        sampled["ties"] = ties
     man = {"model": out.name, "sha256": hashlib.sha256(text.encode()).hexdigest(), "game": game,
            "players": players, "teacher": teach.name, "teacher_settings": teach.to_dict(), **sampled,
            "seed": seed, "positions_asked": positions, "games": int(len(np.unique(d["game"]))),
