@@ -49,6 +49,17 @@ __all__ = ["pairwise_comparisons", "pairwise_win_matrix", "bradley_terry", "ELO_
 ELO_SCALE = 400.0 / math.log(10.0)
 
 
+def bt_information(a, b, v, k):
+    """The Fisher information (k x k) of Bradley-Terry strengths from comparisons ``a`` vs ``b``
+    (index arrays) with weights ``v`` = w p (1 - p)."""
+    info = np.zeros((k, k))
+    np.add.at(info, (a, a), v)
+    np.add.at(info, (b, b), v)
+    np.add.at(info, (a, b), -v)
+    np.add.at(info, (b, a), -v)
+    return info
+
+
 def pairwise_comparisons(players: Frame, by: str | Iterable[str] | None = None) -> Frame:
     """One row per pair of players within a game, with who finished ahead.
 
@@ -219,11 +230,7 @@ def _fit_bt(a, b, y, game, k, prior, robust, max_iter=100, tol=1e-10):
             break
     p = special.expit(theta[a] - theta[b])
     v = w * p * (1 - p)
-    info = np.zeros((k, k))
-    np.add.at(info, (a, a), v)
-    np.add.at(info, (b, b), v)
-    np.add.at(info, (a, b), -v)
-    np.add.at(info, (b, a), -v)
+    info = bt_information(a, b, v, k)
     bread = _pinv(info)
     cov = bread
     if robust:

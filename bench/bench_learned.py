@@ -176,7 +176,7 @@ def differences(players, group, pairs, level=0.95):
     import polars as pl
     from scipy import special
 
-    from analysis.ratings import ELO_SCALE, _fit_bt, _pinv, pairwise_comparisons
+    from analysis.ratings import ELO_SCALE, _fit_bt, _pinv, bt_information, pairwise_comparisons
     from analysis.stats import t_ppf
 
     p = players.with_columns(pl.col(group).cast(pl.String)).rename({group: "run"}).drop("game_key", strict=False)
@@ -192,11 +192,7 @@ def differences(players, group, pairs, level=0.95):
     theta, _, _ = _fit_bt(a, b, y, game, k, 0.0, True)
     pr = special.expit(theta[a] - theta[b])
     v = pr * (1 - pr)
-    info = np.zeros((k, k))
-    np.add.at(info, (a, a), v)
-    np.add.at(info, (b, b), v)
-    np.add.at(info, (a, b), -v)
-    np.add.at(info, (b, a), -v)
+    info = bt_information(a, b, v, k)
     bread = _pinv(info)
     g = int(game.max()) + 1
     s = np.zeros((g, k))

@@ -387,23 +387,37 @@ def features(state, context):
         free(legal)
 
 
-def scores(state, spec):
-    """The model ``spec``'s score of each legal action at ``state``: ``(actions, scores)`` (``spec``:
-    a model document with its ``context_policy``, or a :class:`LearnedPolicy`)."""
+cdef struct _Decision:
+    const GameOps* ops
+    const void* cfg
+    const void* s
+
+
+cdef object _decision(state, spec, str what, _Decision* d):
+    """``(handles, model document)`` of a decision at ``state`` (``spec``: a model document or a
+    :class:`LearnedPolicy`), its engine pointers in ``d``; ValueError when the game is over."""
     if isinstance(spec, LearnedPolicy):
         spec = spec.model(state.players)
     handles = state._c_handles()
-    cdef const GameOps* ops = <const GameOps*>PyCapsule_GetPointer(handles[0], GAME_OPS_CAPSULE)
-    cdef const void* cfg = PyCapsule_GetPointer(handles[1], b"simcore.GameConfig")
-    cdef const void* s = PyCapsule_GetPointer(handles[2], b"simcore.GameState")
-    if ops.is_over(cfg, s):
-        raise ValueError("the game is over: no decision to score")
+    d.ops = <const GameOps*>PyCapsule_GetPointer(handles[0], GAME_OPS_CAPSULE)
+    d.cfg = PyCapsule_GetPointer(handles[1], b"simcore.GameConfig")
+    d.s = PyCapsule_GetPointer(handles[2], b"simcore.GameState")
+    if d.ops.is_over(d.cfg, d.s):
+        raise ValueError(f"the game is over: no decision to {what}")
+    return handles, spec
+
+
+def scores(state, spec):
+    """The model ``spec``'s score of each legal action at ``state``: ``(actions, scores)`` (``spec``:
+    a model document with its ``context_policy``, or a :class:`LearnedPolicy`)."""
+    cdef _Decision d
+    handles, spec = _decision(state, spec, "score", &d)
     cdef LearnedCtx x
     cdef int n, i
     try:
-        _ctx_open(&x, handles[0], _model_capsule(state, spec), spec, ops.n_players(cfg, s))
-        n = ops.legal_actions(cfg, s, x.legal)
-        model_scores(&x.m, cfg, s, x.block, x.legal, n, x.sc)
+        _ctx_open(&x, handles[0], _model_capsule(state, spec), spec, d.ops.n_players(d.cfg, d.s))
+        n = d.ops.legal_actions(d.cfg, d.s, x.legal)
+        model_scores(&x.m, d.cfg, d.s, x.block, x.legal, n, x.sc)
         return [int(x.legal[i]) for i in range(n)], np.array([x.sc[i] for i in range(n)])
     finally:
         _ctx_close(&x)
@@ -433,19 +447,13 @@ def best_action(state, spec, seed):
     ``seed`` (which only breaks exact ties, with ``"ties": "seeded"``; a kernel's seed:
     :func:`kernel_decision_seed`): ``spec`` a model document with its ``context_policy``, or a
     :class:`LearnedPolicy`."""
-    if isinstance(spec, LearnedPolicy):
-        spec = spec.model(state.players)
-    handles = state._c_handles()
-    cdef const GameOps* ops = <const GameOps*>PyCapsule_GetPointer(handles[0], GAME_OPS_CAPSULE)
-    cdef const void* cfg = PyCapsule_GetPointer(handles[1], b"simcore.GameConfig")
-    cdef const void* s = PyCapsule_GetPointer(handles[2], b"simcore.GameState")
-    if ops.is_over(cfg, s):
-        raise ValueError("the game is over: no decision to take")
+    cdef _Decision d
+    handles, spec = _decision(state, spec, "take", &d)
     cdef LearnedCtx x
     cdef uint64_t sd = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
     try:
-        _ctx_open(&x, handles[0], _model_capsule(state, spec), spec, ops.n_players(cfg, s))
-        return int(_decide(&x, cfg, s, sd))
+        _ctx_open(&x, handles[0], _model_capsule(state, spec), spec, d.ops.n_players(d.cfg, d.s))
+        return int(_decide(&x, d.cfg, d.s, sd))
     finally:
         _ctx_close(&x)
 

@@ -1,20 +1,15 @@
 """bench/bench_learned.py (strength per CPU-second, its tiers and anchored levels), the figure it and the
 ladder report draw (reports.render.figures_ladder.rating_vs_cpu), and the command line the game-playing
 bench scripts share (bench/game_args.py)."""
-import importlib.util
 import math
-from pathlib import Path
 
 import numpy as np
 import polars as pl
 import pytest
+from bench_scripts import load_bench
 
 
-def _load(name):
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", Path(__file__).parents[1] / "bench" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+_load = load_bench
 
 
 learned_tool = _load("bench_learned")

@@ -1,19 +1,15 @@
 """The bench tools: bench/digest.py (the fingerprint showing a speed-up leaves the games as they were), bench_presets.py, branches.py, targets.py and ab.py."""
-import importlib.util
 from pathlib import Path
 
 import numpy as np
 import pytest
+from bench_scripts import load_bench
 
 import simcore
 
 
 
-def _load(name):
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", Path(__file__).parents[1] / "bench" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+_load = load_bench
 
 
 digest_tool = _load("digest")
