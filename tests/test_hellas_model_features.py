@@ -2,6 +2,7 @@
 next position, and the models of feature set 1 still read set 1."""
 import json
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -9,6 +10,7 @@ import strategies
 from simcore import hellas
 from simcore._model import features, model_capsule, scores
 
+ROOT = Path(__file__).resolve().parents[1]
 ENG = sys.modules[hellas.State.__module__]
 COL = {n: i for i, n in enumerate(ENG.MODEL_ACTION_FEATURES)}
 SCOL = {n: i for i, n in enumerate(ENG.MODEL_STATE_FEATURES)}
@@ -155,8 +157,18 @@ def test_feature_set_one_models_read_set_one(tmp_path):
         got_a, got = scores(st, pol)
         assert got_a == acts
         np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-9)
-    # the shipped models of set 1 (all of Hellas' before this set) load and play a game
-    for players in (2, 3, 4):
-        old = strategies.resolve("hellas", "learned").as_policy()
+    # the shipped models of set 1 (the previous 2p model, the 3p and 4p ones) load and play beside
+    # the 2p model of set 2
+    for players, name in ((2, "hellas-2p-r3.json"), (3, "hellas-3p.json"), (4, "hellas-4p.json")):
+        path = f"strategies/models/{name}"
+        with open(ROOT / path) as f:
+            assert json.load(f)["action_features"] == v1[0]
+        old = strategies.resolve("hellas", f"learned:{path}").as_policy()
         r = hellas.play_batch(players, np.arange(3, dtype=np.uint64), [old] * players, events=False)
         assert r["players"]["total"].shape == (3, players)
+    with open(ROOT / "strategies/models/hellas-2p.json") as f:
+        assert json.load(f)["action_features"] == list(ENG.MODEL_ACTION_FEATURES)
+    new = strategies.resolve("hellas", "learned").as_policy()
+    old = strategies.resolve("hellas", "learned:strategies/models/hellas-2p-r3.json").as_policy()
+    a_new = hellas.play_actions(2, 5, [new, old])
+    assert a_new == hellas.play_actions(2, 5, [new, old]) != hellas.play_actions(2, 5, [old, old])
