@@ -198,8 +198,8 @@ def _pinv(info):
 
 def _fit_bt(a, b, y, game, k, prior, robust, max_iter=100, tol=1e-10):
     """Newton's method for BT log-strengths with sum-zero constraint."""
-    if prior > 0:  # virtual comparisons: `prior` per pair of strategies, drawn
-        ia, ib = np.triu_indices(k, 1)
+    if prior > 0:  # virtual comparisons: `prior` per pair of strategies that met (see _prior_pairs), drawn
+        ia, ib = _prior_pairs(a, b, k)
         a = np.concatenate([a, ia, ib])
         b = np.concatenate([b, ib, ia])
         y = np.concatenate([y, np.full(2 * len(ia), 0.5)])
@@ -258,6 +258,23 @@ def _clusters_per_strategy(a, b, game, k):
     return np.bincount(pairs[:, 0], minlength=k)
 
 
+def _prior_pairs(a, b, k):
+    """The pairs ``(i < j)`` that get the prior's virtual draws: those that met, and, when the
+    strategies fall apart into groups that never met, every pair across two groups (which joins them).
+
+    Draws between every pair would pull a strategy that met few others toward the mean of all: a level
+    anchored by 60 games against one neighbour got as many virtual draws (one per other strategy) as a
+    tenth of its real games, against strategies it never played."""
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    met = np.unique(np.stack([lo[lo != hi], hi[lo != hi]], 1), axis=0) if len(a) else np.zeros((0, 2), int)
+    adj = sparse.coo_matrix((np.ones(len(met)), (met[:, 0], met[:, 1])), shape=(k, k))
+    label = connected_components(adj, directed=False)[1]
+    ia, ib = np.triu_indices(k, 1)
+    across = label[ia] != label[ib]
+    pairs = np.concatenate([met, np.stack([ia[across], ib[across]], 1)]).astype(np.int64)
+    return pairs[:, 0], pairs[:, 1]
+
+
 def _connected(a, b, k) -> bool:
     adj = sparse.coo_matrix((np.ones(len(a)), (a, b)), shape=(k, k))
     return connected_components(adj, directed=False)[0] == 1
@@ -293,8 +310,8 @@ def bradley_terry(
     When some strategy won or lost every comparison, or the strategies do not
     all meet (directly or through others), the maximum-likelihood estimate
     does not exist. ``prior`` then defaults to 1: one virtual drawn
-    comparison between every pair of strategies, shrinking toward equal
-    strength; such rows say ``regularized = true``, and their standard errors
+    comparison between every pair of strategies that met (and between every
+    pair across groups that never met), shrinking toward equal strength; such rows say ``regularized = true``, and their standard errors
     are the larger of the cluster-robust and the model-based one (the
     sandwich alone is near 0 for a strategy that never wins).
 
@@ -308,7 +325,7 @@ def bradley_terry(
         Confidence level (Wald intervals on ``theta``; robust: Student's t on
         each strategy's clusters less one).
     prior : float, optional
-        Virtual drawn comparisons per pair of strategies. None: 0, or 1 when
+        Virtual drawn comparisons per pair of strategies that met. None: 0, or 1 when
         the estimate would not exist.
     robust : bool
         Cluster-robust standard errors (by game, or by ``cluster``); False

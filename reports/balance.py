@@ -30,14 +30,15 @@ import time
 import numpy as np
 import polars as pl
 
-from reports.verification import VERIFY_START, Player, _duration, cs_rows, verify_fixed, verify_sequential
+from reports.verification import (MAX_BLOCK, MIN_BLOCK, VERIFY_START, Player, _duration, cs_rows, verify_fixed,
+                                  verify_sequential)
 from reports.words import knob_words
 
 KNOBS = ("seat_points", "seat_bonus")
 HEURISTIC_BUDGET, HEURISTIC_VERIFY = 1_000_000, 100_000
 MAX_GAMES = 10 ** 10              # --budget and --verify: beyond, days to years of work (refused)
 SEARCH_BUDGET = 400             # default budget for a searching strategy (kind mcts): thousands of times slower
-MAX_BLOCK, MIN_BLOCK, MIN_SEARCH_BLOCK = 2_000, 200, 10
+MIN_SEARCH_BLOCK = 10
 TARGET = 0.01                   # the target: largest seat gap ≤ 1 pp
 PRECISION_VERIFY_CAP = 10_000_000   # verification games at most with --precision or a time budget
 SEARCH_TIME_SHARE = 0.5         # a time budget: the search's share of it
@@ -159,6 +160,11 @@ def balance(p, workers=None, log=_log) -> dict:
     player = Player(p, workers)
     seconds = p.get("seconds")
     try:
+        if seconds is not None and not p["searching"]:
+            # a time budget: blocks sized from this strategy's measured speed, not from the games
+            # default (2,000-game blocks of a 26 ms strategy outlast a short budget's first round)
+            candidates = _search(p, play=None).first_round_games() // p["block"]
+            p = player.p = {**p, "block": player.block_for(p, SEARCH_TIME_SHARE * seconds, candidates)}
         log(f"balance {p['game']}, {p['players']} players, knob {p['knob']}, strategy {p['strategy']}: "
             + (f"search budget {p['budget']:,} games" if seconds is None else
                f"time budget {_duration(seconds)} (the search {SEARCH_TIME_SHARE:.0%} of it)")

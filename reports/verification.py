@@ -20,6 +20,17 @@ from simcore._run_size import duration as _duration
 VERIFY_START = 1 << 31
 #: a verification slice adds at most this share of the games so far
 GROWTH = 0.25
+#: a thread's job lasts about this long (seconds) once the speed is known: a signal waits for the jobs
+#: running, never for the queue (SIGTERM during 2,000-game blocks of a 26 ms strategy waited minutes)
+PIECE_SECONDS = 1.0
+#: a time budget without a target: a verification slice lasts about this long (seconds)
+SLICE_SECONDS = 2.0
+#: games a job before the speed is known
+FIRST_PIECE = 64
+#: a time budget: the search's first round takes at most this share of the search's time
+BLOCK_SHARE = 0.05
+MAX_BLOCK, MIN_BLOCK = 2_000, 200   # games a search block, for a strategy that does not search
+MIN_TIMED_BLOCK = 20                # ... and with a time budget (a slow strategy, a short budget)
 
 
 def _vec(v):
@@ -42,10 +53,13 @@ class Player:
         self.pool = ThreadPoolExecutor(self.workers) if self.workers > 1 else None
         self._configs = {}
         self.games = 0
+        self.rate = None        # games a second a thread, measured on the calls so far
 
     def close(self):
+        """Stop the threads: the jobs running end, the queued ones are dropped (an interrupt does not
+        wait for them)."""
         if self.pool is not None:
-            self.pool.shutdown()
+            self.pool.shutdown(wait=True, cancel_futures=True)
 
     def config(self, vector):
         if vector not in self._configs:
@@ -66,6 +80,9 @@ class Player:
     def games_of(self, ranges):
         """Per-game win shares of ``[(vector, start, stop)]`` (game indices), one array per range."""
         piece = max(1, min(1_000, math.ceil(max(stop - start for _, start, stop in ranges) / 2)))
+        # the split never changes a result (game i has the seed of index i), only how long a job runs
+        piece = min(piece, FIRST_PIECE if self.rate is None else max(1, int(self.rate * PIECE_SECONDS)))
+        t = time.perf_counter()
         jobs, owner = [], []
         for k, (v, start, stop) in enumerate(ranges):
             for a in range(start, stop, piece):
@@ -75,8 +92,27 @@ class Player:
         out = [[] for _ in ranges]
         for k, r in zip(owner, results):
             out[k].append(r)
-        self.games += sum(stop - start for _, start, stop in ranges)
+        played = sum(stop - start for _, start, stop in ranges)
+        self.games += played
+        dt = time.perf_counter() - t
+        if dt > 0.05:           # too short a call says nothing about the speed
+            self.rate = played / (dt * min(self.workers, len(jobs)))
         return [np.concatenate(parts) for parts in out]
+
+    def block_for(self, p, seconds, candidates):
+        """Games a search block for a *time* budget: the first round (``candidates`` blocks) takes at
+        most ``BLOCK_SHARE`` of the search's ``seconds`` at this strategy's speed, measured on a few
+        games of the uncompensated game first (their results are not kept). Within the usual bounds."""
+        n, dt = 8 * self.workers, 0.0
+        while True:
+            t = time.perf_counter()
+            self.games_of([((0,) * p["players"], 0, n)])
+            dt = time.perf_counter() - t
+            if dt > 0.2 or n >= 20_000:
+                break
+            n *= 10
+        rate = n / max(dt, 1e-9)
+        return int(min(MAX_BLOCK, max(MIN_TIMED_BLOCK, BLOCK_SHARE * seconds * rate / max(1, candidates))))
 
     def clock(self, search, deadline):
         """Stop ``search`` at ``deadline`` (a ``time.perf_counter`` value): after each of its rounds its
@@ -137,6 +173,10 @@ def verify_sequential(player, p, vectors, t0, log):
     parts = [[] for _ in vectors]
     n, rate, worst = 0, float("nan"), float("inf")
     first = max(p["players"], 4 * player.workers) if p["searching"] else 2_000
+    if deadline is not None and player.rate:    # a time budget: the first slice a tenth of the time left
+        first = int(min(first, max(p["players"], 4 * player.workers,
+                                   0.1 * (deadline - time.perf_counter()) * player.rate * player.workers
+                                   / len(vectors))))
     stop = None
     while True:
         if n:
@@ -166,6 +206,8 @@ def verify_sequential(player, p, vectors, t0, log):
             if room < max(1.0, 0.1 * want) and n:
                 stop = ("seconds", f"budget of {_duration(seconds)} spent")
                 break
+            if prec is None:        # the clock alone stops it: slices of about SLICE_SECONDS
+                want = max(want, SLICE_SECONDS * rate / len(vectors))
             want = min(want, max(1.0, room))
         want = int(min(max(1, math.ceil(want)), cap - n))
         a = VERIFY_START + n

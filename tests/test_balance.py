@@ -298,3 +298,62 @@ def test_a_vector_worse_than_none_on_the_verification_games_is_called_so():
     assert "worse than" not in B.conclusion(better) and "worse than" not in B.finding(B.seat_frame(better))
     none = _result([0.335, 0.333, 0.332], [0.335, 0.333, 0.332], [0, 0, 0])
     assert "worse than" not in B.conclusion(none)
+
+
+# ---------------------------------------------------------------- a slow strategy: the clock and signals
+
+def test_a_time_budget_sizes_the_blocks_for_a_slow_strategy(tmp_path, capsys):
+    """Yamataï's `learned` costs ~26 ms a game: blocks sized for the presets (2,000 games, a first round of
+    14,000 games, minutes) outlasted a short time budget. The blocks now come from the measured speed and
+    the verification's slices from the time left, so the command ends at its budget."""
+    import time
+
+    f = tmp_path / "b.json"
+    t = time.perf_counter()
+    assert cli.main(["balance", "yamatai", "--players", "3", "--strategy", "learned", "--budget", "12s",
+                     "--workers", "2", "--json", str(f)]) == 0
+    wall = time.perf_counter() - t
+    doc = json.loads(f.read_text())
+    assert doc["stop"] == "seconds" and doc["seconds"] == 12
+    assert 20 <= doc["block"] < 2000 and doc["search_games"] >= 7 * doc["block"]
+    assert doc["games"] > 0
+    assert wall < 12 + 20, wall          # the old sizing took minutes here
+    assert "blocks of 2,000" not in capsys.readouterr().err
+
+
+def test_sigterm_stops_a_balance_of_a_slow_strategy_within_a_job(tmp_path):
+    """SIGTERM waited for every queued job of the running race (minutes with 2,000-game blocks of a
+    26 ms strategy); now the queued jobs are dropped and a job lasts about a second."""
+    import signal
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "reports.cli", "balance", "yamatai", "--players", "3",
+                             "--strategy", "learned", "--budget", "600000", "--workers", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines, started = [], threading.Event()
+
+    def read():
+        for line in proc.stderr:
+            lines.append(line)
+            if line.startswith("step 1:"):
+                started.set()
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    assert started.wait(120), "".join(lines)
+    assert any("blocks of 2,000" in x for x in lines)     # a games budget keeps its sizing
+    time.sleep(2)
+    t = time.perf_counter()
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise AssertionError("balance still running 30 s after SIGTERM")
+    reader.join(5)
+    assert proc.returncode == 143
+    assert lines[-1].strip().endswith("boardlab: interrupted (SIGTERM)"), lines[-3:]
+    assert not any("Traceback" in x for x in lines)
+    assert time.perf_counter() - t < 30

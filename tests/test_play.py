@@ -246,10 +246,19 @@ def test_a_human_game_played_to_its_end_by_clicking(tmp_path, game, seats):
                     time.sleep(0.02)
             except (StaleElementReferenceException, WebDriverException):
                 time.sleep(0.05)              # the page re-rendered under the click: look again
-        final = drv.find_element(By.ID, "final-line").text
         totals = session.state.scores()["total"]
-        shown = [int(c.text) for c in drv.find_elements(By.CSS_SELECTOR, '#players td[data-cat="total"]')]
-        assert shown == totals and str(max(totals)) in final
+        # read in one script (no element handle the next render could make stale), until the last
+        # render has landed or 10 s have passed
+        read = ("return [document.getElementById('final-line').textContent,"
+                " [...document.querySelectorAll('#players td[data-cat=\"total\"]')].map((c) => c.textContent)];")
+        deadline = time.time() + 10
+        while True:
+            final, cells = drv.execute_script(read)
+            shown = [int(c) for c in cells if c.strip().lstrip("-").isdigit()]
+            if (shown == totals and str(max(totals)) in final) or time.time() > deadline:
+                break
+            time.sleep(0.1)
+        assert shown == totals and str(max(totals)) in final, (shown, totals, final)
         assert board_clicks > 0
         deadline = time.time() + 30
         while session.results is None and time.time() < deadline:
