@@ -97,6 +97,14 @@ def _check_features(path, doc, game):
     raise ValueError(f"{path}: its feature names are none of the {game} engine's feature sets ({odd}): retrain it")
 
 
+def model_ref(strategy, players):
+    """The ``{"file", "sha256"}`` of the model a strategy dict plays at ``players``: a ``learned`` seat's,
+    or a search's learned prior's; None for any other strategy or player count."""
+    d = strategy or {}
+    model = d if d.get("kind") == "learned" else d.get("prior") if isinstance(d.get("prior"), dict) else None
+    return ((model or {}).get("models") or {}).get(str(players))
+
+
 def manifest(game, players):
     """The manifest of the model shipped for ``game`` and ``players`` (None when there is none)."""
     path = shipped(game).get(players)

@@ -410,3 +410,18 @@ def test_a_model_of_other_features_is_refused_by_name(tmp_path, capsys, game, ch
             if not f.name.endswith(".manifest.json"):
                 m = json.loads(f.read_text())
                 assert (tuple(m["action_features"]), tuple(m["state_features"])) in feature_sets(g), f
+
+
+def test_model_ref_of_a_seat_and_of_a_search_prior():
+    """strategies.learned.model_ref: the model file and hash a report names, for a learned seat and for a
+    search with the model as its prior; none for a heuristic or a player count without a model."""
+    import hashlib
+
+    from strategies.learned import model_ref
+
+    sha = hashlib.sha256(shipped("hellas")[3].read_bytes()).hexdigest()
+    for name in ("learned", "mcts:iterations=5,prior=learned"):
+        ref = model_ref(strategies.resolve("hellas", name).to_dict(), 3)
+        assert ref == {"file": "strategies/models/hellas-3p.json", "sha256": sha}, (name, ref)
+    assert model_ref(strategies.resolve("hellas", "balanced").to_dict(), 3) is None
+    assert model_ref(strategies.resolve("hellas", "learned").to_dict(), 7) is None and model_ref(None, 3) is None
