@@ -196,8 +196,9 @@ def _pinv(info):
     return np.linalg.pinv(info, rcond=1e-10, hermitian=True)
 
 
-def _fit_bt(a, b, y, game, k, prior, robust, max_iter=100, tol=1e-10):
-    """Newton's method for BT log-strengths with sum-zero constraint."""
+def _fit_bt(a, b, y, game, k, prior, robust, max_iter=100, tol=1e-10, full=False):
+    """Newton's method for BT log-strengths with sum-zero constraint: ``(theta, se, converged)``, and with
+    ``full`` the covariance of ``theta`` last (the cluster-robust sandwich when ``robust``)."""
     if prior > 0:  # virtual comparisons: `prior` per pair of strategies that met (see _prior_pairs), drawn
         ia, ib = _prior_pairs(a, b, k)
         a = np.concatenate([a, ia, ib])
@@ -213,13 +214,7 @@ def _fit_bt(a, b, y, game, k, prior, robust, max_iter=100, tol=1e-10):
         p = special.expit(theta[a] - theta[b])
         r = w * (y - p)
         grad = np.bincount(a, r, k) - np.bincount(b, r, k)
-        v = w * p * (1 - p)
-        info = np.zeros((k, k))
-        np.add.at(info, (a, a), v)
-        np.add.at(info, (b, b), v)
-        np.add.at(info, (a, b), -v)
-        np.add.at(info, (b, a), -v)
-        step = _pinv(info) @ grad
+        step = _pinv(bt_information(a, b, w * p * (1 - p), k)) @ grad
         big = np.max(np.abs(step))
         if big > 2.0:
             step *= 2.0 / big
@@ -249,7 +244,8 @@ def _fit_bt(a, b, y, game, k, prior, robust, max_iter=100, tol=1e-10):
             # with no wins in 14,400 comparisons); keep the model-based variance, which includes
             # the prior, where it is the larger
             cov = np.diag(np.maximum(np.diag(cov), np.diag(bread)))
-    return theta, np.sqrt(np.clip(np.diag(cov), 0, None)), converged
+    se = np.sqrt(np.clip(np.diag(cov), 0, None))
+    return (theta, se, converged, cov) if full else (theta, se, converged)
 
 
 def _clusters_per_strategy(a, b, game, k):

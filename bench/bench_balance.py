@@ -55,10 +55,12 @@ def _pp(g):
 
 
 def model_hashes(strategy_dict, players) -> str:
-    """The learned model a strategy record names for ``players``, as ``Np:sha256[:12]`` (empty without one)."""
-    models = (strategy_dict or {}).get("models") or {}
-    return " ".join(f"{k}p:{m['sha256'][:12]}" for k, m in sorted(models.items())
-                    if m.get("sha256") and str(k) == str(players))
+    """The learned model a strategy record plays at ``players`` (a learned seat's or a search's prior's), as
+    ``Np:sha256[:12]`` (empty without one)."""
+    from strategies.learned import model_ref
+
+    ref = model_ref(strategy_dict, players)
+    return f"{players}p:{ref['sha256'][:12]}" if ref and ref.get("sha256") else ""
 
 
 def verdict(r):

@@ -4,11 +4,12 @@
                                            [--batch 10] [--seed 1] [--out DIR]
 
 Pair ``i`` is two games dealt from the same seed (``game_seeds(seed, i)``): A in seat 0 and B in
-seat 1, then the seats swapped (2 players; the rest of the seats, for more players, are B). The
-pair's score is A's mean win share over its two games (ties shared), so the deal and the seat
-cancel within a pair and the pairs are independent: the mean score's 95 % interval is the t
-interval over pairs (clustered by seed, as ``reports.compare`` clusters), and the Elo difference
-``400 log10(p / (1 - p))`` and its interval are the score's and its bounds' images. Also: each
+seat 1, then the seats swapped (2 players only: with more, swapping two seats leaves the other
+seats' advantage in the score; ``bench_one_seat.py`` puts A in every seat in turn). The pair's score
+is A's mean win share over its two games (ties shared), so the deal and the seat cancel within a
+pair and the pairs are independent: the mean score's 95 % interval is the t interval over pairs
+(clustered by seed, as ``reports.compare`` clusters), and the Elo difference ``400 log10(p / (1 -
+p))`` and its interval are the score's and its bounds' images. Also: each
 strategy's process CPU seconds a game (its seat's share is not separable: the whole pair's time
 with the seats it plays).
 
@@ -16,7 +17,7 @@ Pairs are played ``--batch`` at a time in this process (``play_batch``, one thre
 is kept in ``--out`` (``.npz``): a rerun resumes, and the report is printed after every batch, so
 a run stopped at any time still gives its estimate. Everything is drawn from ``--seed``.
 """
-import math
+import json
 import os
 import sys
 import time
@@ -24,25 +25,10 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from bench_one_seat import elo, summary  # noqa: E402
 from game_args import game_parser, parse_game_args  # noqa: E402
 
 import numpy as np  # noqa: E402
-
-
-def elo(p):
-    p = min(max(p, 1e-6), 1 - 1e-6)
-    return 400.0 * math.log10(p / (1.0 - p))
-
-
-def summary(score):
-    """``(n, mean, lo, hi)`` of the pair scores (t interval)."""
-    from scipy.stats import t as student
-    n = len(score)
-    m = float(np.mean(score))
-    if n < 2:
-        return n, m, float("nan"), float("nan")
-    h = float(student.ppf(0.975, n - 1) * np.std(score, ddof=1) / math.sqrt(n))
-    return n, m, m - h, m + h
 
 
 def main(argv=None):
@@ -53,17 +39,32 @@ def main(argv=None):
     ap.add_argument("--batch", type=int, default=10)
     ap.add_argument("--out", default=None, help="folder of the finished batches (default: none kept)")
     args, mod = parse_game_args(ap, argv)
+    if args.players != 2:
+        ap.error(f"--players {args.players}: head to head is 2 players (seats swapped); for more, "
+                 f"bench/bench_one_seat.py puts A in every seat in turn")
 
     import strategies
     from simcore.rng import game_seeds
 
-    sa, sb = strategies.resolve(args.game, args.a), strategies.resolve(args.game, args.b)
+    try:
+        sa, sb = strategies.resolve(args.game, args.a), strategies.resolve(args.game, args.b)
+    except ValueError as e:
+        ap.error(str(e).splitlines()[0])
     pa, pb = sa.as_policy(), sb.as_policy()
     k = args.players
+    if args.out:            # the kept batches are of these settings only: a rerun with others would mix them
+        os.makedirs(args.out, exist_ok=True)
+        key = {"game": args.game, "a": sa.to_dict(), "b": sb.to_dict(), "seed": args.seed}
+        kfile = os.path.join(args.out, "key.json")
+        if os.path.exists(kfile):
+            with open(kfile) as f:
+                if json.load(f) != json.loads(json.dumps(key)):
+                    ap.error(f"{args.out} holds pairs of other settings (game, A, B or seed): give another --out")
+        else:
+            with open(kfile, "w") as f:
+                json.dump(key, f)
     print(f"{args.game} {k}p: {args.a} vs {args.b}, seats swapped, seed {args.seed}; "
           f"load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
-    if args.out:
-        os.makedirs(args.out, exist_ok=True)
     scores, cpu = [], 0.0
     at_cap = [0, 0]
     for start in range(0, args.pairs, args.batch):

@@ -174,9 +174,8 @@ def differences(players, group, pairs, level=0.95):
     side: those also carry the uncertainty of the field's average, which a difference does not."""
     import numpy as np
     import polars as pl
-    from scipy import special
 
-    from analysis.ratings import ELO_SCALE, _fit_bt, _pinv, bt_information, pairwise_comparisons
+    from analysis.ratings import ELO_SCALE, _fit_bt, pairwise_comparisons
     from analysis.stats import t_ppf
 
     p = players.with_columns(pl.col(group).cast(pl.String)).rename({group: "run"}).drop("game_key", strict=False)
@@ -189,16 +188,7 @@ def differences(players, group, pairs, level=0.95):
     y = comp["score_a"].to_numpy().astype(float)
     game = np.unique(comp["game_index"].to_numpy(), return_inverse=True)[1].astype(np.int64)
     k = len(names)
-    theta, _, _ = _fit_bt(a, b, y, game, k, 0.0, True)
-    pr = special.expit(theta[a] - theta[b])
-    v = pr * (1 - pr)
-    info = bt_information(a, b, v, k)
-    bread = _pinv(info)
-    g = int(game.max()) + 1
-    s = np.zeros((g, k))
-    np.add.at(s, (game, a), y - pr)
-    np.add.at(s, (game, b), -(y - pr))
-    cov = bread @ (s.T @ s * (g / max(g - 1, 1))) @ bread
+    theta, _, _, cov = _fit_bt(a, b, y, game, k, 0.0, True, full=True)      # the sandwich, clustered by seed
     out = []
     for x, z in pairs:
         w = np.zeros(k)

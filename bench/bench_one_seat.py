@@ -14,7 +14,7 @@ time each alone with ``strategies.cost.cpu_per_game`` to match their CPU first).
 
 ``--batch`` deals at a time (``play_batch``, one thread); each batch is kept in ``--out`` (``.npy``): a
 rerun resumes and the report is printed after every batch, so a run stopped at any time still gives its
-estimate. ``bench_head_to_head.py`` is the 2-player form (and puts A in seats 0 and 1 only).
+estimate. ``bench_head_to_head.py`` is the 2-player form (pairs of games, seats swapped).
 """
 import argparse
 import glob
@@ -28,9 +28,23 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import numpy as np  # noqa: E402
 
 
-def elo(share, players):
+def elo(share, players=2):
+    """A's Elo difference to B from A's mean win share in one seat against ``players - 1`` B: the image
+    under Plackett–Luce (``share = e / (e + players - 1)``); 2 players: ``400 log10(p / (1 - p))``."""
     p = min(max(share, 1e-6), 1 - 1e-6)
     return 400.0 * math.log10(p * (players - 1) / (1.0 - p))
+
+
+def summary(score):
+    """``(n, mean, lo, hi)`` of independent scores (deals, pairs): the t interval at 95 %; NaN bounds from
+    one score."""
+    from scipy.stats import t as student
+    n = len(score)
+    m = float(np.mean(score))
+    if n < 2:
+        return n, m, float("nan"), float("nan")
+    h = float(student.ppf(0.975, n - 1) * np.std(score, ddof=1) / math.sqrt(n))
+    return n, m, m - h, m + h
 
 
 def report(out, players, a, b):
@@ -39,13 +53,10 @@ def report(out, players, a, b):
     if not files:
         return None
     x = np.concatenate([np.load(f) for f in files])
-    s, n = x[:, 0], len(x)
-    m = float(s.mean())
+    n, m, lo, hi = summary(x[:, 0])
     if n > 1:
-        from scipy.stats import t as student
-        h = float(student.ppf(0.975, n - 1) * s.std(ddof=1) / math.sqrt(n))
-        ci = f"[{m - h:.4f}, {m + h:.4f}]"
-        eci = f"[{elo(m - h, players):+.0f}, {elo(m + h, players):+.0f}]"
+        ci = f"[{lo:.4f}, {hi:.4f}]"
+        eci = f"[{elo(lo, players):+.0f}, {elo(hi, players):+.0f}]"
     else:
         ci = eci = "[no interval: one deal]"
     return (f"{players}p {a} (one seat) vs {b}: deals {n} (games {n * players}); A's share {m:.4f} {ci} "

@@ -82,12 +82,12 @@ def rerate(folder, against=None):
     from reports.compare import compare_tables
 
     frames = []
-    for d in sorted(os.listdir(folder)):
+    for d in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
         if d.startswith("seating-") and os.path.isdir(os.path.join(folder, d)):
             run = load_run(os.path.join(folder, d), allow_partial=True)
             frames.append(run.players.collect().with_columns(pl.lit(d).alias("lineup")))
     if not frames:
-        raise SystemExit(f"no seating-* results folders in {folder}")
+        raise SystemExit(f"bench/bench_precision.py: error: no seating-* results folders in {folder}")
     t = compare_tables(pl.concat(frames, how="diagonal_relaxed"), "lineup")
     print(f"| strategy | games | seeds | Elo [95% CI] |\n|---|---|---|---|")
     for r in t["ratings"].iter_rows(named=True):

@@ -30,10 +30,18 @@ def main(argv=None):
     args, mod = parse_game_args(ap, argv)
 
     import strategies
+    from simcore._contract import SEARCH_TYPES
     from simcore.rng import game_seeds
     from strategies.mcts import MCTSAgent
     from strategies.train import _player
 
+    agents = []
+    for spec in args.settings.split(";"):
+        try:            # each key read with its type (reuse and cutoff whole numbers), as mcts:... reads it
+            kw = {k: SEARCH_TYPES[k](v) for k, v in (x.split("=", 1) for x in spec.split(","))}
+            agents.append((spec, MCTSAgent(game=args.game, seed=1, **kw)))
+        except (KeyError, ValueError, TypeError) as exc:
+            ap.error(f"setting {spec!r}: {exc} (keys: {', '.join(SEARCH_TYPES)})")
     cfg = mod.make_config(args.players)
     move = _player(args.game, strategies.resolve(args.game, "balanced"), args.seed)
     rng = np.random.default_rng(np.random.SeedSequence([args.seed, 0x637075]))
@@ -47,11 +55,7 @@ def main(argv=None):
     print(f"{args.game} {args.players}p: {len(pos)} positions; load {os.getloadavg()[0]:.1f} on "
           f"{os.cpu_count()} cores")
     first = None
-    for spec in args.settings.split(";"):
-        kw = dict(x.split("=", 1) for x in spec.split(","))
-        it = int(kw.pop("iterations"))
-        prior = kw.pop("prior", None)
-        ag = MCTSAgent(iterations=it, game=args.game, seed=1, prior=prior, **{k: float(v) for k, v in kw.items()})
+    for spec, ag in agents:
         t = time.process_time()
         for _ in range(2):
             for p in pos:

@@ -9,8 +9,8 @@ For each game (2 players unless ``--players``; every seat searching):
    kernel's decider (``simcore._mcts.SearchDecider``): the share of its searched decisions that went
    on from a retained subtree and the visits such a root brought on average.
 2. **Equal CPU**: MCTS-N with reuse against MCTS-N without (N = ``--iterations``), head to head,
-   the same seeds played in both seatings; the reusing seat's win share with its 95 % Wilson
-   interval, and the CPU per decision of each (self-play, the two alternated in the same minutes;
+   the same seeds played in both seatings; the reusing seat's win share with its 95 % interval (t over
+   the deals, each deal's seatings averaged: they share its seed), and the CPU per decision of each (self-play, the two alternated in the same minutes;
    the process's CPU time, searched and forced decisions both counted).
 3. **Equal strength**: MCTS-L with reuse against MCTS-R without (R = ``--reference``, each L of
    ``--levels``), head to head as above: the reusing seat's win share with its interval, and the
@@ -27,10 +27,10 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import simcore  # noqa: E402
 import strategies  # noqa: E402
-from analysis.stats import wilson_bounds  # noqa: E402
 from simcore import _mcts, _search  # noqa: E402
 from simcore.rng import game_seeds  # noqa: E402
 
@@ -62,7 +62,11 @@ def reuse_at_work(name, players, iterations, games=2):
 
 def head_to_head(name, players, a, b, games, base=0):
     """``a``'s win share against ``b`` (one seat ``a``, the others ``b``; ``a`` in every seat in turn,
-    the same seeds for each seating): (share, n, low, high)."""
+    the same seeds for each seating): (share, games, low, high). A deal's games share its seed, so the
+    interval is the t interval over deals of their mean share (``bench_one_seat.summary``), not Wilson
+    on the games as if they were independent."""
+    from bench_one_seat import summary
+
     mod = simcore.games[name]
     per = max(1, games // players)
     seeds = np.asarray(game_seeds(4242 + base, 0, per), dtype=np.uint64)
@@ -71,10 +75,8 @@ def head_to_head(name, players, a, b, games, base=0):
         pols = [b] * players
         pols[seat] = a
         wins.append(mod.play_batch(players, seeds, pols, events=False)["players"]["win_share"][:, seat])
-    w = np.concatenate(wins)
-    n = len(w)
-    lo, hi = wilson_bounds(w.sum(), n)
-    return w.mean(), n, lo, hi
+    _, share, lo, hi = summary(np.mean(wins, axis=0))
+    return share, players * per, lo, hi
 
 
 def cpu_per_decision(name, players, pols, games=4, rounds=2):

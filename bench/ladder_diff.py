@@ -33,11 +33,31 @@ def load(folder):
     return pl.concat(frames)
 
 
-def difference(players, a, b):
+def ratings(players):
+    """``{strategy: Elo}`` of one Bradley–Terry fit over ``players`` (a ``run`` column: each seating a run)."""
     from analysis.ratings import bradley_terry
     t = bradley_terry(players, robust=False)
-    elo = dict(zip(t["strategy"].to_list(), t["elo"].to_list()))
+    return dict(zip(t["strategy"].to_list(), t["elo"].to_list()))
+
+
+def difference(players, a, b):
+    elo = ratings(players)
     return elo[a] - elo[b]
+
+
+def resampled(players, resamples, rng):
+    """The ratings (:func:`ratings`) of ``resamples`` cluster-bootstrap resamples of ``players``: the game
+    indices drawn with replacement by ``rng``, each draw a new index (its games kept apart from another
+    draw's copy); a list of ``{strategy: Elo}``."""
+    index = players["game_index"].unique().sort().to_numpy()
+    parts = {g: df for (g,), df in players.group_by(["game_index"])}
+    dtype = players["game_index"].dtype
+    out = []
+    for _ in range(resamples):
+        pick = rng.choice(index, size=len(index), replace=True)
+        out.append(ratings(pl.concat([parts[g].with_columns(pl.lit(j, dtype=dtype).alias("game_index"))
+                                      for j, g in enumerate(pick)])))
+    return out
 
 
 def main():
@@ -53,17 +73,12 @@ def main():
     for s in (args.a, args.b):
         if s not in known:
             raise SystemExit(f"bench/ladder_diff.py: error: {s!r} is not in the ladder ({', '.join(sorted(known))})")
+    if args.resamples < 2:
+        raise SystemExit(f"bench/ladder_diff.py: error: --resamples must be at least 2, not {args.resamples}")
     d0 = difference(p, args.a, args.b)
-    index = p["game_index"].unique().sort().to_numpy()
-    parts = {g: df for (g,), df in p.group_by(["game_index"])}
+    index = p["game_index"].unique()
     rng = np.random.default_rng(np.random.SeedSequence([args.seed, 0x646966]))
-    ds = []
-    for _ in range(args.resamples):
-        pick = rng.choice(index, size=len(index), replace=True)
-        q = pl.concat([parts[g].with_columns(pl.lit(j, dtype=parts[g]["game_index"].dtype).alias("game_index"))
-                       for j, g in enumerate(pick)])
-        ds.append(difference(q, args.a, args.b))
-    ds = np.array(ds)
+    ds = np.array([e[args.a] - e[args.b] for e in resampled(p, args.resamples, rng)])
     games = p.select("run", "game_index").n_unique()
     print(f"{args.a} - {args.b}: {d0:+.1f} Elo, 95% [{np.percentile(ds, 2.5):+.1f}, {np.percentile(ds, 97.5):+.1f}] "
           f"(cluster bootstrap, {len(ds)} resamples of {len(index)} game indices; se {ds.std(ddof=1):.1f}; "

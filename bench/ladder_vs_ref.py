@@ -19,6 +19,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import polars as pl  # noqa: E402
 
@@ -59,7 +60,7 @@ def main():
 
 def summarize(rs, names, ref, boot, boot_seed=0):
     """Print the ratings of a ladder's RunSet and each strategy's distance to ``ref`` (bootstrap CI)."""
-    from analysis.ratings import bradley_terry
+    from ladder_diff import ratings, resampled
     from reports.compare import compare_tables
 
     r = {row["strategy"]: row for row in compare_tables(rs.players, rs.group)["ratings"].iter_rows(named=True)}
@@ -68,26 +69,11 @@ def summarize(rs, names, ref, boot, boot_seed=0):
         print(f"| {n} | {r[n]['elo']:.0f} [{r[n]['elo_lo']:.0f}, {r[n]['elo_hi']:.0f}] | {r[n]['n_games']:,} |")
 
     P = rs.players.collect() if isinstance(rs.players, pl.LazyFrame) else rs.players
-    P = P.with_columns(pl.col(rs.group).cast(pl.String)).drop("game_key", strict=False)
-
-    def elo(df):
-        bt = bradley_terry(df.rename({rs.group: "run"}), robust=False)
-        return {row["strategy"]: row["elo"] for row in bt.iter_rows(named=True)}
-
-    base = elo(P)
-    idx = np.unique(P["game_index"].to_numpy())
-    parts = {i: P.filter(pl.col("game_index") == i) for i in idx}
-    rng = np.random.default_rng(boot_seed)
-    diffs = {n: [] for n in names if n != ref}
-    for _ in range(boot):
-        pick = rng.choice(idx, size=len(idx), replace=True)
-        # each drawn game index is a new cluster: its games keep apart from another draw's copy
-        df = pl.concat([parts[i].with_columns(pl.lit(j).cast(P["game_index"].dtype).alias("game_index"),
-                                              (pl.col(rs.group) + f"#{j}").alias(rs.group))
-                        for j, i in enumerate(pick)])
-        e = elo(df)
-        for n in diffs:
-            diffs[n].append(e[n] - e[ref])
+    P = P.with_columns(pl.col(rs.group).cast(pl.String)).drop("game_key", strict=False).rename({rs.group: "run"})
+    base = ratings(P)
+    idx = P["game_index"].unique()
+    fits = resampled(P, boot, np.random.default_rng(boot_seed))
+    diffs = {n: [e[n] - e[ref] for e in fits] for n in names if n != ref}
     print()
     for n, d in diffs.items():
         lo, hi = np.percentile(d, [2.5, 97.5])

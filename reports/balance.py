@@ -50,6 +50,11 @@ def _log(line):
 
 # ---------------------------------------------------------------- settings
 
+def default_step(searching):
+    """The search's first step when none is given: 2 for a searching strategy, else 4."""
+    return 2 if searching else 4
+
+
 def block_games(budget, searching):
     """Games per race block: ``budget / 300`` within 200..2,000 (10.. for a searching strategy)."""
     lo = MIN_SEARCH_BLOCK if searching else MIN_BLOCK
@@ -90,7 +95,7 @@ def plan(game, players, knob="seat_points", strategy="balanced", budget=None, ve
     from simcore._settings import SEAT_POINTS_MAX
 
     if step is None:
-        step = 2 if searching else 4
+        step = default_step(searching)
     elif isinstance(step, bool) or not isinstance(step, (int, np.integer)) or not 1 <= step <= SEAT_POINTS_MAX:
         raise ValueError(f"--step must be a whole number of the knob's units from 1 to {SEAT_POINTS_MAX}, "
                          f"not {step!r}")
@@ -144,7 +149,7 @@ def _search(p, play, log=None):
     from analysis.balance import Search
 
     return Search(p["players"], play, p["budget"], p["block"], valid=_valid(p),
-                  step=p.get("step") or (2 if p["searching"] else 4), log=log)
+                  step=p.get("step") or default_step(p["searching"]), log=log)
 
 
 # ---------------------------------------------------------------- playing

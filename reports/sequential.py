@@ -71,7 +71,6 @@ def _games_needed(rows, seq, precision, n):
     return max(need, n)
 
 
-
 class _Status:
     """One status line on stderr, rewritten in place on a terminal; or lines to ``log`` (a callable)."""
 

@@ -412,10 +412,11 @@ def scores(state, spec):
     a model document with its ``context_policy``, or a :class:`LearnedPolicy`)."""
     cdef _Decision d
     handles, spec = _decision(state, spec, "score", &d)
+    caps = _model_capsule(state, spec)      # before the try: _ctx_close(&x) only after _ctx_open's memset
     cdef LearnedCtx x
     cdef int n, i
     try:
-        _ctx_open(&x, handles[0], _model_capsule(state, spec), spec, d.ops.n_players(d.cfg, d.s))
+        _ctx_open(&x, handles[0], caps, spec, d.ops.n_players(d.cfg, d.s))
         n = d.ops.legal_actions(d.cfg, d.s, x.legal)
         model_scores(&x.m, d.cfg, d.s, x.block, x.legal, n, x.sc)
         return [int(x.legal[i]) for i in range(n)], np.array([x.sc[i] for i in range(n)])
@@ -426,12 +427,15 @@ def scores(state, spec):
 def _ops_of(mod, spec):
     # a game with several feature sets (Yamataï: model_ops(names)) gives the one the model's
     # feature names call for; the others have one, model_ops(). ``mod``: the game's package or
-    # its engine module (simcore.<game>._engine, simcore.<game>._v3._engine)
+    # its engine module (baseline or x86-64-v3): the package is the one whose State is mod's
     import sys
-    sets = getattr(mod, "MODEL_FEATURE_SETS", None)
-    if sets is None:
-        sets = getattr(sys.modules.get(mod.__name__.split("._")[0]), "MODEL_FEATURE_SETS", 1)
-    if spec is not None and sets > 1 and "action_features" in spec:
+    import simcore
+    pkg = next((g for g in simcore.games.values() if getattr(g, "State", None) is getattr(mod, "State", 0)), None)
+    if pkg is None:     # an engine build the package did not load (the other ISA's, imported by name)
+        pkg = sys.modules.get(mod.__name__.split("._")[0])
+    if pkg is None:
+        raise ValueError(f"{mod.__name__} is not the engine of a registered game")
+    if spec is not None and getattr(pkg, "MODEL_FEATURE_SETS", 1) > 1 and "action_features" in spec:
         return mod.model_ops((spec["action_features"], spec.get("state_features", ())))
     return mod.model_ops()
 
@@ -449,10 +453,11 @@ def best_action(state, spec, seed):
     :class:`LearnedPolicy`."""
     cdef _Decision d
     handles, spec = _decision(state, spec, "take", &d)
+    caps = _model_capsule(state, spec)      # before the try, as in scores()
     cdef LearnedCtx x
     cdef uint64_t sd = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
     try:
-        _ctx_open(&x, handles[0], _model_capsule(state, spec), spec, d.ops.n_players(d.cfg, d.s))
+        _ctx_open(&x, handles[0], caps, spec, d.ops.n_players(d.cfg, d.s))
         return int(_decide(&x, d.cfg, d.s, sd))
     finally:
         _ctx_close(&x)

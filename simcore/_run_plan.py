@@ -20,6 +20,7 @@ BACKENDS = ("loky", "threading", "dask")
 DEFAULT_MAX_CHUNK = 100_000
 DEFAULT_MIN_CHUNK = 10_000
 SEARCH_CHUNK_WORK = 4000     # a search run's chunk: about this many iterations per decision x games
+LEARNED_CHUNK = 500          # a learned seat's run: 2-30 ms a game, so 1-15 s a chunk
 SEARCH_ESTIMATE_RUN = 100   # games from which a run with a searching seat prints its estimated time
 BIG_RUN = 10_000_000          # games from which a run is sized first (time, disk) and refused if it cannot fit
 # Keys that must agree between a folder's manifest and a command resuming it.
@@ -60,12 +61,17 @@ def default_chunk_size(games, strategies=()):
     Seats that search (a searching kind) make a game thousands of times dearer:
     then a chunk holds about ``SEARCH_CHUNK_WORK`` iterations per decision
     summed over the seats' games (MCTS-400 in one seat: 10 games, a few
-    seconds), and at most 500 chunks in all.
+    seconds), and at most 500 chunks in all. A ``learned`` seat (milliseconds
+    a game) gets chunks of ``LEARNED_CHUNK`` games (more past 250,000 games).
     """
     work = sum(int(s.get("iterations", SEARCH_DEFAULTS["iterations"])) for s in strategies
                if searches(s))
     if work:
         return int(min(games, max(1, SEARCH_CHUNK_WORK // work, math.ceil(games / 500))))
+    if any(s.get("kind") == "learned" for s in strategies):
+        # a model's seat costs milliseconds a game: chunks of the presets' 10,000 games left a run of
+        # 9,604 on one thread for minutes, deaf to signals until its chunk ended
+        return int(min(games, max(LEARNED_CHUNK, math.ceil(games / 500))))
     return int(min(DEFAULT_MAX_CHUNK, max(DEFAULT_MIN_CHUNK, math.ceil(games / 64)), games))
 
 

@@ -49,11 +49,60 @@ def read_model(path, game=None):
         raise ValueError(f"{path} is not a model file (not JSON)") from None
     if not isinstance(doc, dict) or doc.get("format") != "boardlab-mlp-1":
         raise ValueError(f"{path} is not a model file (no format boardlab-mlp-1)")
-    if doc.get("ties", "first") not in ("first", "seeded"):
-        raise ValueError(f"{path}: the model's ties is {doc['ties']!r}, not 'first' or 'seeded'")
+    from simcore._model import TIES     # the tie rules the kernel knows
+
+    if doc.get("ties", "first") not in TIES:
+        raise ValueError(f"{path}: the model's ties is {doc['ties']!r}, not {' or '.join(map(repr, TIES))}")
     if game is not None and doc.get("game") != game:
         raise ValueError(f"{path} is a model of {doc.get('game')!r}, not of {game!r}")
+    if game is not None:
+        _check_features(path, doc, game)
     return doc
+
+
+def feature_sets(game):
+    """The ``(action, state)`` feature names of each model feature set ``game``'s engine reads, the
+    current one first (``MODEL_ACTION_FEATURES``; an older set ``k``: ``MODEL_ACTION_FEATURES_V<k>``)."""
+    import sys
+
+    import simcore
+
+    eng = sys.modules[simcore.games[game].State.__module__]
+    out = []
+    for tag in [""] + [f"_V{k}" for k in range(1, 10)]:
+        a, s = getattr(eng, f"MODEL_ACTION_FEATURES{tag}", None), getattr(eng, f"MODEL_STATE_FEATURES{tag}", None)
+        if a is not None and s is not None:
+            out.append((tuple(a), tuple(s)))
+    return out
+
+
+def _check_features(path, doc, game):
+    """ValueError naming the file when its feature names are none of the engine's sets: the kernel checks
+    only their count, and a model read with other features plays, silently, on numbers it was not trained on."""
+    names = tuple(tuple(doc.get(k) or ()) if isinstance(doc.get(k) or (), (list, tuple)) else None
+                  for k in ("action_features", "state_features"))
+    sets = feature_sets(game)
+    if not sets or names in sets:        # no sets: a game without learned features (its own error)
+        return
+    cur = sets[0]
+    if None in names:
+        odd = "action_features and state_features must be lists of names"
+    else:
+        odd = f"{len(names[0])} + {len(names[1])} features, not {len(cur[0])} + {len(cur[1])}"
+        for got, want, what in zip(names, cur, ("action", "state")):
+            i = next((i for i, (h, w) in enumerate(zip(got, want)) if h != w), None)
+            if i is not None:
+                odd = f"{what} feature {i} is {got[i]!r}, not {want[i]!r}"
+                break
+    raise ValueError(f"{path}: its feature names are none of the {game} engine's feature sets ({odd}): retrain it")
+
+
+def model_ref(strategy, players):
+    """The ``{"file", "sha256"}`` of the model a strategy dict plays at ``players``: a ``learned`` seat's,
+    or a search's learned prior's; None for any other strategy or player count."""
+    d = strategy or {}
+    model = d if d.get("kind") == "learned" else d.get("prior") if isinstance(d.get("prior"), dict) else None
+    return ((model or {}).get("models") or {}).get(str(players))
 
 
 def manifest(game, players):

@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from simcore._contract import HEURISTIC
+from simcore._model import TIES as _model_ties
 
 #: Games per chunk file (the unit of resume).
 CHUNK_GAMES = 4
@@ -52,7 +53,7 @@ CONTEXT = "balanced"
 FORMAT = "boardlab-mlp-1"
 #: How the ``learned`` seat breaks exact ties between best-scored actions (``--ties``,
 #: ``simcore/_model.pyx``): the lower action, or one drawn from the decision's seed.
-TIES = ("first", "seeded")
+TIES = tuple(_model_ties)
 
 
 def _teacher_decide(game, teacher, seed):

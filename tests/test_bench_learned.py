@@ -122,9 +122,9 @@ def test_game_scripts_share_their_arguments_and_refuse_bad_ones(capsys):
     err = [x for x in capsys.readouterr().err.splitlines() if "error:" in x]
     assert len(err) == 3 and "unknown game 'chess'" in err[0]
     assert "--players 5: hellas is played by 2, 3, 4" in err[1] and "--players 1: yamatai" in err[2]
-    h2h.main(["random", "balanced", "--game", "hellas", "--players", "3", "--pairs", "4", "--batch", "2"])
+    h2h.main(["random", "balanced", "--game", "hellas", "--players", "2", "--pairs", "4", "--batch", "2"])
     out = capsys.readouterr().out
-    assert "hellas 3p: random vs balanced" in out and "    4 pairs: random scores" in out
+    assert "hellas 2p: random vs balanced" in out and "    4 pairs: random scores" in out
     search_cpu.main(["iterations=5;iterations=10", "--game", "hellas", "--players", "2", "--games", "1",
                      "--share", "0.2"])
     lines = capsys.readouterr().out.splitlines()
@@ -157,3 +157,38 @@ def test_a_difference_interval_from_the_fits_covariance():
     assert learned_tool.degenerate(both, "lineup") == ["z"]
     (d3, lo3, hi3, _), = learned_tool.differences(both, "lineup", [("x", "y")])
     assert abs(d3 - d) < 30 and lo3 < d3 < hi3           # z's record leaves x - y where the games put it
+
+
+def test_head_to_head_is_two_players_and_resumes_only_its_own_pairs(tmp_path, capsys):
+    """Swapping seats 0 and 1 cancels the seat in 2-player games only (bench_one_seat.py rotates A through
+    every seat); the kept batches of --out are refused to a run of other strategies or another seed."""
+    h2h = _load("bench_head_to_head")
+    with pytest.raises(SystemExit) as e:
+        h2h.main(["random", "balanced", "--game", "hellas", "--players", "3"])
+    assert e.value.code == 2 and "bench_one_seat.py" in capsys.readouterr().err
+    out = str(tmp_path / "h2h")
+    argv = ["random", "balanced", "--game", "hellas", "--pairs", "4", "--batch", "2", "--out", out]
+    h2h.main(argv)
+    first = [x for x in capsys.readouterr().out.splitlines() if "pairs:" in x][-1]
+    h2h.main(argv)                                            # resumed: the same estimate, nothing played
+    assert [x for x in capsys.readouterr().out.splitlines() if "pairs:" in x][-1].split("; ")[0] == \
+        first.split("; ")[0]
+    for other in (["balanced", "random"], ["random", "balanced", "--seed", "2"], ["random", "nosuch"]):
+        with pytest.raises(SystemExit) as e:
+            h2h.main(other + ["--game", "hellas", "--pairs", "4", "--batch", "2", "--out", out])
+        assert e.value.code == 2
+        err = [x for x in capsys.readouterr().err.splitlines() if "error:" in x]
+        assert len(err) == 1 and ("other settings" in err[0] or "nosuch" in err[0]), err
+
+
+def test_search_cpu_reads_each_setting_with_its_type(capsys):
+    """reuse and cutoff are whole numbers (as mcts:... reads them); an unknown key is one error line."""
+    search_cpu = _load("bench_search_cpu")
+    search_cpu.main(["iterations=5,reuse=1;iterations=5,cutoff=3", "--game", "hellas", "--players", "2",
+                     "--games", "1", "--share", "0.2"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-2].strip().startswith("iterations=5,reuse=1") and lines[-1].strip().startswith("iterations=5,cutoff")
+    with pytest.raises(SystemExit) as e:
+        search_cpu.main(["iterations=5,nosuch=1", "--game", "hellas", "--players", "2"])
+    err = [x for x in capsys.readouterr().err.splitlines() if "error:" in x]
+    assert e.value.code == 2 and len(err) == 1 and "nosuch" in err[0]

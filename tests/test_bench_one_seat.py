@@ -44,3 +44,23 @@ def test_bad_settings_are_one_line(tmp_path):
                  ["balanced", "random", "--game", "chess"], ["random", "balanced", "--deals", "1", "--out", out]):
         r = _run(*argv)
         assert r.returncode != 0 and r.stderr.count("\n") == 1 and "error:" in r.stderr, (argv, r.stderr)
+
+
+def test_tree_reuse_head_to_head_intervals_are_over_deals():
+    """bench_tree_reuse.head_to_head plays A in every seat on the same deals: its interval is the t
+    interval over the deals' mean shares (the games of a deal share its seed), as bench_one_seat's."""
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    from bench_scripts import load_bench
+
+    import strategies
+    from bench_one_seat import summary
+
+    tool = load_bench("bench_tree_reuse")
+    a, b = (strategies.resolve("hellas", n).as_policy() for n in ("balanced", "city_builder"))
+    share, n, lo, hi = tool.head_to_head("hellas", 3, a, b, 30)
+    assert n == 30 and lo < share < hi
+    mod = tool.simcore.games["hellas"]
+    seeds = np.asarray(tool.game_seeds(4242, 0, 10), dtype=np.uint64)
+    deals = np.mean([mod.play_batch(3, seeds, [a if s == seat else b for s in range(3)],
+                                    events=False)["players"]["win_share"][:, seat] for seat in range(3)], axis=0)
+    assert (share, lo, hi) == summary(deals)[1:]

@@ -10,7 +10,7 @@ import strategies
 from simcore import hellas
 from simcore._model import features, scores
 from strategies import train
-from strategies.learned import shipped
+from strategies.learned import MODEL_DIR, shipped
 
 CTX = strategies.resolve("hellas", "balanced")
 
@@ -366,9 +366,62 @@ def test_a_model_of_another_size_is_refused_in_one_line():
     """A model whose inputs do not match the engine's features: a ValueError naming both sizes (it
     used to crash the process while writing that message)."""
     from simcore import yamatai
+    eng = sys.modules[yamatai.State.__module__]
     old = strategies.resolve("yamatai", "learned:strategies/models/yamatai-3p-r1.json").as_policy()
     spec = dict(old.model(3))
-    spec["action_features"] = ["something else"]        # not feature set 1: the current set is asked
+    # feature set 2's names over set 1's weights: the current set is asked, and its size differs
+    spec["action_features"], spec["state_features"] = eng.MODEL_ACTION_FEATURES, eng.MODEL_STATE_FEATURES
     st = yamatai.State.new(yamatai.make_config(3), 1)
     with pytest.raises(ValueError, match=r"the model takes 48 features; this game's engine gives \d+"):
         scores(st, spec)
+
+
+@pytest.mark.parametrize("game, change", [("hellas", "reorder"), ("yamatai", "rename"), ("yamatai", "drop_state"),
+                                          ("akrotiri", "null")])
+def test_a_model_of_other_features_is_refused_by_name(tmp_path, capsys, game, change):
+    """A model file whose feature names are none of the engine's sets is refused naming the file and the
+    first odd feature, even with the engine's sizes (the kernel checks only the count: such a model played,
+    silently, on numbers it was not trained on; with null names, `train --play` crashed the process)."""
+    from reports.cli import main
+    from strategies.learned import feature_sets
+
+    doc = json.loads(shipped(game)[2].read_text())
+    acts = list(doc["action_features"])
+    if change == "reorder":
+        acts[3], acts[4] = acts[4], acts[3]
+    elif change == "rename":
+        acts[3] = "something else"
+    elif change == "drop_state":
+        del doc["state_features"]
+    doc["action_features"] = None if change == "null" else acts
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(doc))
+    want = {"reorder": f"action feature 3 is {acts[3]!r}", "rename": "action feature 3 is 'something else'",
+            "drop_state": "42 + 0 features, not 42 + 29", "null": "0 + 16 features, not 27 + 16"}[change]
+    with pytest.raises(ValueError, match=f"m.json: its feature names are none of the {game} engine's feature sets"):
+        strategies.resolve(game, f"learned:{path}")
+    rc = main(["simulate", game, "--players", "2", "--games", "2", "--seed", "1", "--out", str(tmp_path / "run"),
+               "--seat-strategies", f"learned:{path},random"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 2 and len(err) == 1 and err[0].startswith("boardlab: error: ") and want in err[0], err
+    # the shipped models, the first Yamataï set's included, are each one of their engine's sets
+    for g in ("hellas", "yamatai", "akrotiri"):
+        for f in sorted(MODEL_DIR.glob(f"{g}-*.json")):
+            if not f.name.endswith(".manifest.json"):
+                m = json.loads(f.read_text())
+                assert (tuple(m["action_features"]), tuple(m["state_features"])) in feature_sets(g), f
+
+
+def test_model_ref_of_a_seat_and_of_a_search_prior():
+    """strategies.learned.model_ref: the model file and hash a report names, for a learned seat and for a
+    search with the model as its prior; none for a heuristic or a player count without a model."""
+    import hashlib
+
+    from strategies.learned import model_ref
+
+    sha = hashlib.sha256(shipped("hellas")[3].read_bytes()).hexdigest()
+    for name in ("learned", "mcts:iterations=5,prior=learned"):
+        ref = model_ref(strategies.resolve("hellas", name).to_dict(), 3)
+        assert ref == {"file": "strategies/models/hellas-3p.json", "sha256": sha}, (name, ref)
+    assert model_ref(strategies.resolve("hellas", "balanced").to_dict(), 3) is None
+    assert model_ref(strategies.resolve("hellas", "learned").to_dict(), 7) is None and model_ref(None, 3) is None

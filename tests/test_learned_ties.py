@@ -78,3 +78,25 @@ def test_bad_tie_rule_is_named(tmp_path):
     with pytest.raises(ValueError, match="--ties must be one of first, seeded"):
         train.train("akrotiri", 2, teacher="balanced", positions=20, seed=1, out=tmp_path / "m.json",
                     progress=False, log=None, ties="random")
+
+
+def test_a_model_document_the_engine_cannot_read_is_an_error_not_a_crash():
+    """An error while finding the model's features (here: no feature names) used to free a context
+    that was never opened (a double free: the process died); it is now a Python exception."""
+    import subprocess
+    import sys
+
+    code = ("import json, simcore.yamatai as y\n"
+            "import strategies\n"
+            "from simcore._model import scores, best_action\n"
+            "pol = strategies.resolve('yamatai', 'learned').as_policy()\n"
+            "doc = dict(pol.model(3), action_features=None)\n"
+            "st = y.State.new(y.make_config(3), 1)\n"
+            "for f in (lambda: scores(st, doc), lambda: best_action(st, doc, 1)):\n"
+            "    try:\n"
+            "        f()\n"
+            "    except (TypeError, ValueError) as e:\n"
+            "        print('error', type(e).__name__)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, (out.returncode, out.stderr[-500:])
+    assert out.stdout.split("\n")[:2] == ["error TypeError", "error TypeError"], out.stdout

@@ -119,6 +119,10 @@ def test_chunks_of_a_search_run_are_small():
     assert default_chunk_size(100_000, mcts) == 200            # at most 500 chunks
     assert default_chunk_size(5, mcts * 3) == 3
     assert default_chunk_size(1000, [strategies.resolve("hellas", "balanced").to_dict()]) == 1000
+    learned = [strategies.resolve("hellas", "learned").to_dict()]
+    assert default_chunk_size(9604, learned) == 500          # not one chunk on one thread (10,000)
+    assert default_chunk_size(400, learned) == 400
+    assert default_chunk_size(1_000_000, learned) == 2000      # at most 500 chunks
 
 
 def test_simulate_replay_and_workers_with_a_search_seat(tmp_path):

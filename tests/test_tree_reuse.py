@@ -130,18 +130,24 @@ def test_reuse_off_leaves_names_dicts_and_games_as_they_were():
 
 
 def test_a_reusing_agent_plays_as_the_kernel_seat():
+    """The agent's moves and root visits are those of the kernel's decider of the same strategy
+    (``mcts:iterations=30,reuse=1``) fed the agent's decision seeds: the same tree kept across the turn."""
+    from strategies.agents import decision_seed
+
     agent = strategies.MCTSAgent(30, game="akrotiri", reuse=1)
     mod = simcore.games["akrotiri"]
+    dec = _mcts.SearchDecider(mod.game_ops(), _spec("akrotiri", "mcts:iterations=30,reuse=1"), 2)
     st = mod.new_game(players=2, seed=3)
     reused = 0
     for _ in range(30):
         if st.is_over():
             break
         r = agent.search(st)
-        assert r["best"] in st.legal_actions() and r["visits"].sum() >= 30
+        assert r["best"] == dec.decide(st, decision_seed(st, 0)) and r["best"] in st.legal_actions()
+        assert np.array_equal(r["visits"], dec.tree()["child_visits"]) and r["visits"].sum() >= 30
         reused += r["visits"].sum() > 30
         st.apply(r["best"])
-    assert reused > 0
+    assert 0 < reused <= dec.stats()["reused"]
 
 
 @pytest.mark.parametrize("text, word", [("mcts:reuse=2", "reuse must be 0"), ("mcts:reuse=yes", "whole number")])

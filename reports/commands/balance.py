@@ -96,7 +96,7 @@ def write(r, out, command=None, extra=()):
 
 def _model_text(r):
     """The model file and SHA-256 a learned strategy (or a search's learned prior) played, for the report."""
-    d = r.get("strategy_dict") or {}
-    model = d if d.get("kind") == "learned" else d.get("prior") if isinstance(d.get("prior"), dict) else None
-    ref = (model or {}).get("models", {}).get(str(r["players"]))
+    from strategies.learned import model_ref
+
+    ref = model_ref(r.get("strategy_dict"), r["players"])
     return f" Model {ref['file']}, sha256 {ref['sha256']}." if ref else ""

@@ -102,12 +102,11 @@ def _model_lines(game, players, names):
     """The model files (with their SHA-256) of the learned strategies among ``names``, as a result's
     preset file records them: the model a seat plays or a search's prior."""
     import strategies
+    from strategies.learned import model_ref
 
     out = []
     for name in names:
-        d = strategies.resolve(game, name).to_dict()
-        model = d if d.get("kind") == "learned" else d.get("prior") if isinstance(d.get("prior"), dict) else None
-        ref = (model or {}).get("models", {}).get(str(players))
+        ref = model_ref(strategies.resolve(game, name).to_dict(), players)
         if ref:
             out.append(f"{name} uses the model {ref['file']} (sha256 {ref['sha256']})")
     return out
