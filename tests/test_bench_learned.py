@@ -63,14 +63,15 @@ def test_targets_with_a_prior_level_that_is_not_a_plain_level():
 def test_tiers_are_rated_together_and_the_figure_drawn(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(learned_tool, "presets_of", lambda game: ["random", "tuned"])   # a short test, the same paths
     out = tmp_path / "b"
-    argv = ["--game", "hellas", "--players", "2", "--games", "2", "--levels", "4,8", "--prior-levels", "4",
+    # levels up to 32: the prior search's CPU (the 2p model's network, several times MCTS-4's) lies between two
+    argv = ["--game", "hellas", "--players", "2", "--games", "2", "--levels", "4,8,32", "--prior-levels", "4",
             "--base", "balanced,learned", "--presets-apart", "--anchor", "16:8", "--anchor-games", "2",
             "--cpu-games", "1", "--out", str(out)]
     learned_tool.main(argv + ["--report"])
     text = capsys.readouterr().out
     t = pl.read_csv(out / "hellas-2p-strength-per-cpu.csv")
-    want = {"balanced", "learned", "mcts:iterations=4", "mcts:iterations=8", "mcts:iterations=4,prior=learned",
-            "mcts:iterations=16", "random", "tuned"}
+    want = {"balanced", "learned", "mcts:iterations=4", "mcts:iterations=8", "mcts:iterations=32",
+            "mcts:iterations=4,prior=learned", "mcts:iterations=16", "random", "tuned"}
     assert set(t["strategy"]) == want
     top = t.filter(pl.col("strategy") == "mcts:iterations=16").row(0, named=True)
     assert top["n_games"] == 2 and top["seeds"] == 1          # one game in each seat, both from seed 0

@@ -48,8 +48,8 @@ def test_action_features_are_the_heuristics():
         np.testing.assert_array_equal(A[:, :F.shape[1]], F)
         # the heuristic's score and the score less the decision's best
         _, sc = hellas.policy_scores(st, pol)
-        np.testing.assert_allclose(A[:, F.shape[1]], sc, atol=1e-9)
-        assert A[:, F.shape[1] + 1].max() == 0.0
+        np.testing.assert_allclose(A[:, -2], sc, atol=1e-9)
+        assert A[:, -1].max() == 0.0
         assert S[:8].sum() == 1.0
 
 

@@ -32,6 +32,7 @@ NAME = "hellas"
 TITLE = "Hellas"
 SEAT_BONUS_UNIT = ('marble', 'marble')     # what one unit of the seat_bonus setting is (one, several)
 DEFAULT_PLAYERS = 3
+MODEL_FEATURE_SETS = 2     # model_ops(names): the learned models of before the lookahead features still load
 TIE_RULE = "tied players share the win: a k-way tie counts 1/k to each"
 EVENT_SCHEMA = {      # one row per quarry action, in game order (docs/results.md)
     "round": "0-based round",
