@@ -12,7 +12,12 @@
    teacher's visit shares over the legal actions and its chosen action, and
    at the game's end the deciding seat's win share. Each finished chunk is
    written to ``FILE.chunks/`` (``.npz``); a rerun after Ctrl-C reads the
-   chunks it has and plays only the rest.
+   chunks it has and plays only the rest. ``--also MANIFEST`` adds the positions
+   of an earlier model (a round of expert iteration keeps the last rounds'
+   positions): the games its manifest's ``--play``, ``--label``, ``--positions``
+   and ``--seed`` name, with this teacher, kept in ``FILE.chunks/also-N/``
+   (played when absent). Their games come before this run's, so the held-out
+   games are this run's last ones.
 2. **Fit** (:func:`fit`): a one-hidden-layer ReLU network scores each legal
    action (``simcore/_model.pyx``); softmax over a decision's legal actions,
    cross-entropy against the visit shares, an L2 penalty on the weights.
@@ -213,6 +218,34 @@ def collect(game, players, teacher, positions, seed, folder, context, progress=T
 def _stack(chunks):
     out = {n: np.concatenate([c[n] for c in chunks]) for n in chunks[0] if n != "seconds"}
     return out
+
+
+def _union(sets):
+    """The decisions of several position sets (each a :func:`_stack`), in order, game numbers
+    shifted so that each set's games follow the previous set's."""
+    if len(sets) == 1:
+        return sets[0]
+    out, base = [], 0
+    for d in sets:
+        out.append({**d, "game": d["game"] + base})
+        base += int(d["game"].max()) + 1 if len(d["game"]) else 0
+    return {n: np.concatenate([d[n] for d in out]) for n in out[0]}
+
+
+def _also_settings(path):
+    """``(teacher, play, label, positions, seed)`` of an earlier model's own positions (not those it
+    added with ``--also``), read from its manifest."""
+    path = Path(path)
+    try:
+        man = json.loads(path.read_text())
+    except OSError as e:
+        raise ValueError(f"--also: cannot read {path}: {e.strerror}") from None
+    except ValueError:
+        raise ValueError(f"--also: {path} is not a manifest (not JSON)") from None
+    if not isinstance(man, dict) or not all(k in man for k in ("teacher", "positions_asked", "seed")):
+        raise ValueError(f"--also: {path} is not a model manifest (no teacher, positions_asked, seed)")
+    return (man["teacher"], man.get("play"), float(man.get("label", 1.0)), int(man["positions_asked"]),
+            int(man["seed"]))
 
 
 def _cap(d, k, seed):
@@ -436,7 +469,7 @@ def manifest_path(out):
 
 def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1, out=None, progress=True,
           log=print, play=None, label=1.0, hidden=None, max_actions=0, steps=None, batch=0, lr=None, l2=None,
-          ensemble=1, ties="first"):
+          ensemble=1, ties="first", also=()):
     """Collect (or read) the positions, fit, write the model and its manifest; the manifest dict.
 
     ``play``: a heuristic preset or ``learned[:FILE]`` plays the games and the teacher labels a share
@@ -444,7 +477,8 @@ def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1,
     :data:`HIDDEN`); ``max_actions``: the training decisions' actions capped (:func:`_cap`); ``steps``,
     ``batch``, ``lr``, ``l2``: the fit's (:func:`fit`; None, 0: :data:`STEPS`, full batch,
     :data:`LEARNING_RATE`, :data:`L2`); ``ensemble``: networks averaged (:func:`fit`); ``ties``: how the
-    ``learned`` seat breaks exact ties (:data:`TIES`; written in the model file unless "first")."""
+    ``learned`` seat breaks exact ties (:data:`TIES`; written in the model file unless "first");
+    ``also``: earlier models' manifests whose positions are added (:func:`_also_settings`)."""
     import simcore
     import strategies
     from simcore.run import check_players
@@ -488,10 +522,30 @@ def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1,
     out = Path(out)
     if out.suffix != ".json":
         raise ValueError(f"--out must name a .json file, not {str(out)!r}")
+    earlier = []
+    for path in also:
+        t_name, p_name, p_label, p_pos, p_seed = _also_settings(path)
+        if strategies.resolve(game, t_name).to_dict() != teach.to_dict():
+            raise ValueError(f"--also: {path}'s teacher is {t_name}, not {teach.name}")
+        earlier.append((str(path), None if p_name is None else strategies.resolve(game, p_name), p_label,
+                        p_pos, p_seed))
     context = strategies.resolve(game, CONTEXT)
-    chunks, cpu = collect(game, players, teach, positions, seed, out.with_name(out.name + ".chunks"),
-                          context, progress, player, float(label))
-    d = _stack(chunks)
+    folder = out.with_name(out.name + ".chunks")
+    sets, also_report = [], []
+    cpu = 0.0
+    for i, (path, p_play, p_label, p_pos, p_seed) in enumerate(earlier, start=1):
+        ch, sec = collect(game, players, teach, p_pos, p_seed, folder / f"also-{i}", context, progress,
+                          p_play, p_label)
+        sets.append(_stack(ch))
+        cpu += sec
+        also_report.append({"manifest": path, "play": None if p_play is None else p_play.name,
+                            "label": p_label, "positions_asked": p_pos, "seed": p_seed,
+                            "games": int(len(np.unique(sets[-1]["game"]))),
+                            "positions": int(len(sets[-1]["sizes"])), "teacher_cpu_seconds": round(sec, 1)})
+    chunks, sec = collect(game, players, teach, positions, seed, folder, context, progress, player,
+                          float(label))
+    cpu += sec
+    d = _union(sets + [_stack(chunks)])
     t = time.process_time()
     params, report = fit(d, seed, hidden=hidden, progress=progress, max_actions=max_actions, steps=steps,
                          batch=batch, lr=lr, l2=l2, ensemble=ensemble)
@@ -522,6 +576,10 @@ def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1,
     if ties != "first":
         extra += f" --ties {ties}"
         sampled["ties"] = ties
+    for a in also_report:
+        extra += f" --also {a['manifest']}"
+    if also_report:
+        sampled["also"] = also_report
     man = {"model": out.name, "sha256": hashlib.sha256(text.encode()).hexdigest(), "game": game,
            "players": players, "teacher": teach.name, "teacher_settings": teach.to_dict(), **sampled,
            "seed": seed, "positions_asked": positions, "games": int(len(np.unique(d["game"]))),
