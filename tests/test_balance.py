@@ -126,6 +126,81 @@ def test_search_is_deterministic_and_respects_the_budget():
     assert not res.converged and res.games <= 12_000
 
 
+# ---------------------------------------------------------------- the start from the shares
+
+def test_linear_start_solves_a_known_linear_model():
+    from analysis.balance import linear_start
+
+    for players, base, effect in ((3, [0.37, 0.34, 0.29], 0.025), (4, [0.29, 0.27, 0.23, 0.21], 0.02)):
+        # the synthetic game's exact Jacobian: column j = the shares' change per unit for seat j
+        zero = _probabilities(base, effect, (0,) * players)
+        J = np.column_stack([_probabilities(base, effect, np.eye(players)[j]) - zero for j in range(players)])
+        x, v = linear_start(zero, J)
+        assert min(x) == pytest.approx(0.0)
+        assert np.allclose(_probabilities(base, effect, x), 1 / players, atol=1e-9)   # exactly fair
+        assert v == tuple(int(r) for r in np.floor(x + 0.5))
+    # 3 seats, (0.37, 0.34, 0.29) at 2.5 pp a unit: x - mean(x) = -excess * 2 / (3 * 0.025)
+    # = (-0.98, -0.18, 1.16), shifted (0, 0.80, 2.13) -> (0, 1, 2)
+    assert linear_start(zero3 := _probabilities([0.37, 0.34, 0.29], 0.025, (0, 0, 0)),
+                        np.column_stack([_probabilities([0.37, 0.34, 0.29], 0.025, np.eye(3)[j]) - zero3
+                                         for j in range(3)]))[1] == (0, 1, 2)
+
+
+def _settle(players, base, effect, start, budget, seeds=range(12), b=200, step=2):
+    out = []
+    for seed in seeds:
+        play, _ = _synthetic(players, base, effect, seed=seed, b=b)
+        res = Search(players, play, budget=budget, block_games=b, step=step, start=start).run()
+        out.append(res)
+    return out
+
+
+def test_the_start_from_the_shares_settles_where_the_zero_start_does_not():
+    """Yamataï 4p's measured shares and one-point effect (issue 33, round 6): within 20,000 games of
+    200-game blocks the search from zero at step 1 never reaches the fairest vector (0, 0, 1, 1), two
+    one-seat moves away; the probe (800 games a vector) starts within a unit a seat of it, and the
+    search from there ends on it in most runs."""
+    base, effect = [0.275, 0.274, 0.227, 0.224], 0.041
+    best, gap, _ = _true_best(4, base, effect, top=4)
+    assert best == (0, 0, 1, 1)
+
+    def true_gap(v):
+        return float(np.max(np.abs(_probabilities(base, effect, v) - 0.25)))
+    zero = _settle(4, base, effect, None, 20_000, step=1)
+    shares = _settle(4, base, effect, "shares", 20_000)
+    for r in shares:
+        assert r.probe["step"] == 2 and "fallback" not in r.probe
+        assert max(abs(a - b) for a, b in zip(r.probe["start"], best)) <= 1
+        assert r.games <= 20_000
+        assert [t["status"] for t in r.trace[:5]] == ["probe"] * 5
+        # the probe's vectors are the zero vector and two units more for each seat
+        assert [tuple(t["vector"]) for t in r.trace[:5]] == [(0, 0, 0, 0), (2, 0, 0, 0), (0, 2, 0, 0),
+                                                             (0, 0, 2, 0), (0, 0, 0, 2)]
+    mean_zero = np.mean([true_gap(r.best) for r in zero])
+    mean_shares = np.mean([true_gap(r.best) for r in shares])
+    assert mean_shares < mean_zero - 0.01
+    assert sum(r.best == best for r in shares) >= 8 and sum(r.best == best for r in zero) == 0
+    assert sum(r.probe["start"] == list(best) for r in shares) >= 4
+
+
+def test_the_start_from_the_shares_falls_back_to_zero_and_a_given_start_is_used():
+    # no effect at all: the probe sees no seat's share rise on some seat -> the zero vector, the given step
+    play, _ = _synthetic(3, [0.34, 0.33, 0.33], 0.0, b=200)
+    s = Search(3, play, budget=20_000, block_games=200, step=2, start="shares")
+    res = s.run()
+    assert "fallback" in res.probe and "start" not in res.probe
+    steps = [t for t in res.trace if t["status"] != "probe"]
+    assert steps[0]["vector"] == (0, 0, 0) and any(max(t["vector"]) == 2 for t in steps if t["step"] == 1)
+    # a budget below the probe: the first round's games say so
+    assert Search(3, play, budget=1, block_games=200, start="shares", probe_blocks=4).first_round_games() == 3200
+    # a given start: the first race is around it
+    play, _ = _synthetic(3, [0.37, 0.34, 0.29], 0.025, b=200)
+    res = Search(3, play, budget=30_000, block_games=200, step=1, start=(1, 2, 4)).run()
+    assert res.trace[0]["vector"] == (0, 1, 3) and res.probe is None
+    with pytest.raises(ValueError, match="has 2 entries for 3 players"):
+        Search(3, play, budget=30_000, block_games=200, start=(0, 1))
+
+
 # ---------------------------------------------------------------- on the engines
 
 def _run(game, players, workers=2, **kw):
@@ -196,6 +271,11 @@ def test_cli_table_and_json_agree(tmp_path, capsys):
     (["balance", "hellas", "--players", "2", "--strategy", "balnced"], "balnced"),
     (["balance", "hellas", "--players", "2", "--step", "0"], "--step"),
     (["balance", "hellas", "--players", "2", "--step", "101"], "--step must be a whole number"),
+    (["balance", "hellas", "--players", "3", "--start", "0,2"], "--start '0,2' has 2 entries for 3 players"),
+    (["balance", "hellas", "--players", "3", "--start", "zero"], "--start must be 'shares' or 3 whole numbers"),
+    (["balance", "hellas", "--players", "2", "--start", "0,500"], "--start (0, 500): the engine refuses"),
+    (["balance", "hellas", "--players", "3", "--start", "shares", "--budget", "3000"],
+     "--budget 3,000 is too small"),
 ])
 def test_cli_errors_are_one_line(argv, message, capsys):
     assert cli.main(argv) == 2
