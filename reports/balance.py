@@ -133,8 +133,8 @@ def plan(game, players, knob="seat_points", strategy="balanced", budget=None, ve
             if searching else ""
         if start == "shares":
             s = _search(p, play=None)
-            what += (f"the probe of --start shares plays {first // (s.probe_blocks * p['block'])} vectors x "
-                     f"{s.probe_blocks * p['block']:,} games = {first:,}")
+            what += (f"the probe of --start shares plays {s.probe_zero_blocks * p['block']:,} games of the zero "
+                     f"vector and {s.probe_blocks * p['block']:,} of {p['players']} others = {first:,}")
         else:
             what += (f"the search's first round plays {first // p['block']} candidates x {p['block']:,} games "
                      f"= {first:,}")
@@ -289,8 +289,8 @@ def start_text(r) -> str:
     probe, start = r.get("probe"), r.get("start")
     if probe:
         own = [probe["jacobian"][j][j] * 100 for j in range(r["players"])] if "jacobian" in probe else []
-        head = (f"Start from the shares: a probe of {sum(v is not None for v in probe['vectors'])} vectors "
-                f"({probe['games_each']:,} search games each, {probe['step']} unit(s) more per seat)")
+        head = (f"Start from the shares: a probe ({probe.get('zero_games', probe['games_each']):,} search games of "
+                f"the zero vector, {probe['games_each']:,} of each seat with {probe['step']} unit(s) more)")
         if probe.get("fallback"):
             return head + f" gave no start ({probe['fallback']}): the search started from the zero vector."
         return (head + f" found one unit moving its own seat by {', '.join(f'{d:+.2f}' for d in own)} pp and "

@@ -158,8 +158,8 @@ def _settle(players, base, effect, start, budget, seeds=range(12), b=200, step=2
 def test_the_start_from_the_shares_settles_where_the_zero_start_does_not():
     """Yamataï 4p's measured shares and one-point effect (issue 33, round 6): within 20,000 games of
     200-game blocks the search from zero at step 1 never reaches the fairest vector (0, 0, 1, 1), two
-    one-seat moves away; the probe (800 games a vector) starts within a unit a seat of it, and the
-    search from there ends on it in most runs."""
+    one-seat moves away; the probe (3,200 games of the zero vector, 800 of the others) starts within a
+    unit a seat of it, and the search from there ends on it in most runs."""
     base, effect = [0.275, 0.274, 0.227, 0.224], 0.041
     best, gap, _ = _true_best(4, base, effect, top=4)
     assert best == (0, 0, 1, 1)
@@ -179,8 +179,10 @@ def test_the_start_from_the_shares_settles_where_the_zero_start_does_not():
     mean_zero = np.mean([true_gap(r.best) for r in zero])
     mean_shares = np.mean([true_gap(r.best) for r in shares])
     assert mean_shares < mean_zero - 0.01
-    assert sum(r.best == best for r in shares) >= 8 and sum(r.best == best for r in zero) == 0
-    assert sum(r.probe["start"] == list(best) for r in shares) >= 4
+    # the budget cuts the first race around the start: the start is kept unless shown less fair (without
+    # that rule the cut race's noisy leader replaced the right start in 6 of these 12 runs)
+    assert sum(r.best == best for r in shares) >= 10 and sum(r.best == best for r in zero) == 0
+    assert sum(r.probe["start"] == list(best) for r in shares) >= 8
 
 
 def test_the_start_from_the_shares_falls_back_to_zero_and_a_given_start_is_used():
@@ -191,8 +193,10 @@ def test_the_start_from_the_shares_falls_back_to_zero_and_a_given_start_is_used(
     assert "fallback" in res.probe and "start" not in res.probe
     steps = [t for t in res.trace if t["status"] != "probe"]
     assert steps[0]["vector"] == (0, 0, 0) and any(max(t["vector"]) == 2 for t in steps if t["step"] == 1)
-    # a budget below the probe: the first round's games say so
-    assert Search(3, play, budget=1, block_games=200, start="shares", probe_blocks=4).first_round_games() == 3200
+    # a budget below the probe: the first round's games say so (16 blocks of zero, 4 of each other)
+    assert Search(3, play, budget=1, block_games=200, start="shares", probe_blocks=4).first_round_games() == 5600
+    res = Search(3, play, budget=5000, block_games=200, start="shares").run()
+    assert res.probe["fallback"] == "the budget is too small for the probe" and not res.converged
     # a given start: the first race is around it
     play, _ = _synthetic(3, [0.37, 0.34, 0.29], 0.025, b=200)
     res = Search(3, play, budget=30_000, block_games=200, step=1, start=(1, 2, 4)).run()
@@ -275,7 +279,7 @@ def test_cli_table_and_json_agree(tmp_path, capsys):
     (["balance", "hellas", "--players", "3", "--start", "zero"], "--start must be 'shares' or 3 whole numbers"),
     (["balance", "hellas", "--players", "2", "--start", "0,500"], "--start (0, 500): the engine refuses"),
     (["balance", "hellas", "--players", "3", "--start", "shares", "--budget", "3000"],
-     "--budget 3,000 is too small"),
+     "--budget 3,000 is too small: the probe of --start shares plays 3,200 games of the zero vector"),
 ])
 def test_cli_errors_are_one_line(argv, message, capsys):
     assert cli.main(argv) == 2
