@@ -243,7 +243,7 @@ class Search:
                 raise ValueError(f"the start {_fmt(start)} has {len(start)} entries for {self.players} players")
         self.start, self.probe_blocks = start, int(probe_blocks)
         self.probe_zero_blocks = max(int(probe_zero_blocks), self.probe_blocks)
-        self.survivors = []
+        self.survivors, self.eliminated = [], set()
         self.blocks = {}        # vector -> list of per-block arrays (block 0, 1, …)
         self.used = 0
         self.trace = []
@@ -355,7 +355,7 @@ class Search:
         """
         survivors = list(candidates)
         max_blocks = max_blocks or self.max_blocks
-        self.survivors = survivors
+        self.survivors, self.eliminated = survivors, set()
         leader = survivors[0]
         while True:
             if not self._fill(survivors, k):
@@ -385,6 +385,7 @@ class Search:
                 elif half > self.tol:
                     close = False
             self._record(step_no, k, survivors, gaps, leader, out)
+            self.eliminated.update(out)
             survivors = [v for v in survivors if v not in out]
             self.survivors = survivors
             if len(survivors) == 1 or close or 2 * k > max_blocks:
@@ -461,7 +462,7 @@ class Search:
                 winner = centre          # settled: no move at this step
             if not finished:
                 if probe is not None and centre == tuple(probe.get("start", ())) and winner != centre \
-                        and centre in self.survivors:
+                        and centre not in self.eliminated:
                     # the budget cut the race around the probe's start: the leader is not shown fairer
                     # than the start, which has the probe's evidence behind it: keep the start
                     self.log(f"  the budget cut the race: {_fmt(winner)} leads but is not shown fairer than "

@@ -201,6 +201,11 @@ def test_the_start_from_the_shares_falls_back_to_zero_and_a_given_start_is_used(
     play, _ = _synthetic(3, [0.37, 0.34, 0.29], 0.025, b=200)
     res = Search(3, play, budget=30_000, block_games=200, step=1, start=(1, 2, 4)).run()
     assert res.trace[0]["vector"] == (0, 1, 3) and res.probe is None
+    # a budget that buys the probe and no race: the search stops at the probe's start
+    play, _ = _synthetic(3, [0.37, 0.34, 0.29], 0.025, b=200)
+    s = Search(3, play, budget=5600, block_games=200, step=2, start="shares")
+    res = s.run()
+    assert res.games == 5600 and not res.converged and list(res.best) == res.probe["start"]
     with pytest.raises(ValueError, match="has 2 entries for 3 players"):
         Search(3, play, budget=30_000, block_games=200, start=(0, 1))
 
