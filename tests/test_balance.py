@@ -446,3 +446,17 @@ def test_sigterm_stops_a_balance_of_a_slow_strategy_within_a_job(tmp_path):
     assert lines[-1].strip().endswith("boardlab: interrupted (SIGTERM)"), lines[-3:]
     assert not any("Traceback" in x for x in lines)
     assert time.perf_counter() - t < 30
+
+
+def test_bench_balance_start_prints_both_starts_per_model(capsys):
+    from bench_scripts import load_bench
+
+    tool = load_bench("bench_balance_start")
+    tool.main(["--runs", "2", "--budget3", "12000", "--budget4", "12000"])
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:] if line.split()[0] in ("3p", "4p")]
+    assert [(r[0], r[1], r[3]) for r in rows] == [(g, shape, start) for g in ("3p", "4p")
+                                                  for shape in ("linear", "concave") for start in ("zero", "shares")]
+    assert all(int(r[5].replace(",", "")) <= 12_000 for r in rows)
+    # the fairest vectors of the two models, found by brute force
+    assert tool.true_gaps(4, *tool.GAMES[4], "linear").get((0, 0, 1, 1)) == pytest.approx(
+        min(tool.true_gaps(4, *tool.GAMES[4], "linear").values()))
