@@ -463,7 +463,8 @@ def section(r, title=None):
         f"per seat, vectors normalised so the smallest entry is 0). The search played {r['search_games']:,} games "
         f"(common seeds for every candidate, races that stop spending games on candidates shown worse); the "
         f"compensation found was then verified on {r['games']:,} fresh games, the same seeds without and with it.",
-        conclusion(r)[0].upper() + conclusion(r)[1:]] + ([stop_text(r)] if stop_text(r) else [])
+        conclusion(r)[0].upper() + conclusion(r)[1:]] + ([start_text(r)] if start_text(r) else []) + \
+        ([stop_text(r)] if stop_text(r) else [])
     f1, f2 = figures(r)
     sec = Section(title or f"{r['game'].capitalize()}, {r['players']} players: seat compensation",
                   paragraphs=paras,

@@ -460,3 +460,21 @@ def test_bench_balance_start_prints_both_starts_per_model(capsys):
     # the fairest vectors of the two models, found by brute force
     assert tool.true_gaps(4, *tool.GAMES[4], "linear").get((0, 0, 1, 1)) == pytest.approx(
         min(tool.true_gaps(4, *tool.GAMES[4], "linear").values()))
+
+
+def test_start_shares_on_an_engine_reaches_the_json_and_the_table():
+    """Hellas 3p with `balanced` play: the probe finds one point worth ~4 pp for its seat and starts the
+    search there; the JSON and the table say where it started."""
+    r = _run("hellas", 3, budget=30_000, verify=2_000, seed=3, start="shares")
+    probe = r["probe"]
+    assert r["start"] == "shares" and probe["step"] == 4 and "fallback" not in probe
+    own = [probe["jacobian"][j][j] for j in range(3)]
+    assert all(0.02 < d < 0.06 for d in own)                 # a point moves its seat 2-6 pp
+    assert min(probe["start"]) == 0 and probe["start"] == [int(np.floor(x + 0.5)) for x in probe["solution"]]
+    assert r["trace"][0]["status"] == "probe" and r["trace"][0]["round_games"] == 16 * r["block"]
+    doc = B.to_json(r)
+    assert doc["probe"]["start"] == probe["start"] and doc["start"] == "shares"
+    assert f"the search started at {B._vec(probe['start'])}, step 1" in B.table_text(r)
+    given = _run("hellas", 3, budget=30_000, verify=2_000, seed=3, start=[2, 2, 3])
+    assert given["probe"] is None and given["trace"][0]["vector"] == [0, 0, 1]
+    assert "The search started at (0, 0, 1)." in B.table_text(given)
