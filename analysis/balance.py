@@ -43,10 +43,11 @@ share change per unit (column ``j``: every seat's change when seat ``j`` gets
 one unit more). The zero vector gets more games because its shares, not
 ``J``, limit the start's accuracy (synthetic Yamataï 4p, 200 runs: the start
 is the fairest vector in 39 % of runs with 4 blocks for every probed vector,
-85 % with 16 for the zero vector, 1.6 times the games). The least-squares solution ``x`` of ``shares(0) + J x = 1/N``
-(minimal norm: ``J``'s columns add up to 0 in every row sum, and with
-``seat_points`` the same units for every seat change nothing) is shifted so its
-smallest entry is 0 and rounded; the search starts there at step 1 (the
+85 % with 16 for the zero vector, 1.6 times the games). The least-squares
+solution ``x`` of ``shares(0) + J x = 1/N`` (minimal norm: every column of
+``J`` adds up to 0, as the shares add up to 1, and with ``seat_points`` the
+same units for every seat change nothing) is shifted so its smallest entry is
+0 and rounded; the search starts there at step 1 (the
 rounding is at most half a unit a seat). A probe that finds some seat's own
 unit not raising its share (noise, or a knob that does not work that way), or
 a start the engine refuses, falls back to the zero vector at the given step.
