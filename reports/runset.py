@@ -28,6 +28,7 @@ class RunSet:
     runs: dict                 # label -> analysis.Run
     group: str = "run"
     title: str = ""
+    fit_games: int = 0         # the regressions' sample (:func:`fit_sample`), games a run; 0: FIT_GAMES
 
     @classmethod
     def from_dirs(cls, dirs, group="run", title="", allow_partial=False):
@@ -182,8 +183,11 @@ BATCH_GAMES = 500_000
 
 
 def fit_sample(rs, table="players", limit=None):
-    """``(scan, note)``: the table restricted to the regression sample, and a caption note ("" if whole)."""
-    limit = FIT_GAMES if limit is None else limit
+    """``(scan, note)``: the table restricted to the regression sample, and a caption note ("" if whole).
+
+    The sample is the first ``limit`` games of each run (default: the run set's ``fit_games``, a study
+    part's key, else :data:`FIT_GAMES`)."""
+    limit = (getattr(rs, "fit_games", 0) or FIT_GAMES) if limit is None else limit
     lf = rs.scan(table)
     if max(rs.n_games().values()) <= limit:
         return lf, ""

@@ -139,6 +139,10 @@ games = 40
      "strategy = 'quarry_baron'\n", "[[balance]] 'a': strategy", "quarry_baron"),
     ("[study]\ngame = 'hellas'\nseed = 1\ngames = 10\n[[balance]]\nname = 'q'\nplayers = 3\nquick_games = 0\n",
      "[[balance]] 'q': quick_games", "positive"),
+    ("[study]\ngame = 'hellas'\nseed = 1\ngames = 10\n[[balance]]\nname = 'f'\nplayers = 3\nfit_games = 10\n",
+     "[[balance]] 'f': fit_games", "at least 1,000"),
+    ("[study]\ngame = 'hellas'\nseed = 1\ngames = 10\n[[balance]]\nname = 'f'\nplayers = 3\nfit_games = '2k'\n",
+     "[[balance]] 'f': fit_games", "integer"),
 ])
 def test_malformed_files_name_file_and_key(tmp_path, text, key, expected):
     path = _write(tmp_path, text)
@@ -172,6 +176,22 @@ def test_small_study_report_with_variant_differences(tmp_path, capsys):
     # a rerun resumes: nothing new to play, same report
     assert cli.main(["study", _write(tmp_path, GOOD), "--out", out, "--workers", "1"]) == 0
     capsys.readouterr()
+
+
+def test_fit_games_fits_the_regressions_on_a_sample_only(tmp_path, capsys):
+    """`fit_games`: the category logit on the first N games of each run, said in the caption; the seat
+    shares still count every game."""
+    text = ("[study]\ngame = 'hellas'\nseed = 5\ngames = 1500\n[[balance]]\nname = 'b'\nplayers = 2\n"
+            "strategy = 'balanced'\nfit_games = 1000\n")
+    out = str(tmp_path / "out")
+    assert cli.main(["study", _write(tmp_path, text), "--out", out, "--workers", "1"]) == 0
+    capsys.readouterr()
+    logit = pl.read_csv(os.path.join(out, "tables", "b_category_logit.csv"))
+    assert set(logit["n_games"].to_list()) == {1000} and set(logit["n"].to_list()) == {2000}
+    seats = pl.read_csv(os.path.join(out, "tables", "b_seat_advantage.csv"))
+    assert set(seats["n"].to_list()) == {1500}, seats
+    md = open(os.path.join(out, "report.md"), encoding="utf-8").read()
+    assert "Regression fitted on the first 1,000 games of each run" in md
 
 
 def test_demo_quick_end_to_end(tmp_path, capsys):

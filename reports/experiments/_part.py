@@ -32,6 +32,7 @@ class Part:
     settings: dict = field(default_factory=dict)    # compensation: its search settings
     spec: object = None        # skill: its reports.ladder.LadderPlan
     first_screen: str = ""     # what the study's first screen reads from it: its kind's FIRST_SCREEN
+    fit_games: int = 0         # balance, variants: the regressions' sample, games a run (0: FIT_GAMES)
 
 
 @dataclass
@@ -66,6 +67,15 @@ def check(value, typ, where, what=None):
     if not ok:
         raise StudyError(f"{where} must be {what or type_name(typ)}, not {value!r}")
     return value
+
+
+def fit_games_of(t, where):
+    """A part's ``fit_games``: the regressions (category logit, component values) fitted on the first
+    that many games of each run, for a report that must be quick (0: the default sample); StudyError."""
+    n = check(t.get("fit_games", 0), int, f"{where}: fit_games")
+    if "fit_games" in t and n < 1000:
+        raise StudyError(f"{where}: fit_games must be at least 1,000 games (a regression sample), not {n:,}")
+    return n
 
 
 def slug(text):

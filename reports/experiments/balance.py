@@ -2,11 +2,11 @@
 convergence, one panel per player count."""
 import os
 
-from reports.experiments._part import COMMON_KEYS, seats_of, variant_of
+from reports.experiments._part import COMMON_KEYS, fit_games_of, seats_of, variant_of
 from reports.precision_parts import play_runs_to_precision, precision_keys, precision_paragraph
 from reports.plan import PlannedRun
 
-KEYS = COMMON_KEYS | {"strategy", "seats", "events", "precision", "budget"}
+KEYS = COMMON_KEYS | {"strategy", "seats", "events", "precision", "budget", "fit_games"}
 
 #: the study's first screen reads its seat-advantage table as the answer at each player count
 FIRST_SCREEN = "seats"
@@ -16,6 +16,7 @@ def parse(part, t, ctx):
     variant_of(t.get("variant", {}), f"{ctx.where}: variant", ctx.mod, ctx.players[0])
     seats, strategy = seats_of(t, ctx.where, ctx.players, part.game)
     prec, seconds = precision_keys(t, ctx.where)
+    part.fit_games = fit_games_of(t, ctx.where)
     if prec is not None:
         part.settings = {"precision": prec, "seconds": seconds}
     for n in ctx.players:
@@ -49,6 +50,7 @@ def sections(part, rs, figures=None):
     from reports.generic import run_sections
 
     plug = plugin_of(import_module(f"reports.games.{rs.game}") if has_plugin(rs.game) else None)
+    rs.fit_games = part.fit_games
     secs = run_sections(rs, figures, game_sections(plug))
     for s in secs[1:]:            # terminal: the seat table is enough for a balance part
         s.terminal = ""

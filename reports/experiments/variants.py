@@ -2,11 +2,11 @@
 variant with its difference to the baseline and the CI."""
 import os
 
-from reports.experiments._part import COMMON_KEYS, StudyError, check, seats_of, slug, variant_of
+from reports.experiments._part import COMMON_KEYS, StudyError, check, fit_games_of, seats_of, slug, variant_of
 from reports.plan import PlannedRun
 from reports.precision_parts import add_precision_paragraph, play_runs_to_precision, precision_settings, to_precision
 
-KEYS = COMMON_KEYS | {"strategy", "seats", "baseline", "options", "events", "precision", "budget"}
+KEYS = COMMON_KEYS | {"strategy", "seats", "baseline", "options", "events", "precision", "budget", "fit_games"}
 
 
 def parse(part, t, ctx):
@@ -22,6 +22,7 @@ def parse(part, t, ctx):
     if baseline not in options:
         raise StudyError(f"{where}: baseline '{baseline}' is not one of the options ({', '.join(options)})")
     part.baseline = baseline
+    part.fit_games = fit_games_of(t, where)
     precision_settings(part, t, where)      # each variant's run until every seat is within it (games: the cap)
     for n in ctx.players:
         for opt, settings in options.items():
@@ -63,7 +64,7 @@ def sections(part, rs, figures=None):
     secs = []
     for n in sorted(set(r.players for r in part.runs)):
         labels = [r.label for r in part.runs if r.players == n]
-        sub = RunSet({lab: rs.runs[lab] for lab in labels}, group="variant")
+        sub = RunSet({lab: rs.runs[lab] for lab in labels}, group="variant", fit_games=part.fit_games)
         base = next(r.label for r in part.runs if r.players == n and r.option == part.baseline)
         title = "Differences" + (f" at {n} players" if len(labels) < len(rs.runs) else "")
         secs.append(variant_section(sub, baseline=base, title=title, headlines=plug.HEADLINES))
