@@ -4,7 +4,9 @@
 player count, each beside its ``.manifest.json``: teacher, positions, seeds, held-out agreement,
 measured strength); ``learned:FILE.json`` names one model file (e.g. the output of
 ``boardlab train``). The seat plays the model's best-scored legal action (``simcore/_model.pyx``):
-no search, no Python in the game loop. The strategy dict a run's manifest stores names each
+no search, no Python in the game loop; a model file with a ``"fallback"`` hands its seat to a built-in
+policy from a state feature's value on (:func:`with_fallback`; the shipped Akrotiri model: ``balanced``
+from the seat's 20th turn). The strategy dict a run's manifest stores names each
 model file with its SHA-256, and a run refuses a file whose hash differs.
 
 A search may take the same model as its prior: ``mcts:prior=learned`` (``docs/learned.md``).
