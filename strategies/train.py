@@ -320,7 +320,8 @@ class _Batch:
         self.n = len(sizes)
 
 
-def fit(d, seed, hidden=None, steps=None, lr=None, l2=None, progress=True, max_actions=0, batch=0, ensemble=1):
+def fit(d, seed, hidden=None, steps=None, lr=None, l2=None, progress=True, max_actions=0, batch=0, ensemble=1,
+        prune=False):
     """Fit the network to the decisions ``d``; ``(params, report)`` (settings: the module's by default;
     ``max_actions``: the training decisions' actions capped by :func:`_cap`, the held-out ones whole).
 
@@ -328,7 +329,10 @@ def fit(d, seed, hidden=None, steps=None, lr=None, l2=None, progress=True, max_a
     Adam on minibatches of B decisions (drawn from ``seed``), ``steps`` epochs over the training
     decisions, the held-out loss after each epoch (the same objective, estimated on each batch).
     ``ensemble`` K > 1: K networks of ``hidden`` units fitted from (seed, 1..K-1) and the first from
-    ``seed``; the model scores an action with their mean score, one layer of K x ``hidden`` units."""
+    ``seed``; the model scores an action with their mean score, one layer of K x ``hidden`` units.
+    ``prune``: the units whose input is at most 0 at every action of every decision in ``d`` (training
+    and held-out, all actions) are dropped (:func:`_prune`): the same scores on those positions at
+    less cost a decision."""
     hidden, steps = hidden or HIDDEN, steps or STEPS
     full, d = d, _cap(d, max_actions, seed)
     lr, l2 = LEARNING_RATE if lr is None else lr, L2 if l2 is None else l2
@@ -402,15 +406,33 @@ def fit(d, seed, hidden=None, steps=None, lr=None, l2=None, progress=True, max_a
              "w2": np.concatenate([f[1]["w2"] for f in fits]) / ensemble,
              "b2": np.asarray(sum(float(f[1]["b2"]) for f in fits) / ensemble)}
         best = (_loss(p, ho), p, [f[2] for f in fits])
+    pruned = {}
+    if prune:
+        units = len(p["b1"])
+        p = _prune(p, [_Data(full, train_sel, mean, scale) if max_actions else tr, ho])
+        pruned = {"units_kept": int(len(p["b1"])), "units_dropped": int(units - len(p["b1"]))}
     report = {"train_decisions": int(tr.n), "held_out_decisions": int(ho.n),
               "train_games": int(len(np.unique(d["game"][train_sel]))),
               "held_out_games": int(len(np.unique(d["game"][hold_sel]))),
               "held_out_loss": round(best[0], 6), "best_step": best[2],
               "held_out_agreement": round(_top1(_forward(p, ho)[2], ho), 4),
               "context_agreement": round(_top1(ho.heur, ho), 4),
-              "train_agreement": round(_top1(_forward(p, tr)[2], tr), 4)}
+              "train_agreement": round(_top1(_forward(p, tr)[2], tr), 4), **pruned}
     return {"W1": p["W1"], "b1": p["b1"], "w2": p["w2"], "b2": float(p["b2"]), "mean": mean,
             "scale": scale}, report
+
+
+def _prune(p, datas, rows=16384):
+    """``p`` without the hidden units that no action of ``datas`` activates (input <= 0 at every row:
+    a ReLU unit that adds nothing to any of their scores); the kept units in their order."""
+    top = np.full(len(p["b1"]), -np.inf)
+    for data in datas:
+        for r0 in range(0, len(data.Z), rows):
+            top = np.maximum(top, (data.Z[r0:r0 + rows] @ p["W1"].T + p["b1"]).max(axis=0))
+    keep = top > 0.0
+    if not keep.any():
+        keep[int(np.argmax(top))] = True        # a model keeps one unit (its scores are then b2 alone)
+    return {"W1": p["W1"][keep], "b1": p["b1"][keep], "w2": p["w2"][keep], "b2": p["b2"]}
 
 
 def _floats(a):
@@ -436,7 +458,7 @@ def manifest_path(out):
 
 def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1, out=None, progress=True,
           log=print, play=None, label=1.0, hidden=None, max_actions=0, steps=None, batch=0, lr=None, l2=None,
-          ensemble=1, ties="first"):
+          ensemble=1, ties="first", prune=False):
     """Collect (or read) the positions, fit, write the model and its manifest; the manifest dict.
 
     ``play``: a heuristic preset or ``learned[:FILE]`` plays the games and the teacher labels a share
@@ -444,7 +466,8 @@ def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1,
     :data:`HIDDEN`); ``max_actions``: the training decisions' actions capped (:func:`_cap`); ``steps``,
     ``batch``, ``lr``, ``l2``: the fit's (:func:`fit`; None, 0: :data:`STEPS`, full batch,
     :data:`LEARNING_RATE`, :data:`L2`); ``ensemble``: networks averaged (:func:`fit`); ``ties``: how the
-    ``learned`` seat breaks exact ties (:data:`TIES`; written in the model file unless "first")."""
+    ``learned`` seat breaks exact ties (:data:`TIES`; written in the model file unless "first");
+    ``prune``: the units no recorded action activates dropped (:func:`fit`)."""
     import simcore
     import strategies
     from simcore.run import check_players
@@ -494,7 +517,7 @@ def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1,
     d = _stack(chunks)
     t = time.process_time()
     params, report = fit(d, seed, hidden=hidden, progress=progress, max_actions=max_actions, steps=steps,
-                         batch=batch, lr=lr, l2=l2, ensemble=ensemble)
+                         batch=batch, lr=lr, l2=l2, ensemble=ensemble, prune=bool(prune))
     fit_cpu = time.process_time() - t
     doc = model_document(game, players, params, context, ties)
     text = json.dumps(doc, separators=(",", ":")) + "\n"
@@ -522,6 +545,9 @@ def train(game, players, teacher="mcts:iterations=1600", positions=4000, seed=1,
     if ties != "first":
         extra += f" --ties {ties}"
         sampled["ties"] = ties
+    if prune:
+        extra += " --prune"
+        sampled["prune"] = True
     man = {"model": out.name, "sha256": hashlib.sha256(text.encode()).hexdigest(), "game": game,
            "players": players, "teacher": teach.name, "teacher_settings": teach.to_dict(), **sampled,
            "seed": seed, "positions_asked": positions, "games": int(len(np.unique(d["game"]))),

@@ -79,3 +79,43 @@ def test_ensemble_is_the_mean_of_its_members(tmp_path, monkeypatch):
                     steps=2, batch=8, hidden=4, ensemble=2)
     assert m["hidden"] == 8 and m["ensemble"] == 2 and "--hidden 4" in m["reproduce"]
     assert m["reproduce"].split("--out")[0].endswith("--ensemble 2 ")
+
+
+def test_prune_drops_exactly_the_units_no_recorded_action_activates(tmp_path, monkeypatch):
+    _small(monkeypatch)
+    out = tmp_path / "hellas-2p.json"
+    kw = dict(teacher="balanced", positions=150, seed=3, out=out, progress=False, log=None, steps=3, batch=8,
+              hidden=8, ensemble=2)
+    full = train.train("hellas", 2, **kw)
+    whole = json.loads(out.read_text())
+    d = train._stack([dict(np.load(c)) for c in sorted((tmp_path / "hellas-2p.json.chunks").glob("chunk-*.npz"))])
+    d = {k: v for k, v in d.items() if k != "seconds"}
+    p, _ = train.fit(d, 3, hidden=8, steps=3, batch=8, progress=False, ensemble=2)
+    # one unit made dead (its input negative at every row) and one made live: _prune drops the first only
+    Z = train._Data(d, np.ones(len(d["sizes"]), dtype=bool), p["mean"], p["scale"])
+    p["b1"][0], p["b1"][1] = -1e6, 1e6
+    q = train._prune(p, [Z])
+    H = Z.Z @ p["W1"].T + p["b1"]
+    keep = H.max(axis=0) > 0
+    assert not keep[0] and keep[1] and len(q["b1"]) == int(keep.sum()) < 16
+    assert np.array_equal(q["W1"], p["W1"][keep]) and np.array_equal(q["w2"], p["w2"][keep])
+    np.testing.assert_allclose(np.maximum(Z.Z @ q["W1"].T + q["b1"], 0) @ q["w2"],
+                               np.maximum(H, 0) @ p["w2"], rtol=1e-12, atol=1e-12)
+    # through train: recorded, reproducible, and the pruned file plays the recorded games' positions alike
+    pruned = tmp_path / "pruned.json"
+    (tmp_path / "pruned.json.chunks").symlink_to(tmp_path / "hellas-2p.json.chunks")
+    m = train.train("hellas", 2, **{**kw, "out": pruned, "prune": True})
+    doc = json.loads(pruned.read_text())
+    assert m["prune"] is True and m["reproduce"].endswith(f"--prune --out {pruned}")
+    assert doc["hidden"] == m["units_kept"] == 16 - m["units_dropped"] == len(doc["b1"]) <= whole["hidden"]
+    assert m["held_out_loss"] == full["held_out_loss"]
+    first = pruned.read_bytes()
+    pruned.unlink()
+    assert train.train("hellas", 2, **{**kw, "out": pruned, "prune": True})["sha256"] == m["sha256"]
+    assert pruned.read_bytes() == first
+    import simcore
+    import strategies
+    a = strategies.resolve("hellas", f"learned:{out}").as_policy()
+    b = strategies.resolve("hellas", f"learned:{pruned}").as_policy()
+    for s in range(4):
+        assert simcore.games["hellas"].play_actions(2, s, [a, a]) == simcore.games["hellas"].play_actions(2, s, [b, b])

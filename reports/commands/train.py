@@ -36,6 +36,9 @@ def add(sub):
     p.add_argument("--ties", choices=("first", "seeded"), default="first",
                    help="how the learned seat breaks exact ties between best-scored actions: the lower action "
                         "(default), or one drawn from the decision's seed (written in the model file)")
+    p.add_argument("--prune", action="store_true",
+                   help="drop the hidden units that no recorded action activates (the same scores on the "
+                        "recorded positions, a cheaper decision; recorded in the manifest)")
     p.add_argument("--out", required=True, help="the model file, e.g. strategies/models/hellas-3p.json")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.set_defaults(func=run)
@@ -46,5 +49,5 @@ def run(args):
     train(args.game, args.players, teacher=args.teacher, positions=args.positions, seed=args.seed,
           out=args.out, progress=not args.no_progress, play=args.play, label=args.label, hidden=args.hidden,
           max_actions=args.max_actions, steps=args.steps, batch=args.batch, lr=args.lr, l2=args.l2,
-          ensemble=args.ensemble, ties=args.ties)
+          ensemble=args.ensemble, ties=args.ties, prune=args.prune)
     return 0
