@@ -1,13 +1,16 @@
 """``boardlab balance``: the seat compensation that makes a game fairest, found and verified (issue 20).
 
 ``boardlab balance GAME --players N [--knob seat_bonus|seat_points]
-[--strategy S] [--budget GAMES] [--verify GAMES] [--seed S] [--workers W]
-[--json FILE] [--out DIR]``
+[--strategy S] [--budget GAMES] [--verify GAMES] [--step K] [--start shares|V]
+[--seed S] [--workers W] [--json FILE] [--out DIR]``
 
 1. **Search** (:class:`analysis.balance.Search`): a pattern search over
    integer compensation vectors (normalised: smallest entry 0), each step a
    race on common game seeds that doubles the games of the candidates still
    in it and drops the ones shown to be worse. ``--budget`` caps its games.
+   ``--start shares`` first probes the shares (the zero vector and ``--step``
+   units more for each seat in turn) and starts where a linear model of them
+   puts the fair vector, at step 1; ``--start V`` starts at the vector V.
 2. **Verification** on fresh seeds (game indices from ``VERIFY_START`` of the
    same seed, never used by the search): the same games without and with the
    compensation, per seat the win share with its 95% CI before and
@@ -62,7 +65,7 @@ def block_games(budget, searching):
 
 
 def plan(game, players, knob="seat_points", strategy="balanced", budget=None, verify=None, seed=0,
-         variant=None, precision=None, seconds=None, step=None):
+         variant=None, precision=None, seconds=None, step=None, start=None):
     """Check the settings of a balance search (one-line ValueErrors) and fill in the defaults.
 
     ``precision`` (a share: 0.01 = 1 pp): the verification plays until every seat's 95% confidence
@@ -71,9 +74,12 @@ def plan(game, players, knob="seat_points", strategy="balanced", budget=None, ve
     verification at its end); ``budget`` stays the search's cap in games.
     ``step``: the search's first step in the knob's units (default 2 for a searching strategy, else 4);
     a smaller one where one unit already moves a seat by several points of win share.
+    ``start``: None (the zero vector), ``"shares"`` (a probe of the shares picks it; ``step`` is the
+    probe's move) or a vector (a sequence of ints or ``"0,1,2"``), normalised.
 
     Returns a dict: game, players, knob, strategy (name), strategy_dict, budget, verify, block, seed,
-    variant (dict), base (the knob's vector in the variant), searching (bool), precision, seconds, step.
+    variant (dict), base (the knob's vector in the variant), searching (bool), precision, seconds, step,
+    start.
     """
     import simcore
     import strategies as S
@@ -99,6 +105,7 @@ def plan(game, players, knob="seat_points", strategy="balanced", budget=None, ve
     elif isinstance(step, bool) or not isinstance(step, (int, np.integer)) or not 1 <= step <= SEAT_POINTS_MAX:
         raise ValueError(f"--step must be a whole number of the knob's units from 1 to {SEAT_POINTS_MAX}, "
                          f"not {step!r}")
+    start = _start(start, players)
     block_budget = budget if budget is not None else (SEARCH_BUDGET if searching else HEURISTIC_BUDGET)
     if budget is None:
         budget = block_budget if seconds is None else MAX_GAMES     # a time budget: the clock stops the search
@@ -116,15 +123,42 @@ def plan(game, players, knob="seat_points", strategy="balanced", budget=None, ve
     p = {"game": game, "players": players, "knob": knob, "strategy": strat.name, "strategy_dict": strat.to_dict(),
          "budget": int(budget), "verify": int(verify), "block": block_games(int(block_budget), searching),
          "seed": int(seed), "variant": variant, "base": base, "searching": searching,
-         "precision": precision, "seconds": seconds, "step": int(step)}
+         "precision": precision, "seconds": seconds, "step": int(step), "start": start}
+    if isinstance(start, tuple) and not _valid(p)(start):
+        raise ValueError(f"--start {_vec(start)}: the engine refuses this {knob} vector "
+                         f"(each entry at most {SEAT_POINTS_MAX}; a seat_bonus must leave a valid start)")
     first = _search(p, play=None).first_round_games()
     if budget < first:
         what = f"a {strat.name} seat plays a game thousands of times slower than the heuristics, but " \
             if searching else ""
-        raise ValueError(f"--budget {budget:,} is too small: {what}the search's first round plays "
-                         f"{first // p['block']} candidates x {p['block']:,} games = {first:,} "
-                         f"(give --budget {first:,} or more)")
+        if start == "shares":
+            s = _search(p, play=None)
+            what += (f"the probe of --start shares plays {s.probe_zero_blocks * p['block']:,} games of the zero "
+                     f"vector and {s.probe_blocks * p['block']:,} of {p['players']} others = {first:,}")
+        else:
+            what += (f"the search's first round plays {first // p['block']} candidates x {p['block']:,} games "
+                     f"= {first:,}")
+        raise ValueError(f"--budget {budget:,} is too small: {what} (give --budget {first:,} or more)")
     return p
+
+
+def _start(start, players):
+    """``--start``: None, ``"shares"`` or a normalised tuple of ``players`` ints (one-line ValueErrors)."""
+    from analysis.balance import normalise
+
+    if start is None or (isinstance(start, str) and start.strip() == "shares"):
+        return None if start is None else "shares"
+    text = start if isinstance(start, str) else ",".join(str(x) for x in start)
+    try:
+        v = [int(x) for x in text.split(",")] if isinstance(start, str) else [int(x) for x in start]
+        if not isinstance(start, str) and any(isinstance(x, bool) or int(x) != x for x in start):
+            raise ValueError
+    except (TypeError, ValueError):
+        raise ValueError(f"--start must be 'shares' or {players} whole numbers separated by commas "
+                         f"(e.g. {','.join(['0'] * players)}), not {text!r}") from None
+    if len(v) != players:
+        raise ValueError(f"--start {text!r} has {len(v)} entries for {players} players")
+    return normalise(v)
 
 
 def _valid(p):
@@ -149,7 +183,7 @@ def _search(p, play, log=None):
     from analysis.balance import Search
 
     return Search(p["players"], play, p["budget"], p["block"], valid=_valid(p),
-                  step=p.get("step") or default_step(p["searching"]), log=log)
+                  step=p.get("step") or default_step(p["searching"]), log=log, start=p.get("start"))
 
 
 # ---------------------------------------------------------------- playing
@@ -212,6 +246,9 @@ def balance(p, workers=None, log=_log) -> dict:
            "strategy": p["strategy"], "strategy_dict": p["strategy_dict"], "variant": p["variant"], "seed": p["seed"],
            "converged": res.converged,
            "search_games": res.games, "search_steps": res.steps, "budget": p["budget"], "block": p["block"],
+           "start": None if p.get("start") is None else (p["start"] if isinstance(p["start"], str)
+                                                         else list(p["start"])),
+           "probe": res.probe,
            "verify_games": len(vectors) * n, "wall_seconds": time.perf_counter() - t0,
            "cpu_seconds": time.process_time() - c0, "verify_start": VERIFY_START,
            "precision": p.get("precision"), "seconds": seconds, "stop": stop["stop"],
@@ -234,7 +271,7 @@ def to_json(result) -> dict:
             "variant", "seed",
             "gap_before", "gap_after", "exact", "target", "target_met", "target_missed", "converged",
             "search_games", "budget", "block", "verify_start", "candidates", "precision", "seconds", "stop",
-            "stop_reason", "interval")
+            "stop_reason", "interval", "start", "probe")
     return {k: result.get(k) for k in keys}
 
 
@@ -245,6 +282,23 @@ def stop_text(r) -> str:
     kind = ("95% confidence sequences (valid at this stop on the data)" if r.get("interval") == "cs" else
             "95% fixed-n intervals (the stop did not look at the games)")
     return f"Verification stopped: {r['stop_reason']}; {kind}."
+
+
+def start_text(r) -> str:
+    """Where the search started, when not at the zero vector (empty otherwise)."""
+    probe, start = r.get("probe"), r.get("start")
+    if probe:
+        own = [probe["jacobian"][j][j] * 100 for j in range(r["players"])] if "jacobian" in probe else []
+        head = (f"Start from the shares: a probe ({probe.get('zero_games', probe['games_each']):,} search games of "
+                f"the zero vector, {probe['games_each']:,} of each seat with {probe['step']} unit(s) more)")
+        if probe.get("fallback"):
+            return head + f" gave no start ({probe['fallback']}): the search started from the zero vector."
+        return (head + f" found one unit moving its own seat by {', '.join(f'{d:+.2f}' for d in own)} pp and "
+                f"put the fair vector at ({', '.join(f'{x:.2f}' for x in probe['solution'])}): the search "
+                f"started at {_vec(probe['start'])}, step 1.")
+    if isinstance(start, (list, tuple)) and any(start):
+        return f"The search started at {_vec(start)}."
+    return ""
 
 
 def _vec(v):
@@ -301,7 +355,8 @@ def table_text(r) -> str:
     lines = [f"{r['game']}, {r['players']} players, strategy {r['strategy']}, knob {r['knob']} "
              f"({knob_words(r['game'], r['knob'])} per seat), seed {r['seed']}",
              f"compensation {_vec(r['compensation'])}: found in {r['search_games']:,} search games; verified on "
-             f"{r['games']:,} fresh games, the same seeds before and after"] + ([stop_text(r)] if stop_text(r) else []) + ["",
+             f"{r['games']:,} fresh games, the same seeds before and after"] + \
+        ([start_text(r)] if start_text(r) else []) + ([stop_text(r)] if stop_text(r) else []) + ["",
              text_table(["seat", r["knob"], "before", "95% CI", "after", "95% CI"], rows),
              "",
              f"largest seat gap |share - {fair:.4f}|: before {_pp(gb['gap'])} pp [{_pp(gb['lo'])}, {_pp(gb['hi'])}], "
@@ -408,7 +463,8 @@ def section(r, title=None):
         f"per seat, vectors normalised so the smallest entry is 0). The search played {r['search_games']:,} games "
         f"(common seeds for every candidate, races that stop spending games on candidates shown worse); the "
         f"compensation found was then verified on {r['games']:,} fresh games, the same seeds without and with it.",
-        conclusion(r)[0].upper() + conclusion(r)[1:]] + ([stop_text(r)] if stop_text(r) else [])
+        conclusion(r)[0].upper() + conclusion(r)[1:]] + ([start_text(r)] if start_text(r) else []) + \
+        ([stop_text(r)] if stop_text(r) else [])
     f1, f2 = figures(r)
     sec = Section(title or f"{r['game'].capitalize()}, {r['players']} players: seat compensation",
                   paragraphs=paras,

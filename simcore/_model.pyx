@@ -2,7 +2,9 @@
 
 A model scores each legal action of a decision; the ``learned`` strategy plays
 the best-scored action (ties: the lower action, or with the model document's
-``"ties": "seeded"`` one of the tied actions drawn from the decision's seed),
+``"ties": "seeded"`` one of the tied actions drawn from the decision's seed;
+with a ``"fallback"``, from the decision where a state feature reaches a value
+on, a built-in policy's choice instead: :func:`fallback_rule`),
 and a search may take the
 scores' softmax as its prior (``simcore/_mcts.pyx``). The features come from
 the game's :c:type:`ModelOps` hook (``simcore/_model.pxd``): per action
@@ -28,6 +30,7 @@ import numpy as np
 
 from simcore._game_ops cimport DECIDER_CAPSULE, GAME_OPS_CAPSULE, Decider, GameOps, decision_seed
 from simcore._model cimport MODEL_OPS_CAPSULE, PRIOR_CAPSULE, ModelOps, Prior
+from simcore._rng cimport POLICY_SALT, rng_seed
 from simcore._types cimport int32_t, uint64_t
 
 
@@ -126,12 +129,18 @@ cdef void model_close(Model* m) noexcept:
 cdef void model_scores(Model* m, const void* cfg, const void* s, void* block, const int32_t* legal, int n,
                        double* out) noexcept nogil:
     """``out[i]``: the model's score of ``legal[i]`` at ``s`` (its turn to decide, n >= 1)."""
+    m.mops.features(cfg, s, block, legal, n, m.act, m.st)
+    model_network(m, n, out)
+
+
+cdef void model_network(Model* m, int n, double* out) noexcept nogil:
+    """``out[i]``: the network's score of action ``i`` from the features in ``m.act`` and ``m.st``
+    (the decision's, as ``mops.features`` wrote them)."""
     cdef int i, j, k, na = m.na, nin = m.nin, hid = m.hidden
     cdef double h, acc, zk, a0, a1, a2, a3, a4, a5, a6, a7
     cdef double* hb = m.h
     cdef const double* w
     cdef const double* x
-    m.mops.features(cfg, s, block, legal, n, m.act, m.st)
     for j in range(m.hidden):
         w = m.W1 + j * nin + na
         h = m.b1[j]
@@ -192,8 +201,17 @@ cdef int model_pick(Model* m, const void* cfg, const void* s, void* block, const
     """The index in ``legal`` of the action the ``learned`` seat plays: the best-scored one; exact
     ties by the model's rule (``m.ties``): the first, or the k-th of the tied ones with k drawn
     from ``seed`` (splitmix64 of it, scaled to the count)."""
-    cdef int i, k = 0, best = model_best(m, cfg, s, block, legal, n, sc)
+    model_scores(m, cfg, s, block, legal, n, sc)
+    return _pick_scored(m, n, sc, seed)
+
+
+cdef int _pick_scored(Model* m, int n, const double* sc, uint64_t seed) noexcept nogil:
+    # model_pick's choice from the decision's scores ``sc``
+    cdef int i, k = 0, best = 0
     cdef uint64_t z
+    for i in range(1, n):
+        if sc[i] > sc[best]:
+            best = i
     if m.ties != TIES_SEEDED:
         return best
     for i in range(best, n):
@@ -276,6 +294,28 @@ cdef struct LearnedCtx:
     int32_t* legal
     double* sc
     Decider decider
+    void* fb_block          # the fallback's policies, one per seat (NULL: the model has no fallback)
+    int fb_feature          # the state feature whose value turns the fallback on ...
+    double fb_from          # ... from this value on
+
+
+def fallback_rule(spec):
+    """``(state feature index, from)`` of a model document's ``"fallback"`` (None when it has none):
+    from the decision where that state feature is at least ``from`` on, the seat plays the fallback
+    strategy's choice instead of the model's. ValueError naming what is wrong."""
+    fb = spec.get("fallback")
+    if fb is None:
+        return None
+    names = spec.get("state_features")
+    if not isinstance(fb, dict) or not isinstance(fb.get("strategy"), dict):
+        raise ValueError("the model's fallback must be {\"strategy\": a strategy dict, \"state_feature\": a name, "
+                         "\"from\": a number}")
+    feat, start = fb.get("state_feature"), fb.get("from")
+    if not isinstance(names, (list, tuple)) or feat not in names:
+        raise ValueError(f"the model's fallback state_feature {feat!r} is not one of its state_features")
+    if isinstance(start, bool) or not isinstance(start, (int, float)) or start != start:
+        raise ValueError(f"the model's fallback from is {start!r}, not a number")
+    return list(names).index(feat), float(start)
 
 
 cdef int _ctx_open(LearnedCtx* x, ops_capsule, model_capsule, spec, int players) except -1:
@@ -292,6 +332,20 @@ cdef int _ctx_open(LearnedCtx* x, ops_capsule, model_capsule, spec, int players)
     memset(x.block, 0, ops.policy_size)
     ops.load_policies(x.block, [spec["context_policy"]] * players, players)
     ops.policy_new_game(x.block)
+    rule = fallback_rule(spec)
+    if rule is not None:
+        if "fallback_policy" not in spec:
+            raise ValueError("the model's fallback has no fallback_policy (the kernel's argument of its "
+                             "strategy: read the model with learned_policy)")
+        x.fb_feature, x.fb_from = rule
+        if x.fb_feature >= mops.n_state:
+            raise ValueError(f"the model's fallback state_feature is number {x.fb_feature}; the engine gives "
+                             f"{mops.n_state} state features")
+        x.fb_block = malloc(ops.policy_size)
+        if not x.fb_block:
+            raise MemoryError()
+        memset(x.fb_block, 0, ops.policy_size)
+        ops.load_policies(x.fb_block, [spec["fallback_policy"]] * players, players)
     x.decider.decide = _decide
     x.decider.ctx = <void*>x
     return 0
@@ -302,17 +356,28 @@ cdef void _ctx_close(LearnedCtx* x) noexcept:
     free(x.block)
     free(x.legal)
     free(x.sc)
+    free(x.fb_block)
     memset(x, 0, sizeof(LearnedCtx))
 
 
 cdef int _decide(void* ctx, const void* cfg, const void* s, uint64_t seed) noexcept nogil:
     # Decider.decide: the model's best action (no noise; the seed breaks exact ties when the model's
-    # "ties" is "seeded")
+    # "ties" is "seeded"), or, with a fallback, once the state feature has reached its value, the
+    # fallback policy's choice, its noise from the decision's seed
     cdef LearnedCtx* x = <LearnedCtx*>ctx
     cdef int n = x.ops.legal_actions(cfg, s, x.legal)
+    cdef uint64_t prng[4]
     if n == 1:
         return x.legal[0]
-    return x.legal[model_pick(&x.m, cfg, s, x.block, x.legal, n, x.sc, seed)]
+    if x.fb_block == NULL:
+        return x.legal[model_pick(&x.m, cfg, s, x.block, x.legal, n, x.sc, seed)]
+    x.m.mops.features(cfg, s, x.block, x.legal, n, x.m.act, x.m.st)
+    if x.m.st[x.fb_feature] >= x.fb_from:
+        rng_seed(prng, seed, POLICY_SALT)
+        x.ops.policy_new_game(x.fb_block)       # nothing of another game's position is kept
+        return x.ops.policy_action(cfg, s, x.fb_block, prng, x.legal, n)
+    model_network(&x.m, n, x.sc)
+    return x.legal[_pick_scored(&x.m, n, x.sc, seed)]
 
 
 cdef class LearnedDecider:
@@ -512,5 +577,21 @@ def learned_policy(module, strategy):
                              f"(its SHA-256 differs)")
         doc = json.loads(raw)
         doc["context_policy"] = policy_argument(module, doc["context"])
+        try:
+            if fallback_rule(doc) is not None:
+                doc["fallback_policy"] = _fallback_policy(module, doc["fallback"]["strategy"])
+        except ValueError as e:
+            raise ValueError(f"strategy {name!r}: {path}: {e}") from None
         models[int(players)] = doc
     return LearnedPolicy(module.NAME, name, models)
+
+
+def _fallback_policy(module, strategy):
+    """The kernel's argument of a fallback strategy dict: a built-in policy (a heuristic's vector, or
+    None for random play), never a search or another model."""
+    from simcore._contract import policy_argument
+
+    if strategy.get("kind") not in ("heuristic", "random"):
+        raise ValueError(f"the model's fallback strategy {strategy.get('name')!r} is a {strategy.get('kind')}; "
+                         f"it must be a preset or a heuristic (the kernel's built-in policies)")
+    return policy_argument(module, strategy)

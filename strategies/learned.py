@@ -4,7 +4,9 @@
 player count, each beside its ``.manifest.json``: teacher, positions, seeds, held-out agreement,
 measured strength); ``learned:FILE.json`` names one model file (e.g. the output of
 ``boardlab train``). The seat plays the model's best-scored legal action (``simcore/_model.pyx``):
-no search, no Python in the game loop. The strategy dict a run's manifest stores names each
+no search, no Python in the game loop; a model file with a ``"fallback"`` hands its seat to a built-in
+policy from a state feature's value on (:func:`with_fallback`; the shipped Akrotiri model: ``balanced``
+from the seat's 20th turn). The strategy dict a run's manifest stores names each
 model file with its SHA-256, and a run refuses a file whose hash differs.
 
 A search may take the same model as its prior: ``mcts:prior=learned`` (``docs/learned.md``).
@@ -57,7 +59,20 @@ def read_model(path, game=None):
         raise ValueError(f"{path} is a model of {doc.get('game')!r}, not of {game!r}")
     if game is not None:
         _check_features(path, doc, game)
+    _check_fallback(path, doc)
     return doc
+
+
+def _check_fallback(path, doc):
+    """ValueError naming the file when its ``"fallback"`` is not one the kernel plays."""
+    from simcore._model import fallback_rule
+
+    try:
+        if fallback_rule(doc) is not None and doc["fallback"]["strategy"].get("kind") not in ("heuristic", "random"):
+            raise ValueError(f"the model's fallback strategy {doc['fallback']['strategy'].get('name')!r} is not "
+                             f"a preset or a heuristic")
+    except ValueError as e:
+        raise ValueError(f"{path}: {e}") from None
 
 
 def feature_sets(game):
@@ -134,3 +149,50 @@ def resolve_learned(game, text):
                 f"strategies/models/")
     return Strategy(game=game, name=text, kind=LEARNED.name, description=desc,
                     models={str(p): ref for p, ref in sorted(models.items())})
+
+
+def with_fallback(path, strategy, state_feature, start, out):
+    """Write to ``out`` the model file ``path`` with a ``"fallback"``: from the decision where its state
+    feature ``state_feature`` (e.g. the seat's ``turn``) is at least ``start`` on, the ``learned`` seat
+    plays the built-in strategy ``strategy``'s choice (a preset or heuristic of the model's game, stored
+    as its resolved dict) instead of the network's. The rest of the file is kept; written as
+    ``boardlab train`` writes a model, so the same inputs give the same file. Returns the document."""
+    import strategies
+
+    doc = read_model(path)
+    game = doc.get("game")
+    st = strategies.resolve(game, strategy)
+    if st.kind not in ("heuristic", "random"):
+        raise ValueError(f"the fallback must be a preset or a heuristic of {game}, not {strategy!r} ({st.kind})")
+    doc["fallback"] = {"strategy": st.to_dict(), "state_feature": state_feature, "from": start}
+    _check_fallback(out, doc)
+    Path(out).write_text(json.dumps(doc, separators=(",", ":")) + "\n")
+    return doc
+
+
+def main(argv=None):
+    """``python -m strategies.learned fallback MODEL --strategy S --state-feature F --from V --out FILE``:
+    :func:`with_fallback` (a post-step of ``boardlab train``, named in the model's manifest)."""
+    import argparse
+    import sys
+
+    ap = argparse.ArgumentParser(prog="python -m strategies.learned", description="Edit a learned model file.")
+    sub = ap.add_subparsers(dest="command", required=True)
+    f = sub.add_parser("fallback", help="add a fallback to a built-in strategy from a state feature's value on")
+    f.add_argument("model")
+    f.add_argument("--strategy", required=True, help="a preset or heuristic of the model's game, e.g. balanced")
+    f.add_argument("--state-feature", required=True, help="one of the model's state features, e.g. turn")
+    f.add_argument("--from", dest="start", type=float, required=True, help="the feature's value from which on")
+    f.add_argument("--out", required=True)
+    args = ap.parse_args(argv)
+    start = int(args.start) if args.start.is_integer() else args.start
+    try:
+        with_fallback(args.model, args.strategy, args.state_feature, start, args.out)
+    except ValueError as e:
+        print(f"boardlab: error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

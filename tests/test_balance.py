@@ -126,6 +126,90 @@ def test_search_is_deterministic_and_respects_the_budget():
     assert not res.converged and res.games <= 12_000
 
 
+# ---------------------------------------------------------------- the start from the shares
+
+def test_linear_start_solves_a_known_linear_model():
+    from analysis.balance import linear_start
+
+    for players, base, effect in ((3, [0.37, 0.34, 0.29], 0.025), (4, [0.29, 0.27, 0.23, 0.21], 0.02)):
+        # the synthetic game's exact Jacobian: column j = the shares' change per unit for seat j
+        zero = _probabilities(base, effect, (0,) * players)
+        J = np.column_stack([_probabilities(base, effect, np.eye(players)[j]) - zero for j in range(players)])
+        x, v = linear_start(zero, J)
+        assert min(x) == pytest.approx(0.0)
+        assert np.allclose(_probabilities(base, effect, x), 1 / players, atol=1e-9)   # exactly fair
+        assert v == tuple(int(r) for r in np.floor(x + 0.5))
+    # 3 seats, (0.37, 0.34, 0.29) at 2.5 pp a unit: x - mean(x) = -excess * 2 / (3 * 0.025)
+    # = (-0.98, -0.18, 1.16), shifted (0, 0.80, 2.13) -> (0, 1, 2)
+    assert linear_start(zero3 := _probabilities([0.37, 0.34, 0.29], 0.025, (0, 0, 0)),
+                        np.column_stack([_probabilities([0.37, 0.34, 0.29], 0.025, np.eye(3)[j]) - zero3
+                                         for j in range(3)]))[1] == (0, 1, 2)
+
+
+def _settle(players, base, effect, start, budget, seeds=range(12), b=200, step=2):
+    out = []
+    for seed in seeds:
+        play, _ = _synthetic(players, base, effect, seed=seed, b=b)
+        res = Search(players, play, budget=budget, block_games=b, step=step, start=start).run()
+        out.append(res)
+    return out
+
+
+def test_the_start_from_the_shares_settles_where_the_zero_start_does_not():
+    """Yamataï 4p's measured shares and one-point effect (issue 33, round 6): within 20,000 games of
+    200-game blocks the search from zero at step 1 never reaches the fairest vector (0, 0, 1, 1), two
+    one-seat moves away; the probe (3,200 games of the zero vector, 800 of the others) starts within a
+    unit a seat of it, and the search from there ends on it in most runs."""
+    base, effect = [0.275, 0.274, 0.227, 0.224], 0.041
+    best, gap, _ = _true_best(4, base, effect, top=4)
+    assert best == (0, 0, 1, 1)
+
+    def true_gap(v):
+        return float(np.max(np.abs(_probabilities(base, effect, v) - 0.25)))
+    zero = _settle(4, base, effect, None, 20_000, step=1)
+    shares = _settle(4, base, effect, "shares", 20_000)
+    for r in shares:
+        assert r.probe["step"] == 2 and "fallback" not in r.probe
+        assert max(abs(a - b) for a, b in zip(r.probe["start"], best)) <= 1
+        assert r.games <= 20_000
+        assert [t["status"] for t in r.trace[:5]] == ["probe"] * 5
+        # the probe's vectors are the zero vector and two units more for each seat
+        assert [tuple(t["vector"]) for t in r.trace[:5]] == [(0, 0, 0, 0), (2, 0, 0, 0), (0, 2, 0, 0),
+                                                             (0, 0, 2, 0), (0, 0, 0, 2)]
+    mean_zero = np.mean([true_gap(r.best) for r in zero])
+    mean_shares = np.mean([true_gap(r.best) for r in shares])
+    assert mean_shares < mean_zero - 0.01
+    # the budget cuts the first race around the start: the start is kept unless shown less fair (without
+    # that rule the cut race's noisy leader replaced the right start in 6 of these 12 runs)
+    assert sum(r.best == best for r in shares) >= 10 and sum(r.best == best for r in zero) == 0
+    assert sum(r.probe["start"] == list(best) for r in shares) >= 8
+
+
+def test_the_start_from_the_shares_falls_back_to_zero_and_a_given_start_is_used():
+    # no effect at all: the probe sees no seat's share rise on some seat -> the zero vector, the given step
+    play, _ = _synthetic(3, [0.34, 0.33, 0.33], 0.0, b=200)
+    s = Search(3, play, budget=20_000, block_games=200, step=2, start="shares")
+    res = s.run()
+    assert "fallback" in res.probe and "start" not in res.probe
+    steps = [t for t in res.trace if t["status"] != "probe"]
+    assert steps[0]["vector"] == (0, 0, 0) and any(max(t["vector"]) == 2 for t in steps if t["step"] == 1)
+    # a budget below the probe: the first round's games say so (16 blocks of zero, 4 of each other)
+    assert Search(3, play, budget=1, block_games=200, start="shares", probe_blocks=4).first_round_games() == 5600
+    res = Search(3, play, budget=5000, block_games=200, start="shares").run()
+    assert res.probe["fallback"] == "the budget is too small for the probe" and not res.converged
+    # a given start: the first race is around it
+    play, _ = _synthetic(3, [0.37, 0.34, 0.29], 0.025, b=200)
+    res = Search(3, play, budget=30_000, block_games=200, step=1, start=(1, 2, 4)).run()
+    assert res.trace[0]["vector"] == (0, 1, 3) and res.probe is None
+    # a budget that buys the probe and no race: the search stops at the probe's start
+    play, _ = _synthetic(3, [0.37, 0.34, 0.29], 0.025, b=200)
+    s = Search(3, play, budget=5600, block_games=200, step=2, start="shares")
+    res = s.run()
+    assert res.games == 5600 and not res.converged and list(res.best) == res.probe["start"]
+    with pytest.raises(ValueError, match="has 2 entries for 3 players"):
+        Search(3, play, budget=30_000, block_games=200, start=(0, 1))
+
+
 # ---------------------------------------------------------------- on the engines
 
 def _run(game, players, workers=2, **kw):
@@ -196,6 +280,11 @@ def test_cli_table_and_json_agree(tmp_path, capsys):
     (["balance", "hellas", "--players", "2", "--strategy", "balnced"], "balnced"),
     (["balance", "hellas", "--players", "2", "--step", "0"], "--step"),
     (["balance", "hellas", "--players", "2", "--step", "101"], "--step must be a whole number"),
+    (["balance", "hellas", "--players", "3", "--start", "0,2"], "--start '0,2' has 2 entries for 3 players"),
+    (["balance", "hellas", "--players", "3", "--start", "zero"], "--start must be 'shares' or 3 whole numbers"),
+    (["balance", "hellas", "--players", "2", "--start", "0,500"], "--start (0, 500): the engine refuses"),
+    (["balance", "hellas", "--players", "3", "--start", "shares", "--budget", "3000"],
+     "--budget 3,000 is too small: the probe of --start shares plays 3,200 games of the zero vector"),
 ])
 def test_cli_errors_are_one_line(argv, message, capsys):
     assert cli.main(argv) == 2
@@ -357,3 +446,35 @@ def test_sigterm_stops_a_balance_of_a_slow_strategy_within_a_job(tmp_path):
     assert lines[-1].strip().endswith("boardlab: interrupted (SIGTERM)"), lines[-3:]
     assert not any("Traceback" in x for x in lines)
     assert time.perf_counter() - t < 30
+
+
+def test_bench_balance_start_prints_both_starts_per_model(capsys):
+    from bench_scripts import load_bench
+
+    tool = load_bench("bench_balance_start")
+    tool.main(["--runs", "2", "--budget3", "12000", "--budget4", "12000"])
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:] if line.split()[0] in ("3p", "4p")]
+    assert [(r[0], r[1], r[3]) for r in rows] == [(g, shape, start) for g in ("3p", "4p")
+                                                  for shape in ("linear", "concave") for start in ("zero", "shares")]
+    assert all(int(r[5].replace(",", "")) <= 12_000 for r in rows)
+    # the fairest vectors of the two models, found by brute force
+    assert tool.true_gaps(4, *tool.GAMES[4], "linear").get((0, 0, 1, 1)) == pytest.approx(
+        min(tool.true_gaps(4, *tool.GAMES[4], "linear").values()))
+
+
+def test_start_shares_on_an_engine_reaches_the_json_and_the_table():
+    """Hellas 3p with `balanced` play: the probe finds one point worth ~4 pp for its seat and starts the
+    search there; the JSON and the table say where it started."""
+    r = _run("hellas", 3, budget=30_000, verify=2_000, seed=3, start="shares")
+    probe = r["probe"]
+    assert r["start"] == "shares" and probe["step"] == 4 and "fallback" not in probe
+    own = [probe["jacobian"][j][j] for j in range(3)]
+    assert all(0.02 < d < 0.06 for d in own)                 # a point moves its seat 2-6 pp
+    assert min(probe["start"]) == 0 and probe["start"] == [int(np.floor(x + 0.5)) for x in probe["solution"]]
+    assert r["trace"][0]["status"] == "probe" and r["trace"][0]["round_games"] == 16 * r["block"]
+    doc = B.to_json(r)
+    assert doc["probe"]["start"] == probe["start"] and doc["start"] == "shares"
+    assert f"the search started at {B._vec(probe['start'])}, step 1" in B.table_text(r)
+    given = _run("hellas", 3, budget=30_000, verify=2_000, seed=3, start=[2, 2, 3])
+    assert given["probe"] is None and given["trace"][0]["vector"] == [0, 0, 1]
+    assert "The search started at (0, 0, 1)." in B.table_text(given)

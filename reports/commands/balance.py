@@ -35,6 +35,10 @@ def add(sub):
     p.add_argument("--step", type=_positive_int, default=None,
                    help="the search's first step in the knob's units (default 4; 2 for a searching strategy): "
                         "smaller where one unit moves a seat's share by several points")
+    p.add_argument("--start", default=None, metavar="shares|V",
+                   help="where the search starts: 'shares' (probe the zero vector and --step units more for "
+                        "each seat, start where a linear model of the shares puts the fair vector, at step 1) "
+                        "or a vector such as 0,2,2 (default: the zero vector)")
     p.add_argument("--seed", type=_seed, default=0, help="seed of the search and verification games (default 0)")
     p.add_argument("--workers", type=_positive_int, default=None, help="threads (default: all cores)")
     p.add_argument("--json", default=None, metavar="FILE", help="write the result as JSON")
@@ -57,7 +61,7 @@ def run(args):
         raise ValueError(f"--precision {args.precision:g}: give percentage points between 0 and 50, e.g. 0.5")
     p = plan(args.game, args.players, args.knob, args.strategy, games, args.verify, args.seed, args.variant,
              precision=None if args.precision is None else args.precision / 100, seconds=seconds,
-             step=args.step)
+             step=args.step, start=args.start)
     with heartbeat(log, lambda: f"balance {args.game}, {args.players} players: searching and verifying") as say:
         r = balance(p, workers=args.workers, log=say)
     print(table_text(r))
