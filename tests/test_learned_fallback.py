@@ -1,6 +1,5 @@
 """A learned model's fallback (the document's "fallback"): from the decision where a state feature
 reaches a value on, the seat plays a built-in policy's choice (issue 32 item 6: Akrotiri's stalls)."""
-import glob
 import hashlib
 import json
 
@@ -16,6 +15,7 @@ from simcore.rng import game_seeds
 from simcore.run import simulate
 from strategies.learned import main as learned_main
 from strategies.learned import shipped
+from test_learned_commands import _tables  # the games and players tables of a run, sorted
 
 STALLED = 63            # game_seeds(1, 63): the shipped weights without the fallback stall to the turn cap
 TURN_CAP = 2            # end_trigger of a game stopped by the cap
@@ -77,15 +77,6 @@ def test_a_fallback_never_reached_plays_as_the_model_alone(tmp_path):
     for t in ("games", "players"):
         for k in a[t]:
             np.testing.assert_array_equal(a[t][k], b[t][k], err_msg=k)
-
-
-def _tables(folder):
-    out = {}
-    for t in ("games", "players"):
-        df = pl.concat([pl.read_parquet(f) for f in sorted(glob.glob(f"{folder}/{t}/*.parquet"))])
-        keys = ["game_index"] + (["seat"] if "seat" in df.columns else [])
-        out[t] = df.drop([c for c in ("run_id",) if c in df.columns]).sort(keys)
-    return out
 
 
 def test_same_games_whatever_the_workers(tmp_path):
