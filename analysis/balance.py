@@ -89,6 +89,25 @@ def normalise(vector) -> tuple:
     return tuple(x - m for x in v)
 
 
+def parse_start(start, players) -> object:
+    """A search's start: None (the zero vector), ``"shares"`` (a probe of the shares picks it) or a
+    normalised tuple of ``players`` ints, from a sequence or from text such as ``"0,1,2"``; a one-line
+    ValueError naming what is wrong."""
+    if start is None or (isinstance(start, str) and start.strip() == "shares"):
+        return None if start is None else "shares"
+    text = start if isinstance(start, str) else ",".join(str(x) for x in start)
+    try:
+        v = [int(x) for x in (text.split(",") if isinstance(start, str) else start)]
+        if not isinstance(start, str) and any(isinstance(x, bool) or int(x) != x for x in start):
+            raise ValueError
+    except (TypeError, ValueError):
+        raise ValueError(f"start must be 'shares' or {players} whole numbers separated by commas "
+                         f"(e.g. {','.join(['0'] * players)}), not {text!r}") from None
+    if len(v) != players:
+        raise ValueError(f"start {text!r} has {len(v)} entries for {players} players")
+    return normalise(v)
+
+
 def seat_rows(sums, n, level: float = 0.95, squares=None) -> list:
     """Per seat ``{"seat", "share", "lo", "hi"}``: win share (a k-way tie counts 1/k) with its CI.
 

@@ -83,6 +83,7 @@ def plan(game, players, knob="seat_points", strategy="balanced", budget=None, ve
     """
     import simcore
     import strategies as S
+    from analysis.balance import parse_start
     from simcore.run import check_players, parse_variant
 
     mod = simcore.get_game(game)
@@ -105,7 +106,10 @@ def plan(game, players, knob="seat_points", strategy="balanced", budget=None, ve
     elif isinstance(step, bool) or not isinstance(step, (int, np.integer)) or not 1 <= step <= SEAT_POINTS_MAX:
         raise ValueError(f"--step must be a whole number of the knob's units from 1 to {SEAT_POINTS_MAX}, "
                          f"not {step!r}")
-    start = _start(start, players)
+    try:
+        start = parse_start(start, players)
+    except ValueError as e:
+        raise ValueError(f"--{e}") from None
     block_budget = budget if budget is not None else (SEARCH_BUDGET if searching else HEURISTIC_BUDGET)
     if budget is None:
         budget = block_budget if seconds is None else MAX_GAMES     # a time budget: the clock stops the search
@@ -140,25 +144,6 @@ def plan(game, players, knob="seat_points", strategy="balanced", budget=None, ve
                      f"= {first:,}")
         raise ValueError(f"--budget {budget:,} is too small: {what} (give --budget {first:,} or more)")
     return p
-
-
-def _start(start, players):
-    """``--start``: None, ``"shares"`` or a normalised tuple of ``players`` ints (one-line ValueErrors)."""
-    from analysis.balance import normalise
-
-    if start is None or (isinstance(start, str) and start.strip() == "shares"):
-        return None if start is None else "shares"
-    text = start if isinstance(start, str) else ",".join(str(x) for x in start)
-    try:
-        v = [int(x) for x in text.split(",")] if isinstance(start, str) else [int(x) for x in start]
-        if not isinstance(start, str) and any(isinstance(x, bool) or int(x) != x for x in start):
-            raise ValueError
-    except (TypeError, ValueError):
-        raise ValueError(f"--start must be 'shares' or {players} whole numbers separated by commas "
-                         f"(e.g. {','.join(['0'] * players)}), not {text!r}") from None
-    if len(v) != players:
-        raise ValueError(f"--start {text!r} has {len(v)} entries for {players} players")
-    return normalise(v)
 
 
 def _valid(p):
