@@ -117,6 +117,7 @@ class SearchPolicy(NamedTuple):
     points: float = 0.0
     prior: object = None        # a learned model as the search's prior (simcore._model.LearnedPolicy)
     reuse: int = 0              # 1: keep the chosen child's subtree across the seat's consecutive decisions
+    rollout_epsilon: float = 0.0    # a learned rollout's random-move noise (a heuristic's is in its vector)
 
 
 # A search keeps one tree node (40 bytes) and one path slot (4 bytes) per iteration, and counts
@@ -244,9 +245,9 @@ class _SearchKind(PolicyKind):
             raise ValueError(f"strategy {name!r}: game {getattr(module, 'NAME', '?')!r} has no game_ops() "
                              f"(the C-level contract a search needs)")
         rollout = strategy.get("rollout")
-        if not isinstance(rollout, dict) or _kind_or_none(rollout) not in PLAYOUT_KINDS:
+        if not isinstance(rollout, dict) or _kind_or_none(rollout) not in PLAYOUT_KINDS + (LEARNED,):
             raise ValueError(f"strategy {name!r}: its rollout must be a "
-                             f"{' or '.join(k.name for k in PLAYOUT_KINDS)} strategy, not {rollout!r}")
+                             f"{', '.join(k.name for k in PLAYOUT_KINDS)} or learned strategy, not {rollout!r}")
         d = search_defaults(module)
         v = {k: strategy.get(k, d[k]) for k in ("iterations", "c", "bias", "cutoff", "points", "reuse")}
         try:
@@ -258,7 +259,8 @@ class _SearchKind(PolicyKind):
             raise ValueError(f"strategy {name!r}: its prior must be a learned strategy, not {prior!r}")
         return SearchPolicy(int(v["iterations"]), float(v["c"]), float(v["bias"]), int(v["cutoff"]),
                             policy_argument(module, rollout), float(v["points"]),
-                            policy_argument(module, prior) if prior is not None else None, int(v["reuse"]))
+                            policy_argument(module, prior) if prior is not None else None, int(v["reuse"]),
+                            float(strategy.get("rollout_epsilon", 0.0)))
 
 
 class _LearnedKind(PolicyKind):

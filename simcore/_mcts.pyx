@@ -41,7 +41,7 @@ from simcore._contract import SearchPolicy, check_search_settings
 from simcore._game_ops cimport DECIDER_CAPSULE, GAME_OPS_CAPSULE, Decider, GameOps
 from simcore._game_ops cimport decision_seed as _decision_seed
 from simcore._model cimport PRIOR_CAPSULE, Prior
-from simcore._rng cimport SEARCH_SALT, rng_below, rng_seed
+from simcore._rng cimport SEARCH_SALT, rng_below, rng_next, rng_seed, rng_uniform
 from simcore._types cimport int32_t, uint64_t
 
 cdef uint64_t SHUFFLE_STEP = 0x9E3779B97F4A7C15ULL
@@ -155,7 +155,8 @@ cdef int _search(const GameOps* ops, const void* cfg, const void* root, void* bl
                  int max_nodes, int iterations, double c, double bias, int cutoff, double points, int observer,
                  uint64_t seed,
                  int32_t* legal, int32_t* untried, char* has_child, int32_t* path, void* work,
-                 const Prior* prior=NULL, double* pr=NULL, int start=0) noexcept nogil:
+                 const Prior* prior=NULL, double* pr=NULL, int start=0, const Decider* roll=NULL,
+                 double roll_eps=0.0) noexcept nogil:
     """Run ``iterations`` iterations into ``nodes`` (node 0 is the root); return the node count.
 
     ``cutoff`` > 0: a rollout stops after that many decisions and the position
@@ -166,7 +167,10 @@ cdef int _search(const GameOps* ops, const void* cfg, const void* root, void* bl
     expanded in the order of the prior's probabilities and the progressive bias of each is
     ``bias * p / p_max`` (the model's favourite gets the whole bias), in place of the built-in
     policy's choice first and the rest at random. ``start`` > 0: ``nodes`` already hold a tree of
-    that many nodes for this root (a retained subtree, :func:`_retain`): the iterations go on from it."""
+    that many nodes for this root (a retained subtree, :func:`_retain`): the iterations go on from it.
+    ``roll`` not NULL (a learned model's Decider, the setting ``rollout=learned``): every seat's
+    rollout move is the model's, or with probability ``roll_eps`` a uniformly random legal action,
+    and without a prior the model's move is also the one expanded first and biased."""
     cdef int n_nodes = start if start > 0 else 1, it, depth, v, n, m, i, p, k, best, h, steps
     cdef int players = ops.n_players(cfg, root)
     cdef int32_t ch
@@ -221,7 +225,10 @@ cdef int _search(const GameOps* ops, const void* cfg, const void* root, void* bl
                     nodes[k].prior = pr[best] / top if top > 0.0 else 0.0
                 else:
                     # progressive bias: the built-in policy's choice is expanded first, the others at random
-                    h = ops.policy_action(cfg, work, block, prng, legal, n)
+                    if roll != NULL:
+                        h = roll.decide(roll.ctx, cfg, work, rng_next(prng))
+                    else:
+                        h = ops.policy_action(cfg, work, block, prng, legal, n)
                     i = _index(legal, n, h)
                     nodes[k].action = h if not has_child[i] else untried[rng_below(prng, m)]
                     nodes[k].prior = 1.0 if nodes[k].action == h else 0.0
@@ -254,11 +261,19 @@ cdef int _search(const GameOps* ops, const void* cfg, const void* root, void* bl
             path[depth] = best
             depth += 1
             v = best
-        # rollout by the built-in policies (to the end, or ``cutoff`` decisions)
+        # rollout by the built-in policies or the learned model (to the end, or ``cutoff`` decisions)
         steps = 0
         while not ops.is_over(cfg, work) and (cutoff <= 0 or steps < cutoff):
             n = ops.legal_actions(cfg, work, legal)
-            ops.apply_action(cfg, work, ops.policy_action(cfg, work, block, prng, legal, n))
+            if roll == NULL:
+                h = ops.policy_action(cfg, work, block, prng, legal, n)
+            elif n == 1:
+                h = legal[0]
+            elif roll_eps > 0.0 and rng_uniform(prng) < roll_eps:
+                h = legal[rng_below(prng, n)]
+            else:
+                h = roll.decide(roll.ctx, cfg, work, rng_next(prng))
+            ops.apply_action(cfg, work, h)
             steps += 1
         ops.returns(cfg, work, ret)
         if points > 0.0:
@@ -295,6 +310,8 @@ ctypedef struct SearchCtx:
     void* work              # the position an iteration plays on
     const Prior* prior      # a learned prior (NULL: the built-in policy's choice first)
     double* pr              # max_legal: the prior's probabilities at a node
+    const Decider* roll     # a learned rollout policy (NULL: the built-in policies in ``block``)
+    double roll_eps         # its random-action noise
     Decider decider
     # tree reuse (the setting ``reuse``): the last search's root position, move and tree
     int reuse
@@ -325,7 +342,9 @@ cdef int _ctx_open(SearchCtx* x, const GameOps* ops, int iterations, int cap, do
     if not (x.nodes and x.legal and x.path and x.has_child and x.block and x.work and x.pr and x.prev and x.chk):
         raise MemoryError()
     memset(x.block, 0, ops.policy_size)
-    ops.load_policies(x.block, list(policies) if policies is not None else [None] * players, players)
+    # a learned rollout plays through x.roll (_rollout_model); its seats' built-in policies stay random
+    ops.load_policies(x.block, [None if _external(p) else p for p in policies] if policies is not None
+                      else [None] * players, players)
     x.decider.decide = _decide
     x.decider.ctx = <void*>x
     return 0
@@ -347,7 +366,7 @@ cdef void _ctx_close(SearchCtx* x) noexcept:
 cdef int _run(SearchCtx* x, const void* cfg, const void* s, uint64_t seed, int start=0) noexcept nogil:
     return _search(x.ops, cfg, s, x.block, x.nodes, x.cap, x.iterations, x.c, x.bias, x.cutoff, x.points,
                    x.ops.current_player(cfg, s), seed, x.legal, x.legal + x.ops.max_legal, x.has_child, x.path,
-                   x.work, x.prior, x.pr, start)
+                   x.work, x.prior, x.pr, start, x.roll, x.roll_eps)
 
 
 DEF CHECKS = 8              # determinizations the information-set check plays the last move in
@@ -442,7 +461,7 @@ cdef int _decide(void* ctx, const void* cfg, const void* s, uint64_t seed) noexc
 
 
 def search(state, int iterations, double c=0.7, policies=None, seed=0, double bias=10.0, max_nodes=None,
-           int cutoff=0, double points=0.0, prior=None):
+           int cutoff=0, double points=0.0, prior=None, double rollout_epsilon=0.0):
     """ISMCTS for the seat to decide at ``state``: the root's children after ``iterations`` iterations.
 
     Parameters
@@ -452,7 +471,8 @@ def search(state, int iterations, double c=0.7, policies=None, seed=0, double bi
     c : float >= 0
         Exploration constant of the UCB rule (win shares are in [0, 1]).
     policies : list, one entry per seat
-        The rollout policy of every seat (a policy vector, or None for random).
+        The rollout policy of every seat (a policy vector, or None for random), or the same
+        learned model (simcore._model.LearnedPolicy) for every seat.
     seed : int
         Every draw of the search (determinizations, expansion order, rollout noise).
     bias : float >= 0
@@ -473,6 +493,9 @@ def search(state, int iterations, double c=0.7, policies=None, seed=0, double bi
     prior : simcore._model.LearnedPolicy, optional
         A learned model as the search's prior (expansion order and progressive
         bias, :func:`_search`); None: the built-in policy's choice.
+    rollout_epsilon : float in [0, 1]
+        With a learned rollout policy: the probability of a uniformly random rollout move (a
+        heuristic's noise is in its policy vector).
 
     Returns
     -------
@@ -497,10 +520,14 @@ def search(state, int iterations, double c=0.7, policies=None, seed=0, double bi
     cdef SearchCtx x
     cdef int n_nodes = 0, ch
     keep = prior.prior(handles[0], players) if prior is not None else None
+    roll = _rollout_model(handles[0], policies, players)
     try:
         _ctx_open(&x, ops, iterations, cap, c, bias, cutoff, points, policies, players)
         if keep is not None:
             x.prior = <const Prior*>PyCapsule_GetPointer(keep.capsule(), PRIOR_CAPSULE)
+        if roll is not None:
+            x.roll = <const Decider*>PyCapsule_GetPointer(roll.capsule(), DECIDER_CAPSULE)
+            x.roll_eps = rollout_epsilon
         with nogil:
             n_nodes = _run(&x, cfg, s, base)
         raise_if_interrupted()
@@ -534,6 +561,7 @@ cdef class SearchDecider:
     cdef SearchCtx x
     cdef object spec
     cdef object prior           # the learned prior's owner (None: none)
+    cdef object roll            # the learned rollout policy's owner (None: the built-in policies)
 
     def __cinit__(self, ops_capsule, spec, int players):
         memset(&self.x, 0, sizeof(SearchCtx))
@@ -551,6 +579,10 @@ cdef class SearchDecider:
         self.prior = spec.prior.prior(ops_capsule, players) if spec.prior is not None else None
         if self.prior is not None:
             self.x.prior = <const Prior*>PyCapsule_GetPointer(self.prior.capsule(), PRIOR_CAPSULE)
+        self.roll = _rollout_model(ops_capsule, [spec.rollout] * players, players)
+        if self.roll is not None:
+            self.x.roll = <const Decider*>PyCapsule_GetPointer(self.roll.capsule(), DECIDER_CAPSULE)
+            self.x.roll_eps = getattr(spec, "rollout_epsilon", 0.0)
 
     def __dealloc__(self):
         _ctx_close(&self.x)
@@ -639,6 +671,16 @@ def external_deciders(ops_capsule, policies, int players):
     plain = [None if _external(p) else p for p in policies]
     return plain, [SearchDecider(ops_capsule, p, players) if isinstance(p, SearchPolicy)
                    else p.decider(ops_capsule, players) if _external(p) else None for p in policies]
+
+
+def _rollout_model(ops_capsule, policies, int players):
+    """The Decider owner of a learned rollout policy (one for every seat: the rollouts run one at a
+    time), or None when the rollouts play the built-in policies. ValueError for a mix."""
+    if policies is None or not any(_external(p) for p in policies):
+        return None
+    if any(p is not policies[0] for p in policies) or isinstance(policies[0], SearchPolicy):
+        raise ValueError("a learned rollout policy must be the same model for every seat")
+    return policies[0].decider(ops_capsule, players)
 
 
 def _external(p):

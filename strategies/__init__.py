@@ -7,7 +7,7 @@ built-in heuristic (the names are ``simcore.<game>.FEATURES``) and noise
 (softmax ``temperature``, ``epsilon``). A search strategy (kind ``mcts``)
 searches each decision (ISMCTS in the kernel, ``simcore/_mcts.pyx``) with the
 settings ``iterations``, ``c``, ``bias``, ``cutoff``, ``points`` (the point
-share's weight in the reward) and ``rollout`` (a heuristic or random
+share's weight in the reward) and ``rollout`` (a heuristic, random or learned
 strategy, played with ``rollout_epsilon`` noise in the rollouts), ``prior`` (a learned model)
 and ``reuse`` (1: a seat's consecutive decisions share one tree, docs/game_ops.md), each
 defaulting to the game's (``simcore._contract.search_defaults``); it is named
@@ -106,11 +106,13 @@ def _search_dict(game, name, search):
         d["rollout"] = dict(rollout)
         return d
     r = resolve(game, rollout)
-    if r.policy_kind not in PLAYOUT_KINDS:
+    if r.policy_kind not in PLAYOUT_KINDS + (LEARNED,):
         raise ValueError(f"strategy {name!r}: its rollout {rollout!r} must be a "
-                         f"{' or '.join(k.name for k in PLAYOUT_KINDS)} strategy, not {r.kind}")
+                         f"{', '.join(k.name for k in PLAYOUT_KINDS)} or learned strategy, not {r.kind}")
     if r.policy_kind is HEURISTIC:
         r = r.with_noise(epsilon=eps)
+    elif r.policy_kind is LEARNED:              # the model plays greedily: its noise is the search's setting
+        d["rollout_epsilon"] = float(eps)
     d["rollout"] = r.to_dict()
     return d
 

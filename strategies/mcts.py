@@ -8,7 +8,7 @@ visited action. The search is seeded from the agent's seed and the
 position's public progress (:func:`strategies.agents.decision_seed`), so a
 game replays exactly.
 """
-from simcore._contract import HEURISTIC, check_search_settings, search_defaults
+from simcore._contract import HEURISTIC, LEARNED, check_search_settings, search_defaults
 from simcore._mcts import search
 
 from strategies.agents import decision_seed
@@ -24,13 +24,14 @@ class MCTSAgent:
     c : float
         UCB exploration constant (>= 0; win shares are in [0, 1]).
     rollout : str or Strategy
-        The policy every seat plays in the rollouts (default ``balanced``).
+        The policy every seat plays in the rollouts (default ``balanced``): random, a heuristic,
+        or ``learned`` (the model's move, ``simcore._mcts._search``).
     game : str
     seed : int
         Mixed into each decision's seed.
     rollout_epsilon : float
-        Random-action noise of the rollout policy (a heuristic rollout without
-        noise replays one line only).
+        Random-action noise of the rollout policy (a heuristic or learned rollout
+        without noise replays one line only).
     bias : float
         Progressive bias toward the built-in policy's choice (``simcore._mcts.search``).
     cutoff : int
@@ -69,6 +70,7 @@ class MCTSAgent:
             strat = strat.with_noise(epsilon=rollout_epsilon)
         self.rollout = strat
         self.policy = strat.as_policy()
+        self.rollout_epsilon = float(rollout_epsilon) if strat.policy_kind is LEARNED else 0.0
         self.prior = None
         if prior is not None and prior != "none":
             from simcore._model import learned_policy
@@ -85,7 +87,7 @@ class MCTSAgent:
                     "nodes": t["nodes"]}
         return search(state, self.iterations, self.c, [self.policy] * state.players,
                       decision_seed(state, self.seed), self.bias, cutoff=self.cutoff, points=self.points,
-                      prior=self.prior)
+                      prior=self.prior, rollout_epsilon=self.rollout_epsilon)
 
     def _reusing(self, state):
         if self._decider is None or self._decider_players != state.players:
@@ -93,7 +95,7 @@ class MCTSAgent:
             from simcore._contract import SearchPolicy
             from simcore._mcts import SearchDecider
             spec = SearchPolicy(self.iterations, self.c, self.bias, self.cutoff, self.policy, self.points,
-                                self.prior, 1)
+                                self.prior, 1, self.rollout_epsilon)
             self._decider = SearchDecider(simcore.games[self.game].game_ops(), spec, state.players)
             self._decider_players = state.players
         return self._decider

@@ -142,6 +142,38 @@ def test_search_with_the_model_as_prior(tmp_path):
     assert a != hellas.play_actions(3, 2, [plain.as_policy(), CTX.as_policy(), CTX.as_policy()])
 
 
+def test_search_with_the_model_as_rollout_policy(tmp_path):
+    """``rollout=learned``: every seat's rollout move is the model's (with ``rollout_epsilon`` noise);
+    without a prior the model's move is expanded first, so one iteration plays the model's move."""
+    from simcore._model import best_action
+    from strategies.mcts import MCTSAgent
+    _random_model(tmp_path / "m.json", seed=5)
+    model = f"learned:{tmp_path / 'm.json'}"
+    name = f"mcts:iterations=12,rollout={model}"
+    d = strategies.resolve("hellas", name).to_dict()
+    assert d["rollout"]["kind"] == "learned" and d["rollout_epsilon"] == 0.05
+    assert "rollout_epsilon" not in strategies.resolve("hellas", "mcts:iterations=12").to_dict()
+    spec = strategies.resolve("hellas", model).as_policy()
+    for st in _positions(4)[1:]:
+        one = MCTSAgent(iterations=1, rollout=model, game="hellas", seed=2).act(st)
+        assert one == best_action(st, spec.model(3), 0)
+    pols = [strategies.resolve("hellas", name).as_policy(), CTX.as_policy(), CTX.as_policy()]
+    a = hellas.play_actions(3, 2, pols)
+    assert a == hellas.play_actions(3, 2, pols)
+    plain = strategies.resolve("hellas", "mcts:iterations=12")
+    assert a != hellas.play_actions(3, 2, [plain.as_policy(), CTX.as_policy(), CTX.as_policy()])
+    still = strategies.resolve("hellas", name + ",rollout_epsilon=0").as_policy()
+    assert a != hellas.play_actions(3, 2, [still, CTX.as_policy(), CTX.as_policy()])
+    # the agent's search (Python) and the kernel's seat decide alike
+    st = _positions(3)[2]
+    ag = MCTSAgent(iterations=12, rollout=model, game="hellas", seed=4)
+    r1, r2 = ag.search(st), ag.search(st)
+    assert r1["best"] == r2["best"] and np.array_equal(r1["visits"], r2["visits"]) and r1["visits"].sum() == 12
+    from simcore._mcts import search
+    with pytest.raises(ValueError, match="same model for every seat"):
+        search(st, 5, policies=[spec, None, None])
+
+
 def test_train_cli_errors(capsys):
     from reports.cli import main
     for argv, msg in ((["train", "hellas", "--players", "9", "--out", "x.json"], "not 9"),

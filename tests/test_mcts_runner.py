@@ -89,7 +89,7 @@ def test_names_settings_and_manifest_dict():
     ("mcts:bias=-2", "bias must be a number 0..10,000"),
     ("mcts:cutoff=-1", "cutoff must be a whole number >= 0 and <= 1,000,000"),
     ("mcts:rollout=balnced", "unknown strategy 'balnced'"),
-    ("mcts:rollout=mcts", "must be a random or heuristic strategy"),
+    ("mcts:rollout=mcts", "must be a random, heuristic or learned strategy"),
     ("mcts:depth=3", "'depth=3' is not a search setting"),
     ("mcts:rollout_epsilon=2", r"rollout_epsilon must be a number in \[0, 1\]"),
 ])
