@@ -114,10 +114,13 @@ def _check_features(path, doc, game):
 
 def model_ref(strategy, players):
     """The ``{"file", "sha256"}`` of the model a strategy dict plays at ``players``: a ``learned`` seat's,
-    or a search's learned prior's; None for any other strategy or player count."""
+    or a search's learned prior's, else its learned rollout policy's; None for any other strategy or
+    player count."""
     d = strategy or {}
-    model = d if d.get("kind") == "learned" else d.get("prior") if isinstance(d.get("prior"), dict) else None
-    return ((model or {}).get("models") or {}).get(str(players))
+    if d.get("kind") != "learned":
+        d = next((x for x in (d.get("prior"), d.get("rollout")) if isinstance(x, dict) and x.get("kind") == "learned"),
+                 {})
+    return (d.get("models") or {}).get(str(players))
 
 
 def manifest(game, players):

@@ -452,7 +452,7 @@ def test_model_ref_of_a_seat_and_of_a_search_prior():
     from strategies.learned import model_ref
 
     sha = hashlib.sha256(shipped("hellas")[3].read_bytes()).hexdigest()
-    for name in ("learned", "mcts:iterations=5,prior=learned"):
+    for name in ("learned", "mcts:iterations=5,prior=learned", "mcts:iterations=5,rollout=learned"):
         ref = model_ref(strategies.resolve("hellas", name).to_dict(), 3)
         assert ref == {"file": "strategies/models/hellas-3p.json", "sha256": sha}, (name, ref)
     assert model_ref(strategies.resolve("hellas", "balanced").to_dict(), 3) is None
