@@ -40,15 +40,21 @@ def _ref(path):
     return {"file": name, "sha256": hashlib.sha256(raw).hexdigest()}
 
 
+def read_json(path, what):
+    """The JSON document at ``path``; ValueError "cannot read <what> <path>: <reason>" or "<path> is
+    not a <what> (not JSON)"."""
+    try:
+        return json.loads(Path(path).read_text())
+    except OSError as e:
+        raise ValueError(f"cannot read {what} {path}: {e.strerror}") from None
+    except ValueError:
+        raise ValueError(f"{path} is not a {what} (not JSON)") from None
+
+
 def read_model(path, game=None):
     """A model file's document; ValueError naming the file when it is not a model (of ``game``)."""
     path = Path(path)
-    try:
-        doc = json.loads(path.read_text())
-    except OSError as e:
-        raise ValueError(f"cannot read model {path}: {e.strerror}") from None
-    except ValueError:
-        raise ValueError(f"{path} is not a model file (not JSON)") from None
+    doc = read_json(path, "model file")
     if not isinstance(doc, dict) or doc.get("format") != "boardlab-mlp-1":
         raise ValueError(f"{path} is not a model file (no format boardlab-mlp-1)")
     from simcore._model import TIES     # the tie rules the kernel knows

@@ -235,13 +235,12 @@ def _union(sets):
 def _also_settings(path):
     """``(teacher, play, label, positions, seed)`` of an earlier model's own positions (not those it
     added with ``--also``), read from its manifest."""
+    from strategies.learned import read_json
     path = Path(path)
     try:
-        man = json.loads(path.read_text())
-    except OSError as e:
-        raise ValueError(f"--also: cannot read {path}: {e.strerror}") from None
-    except ValueError:
-        raise ValueError(f"--also: {path} is not a manifest (not JSON)") from None
+        man = read_json(path, "manifest")
+    except ValueError as e:
+        raise ValueError(f"--also: {e}") from None
     if not isinstance(man, dict) or not all(k in man for k in ("teacher", "positions_asked", "seed")):
         raise ValueError(f"--also: {path} is not a model manifest (no teacher, positions_asked, seed)")
     return (man["teacher"], man.get("play"), float(man.get("label", 1.0)), int(man["positions_asked"]),
