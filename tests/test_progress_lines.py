@@ -61,6 +61,41 @@ def test_a_heartbeat_fills_every_silence_and_stops_with_its_block():
     assert 2 <= len(beats) <= 6 and all(b.startswith("searching (") and b.endswith(" s)") for b in beats)
 
 
+def test_on_a_terminal_the_beats_of_a_silence_rewrite_one_line(monkeypatch):
+    import io
+    import sys
+    import time
+
+    from reports.progress import heartbeat
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    err, lines = Tty(), []
+    monkeypatch.setattr(sys, "stderr", err)
+    with heartbeat(lines.append, lambda: "searching", every=0.2, inline=True) as say:
+        say("first")
+        time.sleep(0.9)
+        say("second")
+        time.sleep(0.6)
+    assert lines == ["first", "second"]              # the log gets the real lines only
+    out = err.getvalue()
+    parts = out.split("\n")
+    assert len(parts) == 3 and parts[-1] == ""       # one rewritten line per silence, each ended
+    for part in parts[:2]:
+        beats = part.split("\r\x1b[K")[1:]
+        assert part.startswith("\r\x1b[K") and len(beats) >= 2
+        assert all(b.startswith("searching (") and b.endswith(" s)") for b in beats)
+    plain = Tty()
+    plain.isatty = lambda: False
+    monkeypatch.setattr(sys, "stderr", plain)
+    lines = []
+    with heartbeat(lines.append, lambda: "searching", every=0.2, inline=True):
+        time.sleep(0.7)
+    assert len(lines) >= 2 and plain.getvalue() == ""  # not a terminal: every beat is a logged line
+
+
 def test_the_progress_gaps_script_finds_the_longest_silence():
     import sys
 

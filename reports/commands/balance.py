@@ -62,7 +62,8 @@ def run(args):
     p = plan(args.game, args.players, args.knob, args.strategy, games, args.verify, args.seed, args.variant,
              precision=None if args.precision is None else args.precision / 100, seconds=seconds,
              step=args.step, start=args.start)
-    with heartbeat(log, lambda: f"balance {args.game}, {args.players} players: searching and verifying") as say:
+    with heartbeat(log, lambda: f"balance {args.game}, {args.players} players: searching and verifying",
+                   inline=True) as say:
         r = balance(p, workers=args.workers, log=say)
     print(table_text(r))
     if args.json:

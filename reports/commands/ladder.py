@@ -128,7 +128,7 @@ def run(args):
     cpu = measure_cpu(plan, os.path.join(out, "runs", "cpu"), log=log) if wants_cpu(plan.pool) else None
     log("analysing and writing the report (a line every second or so) ...")
     groups = [("Ladder", rs.runs)] + ([("Balance per skill level", skill_rs.runs)] if skill_rs is not None else [])
-    with heartbeat(log, lambda: "report: analysing, drawing and writing"):     # issue 35: no silent wait
+    with heartbeat(log, lambda: "report: analysing, drawing and writing", inline=True):     # issue 35: no silent wait
         report = command_report(plan, rs, skill_rs, commands=[_command(args, out)], cpu=cpu)
         report.sections += [s for s in [watch_section(groups, out, log=log)] if s is not None]
         paths = write_report(report, out)
