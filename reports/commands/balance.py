@@ -20,7 +20,8 @@ def add(sub):
     p.add_argument("--knob", default="seat_points", help="seat_points (default) or seat_bonus")
     p.add_argument("--strategy", default="balanced",
                    help="strategy of every seat: a preset, a preset file or mcts:iterations=100 (default balanced)")
-    p.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE", help="engine setting")
+    p.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE",
+                   help="engine setting, repeatable; the other knob fixed, e.g. seat_points=0,1")
     p.add_argument("--budget", default=None, metavar="GAMES|TIME",
                    help=f"games the search may play (default {HEURISTIC_BUDGET:,}; {SEARCH_BUDGET} for a "
                         f"searching strategy), or a time for the whole command (90s, 30m, 1h: the search "
