@@ -3,7 +3,8 @@
 :func:`heartbeat` wraps a ``log`` callable for the length of a ``with`` block: the lines the block
 writes pass through; when ``every`` seconds go by without one, a line saying what is running and
 for how long is written. On a terminal (``inline``) the beats of one silence rewrite a single line
-in place instead of filling the screen with one line a second; a log file still gets each beat. ``bench/progress_gaps.py`` measures the silences of a command.
+in place instead of filling the screen with one line a second; a log file still gets each beat.
+``bench/progress_gaps.py`` measures the silences of a command.
 """
 from __future__ import annotations
 

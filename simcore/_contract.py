@@ -245,9 +245,8 @@ class _SearchKind(PolicyKind):
             raise ValueError(f"strategy {name!r}: game {getattr(module, 'NAME', '?')!r} has no game_ops() "
                              f"(the C-level contract a search needs)")
         rollout = strategy.get("rollout")
-        if not isinstance(rollout, dict) or _kind_or_none(rollout) not in PLAYOUT_KINDS + (LEARNED,):
-            raise ValueError(f"strategy {name!r}: its rollout must be a "
-                             f"{', '.join(k.name for k in PLAYOUT_KINDS)} or learned strategy, not {rollout!r}")
+        if not isinstance(rollout, dict) or _kind_or_none(rollout) not in PLAYOUT_KINDS:
+            raise ValueError(f"strategy {name!r}: its rollout must be a {PLAYOUT_NAMES} strategy, not {rollout!r}")
         d = search_defaults(module)
         v = {k: strategy.get(k, d[k]) for k in ("iterations", "c", "bias", "cutoff", "points", "reuse")}
         try:
@@ -287,8 +286,9 @@ RANDOM, HEURISTIC, SEARCH, LEARNED = _RandomKind(), _HeuristicKind(), _SearchKin
 #: Every policy kind by name.
 KINDS = {k.name: k for k in (RANDOM, HEURISTIC, SEARCH, LEARNED)}
 POLICY_KINDS = tuple(KINDS)
-#: The kinds a search's rollouts may play (the kernel's built-in policies).
-PLAYOUT_KINDS = (RANDOM, HEURISTIC)
+#: The kinds a search's rollouts may play: the kernel's built-in policies, or a model's Decider.
+PLAYOUT_KINDS = (RANDOM, HEURISTIC, LEARNED)
+PLAYOUT_NAMES = ", ".join(k.name for k in PLAYOUT_KINDS[:-1]) + " or " + PLAYOUT_KINDS[-1].name
 
 
 def _kind_or_none(strategy):

@@ -264,15 +264,12 @@ cdef int _search(const GameOps* ops, const void* cfg, const void* root, void* bl
         # rollout by the built-in policies or the learned model (to the end, or ``cutoff`` decisions)
         steps = 0
         while not ops.is_over(cfg, work) and (cutoff <= 0 or steps < cutoff):
-            n = ops.legal_actions(cfg, work, legal)
-            if roll == NULL:
-                h = ops.policy_action(cfg, work, block, prng, legal, n)
-            elif n == 1:
-                h = legal[0]
-            elif roll_eps > 0.0 and rng_uniform(prng) < roll_eps:
-                h = legal[rng_below(prng, n)]
+            if roll != NULL and not (roll_eps > 0.0 and rng_uniform(prng) < roll_eps):
+                h = roll.decide(roll.ctx, cfg, work, rng_next(prng))     # lists the legal actions itself
             else:
-                h = roll.decide(roll.ctx, cfg, work, rng_next(prng))
+                n = ops.legal_actions(cfg, work, legal)
+                h = (ops.policy_action(cfg, work, block, prng, legal, n) if roll == NULL
+                     else legal[rng_below(prng, n)])
             ops.apply_action(cfg, work, h)
             steps += 1
         ops.returns(cfg, work, ret)
@@ -361,6 +358,15 @@ cdef void _ctx_close(SearchCtx* x) noexcept:
     free(x.prev)
     free(x.chk)
     memset(x, 0, sizeof(SearchCtx))
+
+
+cdef void _attach(SearchCtx* x, prior, roll, double roll_eps):
+    # a search's learned prior and learned rollout policy (their owners, or None) into its context
+    if prior is not None:
+        x.prior = <const Prior*>PyCapsule_GetPointer(prior.capsule(), PRIOR_CAPSULE)
+    if roll is not None:
+        x.roll = <const Decider*>PyCapsule_GetPointer(roll.capsule(), DECIDER_CAPSULE)
+        x.roll_eps = roll_eps
 
 
 cdef int _run(SearchCtx* x, const void* cfg, const void* s, uint64_t seed, int start=0) noexcept nogil:
@@ -523,11 +529,7 @@ def search(state, int iterations, double c=0.7, policies=None, seed=0, double bi
     roll = _rollout_model(handles[0], policies, players)
     try:
         _ctx_open(&x, ops, iterations, cap, c, bias, cutoff, points, policies, players)
-        if keep is not None:
-            x.prior = <const Prior*>PyCapsule_GetPointer(keep.capsule(), PRIOR_CAPSULE)
-        if roll is not None:
-            x.roll = <const Decider*>PyCapsule_GetPointer(roll.capsule(), DECIDER_CAPSULE)
-            x.roll_eps = rollout_epsilon
+        _attach(&x, keep, roll, rollout_epsilon)
         with nogil:
             n_nodes = _run(&x, cfg, s, base)
         raise_if_interrupted()
@@ -577,12 +579,8 @@ cdef class SearchDecider:
                   spec.cutoff, spec.points, [spec.rollout] * players, players)
         self.x.reuse = reuse
         self.prior = spec.prior.prior(ops_capsule, players) if spec.prior is not None else None
-        if self.prior is not None:
-            self.x.prior = <const Prior*>PyCapsule_GetPointer(self.prior.capsule(), PRIOR_CAPSULE)
         self.roll = _rollout_model(ops_capsule, [spec.rollout] * players, players)
-        if self.roll is not None:
-            self.x.roll = <const Decider*>PyCapsule_GetPointer(self.roll.capsule(), DECIDER_CAPSULE)
-            self.x.roll_eps = getattr(spec, "rollout_epsilon", 0.0)
+        _attach(&self.x, self.prior, self.roll, spec.rollout_epsilon)
 
     def __dealloc__(self):
         _ctx_close(&self.x)

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import simcore
-from simcore._contract import (HEURISTIC, KINDS, LEARNED, PLAYOUT_KINDS, RANDOM, SEARCH, SEARCH_TYPES,
-                               policy_argument, policy_kind, random_strategy, search_defaults)
+from simcore._contract import (HEURISTIC, KINDS, LEARNED, PLAYOUT_KINDS, PLAYOUT_NAMES, RANDOM, SEARCH,
+                               SEARCH_TYPES, policy_argument, policy_kind, random_strategy, search_defaults)
 
 PRESET_DIR = Path(__file__).resolve().parent / "presets"
 
@@ -106,9 +106,9 @@ def _search_dict(game, name, search):
         d["rollout"] = dict(rollout)
         return d
     r = resolve(game, rollout)
-    if r.policy_kind not in PLAYOUT_KINDS + (LEARNED,):
-        raise ValueError(f"strategy {name!r}: its rollout {rollout!r} must be a "
-                         f"{', '.join(k.name for k in PLAYOUT_KINDS)} or learned strategy, not {r.kind}")
+    if r.policy_kind not in PLAYOUT_KINDS:
+        raise ValueError(f"strategy {name!r}: its rollout {rollout!r} must be a {PLAYOUT_NAMES} strategy, "
+                         f"not {r.kind}")
     if r.policy_kind is HEURISTIC:
         r = r.with_noise(epsilon=eps)
     elif r.policy_kind is LEARNED:              # the model plays greedily: its noise is the search's setting

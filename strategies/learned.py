@@ -124,8 +124,8 @@ def model_ref(strategy, players):
     player count."""
     d = strategy or {}
     if d.get("kind") != "learned":
-        d = next((x for x in (d.get("prior"), d.get("rollout")) if isinstance(x, dict) and x.get("kind") == "learned"),
-                 {})
+        learned = [x for x in (d.get("prior"), d.get("rollout")) if isinstance(x, dict) and x.get("kind") == "learned"]
+        d = learned[0] if learned else {}
     return (d.get("models") or {}).get(str(players))
 
 
